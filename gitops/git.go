@@ -1,0 +1,101 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// ErrNotRepo means the directory is not inside a git work tree.
+var ErrNotRepo = errors.New("not a git repository")
+
+// ErrGitMissing means no git program was found on PATH.
+var ErrGitMissing = errors.New("git not found on PATH")
+
+// baseArgs keep every git call scriptable: no colours, no pager, no external diff drivers,
+// and no optional index refreshes that would take git's lock while the agent works.
+var baseArgs = []string{"--no-optional-locks", "-c", "color.ui=false", "-c", "core.pager=cat"}
+
+// Error is a failed git command with what it printed on stderr.
+type Error struct {
+	Args     []string
+	ExitCode int
+	Stderr   string
+}
+
+func (e *Error) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = fmt.Sprintf("exit status %d", e.ExitCode)
+	}
+	return fmt.Sprintf("git %s: %s", strings.Join(e.Args, " "), msg)
+}
+
+// Git runs the git CLI in dir and returns its stdout with the trailing newline removed.
+func Git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", ErrGitMissing
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return "", &Error{Args: args, ExitCode: exit.ExitCode(), Stderr: stderr.String()}
+	}
+	if err != nil {
+		return "", fmt.Errorf("running git %s: %w", strings.Join(args, " "), err)
+	}
+	return strings.TrimSuffix(stdout.String(), "\n"), nil
+}
+
+// Root returns the top directory of the work tree that contains dir.
+func Root(ctx context.Context, dir string) (string, error) {
+	out, err := Git(ctx, dir, "rev-parse", "--show-toplevel")
+	var gitErr *Error
+	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository") {
+		return "", fmt.Errorf("%s: %w", dir, ErrNotRepo)
+	}
+	if err != nil {
+		return "", err
+	}
+	if out == "" {
+		return "", fmt.Errorf("%s is inside a git directory, not a work tree: %w", dir, ErrNotRepo)
+	}
+	return out, nil
+}
+
+// Init creates a new repository in dir with the given initial branch.
+func Init(ctx context.Context, dir, branch string) error {
+	_, err := Git(ctx, dir, "init", "--quiet", "--initial-branch="+branch, dir)
+	return err
+}
+
+// CommitAll stages every change in the work tree and commits it with message.
+// It reports false when there was nothing to commit.
+func CommitAll(ctx context.Context, dir, message string) (bool, error) {
+	if _, err := Git(ctx, dir, "add", "-A"); err != nil {
+		return false, err
+	}
+	if _, err := Git(ctx, dir, "diff", "--cached", "--quiet"); err == nil {
+		return false, nil
+	}
+	_, err := Git(ctx, dir, "commit", "--quiet", "--no-verify", "-m", message)
+	return err == nil, err
+}
+
+// Log returns `git log --oneline` of HEAD, newest first.
+func Log(ctx context.Context, dir string, max int) ([]string, error) {
+	out, err := Git(ctx, dir, "log", "--oneline", "--no-decorate", fmt.Sprintf("--max-count=%d", max))
+	if err != nil || out == "" {
+		return nil, err
+	}
+	return strings.Split(out, "\n"), nil
+}

@@ -1,0 +1,3 @@
+module github.com/git-ralph/git-ralph
+
+go 1.26.8

@@ -1,0 +1,231 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// DefaultGrace is how long the agent's group gets between SIGTERM and SIGKILL.
+const DefaultGrace = 5 * time.Second
+
+// drainWait bounds how long output is read after the whole group is gone: only a process
+// that left the group (setsid) can still hold the pipe then, and it must not stall the loop.
+const drainWait = time.Second
+
+// Spec says what to run and how.
+type Spec struct {
+	Command   string        // run as `sh -c Command`
+	Dir       string        // working directory
+	Env       []string      // added to git-ralph's own environment
+	Prompt    io.Reader     // the agent's stdin
+	Timeout   time.Duration // 0: none
+	Grace     time.Duration // SIGTERM→SIGKILL; 0: DefaultGrace
+	MaxOutput int           // bytes of output kept (the end)
+	Live      io.Writer     // optional: receives the output as it arrives
+	Hurry     <-chan struct{}
+	// Stopping is told when the group is sent a signal, with why ("timeout", "interrupt",
+	// "leftover processes"); optional.
+	Stopping func(sig syscall.Signal, why string)
+}
+
+// Result is what one agent process did.
+type Result struct {
+	Output      []byte // the last MaxOutput bytes of stdout and stderr, interleaved
+	OutputBytes int64  // everything it printed
+	Truncated   bool
+	ExitCode    int            // -1 when killed by a signal
+	Signal      syscall.Signal // the signal that killed it, if any
+	TimedOut    bool
+	Interrupted bool // the context was cancelled
+	Survivors   bool // some process ignored even SIGKILL (should not happen)
+	Duration    time.Duration
+}
+
+// Run starts the agent in a new session (so it is its own process group and has no
+// controlling terminal to block on), feeds it the prompt, and waits until it and every
+// process it started are gone. It returns an error only when the agent could not start.
+func Run(ctx context.Context, s Spec) (Result, error) {
+	started := time.Now()
+	p, err := start(s)
+	if err != nil {
+		return Result{}, err
+	}
+	res := p.supervise(ctx)
+	res.Duration = time.Since(started)
+	return res, nil
+}
+
+// process is one started agent and the plumbing around it.
+type process struct {
+	spec    Spec
+	cmd     *exec.Cmd
+	group   group
+	output  *os.File // read end of the agent's stdout+stderr
+	tail    *Tail
+	waited  chan error
+	reaped  bool
+	waitErr error
+	drained chan struct{}
+}
+
+func start(s Spec) (*process, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("creating the agent's output pipe: %w", err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("creating the agent's input pipe: %w", err)
+	}
+	cmd := exec.Command("sh", "-c", s.Command)
+	cmd.Dir = s.Dir
+	cmd.Env = append(os.Environ(), s.Env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	inR.Close() // the child has its own copies now; ours would keep the pipes open
+	outW.Close()
+	if err != nil {
+		outR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("starting the agent (sh -c %q): %w", s.Command, err)
+	}
+	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR,
+		tail: NewTail(s.MaxOutput), waited: make(chan error, 1), drained: make(chan struct{})}
+	go feed(inW, s.Prompt)
+	go p.capture()
+	go func() { p.waited <- cmd.Wait() }()
+	return p, nil
+}
+
+// feed writes the prompt to the agent's stdin and closes it. An agent that exits without
+// reading it all makes the write fail; that is the agent's business, not an error.
+func feed(w *os.File, prompt io.Reader) {
+	defer w.Close()
+	if prompt != nil {
+		_, _ = io.Copy(w, prompt)
+	}
+}
+
+// capture copies the agent's output into the tail (and the live writer) until EOF or
+// until the read end is closed.
+func (p *process) capture() {
+	defer close(p.drained)
+	var sink io.Writer = p.tail
+	if p.spec.Live != nil {
+		sink = io.MultiWriter(p.tail, liveWriter{p.spec.Live})
+	}
+	buf := make([]byte, 64*1024)
+	_, _ = io.CopyBuffer(sink, p.output, buf)
+}
+
+// liveWriter never fails, so a closed terminal cannot stop the capture.
+type liveWriter struct{ w io.Writer }
+
+func (l liveWriter) Write(b []byte) (int, error) {
+	_, _ = l.w.Write(b)
+	return len(b), nil
+}
+
+func (p *process) supervise(ctx context.Context) Result {
+	var res Result
+	var timeout <-chan time.Time
+	if p.spec.Timeout > 0 {
+		timer := time.NewTimer(p.spec.Timeout)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case p.waitErr = <-p.waited:
+		p.reaped = true
+		if p.group.alive() {
+			p.stop("leftover processes", &res)
+		}
+	case <-timeout:
+		res.TimedOut = true
+		p.stop("timeout", &res)
+	case <-ctx.Done():
+		res.Interrupted = true
+		p.stop("interrupt", &res)
+	}
+	p.finishOutput()
+	res.Output, res.OutputBytes, res.Truncated = p.tail.Bytes(), p.tail.Total(), p.tail.Truncated()
+	res.ExitCode, res.Signal = exitStatus(p.reap())
+	return res
+}
+
+// stop ends the whole group: SIGTERM, the grace period (cut short by Hurry), SIGKILL.
+// It always reaps the agent.
+func (p *process) stop(why string, res *Result) {
+	p.notify(syscall.SIGTERM, why)
+	p.group.signal(syscall.SIGTERM)
+	grace := p.spec.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	if !p.group.awaitExit(grace, p.spec.Hurry) {
+		p.notify(syscall.SIGKILL, why)
+		p.group.signal(syscall.SIGKILL)
+		res.Survivors = !p.group.awaitExit(time.Second, nil)
+	}
+	p.reap()
+}
+
+// errUnreaped stands for the exit status of an agent that outlived SIGKILL (a process
+// stuck in the kernel); the loop goes on rather than hang with it.
+var errUnreaped = errors.New("the agent did not exit after SIGKILL")
+
+// reap collects the agent's exit status once, whichever path ends the process.
+func (p *process) reap() error {
+	if !p.reaped {
+		select {
+		case p.waitErr = <-p.waited:
+		case <-time.After(time.Second):
+			p.waitErr = errUnreaped
+		}
+		p.reaped = true
+	}
+	return p.waitErr
+}
+
+// finishOutput waits for the capture to reach EOF, closing the pipe if a process that
+// escaped the group still holds it.
+func (p *process) finishOutput() {
+	select {
+	case <-p.drained:
+	case <-time.After(drainWait):
+		p.output.Close()
+		<-p.drained
+	}
+	p.output.Close()
+}
+
+func (p *process) notify(sig syscall.Signal, why string) {
+	if p.spec.Stopping != nil {
+		p.spec.Stopping(sig, why)
+	}
+}
+
+// exitStatus turns Wait's error into an exit code and, for a process killed by a
+// signal, that signal.
+func exitStatus(err error) (int, syscall.Signal) {
+	if err == nil {
+		return 0, 0
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return -1, 0
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, ws.Signal()
+	}
+	return exit.ExitCode(), 0
+}

@@ -1,0 +1,2 @@
+// Package demoagent is the deterministic scripted agent that `git ralph demo` runs against its scratch textkit project.
+package demoagent

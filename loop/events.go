@@ -1,0 +1,75 @@
+package loop
+
+import (
+	"syscall"
+	"time"
+)
+
+// Reporter receives the loop's events; the command line turns them into progress lines,
+// JSON or log records. The loop itself never prints.
+type Reporter interface {
+	Report(Event)
+}
+
+// Event is one of the types below.
+type Event interface{ event() }
+
+// RunStarted opens a run.
+type RunStarted struct {
+	Run  string
+	Mode string
+	Max  int // 0: unlimited
+	At   time.Time
+}
+
+// IterationStarted is sent before the agent starts.
+type IterationStarted struct {
+	Iteration int // 1-based
+	Max       int
+	At        time.Time
+}
+
+// AgentStopping is sent when the agent's process group is sent a signal.
+type AgentStopping struct {
+	Iteration int
+	Signal    syscall.Signal
+	Why       string // "timeout", "interrupt", "leftover processes"
+}
+
+// OutputTruncated warns that the agent printed more than the output buffer keeps.
+type OutputTruncated struct {
+	Iteration int
+	Total     int64
+	Kept      int
+}
+
+// IterationFinished is sent when the agent and all it started are gone.
+type IterationFinished struct {
+	Iteration   int
+	Max         int
+	At          time.Time
+	Duration    time.Duration
+	Outcome     Outcome
+	Reason      string // why it failed, in words; "" for a clean success
+	Promise     Promise
+	ExitCode    int
+	Signal      syscall.Signal
+	TimedOut    bool
+	Consecutive int // consecutive failures after this iteration
+	Threshold   int
+	OutputBytes int64
+	Survivors   bool // a process of the agent's group outlived SIGKILL
+}
+
+// RunFinished closes a run.
+type RunFinished struct {
+	Result Result
+	At     time.Time
+}
+
+func (RunStarted) event()        {}
+func (IterationStarted) event()  {}
+func (AgentStopping) event()     {}
+func (OutputTruncated) event()   {}
+func (IterationFinished) event() {}
+func (RunFinished) event()       {}

@@ -1,0 +1,144 @@
+package loop
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+type recorder struct{ events []Event }
+
+func (r *recorder) Report(e Event) { r.events = append(r.events, e) }
+
+func (r *recorder) finished() []IterationFinished {
+	var out []IterationFinished
+	for _, e := range r.events {
+		if f, ok := e.(IterationFinished); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func newRepo(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "PROMPT_build.md"), []byte("do it\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func config(dir, agentCmd string, max int) Config {
+	return Config{Dir: dir, Mode: "build", AgentCmd: agentCmd, MaxIterations: max,
+		MaxConsecutiveErrors: 3, MaxOutputBuffer: 1 << 20, Run: "test-run"}
+}
+
+func TestRunStopConditions(t *testing.T) {
+	tests := []struct {
+		name       string
+		agent      string
+		max        int
+		want       Status
+		iterations int
+	}{
+		{"max iterations", "true", 3, StatusMaxIters, 3},
+		{"success signal", `[ "$RALPH_ITERATION" = 2 ] && echo "<promise>SUCCESS</promise>"; true`, 5, StatusSuccess, 2},
+		{"consecutive failures", "exit 1", 10, StatusAborted, 3},
+		{"failure counter resets on success",
+			`case $RALPH_ITERATION in 3) exit 0;; *) exit 1;; esac`, 10, StatusAborted, 6},
+		{"unlimited until success", `[ "$RALPH_ITERATION" = 8 ] && echo "<promise>SUCCESS</promise>"; true`, 0, StatusSuccess, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			res, err := Run(context.Background(), config(newRepo(t), tt.agent, tt.max), Deps{Reporter: rec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tt.want || res.Iterations != tt.iterations || res.Stats.Count != tt.iterations {
+				t.Errorf("status %s after %d iterations (stats %d), want %s after %d",
+					res.Status, res.Iterations, res.Stats.Count, tt.want, tt.iterations)
+			}
+			if got := len(rec.finished()); got != tt.iterations {
+				t.Errorf("%d IterationFinished events, want %d", got, tt.iterations)
+			}
+		})
+	}
+}
+
+func TestRunGivesTheAgentItsEnvironment(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `echo "$RALPH_ITERATION $RALPH_MODE [$RALPH_MAX_ITERATIONS] $RALPH_RUN $(cat)" >> env.log`, 2)
+	if _, err := Run(context.Background(), cfg, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxIterations, cfg.AgentCmd = 0, `echo "[$RALPH_MAX_ITERATIONS]" >> env.log; echo "<promise>SUCCESS</promise>"`
+	if _, err := Run(context.Background(), cfg, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "env.log"))
+	want := "1 build [2] test-run do it\n2 build [2] test-run do it\n[]\n"
+	if string(got) != want {
+		t.Errorf("env.log = %q, want %q", got, want)
+	}
+}
+
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	rec := &recorder{}
+	res, err := Run(ctx, config(newRepo(t), "sleep 30", 5), Deps{Reporter: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusInterrupted || res.Status.ExitCode() != 130 || res.Iterations != 0 {
+		t.Errorf("status %s after %d iterations", res.Status, res.Iterations)
+	}
+	if f := rec.finished(); len(f) != 1 || f[0].Outcome != OutcomeInterrupted {
+		t.Errorf("finished events: %+v", f)
+	}
+}
+
+func TestRunTimeoutIsAFailureEvenWithSuccess(t *testing.T) {
+	cfg := config(newRepo(t), `echo "<promise>SUCCESS</promise>"; sleep 30`, 1)
+	cfg.Timeout = 200 * time.Millisecond
+	rec := &recorder{}
+	res, err := Run(context.Background(), cfg, Deps{Reporter: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rec.finished()
+	if res.Status != StatusMaxIters || len(f) != 1 || f[0].Outcome != OutcomeFailure || f[0].Reason != "timed out after 200ms" {
+		t.Errorf("status %s, finished %+v", res.Status, f)
+	}
+}
+
+func TestRunFailsWhenThePromptVanishes(t *testing.T) {
+	dir := newRepo(t)
+	_, err := Run(context.Background(), config(dir, "rm PROMPT_build.md", 3), Deps{})
+	if err == nil {
+		t.Fatal("Run went on without a prompt file")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	good := config("/tmp", "true", 1)
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, mutate := range map[string]func(*Config){
+		"no agent":          func(c *Config) { c.AgentCmd = " " },
+		"negative max":      func(c *Config) { c.MaxIterations = -1 },
+		"negative timeout":  func(c *Config) { c.Timeout = -time.Second },
+		"zero threshold":    func(c *Config) { c.MaxConsecutiveErrors = 0 },
+		"zero output bytes": func(c *Config) { c.MaxOutputBuffer = 0 },
+	} {
+		c := good
+		mutate(&c)
+		if c.Validate() == nil {
+			t.Errorf("%s: Validate accepted it", name)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package loop
+
+import (
+	"bytes"
+	"fmt"
+	"syscall"
+
+	"github.com/git-ralph/git-ralph/loop/agent"
+)
+
+// The promise tags an agent prints to say it is done or blocked. Exact and case-sensitive.
+var (
+	successTag = []byte("<promise>SUCCESS</promise>")
+	failureTag = []byte("<promise>FAILURE</promise>")
+)
+
+// Promise is what the agent's output signalled.
+type Promise string
+
+const (
+	PromiseNone    Promise = ""
+	PromiseSuccess Promise = "SUCCESS"
+	PromiseFailure Promise = "FAILURE"
+	PromiseBoth    Promise = "SUCCESS+FAILURE"
+)
+
+// ScanPromise finds the promise tags in the kept output.
+func ScanPromise(output []byte) Promise {
+	success, failure := bytes.Contains(output, successTag), bytes.Contains(output, failureTag)
+	switch {
+	case success && failure:
+		return PromiseBoth
+	case failure:
+		return PromiseFailure
+	case success:
+		return PromiseSuccess
+	}
+	return PromiseNone
+}
+
+// Outcome is how one iteration ended.
+type Outcome string
+
+const (
+	OutcomeSuccess     Outcome = "success"     // the agent worked and exited cleanly; go on
+	OutcomeDone        Outcome = "done"        // the agent signalled SUCCESS; stop
+	OutcomeFailure     Outcome = "failure"     // counts towards the consecutive-error threshold
+	OutcomeInterrupted Outcome = "interrupted" // the user stopped the loop mid-iteration
+)
+
+// Classify applies the outcome matrix of seed 000 to an agent's result, with the
+// amendments of seed 001: FAILURE beats SUCCESS, SUCCESS beats a non-zero exit, and a
+// timeout is a failure whatever the output says. It returns the outcome and, for
+// anything but a clean success, the reason in words.
+func Classify(res agent.Result, promise Promise) (Outcome, string) {
+	switch {
+	case res.Interrupted:
+		return OutcomeInterrupted, "interrupted"
+	case res.TimedOut:
+		return OutcomeFailure, "timed out"
+	case promise == PromiseFailure || promise == PromiseBoth:
+		return OutcomeFailure, "agent signalled FAILURE"
+	case promise == PromiseSuccess:
+		return OutcomeDone, "agent signalled SUCCESS"
+	case res.Signal != 0:
+		return OutcomeFailure, "killed by " + SignalName(res.Signal)
+	case res.ExitCode != 0:
+		return OutcomeFailure, exitReason(res.ExitCode)
+	}
+	return OutcomeSuccess, ""
+}
+
+// exitReason names the exit code, and the signal a shell means by 128+N.
+func exitReason(code int) string {
+	if code > 128 && code < 128+65 {
+		return fmt.Sprintf("exit code %d (%s in the shell's words)", code, SignalName(syscall.Signal(code-128)))
+	}
+	return fmt.Sprintf("exit code %d", code)
+}
+
+// SignalName is the conventional name of sig, such as SIGKILL.
+func SignalName(sig syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+		syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
+		syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
+		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2", syscall.SIGXCPU: "SIGXCPU",
+	}
+	if name, ok := names[sig]; ok {
+		return name
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}

@@ -1,0 +1,113 @@
+package prompts
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Section is one titled part of an assembled prompt.
+type Section struct {
+	Title  string // "" for the mode's prompt file, which goes in as written
+	Source string // where the text came from: a path, "--context", …
+	Body   string
+}
+
+// Prompt is the text an agent receives, kept in sections so a dry run can show them.
+type Prompt struct {
+	Sections []Section
+}
+
+// Text is what goes on the agent's stdin: the prompt file as written, then each further
+// section under a level-2 heading that the default prompts tell the agent to look for.
+func (p Prompt) Text() string {
+	var b strings.Builder
+	for i, s := range p.Sections {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		if s.Title != "" {
+			fmt.Fprintf(&b, "## %s\n\n", s.Title)
+		}
+		b.WriteString(strings.TrimRight(s.Body, "\n"))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// Marked is the prompt with a marker line before each section, for `--dry-run`.
+func (p Prompt) Marked() string {
+	var b strings.Builder
+	for _, s := range p.Sections {
+		title := s.Title
+		if title == "" {
+			title = "Prompt"
+		}
+		fmt.Fprintf(&b, "──── %s (%s) ────\n%s\n", title, s.Source, strings.TrimRight(s.Body, "\n"))
+	}
+	return b.String()
+}
+
+// modeName keeps modes usable as part of a file name and nothing more.
+var modeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// ErrBadMode means a mode name that cannot name a prompt file.
+var ErrBadMode = errors.New("invalid mode name")
+
+// FileName is the prompt file of mode: PROMPT_<mode>.md.
+func FileName(mode string) string { return "PROMPT_" + mode + ".md" }
+
+// MissingError is a mode whose prompt file does not exist.
+type MissingError struct {
+	Mode string
+	Path string
+}
+
+func (e *MissingError) Error() string {
+	return fmt.Sprintf("no prompt for mode %q: %s does not exist", e.Mode, e.Path)
+}
+
+// Hint says how to get a prompt file.
+func (e *MissingError) Hint() string {
+	if _, ok := Default(e.Mode); ok {
+		return "run 'git ralph init' to write the default PROMPT_plan.md and PROMPT_build.md"
+	}
+	return fmt.Sprintf("create %s, or pick a mode whose PROMPT_<mode>.md exists", FileName(e.Mode))
+}
+
+// Load reads the prompt file of mode in the repository at dir.
+func Load(dir, mode string) (Section, error) {
+	if !modeName.MatchString(mode) {
+		return Section{}, fmt.Errorf("%w %q: use letters, digits, '-' and '_'", ErrBadMode, mode)
+	}
+	path := filepath.Join(dir, FileName(mode))
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Section{}, &MissingError{Mode: mode, Path: path}
+	}
+	if err != nil {
+		return Section{}, fmt.Errorf("reading the prompt of mode %q: %w", mode, err)
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return Section{}, fmt.Errorf("the prompt of mode %q is empty: %s", mode, path)
+	}
+	return Section{Source: FileName(mode), Body: string(data)}, nil
+}
+
+// Assemble builds the prompt of mode: its file, then a Context section when context is
+// not empty.
+func Assemble(dir, mode, context string) (Prompt, error) {
+	file, err := Load(dir, mode)
+	if err != nil {
+		return Prompt{}, err
+	}
+	p := Prompt{Sections: []Section{file}}
+	if strings.TrimSpace(context) != "" {
+		p.Sections = append(p.Sections, Section{Title: "Context", Source: "--context", Body: context})
+	}
+	return p, nil
+}
