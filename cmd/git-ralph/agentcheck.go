@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// programCheck is the result of looking for the agent command's program.
+type programCheck struct {
+	ok      bool
+	program string // the first word of the command
+	path    string // where it was found
+	note    string // why it was not looked up
+	problem string
+	hint    string
+}
+
+// shellWords are first words that are the shell's own, not a program on PATH.
+var shellWords = map[string]bool{
+	"if": true, "for": true, "while": true, "until": true, "case": true, "{": true, "(": true,
+	"exec": true, "cd": true, "echo": true, "printf": true, "test": true, "[": true, "true": true,
+	"false": true, "exit": true, "export": true, "eval": true, "set": true, ".": true, ":": true,
+	"trap": true, "read": true, "!": true,
+}
+
+// checkAgentProgram finds the program the agent command starts, as sh would: the first
+// word after any VAR=value assignments, looked up on PATH unless it contains a slash.
+func checkAgentProgram(dir, command string) programCheck {
+	program := firstProgram(command)
+	switch {
+	case program == "":
+		return programCheck{problem: "the agent command is empty", hint: "pass --agent-cmd CMD"}
+	case shellWords[program] || strings.ContainsAny(program, "$`"):
+		return programCheck{ok: true, program: program, note: "a shell construct, not looked up"}
+	case strings.Contains(program, "/"):
+		return checkPath(dir, program)
+	}
+	path, err := exec.LookPath(program)
+	if err != nil {
+		return programCheck{program: program,
+			problem: fmt.Sprintf("agent program not found: %s", program),
+			hint:    fmt.Sprintf("searched PATH: %s\ninstall it, or pass the right command with --agent-cmd", os.Getenv("PATH"))}
+	}
+	return programCheck{ok: true, program: program, path: path}
+}
+
+func checkPath(dir, program string) programCheck {
+	path := program
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return programCheck{program: program, problem: fmt.Sprintf("agent program not found: %s", path),
+			hint: "check the path in --agent-cmd (relative paths start in the repository root)"}
+	case info.IsDir() || info.Mode()&0o111 == 0:
+		return programCheck{program: program, problem: fmt.Sprintf("agent program is not executable: %s", path),
+			hint: fmt.Sprintf("chmod +x %s", path)}
+	}
+	return programCheck{ok: true, program: program, path: path}
+}
+
+// firstProgram returns the first word of a shell command that is not an assignment,
+// with simple quotes removed.
+func firstProgram(command string) string {
+	for _, word := range strings.Fields(command) {
+		word = strings.Trim(word, `'"`)
+		if eq := strings.IndexByte(word, '='); eq > 0 && isName(word[:eq]) {
+			continue
+		}
+		return word
+	}
+	return ""
+}
+
+func isName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// CLI is the command-line model; kong builds the parser, help and man page from it.
+type CLI struct {
+	Init      InitCmd          `cmd:"" help:"Write PROMPT_plan.md, PROMPT_build.md and .ralph/ with the built-in defaults."`
+	Loop      LoopCmd          `cmd:"" help:"Run the agent through fresh-context iterations until a stop condition."`
+	Demo      DemoCmd          `cmd:"" help:"Run a whole plan+build loop in a scratch repository with a built-in scripted agent."`
+	Man       ManCmd           `cmd:"" help:"Print the man page, or install it where 'git help ralph' finds it."`
+	DemoAgent DemoAgentCmd     `cmd:"" hidden:"" name:"demo-agent" help:"The scripted agent that 'git ralph demo' runs."`
+	Version   kong.VersionFlag `help:"Print the version and exit."`
+}
+
+// Streams are the process's standard streams, bound into every command.
+type Streams struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+const description = `Drive an AI coding agent CLI through fresh-context iterations (the Ralph loop).
+
+Each iteration starts the agent as a new process with a prompt built from PROMPT_<mode>.md,
+lets it work and exit, and decides whether to go on. Run 'git ralph demo' to see it work.`
+
+// parser builds the kong parser; exit is called for --help and --version.
+func parser(cli *CLI, s Streams, exit func(int)) (*kong.Kong, error) {
+	return kong.New(cli,
+		kong.Name("git ralph"),
+		kong.Description(description),
+		kong.Writers(s.Stdout, s.Stderr),
+		kong.Exit(exit),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": "git-ralph " + version},
+	)
+}
+
+// helpExit carries the exit code of --help or --version out of kong's Exit hook.
+type helpExit struct{ code int }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	s := Streams{Stdin: stdin, Stdout: stdout, Stderr: &lockedWriter{w: stderr}}
+	var cli CLI
+	k, err := parser(&cli, s, func(c int) { panic(helpExit{c}) })
+	if err != nil {
+		return report(s.Stderr, fmt.Errorf("building the command line: %w", err))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			h, ok := r.(helpExit)
+			if !ok {
+				panic(r)
+			}
+			code = h.code
+		}
+	}()
+	kctx, err := k.Parse(args)
+	if err != nil {
+		var parseErr *kong.ParseError
+		if errors.As(err, &parseErr) {
+			return report(s.Stderr, withHint(err, "run 'git ralph %s -h' for usage", commandName(parseErr.Context)))
+		}
+		return report(s.Stderr, err)
+	}
+	ctx, interrupts := watchSignals(context.Background(), s.Stderr)
+	defer interrupts.stop()
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	err = kctx.Run(s, interrupts, k)
+	return report(s.Stderr, err)
+}
+
+func commandName(ctx *kong.Context) string {
+	if ctx == nil || ctx.Selected() == nil {
+		return ""
+	}
+	return ctx.Selected().Name
+}
+
+// workDir is where the command was started; git runs subcommands in the user's directory.
+func workDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the current directory: %w", err)
+	}
+	return dir, nil
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/demoagent"
+)
+
+// DemoCmd is `git ralph demo`: the whole tool at work on a scratch repository, with a
+// scripted agent built into git-ralph, so it needs no agent CLI and no network.
+type DemoCmd struct {
+	Keep bool `help:"Keep the scratch repository to look around in."`
+}
+
+// Run scaffolds the scratch repository, runs one plan iteration and then build
+// iterations until the agent signals SUCCESS, and shows what happened.
+func (c *DemoCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
+	dir, err := os.MkdirTemp("", "git-ralph-demo-")
+	if err != nil {
+		return fmt.Errorf("creating the scratch directory: %w", err)
+	}
+	if !c.Keep {
+		defer os.RemoveAll(dir)
+	}
+	fmt.Fprintf(s.Stdout, "git ralph demo: a scripted agent builds a tiny shell toolbox in %s\n\n", dir)
+	if err := newDemoRepo(ctx, dir); err != nil {
+		return fmt.Errorf("setting up the demo repository: %w", err)
+	}
+	agentCmd, err := demoAgentCommand()
+	if err != nil {
+		return err
+	}
+	status, err := c.runModes(ctx, s, in, dir, agentCmd)
+	if err != nil {
+		return err
+	}
+	c.summarise(ctx, s.Stdout, dir)
+	if status != loop.StatusSuccess {
+		return &exitError{code: status.ExitCode(), err: fmt.Errorf("the demo ended %s instead of success", status)}
+	}
+	return nil
+}
+
+// runModes runs the plan loop for one iteration, then the build loop until SUCCESS.
+func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, agentCmd string) (loop.Status, error) {
+	steps := []struct {
+		mode, title string
+		max         int
+	}{
+		{"plan", "Plan mode: gap analysis of specs/ against the code, writes IMPLEMENTATION_PLAN.md", 1},
+		{"build", "Build mode: one plan item per iteration, with a test, committed", 10},
+	}
+	var status loop.Status
+	for i, step := range steps {
+		fmt.Fprintf(s.Stdout, "%s\n$ git ralph loop --mode %s --max %d --verbose\n", step.title, step.mode, step.max)
+		cfg := loop.Config{Dir: dir, Mode: step.mode, AgentCmd: agentCmd, MaxIterations: step.max,
+			MaxConsecutiveErrors: loop.DefaultMaxConsecutiveErrors, MaxOutputBuffer: loop.DefaultMaxOutputBuffer,
+			Run: fmt.Sprintf("demo-%d", i+1)}
+		res, err := loop.Run(ctx, cfg, loop.Deps{Reporter: newProgress(s.Stdout, false), Hurry: in.hurry,
+			Live: &indented{w: s.Stdout, prefix: "    │ "}})
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(s.Stdout, "→ exit code %d (%s)\n\n", res.Status.ExitCode(), res.Status)
+		if status = res.Status; status == loop.StatusInterrupted || status == loop.StatusAborted {
+			break
+		}
+	}
+	return status, nil
+}
+
+// newDemoRepo makes dir a repository with the demo project's specs, the default
+// prompts and .ralph/, committed, with an identity of its own so no global git setting
+// (signing, hooks, user) gets in the way.
+func newDemoRepo(ctx context.Context, dir string) error {
+	if err := gitops.Init(ctx, dir, "main"); err != nil {
+		return err
+	}
+	for _, kv := range [][2]string{{"user.name", "git-ralph demo"}, {"user.email", "demo@git-ralph.invalid"},
+		{"commit.gpgsign", "false"}} {
+		if _, err := gitops.Git(ctx, dir, "config", kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	if err := demoagent.Scaffold(dir); err != nil {
+		return err
+	}
+	if err := writeScaffold(dir, false); err != nil {
+		return err
+	}
+	_, err := gitops.CommitAll(ctx, dir, "textkit: specs and Ralph prompts")
+	return err
+}
+
+// demoAgentCommand runs this very binary as the agent, through sh like any agent.
+func demoAgentCommand() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding git-ralph's own executable: %w", err)
+	}
+	return shellQuote(exe) + " demo-agent", nil
+}
+
+func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir string) {
+	fmt.Fprintf(w, "What happened, in git (newest first):\n")
+	if log, err := gitops.Log(ctx, dir, 20); err == nil {
+		for _, line := range log {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	if plan, err := os.ReadFile(filepath.Join(dir, demoagent.PlanFile)); err == nil {
+		fmt.Fprintf(w, "\n%s now reads:\n%s", demoagent.PlanFile, indent(string(plan), "  "))
+	}
+	if c.Keep {
+		fmt.Fprintf(w, "\nThe scratch repository is kept: cd %s\n", dir)
+	} else {
+		fmt.Fprintf(w, "\nThe scratch repository was removed; run 'git ralph demo --keep' to look around in it.\n")
+	}
+	fmt.Fprintf(w, "With a real agent: git ralph init, then git ralph loop --mode plan --agent-cmd 'claude -p'.\n")
+}
+
+// DemoAgentCmd is the hidden `git ralph demo-agent`, the scripted agent process.
+type DemoAgentCmd struct{}
+
+// Run does one iteration of the scripted agent in the current directory.
+func (DemoAgentCmd) Run(ctx context.Context, s Streams) error {
+	dir, err := workDir()
+	if err != nil {
+		return err
+	}
+	if code := demoagent.Main(ctx, dir, os.Getenv("RALPH_MODE"), s.Stdin, s.Stdout); code != 0 {
+		return exitCode(code)
+	}
+	return nil
+}
+
+// indented prefixes every line written through it, to set the agent's output apart.
+type indented struct {
+	w      io.Writer
+	prefix string
+	mid    bool // the last write ended mid-line
+}
+
+func (d *indented) Write(p []byte) (int, error) {
+	var b bytes.Buffer
+	for _, c := range p {
+		if !d.mid {
+			b.WriteString(d.prefix)
+		}
+		b.WriteByte(c)
+		d.mid = c != '\n'
+	}
+	_, err := d.w.Write(b.Bytes())
+	return len(p), err
+}
+
+func indent(text, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n"+prefix) + "\n"
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

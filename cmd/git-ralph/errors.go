@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// exitError ends the program with a specific exit code; err, when set, is printed first.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// exitCode is a quiet exit with code: the reason has been reported already.
+func exitCode(code int) error { return &exitError{code: code} }
+
+// hinted is an error with advice on how to fix it, printed as git does: "hint: …".
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() }
+func (h *hinted) Unwrap() error { return h.err }
+func (h *hinted) Hint() string  { return h.hint }
+
+func withHint(err error, hint string, args ...any) error {
+	return &hinted{err: err, hint: fmt.Sprintf(hint, args...)}
+}
+
+// report prints err in git's grammar and returns the exit code it maps to: the code
+// of an exitError, otherwise 1 (an error before or outside any iteration).
+func report(w io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	code := 1
+	var exit *exitError
+	if errors.As(err, &exit) {
+		code = exit.code
+		if exit.err == nil {
+			return code
+		}
+	}
+	fmt.Fprintf(w, "error: %s\n", err)
+	var h interface{ Hint() string }
+	if errors.As(err, &h) && h.Hint() != "" {
+		for _, line := range strings.Split(h.Hint(), "\n") {
+			fmt.Fprintf(w, "hint: %s\n", line)
+		}
+	}
+	return code
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+const defaultMode = "build"
+
+// LoopCmd is `git ralph loop`.
+type LoopCmd struct {
+	Mode                 string         `help:"Mode: plan, build, or any NAME with a PROMPT_NAME.md (default: build)." placeholder:"MODE"`
+	Max                  *int           `help:"Stop after N iterations (default: 5)." placeholder:"N"`
+	Unlimited            bool           `help:"No iteration limit (--max still wins)."`
+	AgentCmd             string         `name:"agent-cmd" help:"The agent command, run with 'sh -c' in the repository root; the prompt arrives on stdin." placeholder:"CMD"`
+	Timeout              *time.Duration `help:"Stop an iteration that runs longer than DUR, e.g. 30m (default: none)." placeholder:"DUR"`
+	MaxConsecutiveErrors *int           `name:"max-consecutive-errors" help:"Abort after N failed iterations in a row (default: 3)." placeholder:"N"`
+	MaxOutputBuffer      string         `name:"max-output-buffer" help:"Keep the last SIZE of the agent's output to scan for promise tags (default: 10MiB)." placeholder:"SIZE"`
+	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
+	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
+	Verbose              bool           `short:"v" help:"Stream the agent's output live."`
+	Quiet                bool           `short:"q" help:"Print only warnings and errors."`
+}
+
+// Run resolves the settings, then does a dry run or drives the loop; the exit code
+// follows the run's status.
+func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
+	if c.Verbose && c.Quiet {
+		return withHint(errors.New("--verbose and --quiet contradict each other"), "pick one")
+	}
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	cfg, settings, err := c.resolve(root)
+	if err != nil {
+		return err
+	}
+	if c.DryRun {
+		return dryRun(s, cfg, settings)
+	}
+	if err := preflight(cfg); err != nil {
+		return err
+	}
+	cfg.Run = newRunID(time.Now())
+	deps := loop.Deps{Reporter: newProgress(s.Stderr, c.Quiet), Hurry: in.hurry}
+	if c.Verbose {
+		deps.Live = s.Stdout
+	}
+	res, err := loop.Run(ctx, cfg, deps)
+	if err != nil {
+		return &exitError{code: 1, err: explain(err)}
+	}
+	return exitCode(res.Status.ExitCode())
+}
+
+// repoRoot finds the work tree the loop runs in.
+func repoRoot(ctx context.Context) (string, error) {
+	dir, err := workDir()
+	if err != nil {
+		return "", err
+	}
+	root, err := gitops.Root(ctx, dir)
+	switch {
+	case errors.Is(err, gitops.ErrNotRepo):
+		return "", withHint(err, "run git-ralph inside a git work tree, or 'git init' one first")
+	case errors.Is(err, gitops.ErrGitMissing):
+		return "", withHint(err, "install git; git-ralph runs as 'git ralph'")
+	}
+	return root, err
+}
+
+// preflight checks what dry-run checks, so a run fails before its first iteration rather
+// than after spending one.
+func preflight(cfg loop.Config) error {
+	if err := cfg.Validate(); err != nil {
+		return explain(err)
+	}
+	if _, err := loadPrompt(cfg); err != nil {
+		return explain(err)
+	}
+	if check := checkAgentProgram(cfg.Dir, cfg.AgentCmd); !check.ok {
+		return withHint(errors.New(check.problem), "%s", check.hint)
+	}
+	return nil
+}
+
+// explain adds the hint that fits a known error.
+func explain(err error) error {
+	var h interface{ Hint() string }
+	switch {
+	case errors.As(err, &h):
+		return err
+	case errors.Is(err, loop.ErrNoAgent):
+		return withHint(err, "pass the agent command, e.g. --agent-cmd 'claude -p --dangerously-skip-permissions'")
+	}
+	return err
+}
+
+// newRunID names a run by its start time plus a short random suffix.
+func newRunID(now time.Time) string {
+	return fmt.Sprintf("%s-%04x", now.UTC().Format("20060102T150405Z"), now.UnixNano()&0xffff)
+}

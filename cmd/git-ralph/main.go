@@ -1,0 +1,12 @@
+// Command git-ralph drives an AI coding agent through fresh-context iterations; git runs
+// it as `git ralph`.
+package main
+
+import "os"
+
+func main() { os.Exit(Main()) }
+
+// Main runs git-ralph with the process's arguments and streams and returns its exit code.
+func Main() int {
+	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}

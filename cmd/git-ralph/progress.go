@@ -1,0 +1,129 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"syscall"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// progress prints the loop's events as the timestamped lines of seed 000's examples.
+type progress struct {
+	w     io.Writer
+	quiet bool // warnings and errors only
+	now   func() time.Time
+}
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	return &progress{w: w, quiet: quiet, now: time.Now}
+}
+
+func (p *progress) Report(e loop.Event) {
+	switch e := e.(type) {
+	case loop.RunStarted:
+		p.info("Starting loop: %s (%s)", e.Mode, limitText(e.Max))
+	case loop.IterationStarted:
+		p.info("Iteration %s starting...", counter(e.Iteration, e.Max))
+	case loop.AgentStopping:
+		p.stopping(e)
+	case loop.OutputTruncated:
+		p.warn("iteration %d printed %s, more than the %s output buffer: only its last %s were scanned for promise tags",
+			e.Iteration, formatSize(e.Total), formatSize(int64(e.Kept)), formatSize(int64(e.Kept)))
+	case loop.IterationFinished:
+		p.finished(e)
+	case loop.RunFinished:
+		p.runFinished(e.Result)
+	}
+}
+
+func (p *progress) stopping(e loop.AgentStopping) {
+	if e.Signal == syscall.SIGKILL {
+		p.warn("iteration %d: the agent's processes did not stop within the grace period, sending SIGKILL", e.Iteration)
+		return
+	}
+	why := map[string]string{"timeout": "timeout reached", "interrupt": "interrupted",
+		"leftover processes": "the agent exited but left processes running"}[e.Why]
+	p.warn("iteration %d: %s, sending %s to the agent's process group", e.Iteration, why, loop.SignalName(e.Signal))
+}
+
+func (p *progress) finished(e loop.IterationFinished) {
+	took := formatDuration(e.Duration)
+	it := counter(e.Iteration, e.Max)
+	switch e.Outcome {
+	case loop.OutcomeSuccess:
+		p.info("Iteration %s completed in %s (success)", it, took)
+	case loop.OutcomeDone:
+		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS)", it, took)
+	case loop.OutcomeInterrupted:
+		p.warn("Iteration %s interrupted after %s", it, took)
+	case loop.OutcomeFailure:
+		p.warn("Iteration %s completed in %s (failure: %s, consecutive: %d/%d)", it, took, e.Reason, e.Consecutive, e.Threshold)
+	}
+	if e.Survivors {
+		p.warn("iteration %d: a process of the agent's group survived SIGKILL", e.Iteration)
+	}
+}
+
+func (p *progress) runFinished(r loop.Result) {
+	total := formatDuration(r.Elapsed)
+	switch r.Status {
+	case loop.StatusSuccess:
+		p.info("Done: the agent signalled SUCCESS after %s (total: %s)", plural(r.Iterations, "iteration"), total)
+	case loop.StatusMaxIters:
+		p.info("Reached max iterations: %d (total: %s)", r.Iterations, total)
+	case loop.StatusAborted:
+		p.line("ERROR: Aborting after %d consecutive failures (%s completed, total: %s)", r.Consecutive, plural(r.Iterations, "iteration"), total)
+	case loop.StatusInterrupted:
+		p.line("Interrupted (%s completed, total: %s)", plural(r.Iterations, "iteration"), total)
+	}
+	if r.Stats.Count > 0 && (!p.quiet || r.Status == loop.StatusAborted) {
+		fmt.Fprintf(p.w, "  Iteration timing: count=%d, min=%s, max=%s, mean=%s, stddev=%s\n", r.Stats.Count,
+			formatDuration(r.Stats.Min), formatDuration(r.Stats.Max), formatDuration(r.Stats.Mean()), formatDuration(r.Stats.Stddev()))
+	}
+}
+
+func (p *progress) info(format string, args ...any) {
+	if !p.quiet {
+		p.line(format, args...)
+	}
+}
+
+func (p *progress) warn(format string, args ...any) { p.line(format, args...) }
+
+func (p *progress) line(format string, args ...any) {
+	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+func counter(i, max int) string {
+	if max == 0 {
+		return fmt.Sprint(i)
+	}
+	return fmt.Sprintf("%d/%d", i, max)
+}
+
+func limitText(max int) string {
+	if max == 0 {
+		return "unlimited"
+	}
+	return "max " + plural(max, "iteration")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// formatDuration prints 12ms under a second, 45.2s under a minute and 2m16s above.
+func formatDuration(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// setting is one resolved value and where it came from, for --dry-run.
+type setting struct {
+	Key    string
+	Value  string
+	Origin string // "flag --max", "default", …
+}
+
+// settings resolves the loop's configuration from the flags and the built-in defaults,
+// remembering the origin of every value.
+type settings struct {
+	list []setting
+}
+
+func (s *settings) add(key, value, origin string) {
+	s.list = append(s.list, setting{Key: key, Value: value, Origin: origin})
+}
+
+// resolve turns the loop flags into a loop.Config.
+func (c *LoopCmd) resolve(root string) (loop.Config, *settings, error) {
+	s := &settings{}
+	cfg := loop.Config{Dir: root, Mode: c.Mode, Context: c.Context}
+	s.add("mode", c.Mode, originOf(c.Mode != "", "--mode"))
+	if cfg.Mode == "" {
+		cfg.Mode = defaultMode
+		s.list[0].Value = defaultMode
+	}
+	cfg.AgentCmd = c.AgentCmd
+	s.add("agent_cmd", orNone(c.AgentCmd), originOf(c.AgentCmd != "", "--agent-cmd"))
+	max, origin, err := c.maxIterations()
+	if err != nil {
+		return cfg, s, err
+	}
+	cfg.MaxIterations = max
+	s.add("max_iterations", describeMax(max), origin)
+	if c.Timeout != nil {
+		if *c.Timeout <= 0 {
+			return cfg, s, withHint(fmt.Errorf("--timeout must be positive, got %s", *c.Timeout), "use a duration such as 30m or 1h30m; leave it out for no timeout")
+		}
+		cfg.Timeout = *c.Timeout
+	}
+	s.add("iteration_timeout", describeTimeout(cfg.Timeout), originOf(c.Timeout != nil, "--timeout"))
+	cfg.MaxConsecutiveErrors = loop.DefaultMaxConsecutiveErrors
+	if c.MaxConsecutiveErrors != nil {
+		if *c.MaxConsecutiveErrors < 1 {
+			return cfg, s, withHint(fmt.Errorf("--max-consecutive-errors must be at least 1, got %d", *c.MaxConsecutiveErrors), "the loop stops after this many failed iterations in a row")
+		}
+		cfg.MaxConsecutiveErrors = *c.MaxConsecutiveErrors
+	}
+	s.add("max_consecutive_errors", strconv.Itoa(cfg.MaxConsecutiveErrors), originOf(c.MaxConsecutiveErrors != nil, "--max-consecutive-errors"))
+	cfg.MaxOutputBuffer = loop.DefaultMaxOutputBuffer
+	if c.MaxOutputBuffer != "" {
+		n, err := parseSize(c.MaxOutputBuffer)
+		if err != nil {
+			return cfg, s, withHint(fmt.Errorf("--max-output-buffer: %w", err), "use a size such as 10MB, 512KiB or 1048576")
+		}
+		cfg.MaxOutputBuffer = n
+	}
+	s.add("max_output_buffer", formatSize(int64(cfg.MaxOutputBuffer)), originOf(c.MaxOutputBuffer != "", "--max-output-buffer"))
+	if c.Context != "" {
+		s.add("context", fmt.Sprintf("%d bytes", len(c.Context)), "flag --context")
+	}
+	return cfg, s, nil
+}
+
+// maxIterations applies seed 000's precedence: --max > --unlimited > built-in 5.
+func (c *LoopCmd) maxIterations() (int, string, error) {
+	switch {
+	case c.Max != nil && *c.Max < 1:
+		return 0, "", withHint(fmt.Errorf("--max must be at least 1, got %d", *c.Max), "use --unlimited to run without a limit")
+	case c.Max != nil:
+		return *c.Max, "flag --max", nil
+	case c.Unlimited:
+		return 0, "flag --unlimited", nil
+	}
+	return loop.DefaultMaxIterations, "default", nil
+}
+
+func originOf(set bool, flag string) string {
+	if set {
+		return "flag " + flag
+	}
+	return "default"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func describeMax(max int) string {
+	if max == 0 {
+		return "unlimited"
+	}
+	return strconv.Itoa(max)
+}
+
+func describeTimeout(d time.Duration) string {
+	if d == 0 {
+		return "none"
+	}
+	return d.String()
+}
+
+// parseSize reads a byte count such as 1048576, 512KiB, 10MB or 1GiB (KB and KiB are
+// both 1024: this is a buffer size, not a disk label).
+func parseSize(text string) (int, error) {
+	t := strings.TrimSpace(strings.ToUpper(text))
+	units := []struct {
+		suffix string
+		scale  int64
+	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}}
+	scale := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, scale = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 1 || n > (1<<40)/scale {
+		return 0, fmt.Errorf("invalid size %q", text)
+	}
+	return int(n * scale), nil
+}
+
+// formatSize prints a byte count for people: 10.0 MiB, 512 B.
+func formatSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,2 @@
+// Package idle decides whether an iteration made progress in git.
+package idle
