@@ -29,7 +29,7 @@ func (p *progress) Report(e loop.Event) {
 	case loop.AgentStopping:
 		p.stopping(e)
 	case loop.OutputTruncated:
-		p.warn("iteration %d printed %s, more than the %s output buffer: only its last %s were scanned for promise tags",
+		p.warning("iteration %d printed %s, more than the %s output buffer: only its last %s were scanned for promise tags",
 			e.Iteration, formatSize(e.Total), formatSize(int64(e.Kept)), formatSize(int64(e.Kept)))
 	case loop.IterationFinished:
 		p.finished(e)
@@ -40,12 +40,12 @@ func (p *progress) Report(e loop.Event) {
 
 func (p *progress) stopping(e loop.AgentStopping) {
 	if e.Signal == syscall.SIGKILL {
-		p.warn("iteration %d: the agent's processes did not stop within the grace period, sending SIGKILL", e.Iteration)
+		p.warning("iteration %d: the agent's processes did not stop within the grace period, sending SIGKILL", e.Iteration)
 		return
 	}
 	why := map[string]string{"timeout": "timeout reached", "interrupt": "interrupted",
 		"leftover processes": "the agent exited but left processes running"}[e.Why]
-	p.warn("iteration %d: %s, sending %s to the agent's process group", e.Iteration, why, loop.SignalName(e.Signal))
+	p.warning("iteration %d: %s, sending %s to the agent's process group", e.Iteration, why, loop.SignalName(e.Signal))
 }
 
 func (p *progress) finished(e loop.IterationFinished) {
@@ -62,7 +62,7 @@ func (p *progress) finished(e loop.IterationFinished) {
 		p.warn("Iteration %s completed in %s (failure: %s, consecutive: %d/%d)", it, took, e.Reason, e.Consecutive, e.Threshold)
 	}
 	if e.Survivors {
-		p.warn("iteration %d: a process of the agent's group survived SIGKILL", e.Iteration)
+		p.warning("iteration %d: a process of the agent's group survived SIGKILL", e.Iteration)
 	}
 }
 
@@ -90,7 +90,11 @@ func (p *progress) info(format string, args ...any) {
 	}
 }
 
+// warn prints what quiet mode still shows: failed and interrupted iterations.
 func (p *progress) warn(format string, args ...any) { p.line(format, args...) }
+
+// warning prints a warning proper, prefixed as git does.
+func (p *progress) warning(format string, args ...any) { p.line("warning: "+format, args...) }
 
 func (p *progress) line(format string, args ...any) {
 	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format("15:04:05"), fmt.Sprintf(format, args...))

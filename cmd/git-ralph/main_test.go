@@ -1,0 +1,65 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"git-ralph":  func() { os.Exit(Main()) },
+		"fake-agent": func() { os.Exit(fakeAgent(os.Args[1:])) },
+	})
+}
+
+// TestScripts runs the stories in testdata/script: each is a git repository in a
+// temporary directory where `git ralph` (through git's own subcommand lookup) and fake
+// agents are on PATH.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		Setup:               hermeticGit,
+		Cmds:                scriptCommands(),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+	})
+}
+
+// hermeticGit isolates git from the machine's configuration and fixes identities.
+func hermeticGit(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, ".home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	gitconfig := filepath.Join(home, ".gitconfig")
+	config := "[user]\n\tname = Ralph Test\n\temail = ralph@example.com\n[init]\n\tdefaultBranch = main\n"
+	if err := os.WriteFile(gitconfig, []byte(config), 0o644); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_CEILING_DIRECTORIES": filepath.Dir(env.WorkDir),
+		"GIT_AUTHOR_DATE":         "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+	} {
+		env.Setenv(k, v)
+	}
+	return nil
+}
+
+// exitCodeOf returns a command's exit code, or -1 when it did not run or died of a signal.
+func exitCodeOf(err error) int {
+	if err == nil {
+		return 0
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	return -1
+}

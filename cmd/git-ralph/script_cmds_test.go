@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// scriptCommands are the testscript commands the stories use beyond the built-ins.
+func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	bg := &background{procs: map[string]*bgProc{}}
+	return map[string]func(*testscript.TestScript, bool, []string){
+		"exits":    cmdExits,
+		"running":  cmdRunning,
+		"waitfile": cmdWaitfile,
+		"start":    bg.start,
+		"signal":   bg.signal,
+		"waitexit": bg.waitexit,
+	}
+}
+
+// exits CODE PROG ARGS...: run a program and require exactly this exit code; its
+// output is then checked with stdout and stderr as for exec.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	if got := exitCodeOf(ts.Exec(args[1], args[2:]...)); got != want {
+		ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
+	}
+}
+
+// running PIDFILE: the process whose pid is in PIDFILE is alive (not a zombie).
+func cmdRunning(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: running PIDFILE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	ts.Check(err)
+	alive := processRunning(pid)
+	if alive && neg {
+		syscall.Kill(pid, syscall.SIGKILL) // do not leak it past the test
+		ts.Fatalf("process %d (%s) is still running", pid, args[0])
+	}
+	if !alive && !neg {
+		ts.Fatalf("process %d (%s) is not running", pid, args[0])
+	}
+}
+
+func processRunning(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil // no /proc: zombies count as alive
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	return i > 0 && i+2 < len(stat) && stat[i+2] != 'Z' && stat[i+2] != 'X'
+}
+
+// waitfile FILE: wait up to 10 s until FILE exists and is not empty.
+func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if info, err := os.Stat(ts.MkAbs(args[0])); err == nil && info.Size() > 0 {
+			return
+		}
+	}
+	ts.Fatalf("%s did not appear within 10s", args[0])
+}
+
+// background runs programs that a story signals while they work.
+type background struct {
+	procs map[string]*bgProc
+}
+
+type bgProc struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// start NAME PROG ARGS...: start a program in the background, its stdout and stderr
+// going to NAME.stdout and NAME.stderr.
+func (b *background) start(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: start NAME PROG [ARGS...]")
+	}
+	name := args[0]
+	path, err := exec.LookPath(args[1])
+	if err != nil {
+		path = args[1]
+	}
+	cmd := exec.Command(path, args[2:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = scriptEnv(ts)
+	out, err := os.Create(ts.MkAbs(name + ".stdout"))
+	ts.Check(err)
+	errOut, err := os.Create(ts.MkAbs(name + ".stderr"))
+	ts.Check(err)
+	cmd.Stdout, cmd.Stderr = out, errOut
+	ts.Check(cmd.Start())
+	p := &bgProc{cmd: cmd, done: make(chan error, 1)}
+	go func() { p.done <- cmd.Wait(); out.Close(); errOut.Close() }()
+	b.procs[name] = p
+	ts.Defer(func() { cmd.Process.Kill() })
+}
+
+// signal NAME SIG: send SIGINT, SIGTERM, … to a started program.
+func (b *background) signal(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: signal NAME INT|TERM|KILL")
+	}
+	p := b.procs[args[0]]
+	if p == nil {
+		ts.Fatalf("no started program %q", args[0])
+	}
+	sig := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM, "KILL": syscall.SIGKILL}[args[1]]
+	if sig == 0 {
+		ts.Fatalf("unknown signal %q", args[1])
+	}
+	ts.Check(p.cmd.Process.Signal(sig))
+}
+
+// waitexit NAME CODE [WITHIN]: wait for a started program to exit with CODE, failing
+// if that takes longer than WITHIN (default 30s).
+func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: waitexit NAME CODE [WITHIN]")
+	}
+	p := b.procs[args[0]]
+	if p == nil {
+		ts.Fatalf("no started program %q", args[0])
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	within := 30 * time.Second
+	if len(args) == 3 {
+		within, err = time.ParseDuration(args[2])
+		ts.Check(err)
+	}
+	select {
+	case err := <-p.done:
+		if got := exitCodeOf(err); got != want {
+			stderr, _ := os.ReadFile(ts.MkAbs(args[0] + ".stderr"))
+			ts.Fatalf("%s exited %d, want %d; stderr:\n%s", args[0], got, want, stderr)
+		}
+	case <-time.After(within):
+		ts.Fatalf("%s did not exit within %s", args[0], within)
+	}
+}
+
+// scriptEnv is the story's environment for programs started outside exec: the test's
+// own, with the story's variables on top.
+func scriptEnv(ts *testscript.TestScript) []string {
+	env := os.Environ()
+	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
+		"GIT_CEILING_DIRECTORIES", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "WORK", "TMPDIR"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
+}
