@@ -28,6 +28,7 @@ func (t *Tail) Write(p []byte) (int, error) {
 	}
 	if !t.full {
 		room := t.max - len(t.buf)
+		t.reserve(min(n, room))
 		if n <= room {
 			t.buf = append(t.buf, p...)
 			t.full = len(t.buf) == t.max
@@ -44,6 +45,18 @@ func (t *Tail) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// reserve makes room for n more bytes, doubling as append would but never past max, so
+// a full ring costs exactly max bytes.
+func (t *Tail) reserve(n int) {
+	if len(t.buf)+n <= cap(t.buf) {
+		return
+	}
+	size := min(max(2*cap(t.buf), len(t.buf)+n, 4096), t.max)
+	grown := make([]byte, len(t.buf), size)
+	copy(grown, t.buf)
+	t.buf = grown
+}
+
 func (t *Tail) keepOnly(p []byte) {
 	if cap(t.buf) < t.max {
 		t.buf = make([]byte, t.max)
@@ -53,14 +66,23 @@ func (t *Tail) keepOnly(p []byte) {
 	t.head, t.full = 0, true
 }
 
-// Bytes returns the kept bytes, oldest first, as a new slice.
+// Bytes returns the kept bytes, oldest first. It rotates the ring in place rather than
+// copy it, so reading a full 10 MiB buffer costs no second 10 MiB; the slice is the
+// Tail's own and valid until the next Write.
 func (t *Tail) Bytes() []byte {
-	if !t.full {
-		return append([]byte(nil), t.buf...)
+	if t.full && t.head != 0 {
+		reverse(t.buf[:t.head])
+		reverse(t.buf[t.head:])
+		reverse(t.buf)
+		t.head = 0
 	}
-	out := make([]byte, 0, t.max)
-	out = append(out, t.buf[t.head:]...)
-	return append(out, t.buf[:t.head]...)
+	return t.buf
+}
+
+func reverse(b []byte) {
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
 }
 
 // Total is how many bytes were written in all.

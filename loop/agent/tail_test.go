@@ -57,3 +57,27 @@ func TestTailMatchesSuffixForRandomWriteSizes(t *testing.T) {
 		}
 	}
 }
+
+func TestTailNeverHoldsMoreThanMax(t *testing.T) {
+	tail := NewTail(10_000)
+	chunk := bytes.Repeat([]byte("y"), 3000)
+	for i := 0; i < 50; i++ {
+		tail.Write(chunk)
+		if cap(tail.buf) > 10_000 {
+			t.Fatalf("after %d writes the ring has capacity %d, more than its 10000-byte limit", i+1, cap(tail.buf))
+		}
+	}
+}
+
+func TestTailBytesThenMoreWrites(t *testing.T) {
+	tail := NewTail(4)
+	tail.Write([]byte("abcdef"))
+	tail.Write([]byte("gh"))
+	if got := string(tail.Bytes()); got != "efgh" {
+		t.Fatalf("Bytes() = %q", got)
+	}
+	tail.Write([]byte("ij"))
+	if got := string(tail.Bytes()); got != "ghij" {
+		t.Errorf("after rotating and writing again Bytes() = %q, want ghij", got)
+	}
+}
