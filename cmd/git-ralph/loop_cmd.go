@@ -24,7 +24,7 @@ type LoopCmd struct {
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
 	Verbose              bool           `short:"v" help:"Stream the agent's output live."`
-	Quiet                bool           `short:"q" help:"Print only warnings and errors."`
+	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors."`
 }
 
 // Run resolves the settings, then does a dry run or drives the loop; the exit code
