@@ -67,6 +67,7 @@ type process struct {
 	cmd     *exec.Cmd
 	group   group
 	output  *os.File // read end of the agent's stdout+stderr
+	input   *os.File // write end of the agent's stdin
 	tail    *Tail
 	waited  chan error
 	reaped  bool
@@ -98,7 +99,7 @@ func start(s Spec) (*process, error) {
 		inW.Close()
 		return nil, fmt.Errorf("starting the agent (sh -c %q): %w", s.Command, err)
 	}
-	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR,
+	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR, input: inW,
 		tail: NewTail(s.MaxOutput), waited: make(chan error, 1), drained: make(chan struct{})}
 	go feed(inW, s.Prompt)
 	go p.capture()
@@ -197,7 +198,8 @@ func (p *process) reap() error {
 }
 
 // finishOutput waits for the capture to reach EOF, closing the pipe if a process that
-// escaped the group still holds it.
+// escaped the group still holds it. It also closes stdin, which unblocks the prompt
+// writer if such a process holds stdin open without reading it.
 func (p *process) finishOutput() {
 	select {
 	case <-p.drained:
@@ -206,6 +208,7 @@ func (p *process) finishOutput() {
 		<-p.drained
 	}
 	p.output.Close()
+	p.input.Close()
 }
 
 func (p *process) notify(sig syscall.Signal, why string) {
