@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"bytes"
 	"errors"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -41,4 +43,19 @@ func (g group) awaitExit(within time.Duration, hurry <-chan struct{}) bool {
 		case <-tick.C:
 		}
 	}
+}
+
+// parseStat reads the state and process group from /proc/PID/stat:
+// "pid (comm) state ppid pgrp ...", where comm may itself contain spaces and parentheses.
+func parseStat(stat []byte) (state byte, pgrp int, ok bool) {
+	end := bytes.LastIndexByte(stat, ')')
+	if end < 0 || end+2 >= len(stat) {
+		return 0, 0, false
+	}
+	fields := bytes.Fields(stat[end+2:])
+	if len(fields) < 3 || len(fields[0]) != 1 {
+		return 0, 0, false
+	}
+	pgrp, err := strconv.Atoi(string(fields[2]))
+	return fields[0][0], pgrp, err == nil
 }

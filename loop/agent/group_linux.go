@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 )
@@ -28,19 +27,4 @@ func hasLiveMember(pgid int) bool {
 		}
 	}
 	return false
-}
-
-// parseStat reads the state and process group from /proc/PID/stat:
-// "pid (comm) state ppid pgrp ...", where comm may itself contain spaces and parentheses.
-func parseStat(stat []byte) (state byte, pgrp int, ok bool) {
-	end := bytes.LastIndexByte(stat, ')')
-	if end < 0 || end+2 >= len(stat) {
-		return 0, 0, false
-	}
-	fields := bytes.Fields(stat[end+2:])
-	if len(fields) < 3 || len(fields[0]) != 1 {
-		return 0, 0, false
-	}
-	pgrp, err := strconv.Atoi(string(fields[2]))
-	return fields[0][0], pgrp, err == nil
 }
