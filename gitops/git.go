@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -37,23 +38,57 @@ func (e *Error) Error() string {
 
 // Git runs the git CLI in dir and returns its stdout with the trailing newline removed.
 func Git(ctx context.Context, dir string, args ...string) (string, error) {
+	return gitEnv(ctx, dir, nil, args...)
+}
+
+// gitEnv is Git with extra environment variables, which win over the inherited ones.
+func gitEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	var stdout bytes.Buffer
+	if err := gitTo(ctx, dir, env, &stdout, args...); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(stdout.String(), "\n"), nil
+}
+
+// gitTo runs git in dir and streams its stdout to w as it comes. When w fails, that error is
+// returned rather than git's death by a broken pipe.
+func gitTo(ctx context.Context, dir string, env []string, w io.Writer, args ...string) error {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"), env...)
+	out := &stickyWriter{w: w}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &stderr
 	err := cmd.Run()
+	if out.err != nil {
+		return fmt.Errorf("writing the output of git %s: %w", strings.Join(args, " "), out.err)
+	}
 	if errors.Is(err, exec.ErrNotFound) {
-		return "", ErrGitMissing
+		return ErrGitMissing
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
-		return "", &Error{Args: args, ExitCode: exit.ExitCode(), Stderr: stderr.String()}
+		return &Error{Args: args, ExitCode: exit.ExitCode(), Stderr: stderr.String()}
 	}
 	if err != nil {
-		return "", fmt.Errorf("running git %s: %w", strings.Join(args, " "), err)
+		return fmt.Errorf("running git %s: %w", strings.Join(args, " "), err)
 	}
-	return strings.TrimSuffix(stdout.String(), "\n"), nil
+	return nil
+}
+
+// stickyWriter remembers the first error of the writer it wraps.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
 }
 
 // Root returns the top directory of the work tree that contains dir.

@@ -1,0 +1,239 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+)
+
+// Checkpoint is the state of a repository at one moment: the commit HEAD points to ("" on an
+// unborn branch) and a tree object holding the whole working tree, uncommitted and untracked
+// (but not ignored) files included. Equal trees mean equal working-tree contents.
+type Checkpoint struct {
+	Head string
+	Tree string
+}
+
+// TakeCheckpoint reads HEAD and snapshots the working tree of the repository containing dir.
+func TakeCheckpoint(ctx context.Context, dir string) (Checkpoint, error) {
+	head, err := Head(ctx, dir)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	tree, err := Snapshot(ctx, dir)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	return Checkpoint{Head: head, Tree: tree}, nil
+}
+
+// Head returns the hash of the commit HEAD points to, or "" on an unborn branch.
+// It reads with go-git and asks the git CLI when go-git cannot (SHA-256 or reftable
+// repositories, unsupported extensions, a GIT_DIR in the environment, any read error).
+func Head(ctx context.Context, dir string) (string, error) {
+	if hash, ok := headGoGit(dir); ok {
+		return hash, nil
+	}
+	out, err := Git(ctx, dir, "rev-parse", "--verify", "--quiet", "HEAD")
+	var gitErr *Error
+	if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+		return "", nil // --verify --quiet exits 1 when HEAD names no commit yet
+	}
+	if err != nil {
+		return "", asNotRepo(dir, fmt.Errorf("reading HEAD: %w", err))
+	}
+	return out, nil
+}
+
+// headGoGit reads HEAD without starting a process. It reports false whenever the answer might
+// differ from git's, so that the caller asks git instead.
+func headGoGit(dir string) (string, bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" {
+		return "", false // go-git ignores these; git honours them
+	}
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return "", false
+	}
+	ref, err := repo.Head()
+	if err != nil {
+		return "", false // unborn branches land here too; git tells them from broken refs
+	}
+	return ref.Hash().String(), true
+}
+
+// Snapshot writes the working tree of the repository containing dir as a tree object and
+// returns its hash, leaving the index and refs alone. It stages everything (`git add --all`)
+// into a scratch copy of the index and runs `git write-tree` on that copy; the copy keeps the
+// index's stat data, so only files that changed since the last `git add` are read and hashed.
+//
+// New blobs and trees are written to the object store, unreachable until a ref keeps them
+// (see KeepAlive); gc prunes them after gc.pruneExpire. Files that git add cannot take
+// (such as a nested repository with no commit yet) are left out rather than failing.
+func Snapshot(ctx context.Context, dir string) (string, error) {
+	index, err := Git(ctx, dir, "rev-parse", "--git-path", "index")
+	if err != nil {
+		return "", asNotRepo(dir, fmt.Errorf("finding the index: %w", err))
+	}
+	if !filepath.IsAbs(index) {
+		index = filepath.Join(dir, index)
+	}
+	scratchDir, err := os.MkdirTemp("", "git-ralph-index-")
+	if err != nil {
+		return "", fmt.Errorf("snapshotting the working tree: %w", err)
+	}
+	defer os.RemoveAll(scratchDir)
+	scratch := filepath.Join(scratchDir, "index")
+	if err := copyIndex(index, scratch); err != nil {
+		return "", fmt.Errorf("snapshotting the working tree: %w", err)
+	}
+	env := []string{"GIT_INDEX_FILE=" + scratch}
+	_, err = gitEnv(ctx, dir, env, "-c", "advice.addEmbeddedRepo=false", "add", "--all", "--ignore-errors")
+	var gitErr *Error
+	if err != nil && !(errors.As(err, &gitErr) && gitErr.ExitCode == 1) {
+		return "", fmt.Errorf("snapshotting the working tree: %w", err)
+	}
+	tree, err := gitEnv(ctx, dir, env, "write-tree")
+	if err != nil {
+		return "", fmt.Errorf("snapshotting the working tree: %w", err)
+	}
+	return tree, nil
+}
+
+// copyIndex copies the index at src to dst with src's modification time. git compares each
+// entry's mtime with the index file's own to find "racily clean" entries, files changed in the
+// same tick the index was written, whose stat data cannot be trusted; a copy stamped "now"
+// would make git trust them and miss such a change. A missing src leaves dst absent, which
+// git reads as an empty index (a repository where nothing was ever added).
+func copyIndex(src, dst string) error {
+	in, err := os.Open(src)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, info.ModTime(), info.ModTime())
+}
+
+// asNotRepo turns git's "not a git repository" failure into ErrNotRepo.
+func asNotRepo(dir string, err error) error {
+	var gitErr *Error
+	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository") {
+		return fmt.Errorf("%s: %w", dir, ErrNotRepo)
+	}
+	return err
+}
+
+// KeepAlive points ref (a full name such as refs/ralph/iterations/12/start) at hash, so that gc
+// keeps the object and everything it reaches. hash may be a commit or a tree: git lets refs
+// outside refs/heads/ name trees, gc keeps them, and `git log --all` skips them silently.
+func KeepAlive(ctx context.Context, dir, ref, hash string) error {
+	if !strings.HasPrefix(ref, "refs/") || strings.HasPrefix(ref, "refs/heads/") {
+		return fmt.Errorf("keeping %q alive: ref %q must be under refs/ and not a branch", hash, ref)
+	}
+	if hash == "" {
+		return fmt.Errorf("keeping %s alive: no object (unborn branch?)", ref)
+	}
+	if _, err := Git(ctx, dir, "update-ref", "--no-deref", ref, hash); err != nil {
+		return fmt.Errorf("keeping %s alive: %w", ref, err)
+	}
+	return nil
+}
+
+// Changes counts what a diff touched. A binary file counts as one file with no lines.
+type Changes struct {
+	Files      int
+	Insertions int
+	Deletions  int
+}
+
+// diffArgs pin every setting that changes what a diff says or how it is spelled, whatever the
+// user's config: no external or textconv drivers, a/ and b/ prefixes, whole-repository paths,
+// submodules as one commit line and never hidden.
+// Renames are not detected (diff.renames is on by default since git 2.9): a moved file is a
+// deletion and an addition, which is what its lines did, costs no rename search, and keeps the
+// counts independent of config and of diff.renameLimit.
+var diffArgs = []string{"--no-ext-diff", "--no-textconv", "--no-color", "--no-renames",
+	"--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--submodule=short", "--ignore-submodules=none"}
+
+// DiffStat counts the files and lines that differ between two trees, normally the Tree of the
+// checkpoints before and after an iteration: its commits and its uncommitted work together.
+func DiffStat(ctx context.Context, dir, from, to string) (Changes, error) {
+	args := append(append([]string{"diff", "--numstat", "-z"}, diffArgs...), from, to, "--")
+	out, err := Git(ctx, dir, args...)
+	if err != nil {
+		return Changes{}, fmt.Errorf("counting changes from %s to %s: %w", from, to, err)
+	}
+	return parseNumstat(out)
+}
+
+// parseNumstat reads `git diff --numstat -z`: "added\tdeleted\tpath\0" per file, with "-" for
+// the counts of a binary file. A rename or copy, should one appear, is "added\tdeleted\t\0"
+// followed by the old and the new path.
+func parseNumstat(out string) (Changes, error) {
+	var c Changes
+	fields := strings.Split(out, "\x00")
+	for i := 0; i < len(fields); i++ {
+		if fields[i] == "" {
+			continue
+		}
+		added, rest, ok1 := strings.Cut(fields[i], "\t")
+		deleted, path, ok2 := strings.Cut(rest, "\t")
+		if !ok1 || !ok2 {
+			return Changes{}, fmt.Errorf("reading git diff --numstat: unexpected record %q", fields[i])
+		}
+		if path == "" {
+			i += 2
+		}
+		a, err1 := lineCount(added)
+		d, err2 := lineCount(deleted)
+		if err := errors.Join(err1, err2); err != nil {
+			return Changes{}, fmt.Errorf("reading git diff --numstat: %w", err)
+		}
+		c.Files++
+		c.Insertions += a
+		c.Deletions += d
+	}
+	return c, nil
+}
+
+func lineCount(s string) (int, error) {
+	if s == "-" {
+		return 0, nil
+	}
+	return strconv.Atoi(s)
+}
+
+// Diff streams the unified diff between two trees to w, with the settings of DiffStat.
+// Binary files show as "Binary files a/x and b/x differ", without their contents.
+func Diff(ctx context.Context, dir, from, to string, w io.Writer) error {
+	args := append(append([]string{"diff"}, diffArgs...), from, to, "--")
+	if err := gitTo(ctx, dir, nil, w, args...); err != nil {
+		return fmt.Errorf("diffing %s to %s: %w", from, to, err)
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// The layout of the iteration records: .ralph/history/<N>/{record.toml,diff.patch,output.log}
+// and the counter .ralph/history/last. One directory per number makes reading a record one
+// path lookup, however long the history grows.
+const (
+	historyDir  = "history"
+	counterFile = "last"
+	recordFile  = "record.toml"
+	diffFile    = "diff.patch"
+	outputFile  = "output.log"
+)
+
+// maxSkips bounds how many numbers Next passes over when their directories already exist
+// (a counter file that was deleted or restored from an old copy).
+const maxSkips = 100_000
+
+// ErrNoRecord is found (errors.Is) in Get's error when iteration N has no record: it was
+// never allocated, or its process died before saving it, or the user deleted it.
+var ErrNoRecord = errors.New("no record")
+
+// Record is what one iteration did. Numbers (Iteration) are unique in the repository across
+// runs; RunIteration counts within the run. TOML and JSON use the same snake_case names, and
+// the JSON form is what `git ralph history --json` prints.
+type Record struct {
+	Iteration      int       `toml:"iteration" json:"iteration"`
+	Run            string    `toml:"run" json:"run"`
+	RunIteration   int       `toml:"run_iteration" json:"run_iteration"`
+	Mode           string    `toml:"mode" json:"mode"`
+	StartedAt      time.Time `toml:"started_at,omitzero" json:"started_at,omitzero"`
+	EndedAt        time.Time `toml:"ended_at,omitzero" json:"ended_at,omitzero"`
+	DurationMS     int64     `toml:"duration_ms" json:"duration_ms"`
+	ExitCode       int       `toml:"exit_code" json:"exit_code"`
+	Outcome        string    `toml:"outcome" json:"outcome"`
+	Signal         string    `toml:"signal" json:"signal"`                           // promise: "", "SUCCESS", "FAILURE", "SUCCESS+FAILURE"
+	KilledBy       string    `toml:"killed_by,omitempty" json:"killed_by,omitempty"` // e.g. "SIGKILL"
+	TimedOut       bool      `toml:"timed_out" json:"timed_out"`
+	RateLimitWaits int       `toml:"rate_limit_waits" json:"rate_limit_waits"`         // backoffs before this iteration ran
+	Validation     string    `toml:"validation,omitempty" json:"validation,omitempty"` // result of the validate command, if any
+	CommitBefore   string    `toml:"commit_before" json:"commit_before"`
+	CommitAfter    string    `toml:"commit_after" json:"commit_after"`
+	FilesChanged   int       `toml:"files_changed" json:"files_changed"`
+	Insertions     int       `toml:"insertions" json:"insertions"`
+	Deletions      int       `toml:"deletions" json:"deletions"`
+	OutputPath     string    `toml:"output_path,omitempty" json:"output_path,omitempty"` // see Store.OutputPath
+	DiffPath       string    `toml:"diff_path,omitempty" json:"diff_path,omitempty"`     // see Store.DiffPath
+}
+
+// Store reads and writes the iteration records of one repository.
+type Store struct {
+	root string // the repository root
+	dir  string // .ralph/history under it
+}
+
+// OpenStore gives access to the records of the repository at root. It creates nothing, so
+// read-only commands leave no trace; Next creates the directories on first use.
+func OpenStore(root string) (*Store, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("opening the history: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("opening the history: %s is not a directory", root)
+	}
+	s := &Store{root: root, dir: filepath.Join(root, Dir, historyDir)}
+	if info, err := os.Stat(s.dir); err == nil && !info.IsDir() {
+		return nil, fmt.Errorf("opening the history: %s is not a directory", s.dir)
+	}
+	return s, nil
+}
+
+// IterationDir is the directory of iteration n's record, diff and output.
+func (s *Store) IterationDir(n int) string { return filepath.Join(s.dir, strconv.Itoa(n)) }
+
+// DiffPath is where the caller saves iteration n's unified diff. It is relative when the
+// root given to OpenStore is; a Record should keep it relative to the repository root so
+// that the history survives moving the repository.
+func (s *Store) DiffPath(n int) string { return filepath.Join(s.IterationDir(n), diffFile) }
+
+// OutputPath is where the caller saves iteration n's agent output (see DiffPath).
+func (s *Store) OutputPath(n int) string { return filepath.Join(s.IterationDir(n), outputFile) }
+
+func (s *Store) recordPath(n int) string { return filepath.Join(s.IterationDir(n), recordFile) }
+func (s *Store) counterPath() string     { return filepath.Join(s.dir, counterFile) }
+
+// parseNumber reads an iteration number in its canonical form ("7", not "07" or "+7"), so
+// that only the directories Next made count as iterations.
+func parseNumber(s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n > 0 && strconv.Itoa(n) == s
+}
+
+// Next allocates the next iteration number and creates its directory. The counter is
+// written atomically and durably before the directory is made, so a number is never handed
+// out twice, even when the process dies before the iteration's record is saved (that number
+// is then simply missing from the history).
+func (s *Store) Next() (int, error) {
+	if err := EnsureGitignore(s.root); err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return 0, fmt.Errorf("creating the history directory: %w", err)
+	}
+	last, err := s.Last()
+	if err != nil {
+		return 0, err
+	}
+	for n := last + 1; n <= last+maxSkips; n++ {
+		if err := writeFileAtomic(s.counterPath(), []byte(strconv.Itoa(n)+"\n"), 0o644); err != nil {
+			return 0, fmt.Errorf("allocating iteration %d: %w", n, err)
+		}
+		err := os.Mkdir(s.IterationDir(n), 0o755)
+		if err == nil {
+			return n, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return 0, fmt.Errorf("allocating iteration %d: %w", n, err)
+		}
+	}
+	return 0, fmt.Errorf("allocating an iteration number: %d numbers after %d are all taken", maxSkips, last)
+}
+
+// Last is the last number Next allocated; 0 when there is no history. If the counter file
+// is missing or unreadable, the highest numbered directory stands in for it (one directory
+// listing; normally the counter is there and this costs one small read).
+func (s *Store) Last() (int, error) {
+	data, err := os.ReadFile(s.counterPath())
+	switch {
+	case err == nil:
+		if n, ok := parseNumber(strings.TrimSpace(string(data))); ok {
+			return n, nil
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return 0, fmt.Errorf("reading the iteration counter: %w", err)
+	}
+	return s.highestDir()
+}
+
+// highestDir is the largest number among the history's directory names; 0 if none.
+func (s *Store) highestDir() (int, error) {
+	entries, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("listing the history: %w", err)
+	}
+	highest := 0
+	for _, e := range entries {
+		if n, ok := parseNumber(e.Name()); ok && e.IsDir() && n > highest {
+			highest = n
+		}
+	}
+	return highest, nil
+}
+
+// Save writes rec as the record of iteration rec.Iteration, atomically: a reader sees the
+// old record or the new one. The number must come from Next.
+func (s *Store) Save(rec Record) error {
+	n := rec.Iteration
+	last, err := s.Last()
+	if err != nil {
+		return err
+	}
+	if n < 1 || n > last {
+		return fmt.Errorf("saving the record of iteration %d: not allocated (last is %d)", n, last)
+	}
+	data, err := toml.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encoding the record of iteration %d: %w", n, err)
+	}
+	if err := os.MkdirAll(s.IterationDir(n), 0o755); err != nil {
+		return fmt.Errorf("saving the record of iteration %d: %w", n, err)
+	}
+	return writeFileAtomic(s.recordPath(n), data, 0o644)
+}
+
+// Get reads the record of iteration n by its path alone, so that its cost does not grow
+// with the history. A missing record is an error wrapping ErrNoRecord.
+func (s *Store) Get(n int) (Record, error) {
+	if n < 1 {
+		return Record{}, fmt.Errorf("%w of iteration %d", ErrNoRecord, n)
+	}
+	path := s.recordPath(n)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Record{}, fmt.Errorf("%w of iteration %d", ErrNoRecord, n)
+	}
+	if err != nil {
+		return Record{}, fmt.Errorf("reading the record of iteration %d: %w", n, err)
+	}
+	var rec Record
+	if err := toml.Unmarshal(data, &rec); err != nil {
+		return Record{}, fmt.Errorf("reading %s, line %d: %w", path, errorLine(err), err)
+	}
+	return rec, nil
+}
+
+// List returns the newest limit records (all when limit is 0), oldest first. It walks the
+// numbers down from Last and skips the ones without a record, so a limited listing reads
+// only what it returns (plus the gaps), never the whole history directory. A record that
+// does not parse stops the listing with an error naming its file and line.
+func (s *Store) List(limit int) ([]Record, error) {
+	last, err := s.Last()
+	if err != nil {
+		return nil, err
+	}
+	var recs []Record
+	for n := last; n >= 1 && (limit <= 0 || len(recs) < limit); n-- {
+		rec, err := s.Get(n)
+		if errors.Is(err, ErrNoRecord) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	slices.Reverse(recs)
+	return recs, nil
+}

@@ -1,0 +1,252 @@
+package history
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// StateSchema is the version of state.toml this git-ralph reads and writes. A file with a
+// higher version comes from a newer git-ralph and is refused rather than guessed at.
+const StateSchema = 1
+
+const stateFile = "state.toml"
+
+// stateHeader opens every state file so that someone who finds it knows what it is.
+const stateHeader = "# git-ralph loop state, rewritten after every iteration. Do not edit while a loop runs.\n"
+
+// StopReason says why a run ended. It is empty while the run goes on.
+type StopReason string
+
+// The reasons a run stops; see Finished for which of them end the run for good.
+const (
+	StopSuccess     StopReason = "success"     // the agent signalled SUCCESS (and validation passed)
+	StopMaxIters    StopReason = "max-iters"   // max_iterations reached
+	StopAborted     StopReason = "aborted"     // too many consecutive errors
+	StopIdle        StopReason = "idle"        // idle_threshold iterations without git changes
+	StopInterrupted StopReason = "interrupted" // SIGINT, SIGTERM or `git ralph cancel`
+	StopCrashed     StopReason = "crashed"     // found active with no loop holding the lock
+)
+
+// Finished reports whether a run that stopped for this reason is over, so that the next loop
+// starts a new run; an unfinished run (interrupted, crashed, still active, waiting on a rate
+// limit) is resumed instead.
+func (r StopReason) Finished() bool {
+	switch r {
+	case StopSuccess, StopMaxIters, StopAborted, StopIdle:
+		return true
+	}
+	return false
+}
+
+// State is the loop's state, persisted as .ralph/state.toml after every iteration so that a
+// restarted loop can resume and `git ralph status` can report without asking the loop. The
+// field names of seed 004 are kept as they are. Zero times are left out of the file.
+type State struct {
+	SchemaVersion     int        `toml:"schema_version" json:"schema_version"`
+	Run               string     `toml:"run" json:"run"`
+	Active            bool       `toml:"active" json:"active"`
+	Iteration         int        `toml:"iteration" json:"iteration"` // last iteration of the run that started, 1-based; 0 = none yet
+	Mode              string     `toml:"mode" json:"mode"`
+	StartedAt         time.Time  `toml:"started_at,omitzero" json:"started_at,omitzero"`
+	LastIterationAt   time.Time  `toml:"last_iteration_at,omitzero" json:"last_iteration_at,omitzero"`
+	MaxIterations     int        `toml:"max_iterations" json:"max_iterations"` // 0 = unlimited
+	ErrorCount        int        `toml:"error_count" json:"error_count"`
+	ConsecutiveErrors int        `toml:"consecutive_errors" json:"consecutive_errors"`
+	LastError         string     `toml:"last_error" json:"last_error"`
+	LastCommit        string     `toml:"last_commit" json:"last_commit"`
+	IdleIterations    int        `toml:"idle_iterations" json:"idle_iterations"`
+	StopReason        StopReason `toml:"stop_reason" json:"stop_reason"`
+	ExitCode          int        `toml:"exit_code" json:"exit_code"`
+	AgentPGID         int        `toml:"agent_pgid" json:"agent_pgid"` // 0 when no agent runs
+	AgentStartedAt    time.Time  `toml:"agent_started_at,omitzero" json:"agent_started_at,omitzero"`
+	WaitUntil         time.Time  `toml:"wait_until,omitzero" json:"wait_until,omitzero"` // end of a rate-limit wait
+	PID               int        `toml:"pid" json:"pid"`                                 // the loop process
+	Host              string     `toml:"host" json:"host"`
+}
+
+// Exists reports whether the state was read from a file. LoadState returns the zero State
+// when there is no state file; every saved state has a schema version.
+func (s State) Exists() bool { return s.SchemaVersion > 0 }
+
+// StatePath is where the state of the repository at root is kept.
+func StatePath(root string) string { return filepath.Join(root, Dir, stateFile) }
+
+// LoadState reads the state of the repository at root.
+//
+// No state file is not an error: the zero State comes back (Exists reports false). A file
+// that does not parse, or lacks schema_version, is renamed aside (never overwritten, never
+// deleted) and reported as a *CorruptStateError, after which the caller starts a new run.
+// Keys this version does not know are ignored, so that a newer git-ralph may add fields
+// without a schema change; a schema_version above StateSchema is refused with a
+// *NewerStateError and the file is left in place.
+func LoadState(root string) (State, error) {
+	path := StatePath(root)
+	removeStaleTemps(path, time.Now())
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return State{}, nil
+	}
+	if err != nil {
+		return State{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	s, line, err := parseState(data)
+	var newer *NewerStateError
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.As(err, &newer):
+		newer.Path = path
+		return State{}, newer
+	default:
+		return State{}, keepCorrupt(path, line, err, time.Now())
+	}
+}
+
+// parseState decodes a state file, returning the line of the error where there is one. The
+// schema version is read on its own first, so that a newer file whose other fields changed
+// type is reported as newer rather than as corrupt (and is not moved aside).
+func parseState(data []byte) (State, int, error) {
+	var version struct {
+		SchemaVersion int `toml:"schema_version"`
+	}
+	if err := toml.Unmarshal(data, &version); err != nil {
+		return State{}, errorLine(err), err
+	}
+	switch v := version.SchemaVersion; {
+	case v > StateSchema:
+		return State{}, 0, &NewerStateError{Version: v}
+	case v < 1:
+		return State{}, lineOfKey(data, "schema_version"), fmt.Errorf("schema_version is %d, want %d", v, StateSchema)
+	}
+	var s State
+	if err := toml.Unmarshal(data, &s); err != nil {
+		return State{}, errorLine(err), err
+	}
+	return s, 0, nil
+}
+
+// errorLine is the 1-based line a TOML decoding error points at, or 0.
+func errorLine(err error) int {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, _ := de.Position()
+		return line
+	}
+	return 0
+}
+
+// lineOfKey is the 1-based line where key is assigned at the top of a TOML document, or 0.
+func lineOfKey(data []byte, key string) int {
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		name, _, ok := bytes.Cut(line, []byte("="))
+		if ok && string(bytes.TrimSpace(name)) == key {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// SaveState writes s as the state of the repository at root, atomically (see
+// writeFileAtomic): a crash at any instant leaves the old state or the new one. It creates
+// .ralph/ and its .gitignore when needed, and always writes schema_version = StateSchema.
+func SaveState(root string, s State) error {
+	if err := EnsureGitignore(root); err != nil {
+		return err
+	}
+	s.SchemaVersion = StateSchema
+	body, err := toml.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("encoding the state: %w", err)
+	}
+	return writeFileAtomic(StatePath(root), append([]byte(stateHeader), body...), 0o644)
+}
+
+// CorruptStateError reports a state file that could not be read. The file has been moved
+// to KeptAs, so nothing is lost and the next SaveState does not overwrite the evidence.
+type CorruptStateError struct {
+	Path   string // the state file
+	KeptAs string // where the unreadable copy is now
+	Line   int    // 1-based line of the problem; 0 when unknown
+	Err    error
+}
+
+func (e *CorruptStateError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("corrupt state file %s, line %d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("corrupt state file %s: %v", e.Path, e.Err)
+}
+
+func (e *CorruptStateError) Unwrap() error { return e.Err }
+
+// Hint tells the user what happens next and where the bad copy went.
+func (e *CorruptStateError) Hint() string {
+	return fmt.Sprintf("git-ralph will start a new run; the unreadable file was kept as %s", e.KeptAs)
+}
+
+// NewerStateError reports a state file written by a newer git-ralph.
+type NewerStateError struct {
+	Path    string
+	Version int // the file's schema_version
+}
+
+func (e *NewerStateError) Error() string {
+	return fmt.Sprintf("%s has schema_version %d, but this git-ralph reads only up to %d", e.Path, e.Version, StateSchema)
+}
+
+// Hint says how to get going again without destroying the newer state.
+func (e *NewerStateError) Hint() string {
+	return fmt.Sprintf("it was written by a newer git-ralph: upgrade git-ralph, or move %s aside to start a new run", e.Path)
+}
+
+// keepCorrupt moves an unreadable state file aside and describes it. If it cannot be moved,
+// the error is deliberately not a *CorruptStateError: a caller that starts a new run on that
+// error would overwrite the only copy.
+func keepCorrupt(path string, line int, cause error, now time.Time) error {
+	kept, err := moveAside(path, now)
+	if err != nil {
+		return fmt.Errorf("corrupt state file %s (%v) could not be moved aside: %w", path, cause, err)
+	}
+	return &CorruptStateError{Path: path, KeptAs: kept, Line: line, Err: cause}
+}
+
+// moveAside renames path to path.corrupt-<UTC time>, adding .1, .2, … when that name is
+// taken. It links then unlinks, which fails instead of replacing an existing file; where hard
+// links are not supported it falls back to a rename after checking the name is free.
+func moveAside(path string, now time.Time) (string, error) {
+	base := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+	for i := 0; i < 1000; i++ {
+		name := base
+		if i > 0 {
+			name += "." + strconv.Itoa(i)
+		}
+		err := os.Link(path, name)
+		if err == nil {
+			return name, removeIfPresent(path)
+		}
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if _, statErr := os.Lstat(name); errors.Is(statErr, fs.ErrNotExist) {
+			return name, os.Rename(path, name)
+		}
+	}
+	return "", fmt.Errorf("no free name for a copy of %s", path)
+}
+
+// removeIfPresent deletes path; it being gone already (another reader of the same corrupt
+// file moved it first) is fine.
+func removeIfPresent(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
