@@ -17,6 +17,10 @@ runs=3
 tiny_bytes=1024
 
 cd "$(dirname "$0")/.."
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ "$rev" != unknown ] && ! git diff --quiet HEAD -- . ':!bench' ':!docs'; then
+	rev="$rev with uncommitted changes"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
@@ -26,6 +30,9 @@ go build -o "$tmp/bin/git-ralph" ./cmd/git-ralph
 go build -o "$tmp/bin/peakrss" ./bench/peakrss
 PATH="$tmp/bin:$PATH"
 export PATH
+if [ -e "$(git --exec-path)/git-ralph" ]; then
+	echo "warning: 'git ralph' runs $(git --exec-path)/git-ralph, not the one just built" >&2
+fi
 
 repo="$tmp/repo"
 mkdir "$repo"
@@ -39,6 +46,10 @@ gen() { echo "{ yes '$line' | head -c $1; echo '<promise>SUCCESS</promise>'; }";
 big=$(gen $((size_mb * 1024 * 1024)))
 tiny=$(gen $tiny_bytes)
 
+# secs MICROSECONDS: seconds with two decimals. mib KIB: MiB with one decimal.
+secs() { printf '%d.%02d' $((($1 + 5000) / 1000000)) $(((($1 + 5000) % 1000000) / 10000)); }
+mib() { printf '%d.%d' $((($1 * 10 + 512) / 1024 / 10)) $((($1 * 10 + 512) / 1024 % 10)); }
+
 # measure NAME COMMAND...: run COMMAND once, appending "PEAK_KIB WALL_US" to $tmp/NAME;
 # it must exit 0 (for git-ralph: the agent signalled SUCCESS).
 measure() {
@@ -51,6 +62,8 @@ measure() {
 		cat "$tmp/log" >&2
 		exit 1
 	fi
+	set -- $(tail -n 1 "$tmp/$name")
+	echo "  $name: $(secs "$2") s, peak RSS $(mib "$1") MiB" >&2
 }
 
 # median NAME FIELD: the median of field FIELD (1: peak KiB, 2: wall µs) over the runs.
@@ -58,10 +71,6 @@ median() {
 	n=$(wc -l <"$tmp/$1")
 	cut -d' ' -f"$2" "$tmp/$1" | sort -n | head -n $(((n + 1) / 2)) | tail -n 1
 }
-
-# secs MICROSECONDS: seconds with two decimals. mib KIB: MiB with one decimal.
-secs() { printf '%d.%02d' $((($1 + 5000) / 1000000)) $(((($1 + 5000) % 1000000) / 10000)); }
-mib() { printf '%d.%d' $((($1 * 10 + 512) / 1024 / 10)) $((($1 * 10 + 512) / 1024 % 10)); }
 
 i=0
 while [ $i -lt $runs ]; do
@@ -91,7 +100,7 @@ ratio=$((cat_us * 1000 / ralph_us)) # git-ralph's throughput over cat's, in tent
 
 cat <<EOF
 
-go: $(go version | cut -d' ' -f3-), cores: $(nproc), kernel: $(uname -r)
+git-ralph: $rev; go: $(go version | cut -d' ' -f3-); cores: $(nproc); kernel: $(uname -r)
 stream: $size_mb MiB (\`yes | head -c\`) + the SUCCESS tag; medians of $runs runs
 
 | Reader of the stream | Wall time | Throughput |
