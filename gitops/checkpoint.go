@@ -78,14 +78,13 @@ func headGoGit(dir string) (string, bool) {
 // (see KeepAlive); gc prunes them after gc.pruneExpire. Files that git add cannot take
 // (such as a nested repository with no commit yet) are left out rather than failing.
 func Snapshot(ctx context.Context, dir string) (string, error) {
-	index, err := Git(ctx, dir, "rev-parse", "--git-path", "index")
+	index, err := GitPath(ctx, dir, "index")
 	if err != nil {
-		return "", asNotRepo(dir, fmt.Errorf("finding the index: %w", err))
+		return "", err
 	}
-	if !filepath.IsAbs(index) {
-		index = filepath.Join(dir, index)
-	}
-	scratchDir, err := os.MkdirTemp("", "git-ralph-index-")
+	// The scratch index lives in the git directory: never in the work tree (TMPDIR may be
+	// inside it), and on the same filesystem as the real index.
+	scratchDir, err := os.MkdirTemp(filepath.Dir(index), "ralph-index-")
 	if err != nil {
 		return "", fmt.Errorf("snapshotting the working tree: %w", err)
 	}
@@ -232,8 +231,37 @@ func lineCount(s string) (int, error) {
 // Binary files show as "Binary files a/x and b/x differ", without their contents.
 func Diff(ctx context.Context, dir, from, to string, w io.Writer) error {
 	args := append(append([]string{"diff"}, diffArgs...), from, to, "--")
-	if err := gitTo(ctx, dir, nil, w, args...); err != nil {
+	if err := gitTo(ctx, dir, nil, nil, w, args...); err != nil {
 		return fmt.Errorf("diffing %s to %s: %w", from, to, err)
+	}
+	return nil
+}
+
+// Ref is a ref name and the object it should point to.
+type Ref struct {
+	Name string
+	Hash string
+}
+
+// KeepAliveAll is KeepAlive for several refs in one git process (update-ref --stdin),
+// since it runs on every iteration. Refs with an empty hash are skipped.
+func KeepAliveAll(ctx context.Context, dir string, refs []Ref) error {
+	var script strings.Builder
+	for _, r := range refs {
+		if r.Hash == "" {
+			continue
+		}
+		if !strings.HasPrefix(r.Name, "refs/") || strings.HasPrefix(r.Name, "refs/heads/") {
+			return fmt.Errorf("keeping %q alive: ref %q must be under refs/ and not a branch", r.Hash, r.Name)
+		}
+		fmt.Fprintf(&script, "update %s %s\n", r.Name, r.Hash)
+	}
+	if script.Len() == 0 {
+		return nil
+	}
+	var out strings.Builder
+	if err := gitTo(ctx, dir, nil, strings.NewReader(script.String()), &out, "update-ref", "--no-deref", "--stdin"); err != nil {
+		return fmt.Errorf("keeping checkpoints alive: %w", err)
 	}
 	return nil
 }

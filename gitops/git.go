@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -44,21 +45,21 @@ func Git(ctx context.Context, dir string, args ...string) (string, error) {
 // gitEnv is Git with extra environment variables, which win over the inherited ones.
 func gitEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
 	var stdout bytes.Buffer
-	if err := gitTo(ctx, dir, env, &stdout, args...); err != nil {
+	if err := gitTo(ctx, dir, env, nil, &stdout, args...); err != nil {
 		return "", err
 	}
 	return strings.TrimSuffix(stdout.String(), "\n"), nil
 }
 
-// gitTo runs git in dir and streams its stdout to w as it comes. When w fails, that error is
-// returned rather than git's death by a broken pipe.
-func gitTo(ctx context.Context, dir string, env []string, w io.Writer, args ...string) error {
+// gitTo runs git in dir, with stdin when it is not nil, and streams its stdout to w as it
+// comes. When w fails, that error is returned rather than git's death by a broken pipe.
+func gitTo(ctx context.Context, dir string, env []string, stdin io.Reader, w io.Writer, args ...string) error {
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, baseArgs...), args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0"), env...)
 	out := &stickyWriter{w: w}
 	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = out, &stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, out, &stderr
 	err := cmd.Run()
 	if out.err != nil {
 		return fmt.Errorf("writing the output of git %s: %w", strings.Join(args, " "), out.err)
@@ -133,4 +134,17 @@ func Log(ctx context.Context, dir string, max int) ([]string, error) {
 		return nil, err
 	}
 	return strings.Split(out, "\n"), nil
+}
+
+// GitPath is the absolute path of name inside the git directory of dir's work tree
+// (`git rev-parse --git-path`): a place for files the agent cannot commit.
+func GitPath(ctx context.Context, dir, name string) (string, error) {
+	path, err := Git(ctx, dir, "rev-parse", "--git-path", name)
+	if err != nil {
+		return "", asNotRepo(dir, fmt.Errorf("finding %s in the git directory: %w", name, err))
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return path, nil
 }

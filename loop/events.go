@@ -3,6 +3,8 @@ package loop
 import (
 	"syscall"
 	"time"
+
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // Reporter receives the loop's events; the command line turns them into progress lines,
@@ -14,19 +16,28 @@ type Reporter interface {
 // Event is one of the types below.
 type Event interface{ event() }
 
-// RunStarted opens a run.
+// RunStarted opens a run, new or resumed.
 type RunStarted struct {
-	Run  string
-	Mode string
-	Max  int // 0: unlimited
-	At   time.Time
+	Run     string
+	Mode    string
+	Max     int // 0: unlimited
+	At      time.Time
+	Resumed bool
+	First   int    // the first iteration this invocation runs
+	Why     string // why it resumed or started anew; "" for a first run
+}
+
+// Warning is something the user should know that does not stop the run.
+type Warning struct {
+	Message string
 }
 
 // IterationStarted is sent before the agent starts.
 type IterationStarted struct {
-	Iteration int // 1-based
+	Iteration int // 1-based, within the run
 	Max       int
 	At        time.Time
+	Record    int // the iteration's number in the repository's history
 }
 
 // AgentStopping is sent when the agent's process group is sent a signal.
@@ -45,20 +56,24 @@ type OutputTruncated struct {
 
 // IterationFinished is sent when the agent and all it started are gone.
 type IterationFinished struct {
-	Iteration   int
-	Max         int
-	At          time.Time
-	Duration    time.Duration
-	Outcome     Outcome
-	Reason      string // why it failed, in words; "" for a clean success
-	Promise     Promise
-	ExitCode    int
-	Signal      syscall.Signal
-	TimedOut    bool
-	Consecutive int // consecutive failures after this iteration
-	Threshold   int
-	OutputBytes int64
-	Survivors   bool // a process of the agent's group outlived SIGKILL
+	Iteration     int
+	Max           int
+	At            time.Time
+	Duration      time.Duration
+	Outcome       Outcome
+	Reason        string // why it failed, in words; "" for a clean success
+	Promise       Promise
+	ExitCode      int
+	Signal        syscall.Signal
+	TimedOut      bool
+	Consecutive   int // consecutive failures after this iteration
+	Threshold     int
+	OutputBytes   int64
+	Survivors     bool // a process of the agent's group outlived SIGKILL
+	Record        history.Record
+	Progress      bool // HEAD moved or the working tree changed
+	Idle          int  // iterations in a row without progress
+	IdleThreshold int
 }
 
 // RunFinished closes a run.
@@ -68,6 +83,7 @@ type RunFinished struct {
 }
 
 func (RunStarted) event()        {}
+func (Warning) event()           {}
 func (IterationStarted) event()  {}
 func (AgentStopping) event()     {}
 func (OutputTruncated) event()   {}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
 )
 
 type recorder struct{ events []Event }
@@ -22,17 +24,26 @@ func (r *recorder) finished() []IterationFinished {
 	return out
 }
 
+// newRepo makes a git repository with a build prompt, isolated from the machine's git
+// configuration.
 func newRepo(t *testing.T) string {
 	dir := t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+	if _, err := gitops.Git(context.Background(), dir, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "PROMPT_build.md"), []byte("do it\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
+// config is a run that never stops for idleness unless a test says so.
 func config(dir, agentCmd string, max int) Config {
 	return Config{Dir: dir, Mode: "build", AgentCmd: agentCmd, MaxIterations: max,
-		MaxConsecutiveErrors: 3, MaxOutputBuffer: 1 << 20, Run: "test-run"}
+		MaxConsecutiveErrors: 3, MaxOutputBuffer: 1 << 20}
 }
 
 func TestRunStopConditions(t *testing.T) {
@@ -70,7 +81,7 @@ func TestRunStopConditions(t *testing.T) {
 
 func TestRunGivesTheAgentItsEnvironment(t *testing.T) {
 	dir := newRepo(t)
-	cfg := config(dir, `echo "$RALPH_ITERATION $RALPH_MODE [$RALPH_MAX_ITERATIONS] $RALPH_RUN $(cat)" >> env.log`, 2)
+	cfg := config(dir, `echo "$RALPH_ITERATION $RALPH_MODE [$RALPH_MAX_ITERATIONS] ${RALPH_RUN:+run} $(cat)" >> env.log`, 2)
 	if _, err := Run(context.Background(), cfg, Deps{}); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +90,7 @@ func TestRunGivesTheAgentItsEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "env.log"))
-	want := "1 build [2] test-run do it\n2 build [2] test-run do it\n[]\n"
+	want := "1 build [2] run do it\n2 build [2] run do it\n[]\n"
 	if string(got) != want {
 		t.Errorf("env.log = %q, want %q", got, want)
 	}

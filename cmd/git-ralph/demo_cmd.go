@@ -59,11 +59,11 @@ func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, 
 		{"build", "Build mode: one plan item per iteration, with a test, committed", 10},
 	}
 	var status loop.Status
-	for i, step := range steps {
+	for _, step := range steps {
 		fmt.Fprintf(s.Stdout, "%s\n$ git ralph loop --mode %s --max %d --verbose\n", step.title, step.mode, step.max)
 		cfg := loop.Config{Dir: dir, Mode: step.mode, AgentCmd: agentCmd, MaxIterations: step.max,
 			MaxConsecutiveErrors: loop.DefaultMaxConsecutiveErrors, MaxOutputBuffer: loop.DefaultMaxOutputBuffer,
-			Run: fmt.Sprintf("demo-%d", i+1)}
+			IdleThreshold: loop.DefaultIdleThreshold}
 		res, err := loop.Run(ctx, cfg, loop.Deps{Reporter: newProgress(s.Stdout, false), Hurry: in.hurry,
 			Live: &indented{w: s.Stdout, prefix: "    │ "}})
 		if err != nil {

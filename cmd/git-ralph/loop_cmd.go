@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
@@ -21,6 +21,8 @@ type LoopCmd struct {
 	Timeout              *time.Duration `help:"Stop an iteration that runs longer than DUR, e.g. 30m (default: none)." placeholder:"DUR"`
 	MaxConsecutiveErrors *int           `name:"max-consecutive-errors" help:"Abort after N failed iterations in a row (default: 3)." placeholder:"N"`
 	MaxOutputBuffer      string         `name:"max-output-buffer" help:"Keep the last SIZE of the agent's output to scan for promise tags (default: 10MiB)." placeholder:"SIZE"`
+	IdleThreshold        *int           `name:"idle-threshold" help:"Stop (exit 3) after N iterations in a row that change nothing in git; 0 never stops (default: 2)." placeholder:"N"`
+	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
 	Verbose              bool           `short:"v" help:"Stream the agent's output live."`
@@ -47,8 +49,12 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err := preflight(cfg); err != nil {
 		return err
 	}
-	cfg.Run = newRunID(time.Now())
-	deps := loop.Deps{Reporter: newProgress(s.Stderr, c.Quiet), Hurry: in.hurry}
+	lock, err := acquireLock(ctx, root)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	deps := loop.Deps{Reporter: newProgress(s.Stderr, c.Quiet), Hurry: in.hurry, Finish: in.finish}
 	if c.Verbose {
 		deps.Live = s.Stdout
 	}
@@ -58,6 +64,26 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	}
 	return exitCode(res.Status.ExitCode())
 }
+
+// exitBusy is the exit code when another loop holds the repository (EX_TEMPFAIL).
+const exitBusy = 75
+
+// acquireLock takes the repository's single-instance lock, kept in the git directory
+// where the agent cannot commit it.
+func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
+	path, err := gitops.GitPath(ctx, root, lockFile)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := history.Acquire(path, history.ThisProcess(time.Now()))
+	if errors.Is(err, history.ErrLocked) {
+		return nil, &exitError{code: exitBusy, err: err}
+	}
+	return lock, err
+}
+
+// lockFile is the lock's name inside the git directory.
+const lockFile = "ralph.lock"
 
 // repoRoot finds the work tree the loop runs in.
 func repoRoot(ctx context.Context) (string, error) {
@@ -100,9 +126,4 @@ func explain(err error) error {
 		return withHint(err, "pass the agent command, e.g. --agent-cmd 'claude -p --dangerously-skip-permissions'")
 	}
 	return err
-}
-
-// newRunID names a run by its start time plus a short random suffix.
-func newRunID(now time.Time) string {
-	return fmt.Sprintf("%s-%04x", now.UTC().Format("20060102T150405Z"), now.UnixNano()&0xffff)
 }

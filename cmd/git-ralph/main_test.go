@@ -31,9 +31,15 @@ func TestScripts(t *testing.T) {
 }
 
 // hermeticGit isolates git from the machine's configuration and fixes identities.
+// HOME and TMPDIR live outside $WORK, which is the repository of most stories.
 func hermeticGit(env *testscript.Env) error {
-	home := filepath.Join(env.WorkDir, ".home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
+	home, err := os.MkdirTemp("", "ralph-home-")
+	if err != nil {
+		return err
+	}
+	env.Defer(func() { os.RemoveAll(home) })
+	tmp := filepath.Join(home, "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
 	}
 	gitconfig := filepath.Join(home, ".gitconfig")
@@ -42,7 +48,7 @@ func hermeticGit(env *testscript.Env) error {
 		return err
 	}
 	for k, v := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"HOME": home, "TMPDIR": tmp, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
 		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CEILING_DIRECTORIES": filepath.Dir(env.WorkDir),
 		"GIT_AUTHOR_DATE":         "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",

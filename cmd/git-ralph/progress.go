@@ -23,7 +23,9 @@ func newProgress(w io.Writer, quiet bool) *progress {
 func (p *progress) Report(e loop.Event) {
 	switch e := e.(type) {
 	case loop.RunStarted:
-		p.info("Starting loop: %s (%s)", e.Mode, limitText(e.Max))
+		p.runStarted(e)
+	case loop.Warning:
+		p.warning("%s", e.Message)
 	case loop.IterationStarted:
 		p.info("Iteration %s starting...", counter(e.Iteration, e.Max))
 	case loop.AgentStopping:
@@ -35,6 +37,17 @@ func (p *progress) Report(e loop.Event) {
 		p.finished(e)
 	case loop.RunFinished:
 		p.runFinished(e.Result)
+	}
+}
+
+func (p *progress) runStarted(e loop.RunStarted) {
+	if e.Resumed {
+		p.info("Resuming loop: %s, run %s at iteration %d (%s)", e.Mode, e.Run, e.First, limitText(e.Max))
+		return
+	}
+	p.info("Starting loop: %s (%s)", e.Mode, limitText(e.Max))
+	if e.Why != "" {
+		p.info("New run %s: %s", e.Run, e.Why)
 	}
 }
 
@@ -53,13 +66,13 @@ func (p *progress) finished(e loop.IterationFinished) {
 	it := counter(e.Iteration, e.Max)
 	switch e.Outcome {
 	case loop.OutcomeSuccess:
-		p.info("Iteration %s completed in %s (success)", it, took)
+		p.info("Iteration %s completed in %s (success%s)", it, took, idleNote(e))
 	case loop.OutcomeDone:
 		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS)", it, took)
 	case loop.OutcomeInterrupted:
 		p.warn("Iteration %s interrupted after %s", it, took)
 	case loop.OutcomeFailure:
-		p.warn("Iteration %s completed in %s (failure: %s, consecutive: %d/%d)", it, took, e.Reason, e.Consecutive, e.Threshold)
+		p.warn("Iteration %s completed in %s (failure: %s, consecutive: %d/%d%s)", it, took, e.Reason, e.Consecutive, e.Threshold, idleNote(e))
 	}
 	if e.Survivors {
 		p.warning("iteration %d: a process of the agent's group survived SIGKILL", e.Iteration)
@@ -73,10 +86,16 @@ func (p *progress) runFinished(r loop.Result) {
 		p.info("Done: the agent signalled SUCCESS after %s (total: %s)", plural(r.Iterations, "iteration"), total)
 	case loop.StatusMaxIters:
 		p.info("Reached max iterations: %d (total: %s)", r.Iterations, total)
+	case loop.StatusIdle:
+		p.line("Stopping: %s in a row changed nothing in git (%s completed, total: %s)", plural(r.Idle, "iteration"), plural(r.Iterations, "iteration"), total)
 	case loop.StatusAborted:
 		p.line("ERROR: Aborting after %d consecutive failures (%s completed, total: %s)", r.Consecutive, plural(r.Iterations, "iteration"), total)
 	case loop.StatusInterrupted:
-		p.line("Interrupted (%s completed, total: %s)", plural(r.Iterations, "iteration"), total)
+		what := "Interrupted"
+		if r.Cancelled {
+			what = "Cancelled"
+		}
+		p.line("%s (%s completed, total: %s)", what, plural(r.Iterations, "iteration"), total)
 	}
 	if r.Stats.Count > 0 && (!p.quiet || r.Status == loop.StatusAborted) {
 		fmt.Fprintf(p.w, "  Iteration timing: count=%d, min=%s, max=%s, mean=%s, stddev=%s\n", r.Stats.Count,
@@ -98,6 +117,14 @@ func (p *progress) warning(format string, args ...any) { p.line("warning: "+form
 
 func (p *progress) line(format string, args ...any) {
 	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
+
+// idleNote adds the idle count to an iteration that changed nothing in git.
+func idleNote(e loop.IterationFinished) string {
+	if e.Progress || e.IdleThreshold == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", no changes: %d/%d", e.Idle, e.IdleThreshold)
 }
 
 func counter(i, max int) string {

@@ -67,6 +67,15 @@ func (c *LoopCmd) resolve(root string) (loop.Config, *settings, error) {
 		cfg.MaxOutputBuffer = n
 	}
 	s.add("max_output_buffer", formatSize(int64(cfg.MaxOutputBuffer)), originOf(c.MaxOutputBuffer != "", "--max-output-buffer"))
+	cfg.IdleThreshold = loop.DefaultIdleThreshold
+	if c.IdleThreshold != nil {
+		if *c.IdleThreshold < 0 {
+			return cfg, s, withHint(fmt.Errorf("--idle-threshold must not be negative, got %d", *c.IdleThreshold), "use 0 to never stop for idleness")
+		}
+		cfg.IdleThreshold = *c.IdleThreshold
+	}
+	s.add("idle_threshold", strconv.Itoa(cfg.IdleThreshold), originOf(c.IdleThreshold != nil, "--idle-threshold"))
+	cfg.Fresh = c.Fresh
 	if c.Context != "" {
 		s.add("context", fmt.Sprintf("%d bytes", len(c.Context)), "flag --context")
 	}

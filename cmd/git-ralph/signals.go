@@ -14,19 +14,22 @@ import (
 // errInterrupted is the cause of the root context's cancellation by SIGINT or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
-// interrupts turns SIGINT and SIGTERM into cancellation: the first cancels the root
-// context (the agent gets SIGTERM and its grace period), the second closes hurry (the
-// agent's group gets SIGKILL at once and git-ralph exits).
+// interrupts turns signals into cancellation. SIGINT or SIGTERM: the first cancels the
+// root context (the agent gets SIGTERM and its grace period), the second closes hurry
+// (the agent's group gets SIGKILL at once and git-ralph exits). SIGUSR1, which
+// `git ralph cancel` sends, closes finish: stop after the current iteration.
 type interrupts struct {
-	hurry chan struct{}
-	stop  func()
+	hurry  chan struct{}
+	finish chan struct{}
+	stop   func()
 }
 
 func watchSignals(parent context.Context, stderr io.Writer) (context.Context, *interrupts) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	in := &interrupts{hurry: make(chan struct{})}
+	in := &interrupts{hurry: make(chan struct{}), finish: make(chan struct{})}
+	go in.watchCancel(stderr)
 	done := make(chan struct{})
 	var once sync.Once
 	in.stop = func() {
@@ -56,6 +59,18 @@ func (in *interrupts) watch(sigs <-chan os.Signal, done <-chan struct{}, cancel 
 		}
 	}
 }
+
+// watchCancel closes finish on the first SIGUSR1 from `git ralph cancel`.
+func (in *interrupts) watchCancel(stderr io.Writer) {
+	usr := make(chan os.Signal, 1)
+	signal.Notify(usr, cancelSignal)
+	<-usr
+	fmt.Fprintf(stderr, "git-ralph: cancel requested, stopping after the current iteration\n")
+	close(in.finish)
+}
+
+// cancelSignal is what `git ralph cancel` sends to the loop.
+const cancelSignal = syscall.SIGUSR1
 
 // lockedWriter serialises writes from the loop's reporter and the signal watcher.
 type lockedWriter struct {

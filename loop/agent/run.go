@@ -27,11 +27,15 @@ type Spec struct {
 	Timeout   time.Duration // 0: none
 	Grace     time.Duration // SIGTERM→SIGKILL; 0: DefaultGrace
 	MaxOutput int           // bytes of output kept (the end)
-	Live      io.Writer     // optional: receives the output as it arrives
+	Live      io.Writer     // optional: receives the output as it arrives (--verbose)
+	Log       io.Writer     // optional: receives all the output (the iteration's saved log)
 	Hurry     <-chan struct{}
 	// Stopping is told when the group is sent a signal, with why ("timeout", "interrupt",
 	// "leftover processes"); optional.
 	Stopping func(sig syscall.Signal, why string)
+	// Started is told the agent's process group as soon as it exists, so a crash of
+	// git-ralph can be cleaned up after; optional.
+	Started func(pgid int)
 }
 
 // Result is what one agent process did.
@@ -101,6 +105,9 @@ func start(s Spec) (*process, error) {
 	}
 	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR, input: inW,
 		tail: NewTail(s.MaxOutput), waited: make(chan error, 1), drained: make(chan struct{})}
+	if s.Started != nil {
+		s.Started(cmd.Process.Pid)
+	}
 	go feed(inW, s.Prompt)
 	go p.capture()
 	go func() { p.waited <- cmd.Wait() }()
@@ -120,18 +127,21 @@ func feed(w *os.File, prompt io.Reader) {
 // until the read end is closed.
 func (p *process) capture() {
 	defer close(p.drained)
-	var sink io.Writer = p.tail
-	if p.spec.Live != nil {
-		sink = io.MultiWriter(p.tail, liveWriter{p.spec.Live})
+	sinks := []io.Writer{p.tail}
+	for _, w := range []io.Writer{p.spec.Live, p.spec.Log} {
+		if w != nil {
+			sinks = append(sinks, bestEffort{w})
+		}
 	}
+	sink := io.MultiWriter(sinks...)
 	buf := make([]byte, 64*1024)
 	_, _ = io.CopyBuffer(sink, p.output, buf)
 }
 
-// liveWriter never fails, so a closed terminal cannot stop the capture.
-type liveWriter struct{ w io.Writer }
+// bestEffort never fails, so a closed terminal or a full disk cannot stop the capture.
+type bestEffort struct{ w io.Writer }
 
-func (l liveWriter) Write(b []byte) (int, error) {
+func (l bestEffort) Write(b []byte) (int, error) {
 	_, _ = l.w.Write(b)
 	return len(b), nil
 }

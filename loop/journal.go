@@ -1,0 +1,137 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agent"
+)
+
+// journal is the run's durable memory: the state file, one record per iteration with
+// its diff and output, and the refs that keep every checkpoint alive for rollback and
+// for diffs after a rebase or gc.
+type journal struct {
+	root  string
+	store *history.Store
+	state history.State
+}
+
+// iterationRecord is what the journal keeps while one iteration runs.
+type iterationRecord struct {
+	number  int // unique in the repository
+	before  gitops.Checkpoint
+	started time.Time
+	output  *os.File
+}
+
+func openJournal(root string) (*journal, error) {
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := history.EnsureGitignore(root); err != nil {
+		return nil, fmt.Errorf("writing .ralph/.gitignore: %w", err)
+	}
+	return &journal{root: root, store: store}, nil
+}
+
+// save writes the state atomically.
+func (j *journal) save() error {
+	if err := history.SaveState(j.root, j.state); err != nil {
+		return fmt.Errorf("saving the loop's state: %w", err)
+	}
+	return nil
+}
+
+// begin allocates the iteration's number, opens its output log and keeps its starting
+// checkpoint alive.
+func (j *journal) begin(ctx context.Context, before gitops.Checkpoint, now time.Time) (*iterationRecord, error) {
+	n, err := j.store.Next()
+	if err != nil {
+		return nil, fmt.Errorf("numbering the iteration: %w", err)
+	}
+	out, err := os.Create(j.store.OutputPath(n))
+	if err != nil {
+		return nil, fmt.Errorf("creating the iteration's output log: %w", err)
+	}
+	refs := []gitops.Ref{{Name: checkpointRef(n, "before"), Hash: before.Head}, {Name: checkpointRef(n, "before-tree"), Hash: before.Tree}}
+	if err := gitops.KeepAliveAll(ctx, j.root, refs); err != nil {
+		out.Close()
+		return nil, err
+	}
+	return &iterationRecord{number: n, before: before, started: now, output: out}, nil
+}
+
+// checkpointRef names the ref that keeps one of iteration n's checkpoints alive.
+func checkpointRef(n int, which string) string {
+	return "refs/ralph/iterations/" + strconv.Itoa(n) + "/" + which
+}
+
+// finish measures what the iteration changed, saves its diff and record, and returns
+// the checkpoint after it and the changes.
+func (j *journal) finish(ctx context.Context, it *iterationRecord, rec history.Record) (gitops.Checkpoint, history.Record, error) {
+	it.output.Close()
+	after, err := gitops.TakeCheckpoint(ctx, j.root)
+	if err != nil {
+		return after, rec, fmt.Errorf("reading the repository after iteration %d: %w", rec.RunIteration, err)
+	}
+	changes, err := gitops.DiffStat(ctx, j.root, it.before.Tree, after.Tree)
+	if err != nil {
+		return after, rec, err
+	}
+	if err := j.saveDiff(ctx, it, after); err != nil {
+		return after, rec, err
+	}
+	refs := []gitops.Ref{{Name: checkpointRef(it.number, "after"), Hash: after.Head}, {Name: checkpointRef(it.number, "after-tree"), Hash: after.Tree}}
+	if err := gitops.KeepAliveAll(ctx, j.root, refs); err != nil {
+		return after, rec, err
+	}
+	rec.Iteration = it.number
+	rec.CommitBefore, rec.CommitAfter = it.before.Head, after.Head
+	rec.FilesChanged, rec.Insertions, rec.Deletions = changes.Files, changes.Insertions, changes.Deletions
+	rec.OutputPath = j.relative(j.store.OutputPath(it.number))
+	rec.DiffPath = j.relative(j.store.DiffPath(it.number))
+	if err := j.store.Save(rec); err != nil {
+		return after, rec, fmt.Errorf("saving the record of iteration %d: %w", it.number, err)
+	}
+	return after, rec, nil
+}
+
+// saveDiff writes the iteration's unified diff, produced by git, to its record.
+func (j *journal) saveDiff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) error {
+	f, err := os.Create(j.store.DiffPath(it.number))
+	if err != nil {
+		return fmt.Errorf("saving the diff of iteration %d: %w", it.number, err)
+	}
+	if it.before.Tree != after.Tree {
+		err = gitops.Diff(ctx, j.root, it.before.Tree, after.Tree, f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (j *journal) relative(path string) string {
+	if rel, err := filepath.Rel(j.root, path); err == nil {
+		return rel
+	}
+	return path
+}
+
+// record builds the history record of an agent's result (without the git parts).
+func record(run string, i int, mode string, started, ended time.Time, res agent.Result, outcome Outcome, promise Promise) history.Record {
+	rec := history.Record{Run: run, RunIteration: i, Mode: mode, StartedAt: started, EndedAt: ended,
+		DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Outcome: string(outcome),
+		Signal: string(promise), TimedOut: res.TimedOut}
+	if res.Signal != 0 {
+		rec.KilledBy = SignalName(res.Signal)
+	}
+	return rec
+}

@@ -1,0 +1,130 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agent"
+)
+
+// open reads the saved state, cleans up after a loop that died with its agent running,
+// decides between resuming and a new run, and saves the run as active. It returns the
+// first iteration to run.
+func (r *runner) open(ctx context.Context) (int, error) {
+	j, err := openJournal(r.cfg.Dir)
+	if err != nil {
+		return 0, err
+	}
+	r.journal = j
+	saved, err := r.loadState()
+	if err != nil {
+		return 0, err
+	}
+	r.stopOrphans(saved)
+	now := r.deps.Now()
+	first, resumed, why := r.resumeOrStart(saved, now)
+	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
+	r.journal.state.AgentPGID, r.journal.state.PID, r.journal.state.Host = 0, os.Getpid(), hostname()
+	r.journal.state.MaxIterations = r.cfg.MaxIterations
+	if err := r.journal.save(); err != nil {
+		return 0, err
+	}
+	if r.here, err = gitops.TakeCheckpoint(ctx, r.cfg.Dir); err != nil {
+		return 0, fmt.Errorf("reading the repository before the first iteration: %w", err)
+	}
+	r.report(RunStarted{Run: r.res.Run, Mode: r.cfg.Mode, Max: r.cfg.MaxIterations, At: now,
+		Resumed: resumed, First: first, Why: why})
+	return first, nil
+}
+
+// loadState reads the state file; a corrupt one has been moved aside by history and is
+// reported, and the loop goes on with a new run.
+func (r *runner) loadState() (history.State, error) {
+	saved, err := history.LoadState(r.cfg.Dir)
+	var corrupt *history.CorruptStateError
+	if errors.As(err, &corrupt) {
+		r.report(Warning{Message: corrupt.Error() + "\n" + corrupt.Hint()})
+		return history.State{}, nil
+	}
+	return saved, err
+}
+
+// stopOrphans stops the agent of a loop that died mid-iteration, before anything else
+// runs in the repository. The caller holds the lock, so that loop is gone.
+func (r *runner) stopOrphans(saved history.State) {
+	if saved.AgentPGID != 0 && agent.StopOrphans(saved.AgentPGID, saved.Run, r.deps.Grace) {
+		r.report(Warning{Message: fmt.Sprintf("stopped the agent (process group %d) that the previous loop left running", saved.AgentPGID)})
+	}
+}
+
+// resumeOrStart continues the saved run when it is unfinished and in the same mode, or
+// starts a new one. It returns the first iteration and why it chose so.
+func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, string) {
+	why := ""
+	switch {
+	case !saved.Exists():
+	case r.cfg.Fresh:
+		why = "--fresh"
+	case saved.StopReason.Finished():
+		why = fmt.Sprintf("the last run ended (%s)", saved.StopReason)
+	case saved.Mode != r.cfg.Mode:
+		why = fmt.Sprintf("the unfinished run was in mode %s", saved.Mode)
+	default:
+		r.journal.state = saved
+		r.res.Run, r.res.Last = saved.Run, saved.Iteration
+		r.res.Consecutive, r.idle.Idle = saved.ConsecutiveErrors, saved.IdleIterations
+		return saved.Iteration + 1, true, fmt.Sprintf("resuming run %s after iteration %d", saved.Run, saved.Iteration)
+	}
+	r.res.Run = newRunID(now)
+	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now}
+	return 1, false, why
+}
+
+// saveIteration records in the state that iteration i is over.
+func (r *runner) saveIteration(i int, outcome Outcome, after gitops.Checkpoint) error {
+	st := &r.journal.state
+	if outcome != OutcomeInterrupted {
+		st.Iteration = i
+	}
+	st.LastIterationAt, st.LastCommit, st.AgentPGID = r.deps.Now(), after.Head, 0
+	st.ConsecutiveErrors, st.IdleIterations = r.res.Consecutive, r.idle.Idle
+	return r.journal.save()
+}
+
+// close marks the run stopped in the state, with why. A run that stopped on an error
+// is not finished: the next loop resumes it.
+func (r *runner) close(status Status, cause error) error {
+	if r.journal == nil {
+		return nil
+	}
+	st := &r.journal.state
+	st.Active, st.AgentPGID = false, 0
+	st.StopReason, st.ExitCode = stopReason(status), status.ExitCode()
+	if cause != nil {
+		st.StopReason, st.ExitCode, st.LastError = history.StopCrashed, 1, cause.Error()
+	}
+	return r.journal.save()
+}
+
+func stopReason(s Status) history.StopReason {
+	return map[Status]history.StopReason{StatusSuccess: history.StopSuccess, StatusMaxIters: history.StopMaxIters,
+		StatusAborted: history.StopAborted, StatusIdle: history.StopIdle, StatusInterrupted: history.StopInterrupted}[s]
+}
+
+// newRunID names a run by its start time plus a short suffix.
+func newRunID(now time.Time) string {
+	return fmt.Sprintf("%s-%04x", now.UTC().Format("20060102T150405Z"), now.UnixNano()&0xffff)
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil {
+		return "unknown"
+	}
+	return h
+}
