@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -22,6 +24,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"start":    bg.start,
 		"signal":   bg.signal,
 		"waitexit": bg.waitexit,
+		"chaos":    cmdChaos,
 	}
 }
 
@@ -77,6 +80,36 @@ func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s did not appear within 10s", args[0])
+}
+
+// chaos RUNS PROG ARGS...: start the program RUNS times, SIGKILL it each time at a
+// random moment within 300 ms, and require after every kill that the state file and
+// every iteration record still parse.
+func cmdChaos(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: chaos RUNS PROG [ARGS...]")
+	}
+	runs, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	path, err := exec.LookPath(args[1])
+	ts.Check(err)
+	dir := ts.MkAbs(".")
+	for i := 0; i < runs; i++ {
+		cmd := exec.Command(path, args[2:]...)
+		cmd.Dir, cmd.Env = dir, scriptEnv(ts)
+		ts.Check(cmd.Start())
+		time.Sleep(time.Duration(rand.Int64N(int64(300 * time.Millisecond))))
+		cmd.Process.Kill()
+		cmd.Wait()
+		if _, err := history.LoadState(dir); err != nil {
+			ts.Fatalf("after kill %d: %v", i+1, err)
+		}
+		store, err := history.OpenStore(dir)
+		ts.Check(err)
+		if _, err := store.List(0); err != nil {
+			ts.Fatalf("after kill %d: %v", i+1, err)
+		}
+	}
 }
 
 // background runs programs that a story signals while they work.
