@@ -27,7 +27,39 @@ type iterationRecord struct {
 	number  int // unique in the repository
 	before  gitops.Checkpoint
 	started time.Time
-	output  *os.File
+	output  *outputLog
+}
+
+// outputLog saves an iteration's output as it arrives, up to limit bytes; the end of a
+// longer output is added from the ring buffer when the iteration is over. So the log
+// holds the beginning and the end, and a runaway agent cannot fill the disk.
+type outputLog struct {
+	f       *os.File
+	limit   int64
+	written int64
+}
+
+// Write never fails: a full disk must not stop the capture.
+func (l *outputLog) Write(p []byte) (int, error) {
+	if room := l.limit - l.written; room > 0 {
+		n, _ := l.f.Write(p[:min(int64(len(p)), room)])
+		l.written += int64(n)
+	}
+	return len(p), nil
+}
+
+// close completes the log with the part of the output's end it did not get: tail is
+// the last bytes of an output of total bytes.
+func (l *outputLog) close(tail []byte, total int64) error {
+	if missing := total - l.written; missing > 0 {
+		if int64(len(tail)) > missing {
+			tail = tail[int64(len(tail))-missing:]
+		} else {
+			fmt.Fprintf(l.f, "\n[git-ralph: %d bytes of output omitted]\n", missing-int64(len(tail)))
+		}
+		l.f.Write(tail)
+	}
+	return l.f.Close()
 }
 
 func openJournal(root string) (*journal, error) {
@@ -51,7 +83,7 @@ func (j *journal) save() error {
 
 // begin allocates the iteration's number, opens its output log and keeps its starting
 // checkpoint alive.
-func (j *journal) begin(ctx context.Context, before gitops.Checkpoint, now time.Time) (*iterationRecord, error) {
+func (j *journal) begin(ctx context.Context, before gitops.Checkpoint, now time.Time, logLimit int) (*iterationRecord, error) {
 	n, err := j.store.Next()
 	if err != nil {
 		return nil, fmt.Errorf("numbering the iteration: %w", err)
@@ -65,7 +97,7 @@ func (j *journal) begin(ctx context.Context, before gitops.Checkpoint, now time.
 		out.Close()
 		return nil, err
 	}
-	return &iterationRecord{number: n, before: before, started: now, output: out}, nil
+	return &iterationRecord{number: n, before: before, started: now, output: &outputLog{f: out, limit: int64(logLimit)}}, nil
 }
 
 // checkpointRef names the ref that keeps one of iteration n's checkpoints alive.
@@ -75,8 +107,10 @@ func checkpointRef(n int, which string) string {
 
 // finish measures what the iteration changed, saves its diff and record, and returns
 // the checkpoint after it and the changes.
-func (j *journal) finish(ctx context.Context, it *iterationRecord, rec history.Record) (gitops.Checkpoint, history.Record, error) {
-	it.output.Close()
+func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Result, rec history.Record) (gitops.Checkpoint, history.Record, error) {
+	if err := it.output.close(res.Output, res.OutputBytes); err != nil {
+		return gitops.Checkpoint{}, rec, fmt.Errorf("saving the output of iteration %d: %w", it.number, err)
+	}
 	after, err := gitops.TakeCheckpoint(ctx, j.root)
 	if err != nil {
 		return after, rec, fmt.Errorf("reading the repository after iteration %d: %w", rec.RunIteration, err)

@@ -168,14 +168,14 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 		return fmt.Errorf("assembling the prompt of iteration %d: %w", i, err)
 	}
 	started := r.deps.Now()
-	it, err := r.journal.begin(ctx, r.here, started)
+	it, err := r.journal.begin(ctx, r.here, started, r.cfg.MaxOutputBuffer)
 	if err != nil {
 		return err
 	}
 	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number})
 	res, err := agent.Run(ctx, r.agentSpec(i, prompt.Text(), it))
 	if err != nil {
-		it.output.Close()
+		it.output.close(nil, 0)
 		return err
 	}
 	if res.Truncated {
@@ -225,7 +225,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, res age
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
 	}
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, outcome, promise)
-	after, rec, err := r.journal.finish(context.WithoutCancel(ctx), it, rec)
+	after, rec, err := r.journal.finish(context.WithoutCancel(ctx), it, res, rec)
 	if err != nil {
 		return err
 	}

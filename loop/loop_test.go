@@ -153,3 +153,35 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestOutputLogKeepsBeginningAndEnd(t *testing.T) {
+	tests := []struct {
+		name, output string
+		limit, ring  int
+		want         string
+	}{
+		{"fits", "hello", 10, 10, "hello"},
+		{"head and tail overlap", "abcdefgh", 5, 6, "abcdefgh"},
+		{"a gap", "abcdefghijklmnop", 4, 4, "abcd\n[git-ralph: 8 bytes of output omitted]\nmnop"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "output.log")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := &outputLog{f: f, limit: int64(tt.limit)}
+			for i := 0; i < len(tt.output); i += 3 {
+				log.Write([]byte(tt.output[i:min(i+3, len(tt.output))]))
+			}
+			tail := tt.output[max(0, len(tt.output)-tt.ring):]
+			if err := log.close([]byte(tail), int64(len(tt.output))); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != tt.want {
+				t.Errorf("log = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
