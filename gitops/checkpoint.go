@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Checkpoint is the state of a repository at one moment: the commit HEAD points to ("" on an
@@ -69,15 +70,74 @@ func headGoGit(dir string) (string, bool) {
 	return ref.Hash().String(), true
 }
 
-// Snapshot writes the working tree of the repository containing dir as a tree object and
-// returns its hash, leaving the index and refs alone. It stages everything (`git add --all`)
+// Snapshot returns the hash of a tree object holding the working tree of the repository
+// containing dir, leaving the index and refs alone.
+//
+// A clean working tree (`git status` lists nothing) is HEAD's tree, read without writing
+// anything: that is the common case between iterations, since agents commit their work,
+// and it costs one `git status`. Otherwise the tree is built as snapshotDirty describes.
+func Snapshot(ctx context.Context, dir string) (string, error) {
+	head, err := Head(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	if head != "" {
+		clean, err := cleanWorkTree(ctx, dir)
+		if err != nil {
+			return "", err
+		}
+		if clean {
+			return headTree(ctx, dir, head)
+		}
+	}
+	return snapshotDirty(ctx, dir)
+}
+
+// cleanWorkTree reports whether `git status` finds nothing to say: no staged, unstaged or
+// untracked (not ignored) change. It reads the user's index without writing it.
+func cleanWorkTree(ctx context.Context, dir string) (bool, error) {
+	out, err := Git(ctx, dir, "status", "--porcelain", "-z", "--untracked-files=normal", "--ignore-submodules=none")
+	if err != nil {
+		return false, asNotRepo(dir, fmt.Errorf("reading the working tree's status: %w", err))
+	}
+	return out == "", nil
+}
+
+// headTree is the tree of commit head, read with go-git or else with the git CLI.
+func headTree(ctx context.Context, dir, head string) (string, error) {
+	if tree, ok := treeGoGit(dir, head); ok {
+		return tree, nil
+	}
+	tree, err := Git(ctx, dir, "rev-parse", "--verify", "--quiet", head+"^{tree}")
+	if err != nil {
+		return "", fmt.Errorf("reading the tree of %s: %w", head, err)
+	}
+	return tree, nil
+}
+
+func treeGoGit(dir, head string) (string, bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || len(head) != 40 {
+		return "", false
+	}
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return "", false
+	}
+	commit, err := repo.CommitObject(plumbing.NewHash(head))
+	if err != nil {
+		return "", false
+	}
+	return commit.TreeHash.String(), true
+}
+
+// snapshotDirty writes the working tree as a tree object. It stages everything (`git add --all`)
 // into a scratch copy of the index and runs `git write-tree` on that copy; the copy keeps the
 // index's stat data, so only files that changed since the last `git add` are read and hashed.
 //
 // New blobs and trees are written to the object store, unreachable until a ref keeps them
 // (see KeepAlive); gc prunes them after gc.pruneExpire. Files that git add cannot take
 // (such as a nested repository with no commit yet) are left out rather than failing.
-func Snapshot(ctx context.Context, dir string) (string, error) {
+func snapshotDirty(ctx context.Context, dir string) (string, error) {
 	index, err := GitPath(ctx, dir, "index")
 	if err != nil {
 		return "", err

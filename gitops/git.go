@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // ErrNotRepo means the directory is not inside a git work tree.
@@ -136,9 +137,17 @@ func Log(ctx context.Context, dir string, max int) ([]string, error) {
 	return strings.Split(out, "\n"), nil
 }
 
+// gitPaths caches GitPath: where a repository keeps its files does not change while
+// git-ralph runs, and the answer costs a process on every checkpoint otherwise.
+var gitPaths sync.Map
+
 // GitPath is the absolute path of name inside the git directory of dir's work tree
 // (`git rev-parse --git-path`): a place for files the agent cannot commit.
 func GitPath(ctx context.Context, dir, name string) (string, error) {
+	key := dir + "\x00" + name + "\x00" + os.Getenv("GIT_INDEX_FILE")
+	if path, ok := gitPaths.Load(key); ok {
+		return path.(string), nil
+	}
 	path, err := Git(ctx, dir, "rev-parse", "--git-path", name)
 	if err != nil {
 		return "", asNotRepo(dir, fmt.Errorf("finding %s in the git directory: %w", name, err))
@@ -146,5 +155,6 @@ func GitPath(ctx context.Context, dir, name string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
+	gitPaths.Store(key, path)
 	return path, nil
 }

@@ -81,9 +81,8 @@ func (j *journal) save() error {
 	return nil
 }
 
-// begin allocates the iteration's number, opens its output log and keeps its starting
-// checkpoint alive.
-func (j *journal) begin(ctx context.Context, before gitops.Checkpoint, now time.Time, logLimit int) (*iterationRecord, error) {
+// begin allocates the iteration's number and opens its output log.
+func (j *journal) begin(before gitops.Checkpoint, now time.Time, logLimit int) (*iterationRecord, error) {
 	n, err := j.store.Next()
 	if err != nil {
 		return nil, fmt.Errorf("numbering the iteration: %w", err)
@@ -92,12 +91,17 @@ func (j *journal) begin(ctx context.Context, before gitops.Checkpoint, now time.
 	if err != nil {
 		return nil, fmt.Errorf("creating the iteration's output log: %w", err)
 	}
-	refs := []gitops.Ref{{Name: checkpointRef(n, "before"), Hash: before.Head}, {Name: checkpointRef(n, "before-tree"), Hash: before.Tree}}
-	if err := gitops.KeepAliveAll(ctx, j.root, refs); err != nil {
-		out.Close()
-		return nil, err
-	}
 	return &iterationRecord{number: n, before: before, started: now, output: &outputLog{f: out, limit: int64(logLimit)}}, nil
+}
+
+// checkpointRefs keep both checkpoints of iteration n alive: the commits for rollback,
+// the trees (which hold uncommitted work too) for diffs after a rebase or gc. They are
+// written together, in one git process, when the iteration is over.
+func checkpointRefs(n int, before, after gitops.Checkpoint) []gitops.Ref {
+	return []gitops.Ref{
+		{Name: checkpointRef(n, "before"), Hash: before.Head}, {Name: checkpointRef(n, "before-tree"), Hash: before.Tree},
+		{Name: checkpointRef(n, "after"), Hash: after.Head}, {Name: checkpointRef(n, "after-tree"), Hash: after.Tree},
+	}
 }
 
 // checkpointRef names the ref that keeps one of iteration n's checkpoints alive.
@@ -115,15 +119,16 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 	if err != nil {
 		return after, rec, fmt.Errorf("reading the repository after iteration %d: %w", rec.RunIteration, err)
 	}
-	changes, err := gitops.DiffStat(ctx, j.root, it.before.Tree, after.Tree)
-	if err != nil {
-		return after, rec, err
+	var changes gitops.Changes
+	if after.Tree != it.before.Tree {
+		if changes, err = gitops.DiffStat(ctx, j.root, it.before.Tree, after.Tree); err != nil {
+			return after, rec, err
+		}
 	}
 	if err := j.saveDiff(ctx, it, after); err != nil {
 		return after, rec, err
 	}
-	refs := []gitops.Ref{{Name: checkpointRef(it.number, "after"), Hash: after.Head}, {Name: checkpointRef(it.number, "after-tree"), Hash: after.Tree}}
-	if err := gitops.KeepAliveAll(ctx, j.root, refs); err != nil {
+	if err := gitops.KeepAliveAll(ctx, j.root, checkpointRefs(it.number, it.before, after)); err != nil {
 		return after, rec, err
 	}
 	rec.Iteration = it.number

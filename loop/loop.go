@@ -168,7 +168,7 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 		return fmt.Errorf("assembling the prompt of iteration %d: %w", i, err)
 	}
 	started := r.deps.Now()
-	it, err := r.journal.begin(ctx, r.here, started, r.cfg.MaxOutputBuffer)
+	it, err := r.journal.begin(r.here, started, r.cfg.MaxOutputBuffer)
 	if err != nil {
 		return err
 	}
