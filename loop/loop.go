@@ -167,13 +167,18 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 	if err != nil {
 		return fmt.Errorf("assembling the prompt of iteration %d: %w", i, err)
 	}
+	if ctx.Err() != nil {
+		r.res.Status = StatusInterrupted // interrupted before the agent started
+		return nil
+	}
 	started := r.deps.Now()
 	it, err := r.journal.begin(r.here, started, r.cfg.MaxOutputBuffer)
 	if err != nil {
 		return err
 	}
 	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number})
-	res, err := agent.Run(ctx, r.agentSpec(i, prompt.Text(), it))
+	text := prompt.Text()
+	res, err := agent.Run(ctx, r.agentSpec(i, text, it))
 	if err != nil {
 		it.output.close(nil, 0)
 		return err
@@ -181,7 +186,7 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 	if res.Truncated {
 		r.report(OutputTruncated{Iteration: i, Total: res.OutputBytes, Kept: len(res.Output)})
 	}
-	return r.finish(ctx, i, it, res)
+	return r.finish(ctx, i, it, res, text)
 }
 
 func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec {
@@ -218,8 +223,8 @@ func (r *runner) agentStarted(pgid int) {
 }
 
 // finish classifies iteration i, records it, and decides whether the run stops.
-func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, res agent.Result) error {
-	promise := ScanPromise(res.Output)
+func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, res agent.Result, prompt string) error {
+	promise := ScanPromise(withoutEcho(res.Output, prompt))
 	outcome, reason := Classify(res, promise)
 	if res.TimedOut {
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)

@@ -185,3 +185,21 @@ func TestOutputLogKeepsBeginningAndEnd(t *testing.T) {
 		})
 	}
 }
+
+func TestRunIgnoresTheTagsOfAnEchoedPrompt(t *testing.T) {
+	dir := newRepo(t)
+	prompt := "Print <promise>SUCCESS</promise> when done, <promise>FAILURE</promise> when blocked.\n"
+	os.WriteFile(filepath.Join(dir, "PROMPT_build.md"), []byte(prompt), 0o644)
+	rec := &recorder{}
+	res, err := Run(context.Background(), config(dir, "cat; echo did some work", 2), Deps{Reporter: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusMaxIters || res.Consecutive != 0 {
+		t.Errorf("an echoed prompt decided the run: %s, consecutive %d", res.Status, res.Consecutive)
+	}
+	res, err = Run(context.Background(), config(dir, "cat; echo '<promise>SUCCESS</promise>'", 2), Deps{Reporter: rec})
+	if err != nil || res.Status != StatusSuccess {
+		t.Errorf("the agent's own SUCCESS after an echo: %s %v", res.Status, err)
+	}
+}

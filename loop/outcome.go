@@ -38,6 +38,16 @@ func ScanPromise(output []byte) Promise {
 	return PromiseNone
 }
 
+// withoutEcho removes the prompt from the agent's output where the agent printed it
+// back (some CLIs echo their input): the default prompts quote both tags, and an echo
+// must not count as the agent's own word.
+func withoutEcho(output []byte, prompt string) []byte {
+	if prompt == "" || !bytes.Contains(output, []byte(prompt)) {
+		return output
+	}
+	return bytes.ReplaceAll(output, []byte(prompt), nil)
+}
+
 // Outcome is how one iteration ended.
 type Outcome string
 

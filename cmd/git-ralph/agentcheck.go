@@ -33,7 +33,7 @@ func checkAgentProgram(dir, command string) programCheck {
 	switch {
 	case program == "":
 		return programCheck{problem: "the agent command is empty", hint: "pass --agent-cmd CMD"}
-	case shellWords[program] || strings.ContainsAny(program, "$`"):
+	case shellWords[program] || strings.ContainsAny(program, "$`'\"\\*?"):
 		return programCheck{ok: true, program: program, note: "a shell construct, not looked up"}
 	case strings.Contains(program, "/"):
 		return checkPath(dir, program)
@@ -64,15 +64,23 @@ func checkPath(dir, program string) programCheck {
 	return programCheck{ok: true, program: program, path: path}
 }
 
-// firstProgram returns the first word of a shell command that is not an assignment,
-// with simple quotes removed.
+// firstProgram returns the first word of a shell command that is not an assignment, cut
+// at the shell's operators and with simple quotes removed; "" when a quote makes the
+// word uncertain, so that the check is skipped rather than wrong.
 func firstProgram(command string) string {
 	for _, word := range strings.Fields(command) {
-		word = strings.Trim(word, `'"`)
+		if i := strings.IndexAny(word, ";|&<>()"); i >= 0 {
+			if word = word[:i]; word == "" {
+				return "("
+			}
+		}
 		if eq := strings.IndexByte(word, '='); eq > 0 && isName(word[:eq]) {
+			if strings.ContainsAny(word[eq:], `'"`) {
+				return `"` // a quoted value may hold spaces: where the program starts is unclear
+			}
 			continue
 		}
-		return word
+		return strings.Trim(word, `'"`)
 	}
 	return ""
 }

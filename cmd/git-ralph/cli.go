@@ -17,6 +17,10 @@ var version = "dev"
 type CLI struct {
 	Init      InitCmd          `cmd:"" help:"Write PROMPT_plan.md, PROMPT_build.md and .ralph/ with the built-in defaults."`
 	Loop      LoopCmd          `cmd:"" help:"Run the agent through fresh-context iterations until a stop condition."`
+	Status    StatusCmd        `cmd:"" help:"Show whether a loop runs, its mode, iteration, errors and lock holder."`
+	History   HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
+	Cancel    CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
+	Rollback  RollbackCmd      `cmd:"" help:"Reset the current branch to before iteration N, keeping a backup ref."`
 	Demo      DemoCmd          `cmd:"" help:"Run a whole plan+build loop in a scratch repository with a built-in scripted agent."`
 	Man       ManCmd           `cmd:"" help:"Print the man page, or install it where 'git help ralph' finds it."`
 	DemoAgent DemoAgentCmd     `cmd:"" hidden:"" name:"demo-agent" help:"The scripted agent that 'git ralph demo' runs."`
@@ -79,7 +83,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer interrupts.stop()
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(s, interrupts, k)
+	if err != nil && errors.Is(context.Cause(ctx), errInterrupted) && !isExit(err) {
+		// interrupted before the loop could say so itself: while starting up, say
+		fmt.Fprintln(s.Stderr, "git-ralph: interrupted")
+		return exitInterrupted
+	}
 	return report(s.Stderr, err)
+}
+
+// exitInterrupted is the exit code of a command stopped by SIGINT or SIGTERM.
+const exitInterrupted = 130
+
+// isExit reports whether err already carries the exit code to use.
+func isExit(err error) bool {
+	var exit *exitError
+	return errors.As(err, &exit)
 }
 
 func commandName(ctx *kong.Context) string {

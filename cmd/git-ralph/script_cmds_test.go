@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -16,7 +18,7 @@ import (
 
 // scriptCommands are the testscript commands the stories use beyond the built-ins.
 func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
-	bg := &background{procs: map[string]*bgProc{}}
+	bg := &background{procs: map[*testscript.TestScript]map[string]*bgProc{}}
 	return map[string]func(*testscript.TestScript, bool, []string){
 		"exits":    cmdExits,
 		"running":  cmdRunning,
@@ -112,9 +114,30 @@ func cmdChaos(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// background runs programs that a story signals while they work.
+// background runs programs that a story signals while they work. Stories run in
+// parallel, so each has its own table of names.
 type background struct {
-	procs map[string]*bgProc
+	mu    sync.Mutex
+	procs map[*testscript.TestScript]map[string]*bgProc
+}
+
+func (b *background) add(ts *testscript.TestScript, name string, p *bgProc) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.procs[ts] == nil {
+		b.procs[ts] = map[string]*bgProc{}
+	}
+	b.procs[ts][name] = p
+}
+
+func (b *background) find(ts *testscript.TestScript, name string) *bgProc {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.procs[ts][name]
+	if p == nil {
+		ts.Fatalf("no started program %q", name)
+	}
+	return p
 }
 
 type bgProc struct {
@@ -144,8 +167,23 @@ func (b *background) start(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(cmd.Start())
 	p := &bgProc{cmd: cmd, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait(); out.Close(); errOut.Close() }()
-	b.procs[name] = p
-	ts.Defer(func() { cmd.Process.Kill() })
+	b.add(ts, name, p)
+	dir := ts.MkAbs(".")
+	ts.Defer(func() {
+		cmd.Process.Kill()
+		killRecorded(dir) // a failed story must not leave its agents behind
+	})
+}
+
+// killRecorded SIGKILLs the processes whose pids the story's agents wrote to *.pid.
+func killRecorded(dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.pid"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 1 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // signal NAME SIG: send SIGINT, SIGTERM, … to a started program.
@@ -153,10 +191,7 @@ func (b *background) signal(ts *testscript.TestScript, neg bool, args []string) 
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: signal NAME INT|TERM|KILL")
 	}
-	p := b.procs[args[0]]
-	if p == nil {
-		ts.Fatalf("no started program %q", args[0])
-	}
+	p := b.find(ts, args[0])
 	sig := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM, "KILL": syscall.SIGKILL}[args[1]]
 	if sig == 0 {
 		ts.Fatalf("unknown signal %q", args[1])
@@ -170,10 +205,7 @@ func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string
 	if neg || len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: waitexit NAME CODE [WITHIN]")
 	}
-	p := b.procs[args[0]]
-	if p == nil {
-		ts.Fatalf("no started program %q", args[0])
-	}
+	p := b.find(ts, args[0])
 	want, err := strconv.Atoi(args[1])
 	ts.Check(err)
 	within := 30 * time.Second

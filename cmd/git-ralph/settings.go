@@ -123,6 +123,10 @@ func describeTimeout(d time.Duration) string {
 	return d.String()
 }
 
+// maxBuffer bounds --max-output-buffer: the buffer is allocated whole once the agent
+// prints more than 64 KiB, and a promise tag is at the very end anyway.
+const maxBuffer = 1 << 30
+
 // parseSize reads a byte count such as 1048576, 512KiB, 10MB or 1GiB (KB and KiB are
 // both 1024: this is a buffer size, not a disk label).
 func parseSize(text string) (int, error) {
@@ -139,8 +143,8 @@ func parseSize(text string) (int, error) {
 		}
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 1 || n > (1<<40)/scale {
-		return 0, fmt.Errorf("invalid size %q", text)
+	if err != nil || n < 1 || n > maxBuffer/scale {
+		return 0, fmt.Errorf("invalid size %q (from 1 byte to 1GiB)", text)
 	}
 	return int(n * scale), nil
 }

@@ -9,27 +9,36 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // errInterrupted is the cause of the root context's cancellation by SIGINT or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
-// interrupts turns signals into cancellation. SIGINT or SIGTERM: the first cancels the
-// root context (the agent gets SIGTERM and its grace period), the second closes hurry
-// (the agent's group gets SIGKILL at once and git-ralph exits). SIGUSR1, which
-// `git ralph cancel` sends, closes finish: stop after the current iteration.
+// interrupts turns signals into cancellation.
+//
+//   - SIGINT, SIGTERM or SIGHUP: the first cancels the root context (the agent's group
+//     gets SIGTERM and its grace period); a second one closes hurry (SIGKILL at once).
+//     A repeat within doubleSignal of the first is the same event delivered twice (git
+//     forwards the terminal's Ctrl+C to git-ralph, which got it from the terminal too),
+//     not a second Ctrl+C.
+//   - SIGUSR1, which `git ralph cancel` sends, closes finish: stop after this iteration.
+//   - SIGPIPE is caught so that a closed stdout or stderr (`git ralph loop | head`)
+//     makes writes fail instead of killing git-ralph with its agent still running.
 type interrupts struct {
 	hurry  chan struct{}
 	finish chan struct{}
 	stop   func()
 }
 
+// doubleSignal is how soon a repeated signal counts as the same one.
+const doubleSignal = 500 * time.Millisecond
+
 func watchSignals(parent context.Context, stderr io.Writer) (context.Context, *interrupts) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE, cancelSignal)
 	in := &interrupts{hurry: make(chan struct{}), finish: make(chan struct{})}
-	go in.watchCancel(stderr)
 	done := make(chan struct{})
 	var once sync.Once
 	in.stop = func() {
@@ -43,16 +52,24 @@ func watchSignals(parent context.Context, stderr io.Writer) (context.Context, *i
 	return ctx, in
 }
 
-func (in *interrupts) watch(sigs <-chan os.Signal, done <-chan struct{}, cancel context.CancelCauseFunc, stderr io.Writer) {
-	for n := 0; n < 2; n++ {
+func (in *interrupts) watch(sigs chan os.Signal, done <-chan struct{}, cancel context.CancelCauseFunc, stderr io.Writer) {
+	var first time.Time
+	for {
 		select {
 		case sig := <-sigs:
-			if n == 0 {
-				fmt.Fprintf(stderr, "git-ralph: %s received, stopping the agent (again to kill it at once)\n", sig)
+			switch {
+			case sig == syscall.SIGPIPE:
+			case sig == cancelSignal:
+				in.cancelRequested(stderr)
+			case first.IsZero():
+				first = time.Now()
+				fmt.Fprintf(stderr, "git-ralph: %s received, stopping (again to stop at once)\n", sig)
 				cancel(errInterrupted)
-			} else {
+			case time.Since(first) >= doubleSignal:
 				fmt.Fprintf(stderr, "git-ralph: %s received again, killing the agent\n", sig)
 				close(in.hurry)
+				signal.Reset(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP) // a third one ends git-ralph
+				return
 			}
 		case <-done:
 			return
@@ -60,13 +77,14 @@ func (in *interrupts) watch(sigs <-chan os.Signal, done <-chan struct{}, cancel 
 	}
 }
 
-// watchCancel closes finish on the first SIGUSR1 from `git ralph cancel`.
-func (in *interrupts) watchCancel(stderr io.Writer) {
-	usr := make(chan os.Signal, 1)
-	signal.Notify(usr, cancelSignal)
-	<-usr
-	fmt.Fprintf(stderr, "git-ralph: cancel requested, stopping after the current iteration\n")
-	close(in.finish)
+// cancelRequested closes finish once.
+func (in *interrupts) cancelRequested(stderr io.Writer) {
+	select {
+	case <-in.finish:
+	default:
+		fmt.Fprintf(stderr, "git-ralph: cancel requested, stopping after the current iteration\n")
+		close(in.finish)
+	}
 }
 
 // cancelSignal is what `git ralph cancel` sends to the loop.

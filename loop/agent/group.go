@@ -8,20 +8,33 @@ import (
 	"time"
 )
 
-// group is the process group (and session) the agent leads; every process it starts
-// belongs to it unless it deliberately leaves with setsid.
+// group is the session the agent leads (its id is the agent's pid, which is also the id
+// of the agent's process group). Every process the agent starts stays in the session,
+// even one that moves to a process group of its own (`timeout`, `set -m`); only setsid
+// leaves it.
 type group int
 
-// alive reports whether any process of the group is still running.
+// alive reports whether any process of the session is still running.
 func (g group) alive() bool {
-	if err := syscall.Kill(-int(g), 0); errors.Is(err, syscall.ESRCH) {
-		return false
+	if members, known := liveMembers(int(g)); known {
+		return len(members) > 0
 	}
-	return hasLiveMember(int(g))
+	return !errors.Is(syscall.Kill(-int(g), 0), syscall.ESRCH)
 }
 
+// signal sends sig to the agent's process group and to every other process of its
+// session. ESRCH (already gone) is what we want and is ignored.
 func (g group) signal(sig syscall.Signal) {
-	_ = syscall.Kill(-int(g), sig) // ESRCH: already gone, which is what we want
+	_ = syscall.Kill(-int(g), sig)
+	members, _ := liveMembers(int(g))
+	for _, m := range members {
+		if m.pgrp != int(g) {
+			_ = syscall.Kill(m.pid, sig)
+		}
+	}
+	if sig == syscall.SIGTERM {
+		g.signal(syscall.SIGCONT) // a stopped process would hold SIGTERM pending all grace long
+	}
 }
 
 // awaitExit polls until the group is gone, the deadline passes, or hurry is closed.
@@ -45,17 +58,29 @@ func (g group) awaitExit(within time.Duration, hurry <-chan struct{}) bool {
 	}
 }
 
-// parseStat reads the state and process group from /proc/PID/stat:
-// "pid (comm) state ppid pgrp ...", where comm may itself contain spaces and parentheses.
-func parseStat(stat []byte) (state byte, pgrp int, ok bool) {
+// member is a running process of the agent's session.
+type member struct {
+	pid, pgrp int
+}
+
+// procStat is what git-ralph reads of /proc/PID/stat.
+type procStat struct {
+	state         byte
+	pgrp, session int
+}
+
+// parseStat reads /proc/PID/stat: "pid (comm) state ppid pgrp session ...", where comm
+// may itself contain spaces and parentheses.
+func parseStat(stat []byte) (procStat, bool) {
 	end := bytes.LastIndexByte(stat, ')')
 	if end < 0 || end+2 >= len(stat) {
-		return 0, 0, false
+		return procStat{}, false
 	}
 	fields := bytes.Fields(stat[end+2:])
-	if len(fields) < 3 || len(fields[0]) != 1 {
-		return 0, 0, false
+	if len(fields) < 4 || len(fields[0]) != 1 {
+		return procStat{}, false
 	}
-	pgrp, err := strconv.Atoi(string(fields[2]))
-	return fields[0][0], pgrp, err == nil
+	pgrp, err1 := strconv.Atoi(string(fields[2]))
+	session, err2 := strconv.Atoi(string(fields[3]))
+	return procStat{state: fields[0][0], pgrp: pgrp, session: session}, err1 == nil && err2 == nil
 }

@@ -6,43 +6,38 @@ import (
 	"strconv"
 )
 
-// hasLiveMember reports whether any process of group pgid is still running. Members that
-// are only zombies do not count: they hold no pipes and are waiting for a parent (often
-// PID 1, which in containers may never reap them) to collect their status.
-func hasLiveMember(pgid int) bool {
-	members, err := liveMembers(pgid)
-	return err != nil || len(members) > 0
-}
-
-// liveMembers lists the pids of group pgid's running (not zombie) processes.
-func liveMembers(pgid int) ([]string, error) {
+// liveMembers lists the running processes of session sid. Zombies do not count: they
+// hold no pipes and wait for a parent (often PID 1, which in containers may never reap
+// them) to collect their status.
+func liveMembers(sid int) ([]member, bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil, err
+		return nil, false
 	}
-	var pids []string
+	var members []member
 	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
 		if err != nil {
 			continue // gone between ReadDir and ReadFile
 		}
-		state, group, ok := parseStat(stat)
-		if ok && group == pgid && state != 'Z' && state != 'X' {
-			pids = append(pids, e.Name())
+		stat, ok := parseStat(data)
+		if ok && stat.session == sid && stat.state != 'Z' && stat.state != 'X' {
+			members = append(members, member{pid: pid, pgrp: stat.pgrp})
 		}
 	}
-	return pids, nil
+	return members, true
 }
 
-// belongsToRun reports whether a running process of group pgid has the environment
+// belongsToRun reports whether a running process of session sid has the environment
 // entry marker (RALPH_RUN=…), which every agent git-ralph starts inherits.
-func belongsToRun(pgid int, marker string) bool {
-	pids, _ := liveMembers(pgid)
-	for _, pid := range pids {
-		env, err := os.ReadFile("/proc/" + pid + "/environ")
+func belongsToRun(sid int, marker string) bool {
+	members, _ := liveMembers(sid)
+	for _, m := range members {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(m.pid) + "/environ")
 		if err != nil {
 			continue
 		}

@@ -72,6 +72,7 @@ type process struct {
 	group   group
 	output  *os.File // read end of the agent's stdout+stderr
 	input   *os.File // write end of the agent's stdin
+	live    *liveStream
 	tail    *Tail
 	waited  chan error
 	reaped  bool
@@ -108,6 +109,9 @@ func start(s Spec) (*process, error) {
 	if s.Started != nil {
 		s.Started(cmd.Process.Pid)
 	}
+	if s.Live != nil {
+		p.live = newLiveStream(s.Live)
+	}
 	go feed(inW, s.Prompt)
 	go p.capture()
 	go func() { p.waited <- cmd.Wait() }()
@@ -128,10 +132,11 @@ func feed(w *os.File, prompt io.Reader) {
 func (p *process) capture() {
 	defer close(p.drained)
 	sinks := []io.Writer{p.tail}
-	for _, w := range []io.Writer{p.spec.Live, p.spec.Log} {
-		if w != nil {
-			sinks = append(sinks, bestEffort{w})
-		}
+	if p.spec.Log != nil {
+		sinks = append(sinks, bestEffort{p.spec.Log})
+	}
+	if p.live != nil {
+		sinks = append(sinks, p.live)
 	}
 	sink := io.MultiWriter(sinks...)
 	buf := make([]byte, 64*1024)
@@ -161,6 +166,9 @@ func (p *process) supervise(ctx context.Context) Result {
 			p.stop("leftover processes", &res)
 		}
 	case <-timeout:
+		if p.exitedAlready() {
+			break // it finished as the timer fired: not a timeout
+		}
 		res.TimedOut = true
 		p.stop("timeout", &res)
 	case <-ctx.Done():
@@ -171,6 +179,21 @@ func (p *process) supervise(ctx context.Context) Result {
 	res.Output, res.OutputBytes, res.Truncated = p.tail.Bytes(), p.tail.Total(), p.tail.Truncated()
 	res.ExitCode, res.Signal = exitStatus(p.reap())
 	return res
+}
+
+// exitedAlready reports, without waiting, whether the agent has exited.
+func (p *process) exitedAlready() bool {
+	select {
+	case p.waitErr = <-p.waited:
+		p.reaped = true
+		if p.group.alive() {
+			// leftovers are stopped like after any exit
+			p.stop("leftover processes", &Result{})
+		}
+		return true
+	default:
+		return false
+	}
 }
 
 // stop ends the whole group: SIGTERM, the grace period (cut short by Hurry), SIGKILL.
@@ -219,6 +242,9 @@ func (p *process) finishOutput() {
 	}
 	p.output.Close()
 	p.input.Close()
+	if p.live != nil {
+		p.live.close(drainWait)
+	}
 }
 
 func (p *process) notify(sig syscall.Signal, why string) {

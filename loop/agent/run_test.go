@@ -33,8 +33,8 @@ func running(pid int) bool {
 	if err != nil {
 		return false
 	}
-	state, _, ok := parseStat(stat)
-	return ok && state != 'Z' && state != 'X'
+	st, ok := parseStat(stat)
+	return ok && st.state != 'Z' && st.state != 'X'
 }
 
 func readPid(t *testing.T, path string) int {
@@ -201,11 +201,46 @@ func TestRunFailsToStartInAMissingDirectory(t *testing.T) {
 }
 
 func TestParseStat(t *testing.T) {
-	state, pgrp, ok := parseStat([]byte("42 (my (odd) name) S 1 4242 4242 0 -1"))
-	if !ok || state != 'S' || pgrp != 4242 {
-		t.Errorf("parseStat = %c %d %v", state, pgrp, ok)
+	st, ok := parseStat([]byte("42 (my (odd) name) S 1 4242 4241 0 -1"))
+	if !ok || st.state != 'S' || st.pgrp != 4242 || st.session != 4241 {
+		t.Errorf("parseStat = %+v %v", st, ok)
 	}
-	if _, _, ok := parseStat([]byte("garbage")); ok {
+	if _, ok := parseStat([]byte("garbage")); ok {
 		t.Error("parseStat accepted garbage")
+	}
+}
+
+func TestRunStopsDescendantsInOtherProcessGroups(t *testing.T) {
+	dir := t.TempDir()
+	// timeout(1) moves itself and its command to a process group of their own
+	res := run(t, Spec{Dir: dir, Timeout: 300 * time.Millisecond,
+		Command: `timeout 60 sleep 60 & echo $! > child.pid; wait`})
+	if !res.TimedOut {
+		t.Errorf("TimedOut = false")
+	}
+	if pid := readPid(t, filepath.Join(dir, "child.pid")); running(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("a descendant in its own process group (%d) survived", pid)
+	}
+}
+
+// stalledWriter is a --verbose reader that never reads: a paused terminal.
+type stalledWriter struct{ block chan struct{} }
+
+func (s stalledWriter) Write(p []byte) (int, error) {
+	<-s.block
+	return len(p), nil
+}
+
+func TestRunIsNotHeldUpByAStalledLiveReader(t *testing.T) {
+	stalled := stalledWriter{block: make(chan struct{})}
+	defer close(stalled.block)
+	start := time.Now()
+	res := run(t, Spec{Command: `head -c 8000000 /dev/zero; echo end`, Live: stalled})
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("a stalled live reader held the iteration for %v", elapsed)
+	}
+	if res.OutputBytes != 8000004 || !bytes.HasSuffix(res.Output, []byte("end\n")) {
+		t.Errorf("capture incomplete: %d bytes", res.OutputBytes)
 	}
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// CancelCmd is `git ralph cancel`.
+type CancelCmd struct {
+	Now bool `help:"Interrupt the agent at once, as Ctrl+C does, instead of letting the current iteration finish."`
+}
+
+// Run signals the loop that holds the repository's lock and returns without waiting:
+// cancelSignal asks it to stop after the current iteration, SIGINT (--now) interrupts it.
+func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	holder, err := runningLoop(ctx, root)
+	if err != nil {
+		return err
+	}
+	sig, done := cancelSignal, "asked the loop (pid %d) to stop after its current iteration"
+	if c.Now {
+		sig, done = syscall.SIGINT, "interrupted the loop (pid %d)"
+	}
+	if err := syscall.Kill(holder.PID, sig); err != nil {
+		return signalError(holder, err)
+	}
+	fmt.Fprintf(s.Stdout, done+"\n", holder.PID)
+	return nil
+}
+
+// runningLoop is the holder of the repository's lock, if it is a process this command can
+// signal: one on this host.
+func runningLoop(ctx context.Context, root string) (history.Holder, error) {
+	lockPath, err := gitops.GitPath(ctx, root, lockFile)
+	if err != nil {
+		return history.Holder{}, err
+	}
+	holder, held, err := history.ReadHolder(lockPath)
+	switch {
+	case err != nil:
+		return history.Holder{}, err
+	case !held:
+		return history.Holder{}, withHint(errors.New("no loop is running in this repository"),
+			"'git ralph status' shows how the last run ended")
+	case holder.PID <= 0:
+		return history.Holder{}, withHint(fmt.Errorf("a loop holds %s but its pid could not be read", lockPath),
+			"it may be starting or stopping: try again in a moment")
+	}
+	if host, _ := os.Hostname(); holder.Host != "" && holder.Host != host {
+		return history.Holder{}, withHint(fmt.Errorf("the loop runs on host %s (pid %d), not on this host (%s)", holder.Host, holder.PID, host),
+			"run 'git ralph cancel' on %s", holder.Host)
+	}
+	return holder, nil
+}
+
+// signalError explains a failed kill(2).
+func signalError(h history.Holder, err error) error {
+	switch {
+	case errors.Is(err, syscall.ESRCH):
+		return withHint(fmt.Errorf("the loop (pid %d) has already exited", h.PID), "'git ralph status' shows how it ended")
+	case errors.Is(err, syscall.EPERM):
+		return withHint(fmt.Errorf("not allowed to signal the loop (pid %d): %w", h.PID, err), "run 'git ralph cancel' as the user who started the loop")
+	}
+	return fmt.Errorf("signalling the loop (pid %d): %w", h.PID, err)
+}

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// HistoryCmd is `git ralph history`.
+type HistoryCmd struct {
+	Limit int    `default:"20" help:"Show the newest N iterations; 0 shows all (default: 20)." placeholder:"N"`
+	JSON  bool   `name:"json" help:"Print the records as a JSON array, oldest first."`
+	Diff  string `help:"Print iteration N's saved diff, or with A..B the diff from the start of A to the end of B." placeholder:"N|A..B"`
+	Stat  bool   `help:"With --diff, print a diffstat instead of the patch."`
+}
+
+// Run prints the table, the JSON records or a diff.
+func (c *HistoryCmd) Run(ctx context.Context, s Streams) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return err
+	}
+	if c.Diff != "" {
+		return c.printDiff(ctx, s.Stdout, root, store)
+	}
+	recs, err := store.List(c.Limit)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return printJSON(s.Stdout, recs)
+	}
+	return printTable(s.Stdout, recs)
+}
+
+// check refuses combinations of flags that mean nothing.
+func (c *HistoryCmd) check() error {
+	switch {
+	case c.Limit < 0:
+		return withHint(fmt.Errorf("--limit %d is negative", c.Limit), "pass a count, or 0 for the whole history")
+	case c.Stat && c.Diff == "":
+		return withHint(errors.New("--stat needs --diff"), "e.g. 'git ralph history --diff 3 --stat'")
+	case c.JSON && c.Diff != "":
+		return withHint(errors.New("--json and --diff contradict each other"), "the records are in 'git ralph history --json', the diffs in --diff")
+	}
+	return nil
+}
+
+// printJSON writes the records as an indented JSON array; no records is [].
+func printJSON(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding JSON: %w", err)
+	}
+	if string(data) == "null" {
+		data = []byte("[]")
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+
+func printTable(w io.Writer, recs []history.Record) error {
+	if len(recs) == 0 {
+		_, err := fmt.Fprintln(w, "no iterations recorded yet; 'git ralph loop' records one per iteration")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ITER\tRUN\tMODE\tOUTCOME\tDURATION\tCOMMIT\tCHANGES")
+	for _, r := range recs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Iteration, orDash(r.Run), orDash(r.Mode), outcomeText(r),
+			formatDuration(time.Duration(r.DurationMS)*time.Millisecond), orDash(shortHash(r.CommitAfter)), changesText(r))
+	}
+	return tw.Flush()
+}
+
+// outcomeText is the record's outcome with what a reader would want to know next to it.
+func outcomeText(r history.Record) string {
+	switch {
+	case r.Outcome == "":
+		return "-"
+	case r.TimedOut:
+		return r.Outcome + " (timeout)"
+	case r.KilledBy != "":
+		return r.Outcome + " (" + r.KilledBy + ")"
+	}
+	return r.Outcome
+}
+
+// changesText is seed 003's "+120 -30 (5 files)".
+func changesText(r history.Record) string {
+	if r.FilesChanged == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("+%d -%d (%s)", r.Insertions, r.Deletions, plural(r.FilesChanged, "file"))
+}
+
+// shortHash is the first 7 characters of a commit hash; "" stays "".
+func shortHash(hash string) string {
+	if len(hash) > 7 {
+		return hash[:7]
+	}
+	return hash
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// iterationSpan is a parsed --diff: one iteration (First == Last) or A..B.
+type iterationSpan struct {
+	First, Last int
+	Range       bool
+}
+
+func parseSpan(arg string) (iterationSpan, error) {
+	a, b, isRange := strings.Cut(arg, "..")
+	first, err1 := strconv.Atoi(a)
+	last := first
+	var err2 error
+	if isRange {
+		last, err2 = strconv.Atoi(b)
+	}
+	bad := withHint(fmt.Errorf("--diff %q is not an iteration number or a range A..B", arg),
+		"e.g. --diff 3 or --diff 2..5; 'git ralph history' lists the iterations")
+	switch {
+	case err1 != nil || err2 != nil || first < 1 || last < 1:
+		return iterationSpan{}, bad
+	case first > last:
+		return iterationSpan{}, withHint(fmt.Errorf("--diff %s: %d comes after %d", arg, first, last), "write the older iteration first: --diff %d..%d", last, first)
+	}
+	return iterationSpan{First: first, Last: last, Range: isRange}, nil
+}
+
+// printDiff prints the patch or the diffstat of --diff.
+func (c *HistoryCmd) printDiff(ctx context.Context, w io.Writer, root string, store *history.Store) error {
+	span, err := parseSpan(c.Diff)
+	if err != nil {
+		return err
+	}
+	if span.Range {
+		return c.rangeDiff(ctx, w, root, store, span)
+	}
+	return c.savedDiff(ctx, w, root, store, span.First)
+}
+
+// savedDiff streams iteration n's diff as it was saved, so it needs none of git's
+// objects and survives a rebase or gc.
+func (c *HistoryCmd) savedDiff(ctx context.Context, w io.Writer, root string, store *history.Store, n int) error {
+	f, err := os.Open(store.DiffPath(n))
+	if errors.Is(err, fs.ErrNotExist) {
+		return missingIteration(store, n, "saved diff")
+	}
+	if err != nil {
+		return fmt.Errorf("reading the diff of iteration %d: %w", n, err)
+	}
+	defer f.Close()
+	if !c.Stat {
+		if _, err := io.Copy(w, f); err != nil {
+			return fmt.Errorf("printing the diff of iteration %d: %w", n, err)
+		}
+		return nil
+	}
+	if info, err := f.Stat(); err != nil || info.Size() == 0 {
+		return err // an iteration that changed nothing has an empty diff and no stat
+	}
+	return gitops.PatchStat(ctx, root, f, w)
+}
+
+// rangeDiff diffs the work tree kept at the start of span.First against the one kept at
+// the end of span.Last.
+func (c *HistoryCmd) rangeDiff(ctx context.Context, w io.Writer, root string, store *history.Store, span iterationSpan) error {
+	from, err := keptTree(ctx, root, store, span.First, "before-tree")
+	if err != nil {
+		return err
+	}
+	to, err := keptTree(ctx, root, store, span.Last, "after-tree")
+	if err != nil {
+		return err
+	}
+	if c.Stat {
+		return gitops.DiffStatText(ctx, root, from, to, w)
+	}
+	return gitops.Diff(ctx, root, from, to, w)
+}
+
+// keptTree resolves one of the trees the loop keeps for iteration n.
+func keptTree(ctx context.Context, root string, store *history.Store, n int, which string) (string, error) {
+	tree, err := gitops.ResolveRef(ctx, root, iterationRef(n, which))
+	if err != nil || tree != "" {
+		return tree, err
+	}
+	return "", missingIteration(store, n, "checkpoint "+iterationRef(n, which))
+}
+
+// missingIteration explains why iteration n lacks what, naming the range there is.
+func missingIteration(store *history.Store, n int, what string) error {
+	last, err := store.Last()
+	if err != nil {
+		return err
+	}
+	hint := "'git ralph history' lists the recorded iterations"
+	switch {
+	case last == 0:
+		return withHint(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
+	case n > last:
+		return withHint(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
+	}
+	return withHint(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
+}
+
+// iterationRef names a ref the loop keeps for iteration n: before, before-tree, after or
+// after-tree.
+func iterationRef(n int, which string) string {
+	return "refs/ralph/iterations/" + strconv.Itoa(n) + "/" + which
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// StatusCmd is `git ralph status`.
+type StatusCmd struct {
+	JSON bool `name:"json" help:"Print the status as one JSON object."`
+}
+
+// loopStatus is what status reports: the saved state and whether a live loop holds the
+// repository's lock. Its JSON form is the state's fields plus running, lock_holder and
+// elapsed_ms; with no state file, only running and lock_holder.
+type loopStatus struct {
+	Running    bool        `json:"running"`
+	LockHolder *holderJSON `json:"lock_holder"`
+	*history.State
+	ElapsedMS *int64 `json:"elapsed_ms,omitempty"`
+}
+
+type holderJSON struct {
+	PID   int       `json:"pid"`
+	Host  string    `json:"host"`
+	Since time.Time `json:"since,omitzero"`
+}
+
+// Run reads the state and the lock and prints them.
+func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	st, err := readStatus(ctx, root, time.Now())
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		return printJSON(s.Stdout, st)
+	}
+	return st.print(s.Stdout, time.Now())
+}
+
+func readStatus(ctx context.Context, root string, now time.Time) (loopStatus, error) {
+	lockPath, err := gitops.GitPath(ctx, root, lockFile)
+	if err != nil {
+		return loopStatus{}, err
+	}
+	holder, held, err := history.ReadHolder(lockPath)
+	if err != nil {
+		return loopStatus{}, err
+	}
+	state, err := history.LoadState(root)
+	if err != nil {
+		return loopStatus{}, err
+	}
+	st := loopStatus{Running: held}
+	if held {
+		st.LockHolder = &holderJSON{PID: holder.PID, Host: holder.Host, Since: holder.Since}
+	}
+	if state.Exists() {
+		st.State = &state
+		elapsed := st.elapsed(now).Milliseconds()
+		st.ElapsedMS = &elapsed
+	}
+	return st, nil
+}
+
+// elapsed is the run's age while it runs, and how long it ran once it stopped.
+func (st loopStatus) elapsed(now time.Time) time.Duration {
+	switch {
+	case st.State == nil || st.StartedAt.IsZero():
+		return 0
+	case st.Running:
+		return now.Sub(st.StartedAt)
+	case st.LastIterationAt.After(st.StartedAt):
+		return st.LastIterationAt.Sub(st.StartedAt)
+	}
+	return 0
+}
+
+func (st loopStatus) print(w io.Writer, now time.Time) error {
+	if st.State == nil && !st.Running {
+		_, err := fmt.Fprintln(w, "no loop has run in this repository; start one with 'git ralph loop'")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	field := func(name, format string, args ...any) {
+		fmt.Fprintf(tw, "%s:\t%s\n", name, fmt.Sprintf(format, args...))
+	}
+	field("status", "%s", st.summary())
+	if st.State == nil {
+		return tw.Flush()
+	}
+	field("mode", "%s", orDash(st.Mode))
+	field("run", "%s", orDash(st.Run))
+	field("iteration", "%s", st.iterationText())
+	field("errors", "%d in a row, %d in total", st.ConsecutiveErrors, st.ErrorCount)
+	field("idle iterations", "%d", st.IdleIterations)
+	if st.LastError != "" {
+		field("last error", "%s", st.LastError)
+	}
+	field("last commit", "%s", orDash(shortHash(st.LastCommit)))
+	if !st.StartedAt.IsZero() {
+		field("started", "%s (%s %s)", localTime(st.StartedAt), map[bool]string{true: "running for", false: "ran for"}[st.Running], formatDuration(st.elapsed(now)))
+	}
+	if !st.WaitUntil.IsZero() && st.WaitUntil.After(now) {
+		field("waiting until", "%s (rate limit, %s from now)", localTime(st.WaitUntil), formatDuration(st.WaitUntil.Sub(now)))
+	}
+	return tw.Flush()
+}
+
+// summary says whether a loop runs and, if not, how the last run ended and what the next
+// 'git ralph loop' will do.
+func (st loopStatus) summary() string {
+	if st.Running {
+		h := st.LockHolder
+		return fmt.Sprintf("running (pid %d on host %s since %s)", h.PID, h.Host, localTime(h.Since))
+	}
+	if st.Active {
+		return fmt.Sprintf("not running: the last run was interrupted or crashed without stopping cleanly; 'git ralph loop' resumes it at iteration %d", st.Iteration+1)
+	}
+	ended := fmt.Sprintf("not running: the last run stopped (%s, exit %d)", orDash(string(st.StopReason)), st.ExitCode)
+	if st.StopReason.Finished() {
+		return ended + "; 'git ralph loop' starts a new run"
+	}
+	return fmt.Sprintf("%s; 'git ralph loop' resumes it at iteration %d", ended, st.Iteration+1)
+}
+
+// iterationText is i/N: the one in progress while a loop runs, else the last completed.
+func (st loopStatus) iterationText() string {
+	i, note := st.Iteration, "completed"
+	if st.Running {
+		i, note = st.Iteration+1, "in progress"
+	}
+	if st.MaxIterations == 0 {
+		return fmt.Sprintf("%d of unlimited (%s)", i, note)
+	}
+	return fmt.Sprintf("%d/%d (%s)", i, st.MaxIterations, note)
+}
+
+func localTime(t time.Time) string {
+	if t.IsZero() {
+		return "unknown time"
+	}
+	return t.Local().Format(time.DateTime)
+}

@@ -1,0 +1,47 @@
+package agent
+
+import (
+	"io"
+	"time"
+)
+
+// liveStream passes the agent's output to a terminal or pipe (--verbose) through a
+// bounded queue, so a reader that stalls (a paused terminal, a pager, `| (sleep; cat)`)
+// can never hold up the capture, the timeout or the loop: when the queue is full the
+// live copy drops chunks; the captured output and the saved log are complete.
+type liveStream struct {
+	queue chan []byte
+	done  chan struct{}
+}
+
+// liveQueue is how many chunks of output (up to 64 KiB each) may wait for the reader.
+const liveQueue = 64
+
+func newLiveStream(w io.Writer) *liveStream {
+	l := &liveStream{queue: make(chan []byte, liveQueue), done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		for chunk := range l.queue {
+			_, _ = w.Write(chunk)
+		}
+	}()
+	return l
+}
+
+// Write queues a copy of p, or drops it when the reader is too far behind.
+func (l *liveStream) Write(p []byte) (int, error) {
+	select {
+	case l.queue <- append([]byte(nil), p...):
+	default:
+	}
+	return len(p), nil
+}
+
+// close lets the reader catch up for at most within, then leaves it behind.
+func (l *liveStream) close(within time.Duration) {
+	close(l.queue)
+	select {
+	case <-l.done:
+	case <-time.After(within):
+	}
+}
