@@ -124,7 +124,7 @@ func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir string) {
 	} else {
 		fmt.Fprintf(w, "\nThe scratch repository was removed; run 'git ralph demo --keep' to look around in it.\n")
 	}
-	fmt.Fprintf(w, "With a real agent: git ralph init, then git ralph loop --mode plan --agent-cmd 'claude -p'.\n")
+	fmt.Fprintf(w, "With a real agent: git ralph init, then git ralph loop --mode plan --agent-cmd 'claude -p --dangerously-skip-permissions'.\n")
 }
 
 // DemoAgentCmd is the hidden `git ralph demo-agent`, the scripted agent process.

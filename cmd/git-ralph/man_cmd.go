@@ -119,7 +119,9 @@ var exitCodeTable = []struct {
 	meaning string
 }{
 	{0, "success: the agent signalled <promise>SUCCESS</promise>"},
-	{1, "aborted: the consecutive-error threshold was hit, or a configuration or usage error before any iteration"},
+	{1, "aborted: the consecutive-error threshold was hit, a configuration or usage error before any iteration, or an error that stopped the loop"},
 	{2, "max iterations reached"},
-	{130, "interrupted: SIGINT or SIGTERM"},
+	{3, "idle: --idle-threshold iterations in a row changed nothing in git"},
+	{75, "busy: another loop holds this repository's lock"},
+	{130, "interrupted: SIGINT, SIGTERM, SIGHUP or git ralph cancel"},
 }
