@@ -127,21 +127,6 @@ func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir string) {
 	fmt.Fprintf(w, "With a real agent: git ralph init, then git ralph loop --mode plan --agent-cmd 'claude -p --dangerously-skip-permissions'.\n")
 }
 
-// DemoAgentCmd is the hidden `git ralph demo-agent`, the scripted agent process.
-type DemoAgentCmd struct{}
-
-// Run does one iteration of the scripted agent in the current directory.
-func (DemoAgentCmd) Run(ctx context.Context, s Streams) error {
-	dir, err := workDir()
-	if err != nil {
-		return err
-	}
-	if code := demoagent.Main(ctx, dir, os.Getenv("RALPH_MODE"), s.Stdin, s.Stdout); code != 0 {
-		return exitCode(code)
-	}
-	return nil
-}
-
 // indented prefixes every line written through it, to set the agent's output apart.
 type indented struct {
 	w      io.Writer

@@ -8,11 +8,6 @@ import (
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
-// loadPrompt assembles the prompt the first iteration would get.
-func loadPrompt(cfg loop.Config) (prompts.Prompt, error) {
-	return prompts.Assemble(cfg.Dir, cfg.Mode, cfg.Context)
-}
-
 // dryRun shows what `git ralph loop` would do and checks that it could: the settings
 // with their origins, the prompt file, the agent's program, and the assembled prompt.
 // It exits 0 when everything checks out, 1 otherwise, and runs nothing.
@@ -30,7 +25,7 @@ func dryRun(s Streams, cfg loop.Config, set *settings) error {
 	if cfg.AgentCmd != "" {
 		ok = showAgentCheck(w, checkAgentProgram(cfg.Dir, cfg.AgentCmd)) && ok
 	}
-	prompt, err := loadPrompt(cfg)
+	prompt, err := prompts.Assemble(cfg.Dir, cfg.Mode, cfg.Context)
 	if err != nil {
 		ok = fail(w, explain(err).Error())
 		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {
@@ -52,7 +47,7 @@ func showAgentCheck(w io.Writer, c programCheck) bool {
 	switch {
 	case !c.ok:
 		fail(w, c.problem)
-		fmt.Fprintf(w, "    %s\n", indentLines(c.hint, "    "))
+		fmt.Fprint(w, indent(c.hint, "    "))
 	case c.note != "":
 		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.program, c.note)
 	default:
@@ -64,15 +59,4 @@ func showAgentCheck(w io.Writer, c programCheck) bool {
 func fail(w io.Writer, problem string) bool {
 	fmt.Fprintf(w, "  ✗ %s\n", problem)
 	return false
-}
-
-func indentLines(text, indent string) string {
-	out := []byte{}
-	for i, r := range []byte(text) {
-		out = append(out, r)
-		if r == '\n' && i < len(text)-1 {
-			out = append(out, indent...)
-		}
-	}
-	return string(out)
 }

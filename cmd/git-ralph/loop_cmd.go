@@ -8,6 +8,7 @@ import (
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/prompts"
 )
 
 const defaultMode = "build"
@@ -107,7 +108,7 @@ func preflight(cfg loop.Config) error {
 	if err := cfg.Validate(); err != nil {
 		return explain(err)
 	}
-	if _, err := loadPrompt(cfg); err != nil {
+	if _, err := prompts.Assemble(cfg.Dir, cfg.Mode, cfg.Context); err != nil {
 		return explain(err)
 	}
 	if check := checkAgentProgram(cfg.Dir, cfg.AgentCmd); !check.ok {

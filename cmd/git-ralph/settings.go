@@ -30,11 +30,10 @@ func (s *settings) add(key, value, origin string) {
 func (c *LoopCmd) resolve(root string) (loop.Config, *settings, error) {
 	s := &settings{}
 	cfg := loop.Config{Dir: root, Mode: c.Mode, Context: c.Context}
-	s.add("mode", c.Mode, originOf(c.Mode != "", "--mode"))
 	if cfg.Mode == "" {
 		cfg.Mode = defaultMode
-		s.list[0].Value = defaultMode
 	}
+	s.add("mode", cfg.Mode, originOf(c.Mode != "", "--mode"))
 	cfg.AgentCmd = c.AgentCmd
 	s.add("agent_cmd", orNone(c.AgentCmd), originOf(c.AgentCmd != "", "--agent-cmd"))
 	max, origin, err := c.maxIterations()
