@@ -28,7 +28,7 @@ func TakeCheckpoint(ctx context.Context, dir string) (Checkpoint, error) {
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	tree, err := Snapshot(ctx, dir)
+	tree, err := snapshotAt(ctx, dir, head)
 	if err != nil {
 		return Checkpoint{}, err
 	}
@@ -81,6 +81,11 @@ func Snapshot(ctx context.Context, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return snapshotAt(ctx, dir, head)
+}
+
+// snapshotAt is Snapshot when HEAD is already known to be head.
+func snapshotAt(ctx context.Context, dir, head string) (string, error) {
 	if head != "" {
 		clean, err := cleanWorkTree(ctx, dir)
 		if err != nil {
@@ -211,16 +216,10 @@ func asNotRepo(dir string, err error) error {
 // keeps the object and everything it reaches. hash may be a commit or a tree: git lets refs
 // outside refs/heads/ name trees, gc keeps them, and `git log --all` skips them silently.
 func KeepAlive(ctx context.Context, dir, ref, hash string) error {
-	if !strings.HasPrefix(ref, "refs/") || strings.HasPrefix(ref, "refs/heads/") {
-		return fmt.Errorf("keeping %q alive: ref %q must be under refs/ and not a branch", hash, ref)
-	}
 	if hash == "" {
 		return fmt.Errorf("keeping %s alive: no object (unborn branch?)", ref)
 	}
-	if _, err := Git(ctx, dir, "update-ref", "--no-deref", ref, hash); err != nil {
-		return fmt.Errorf("keeping %s alive: %w", ref, err)
-	}
-	return nil
+	return KeepAliveAll(ctx, dir, []Ref{{Name: ref, Hash: hash}})
 }
 
 // Changes counts what a diff touched. A binary file counts as one file with no lines.

@@ -99,13 +99,14 @@ func (j *journal) begin(before gitops.Checkpoint, now time.Time, logLimit int) (
 // written together, in one git process, when the iteration is over.
 func checkpointRefs(n int, before, after gitops.Checkpoint) []gitops.Ref {
 	return []gitops.Ref{
-		{Name: checkpointRef(n, "before"), Hash: before.Head}, {Name: checkpointRef(n, "before-tree"), Hash: before.Tree},
-		{Name: checkpointRef(n, "after"), Hash: after.Head}, {Name: checkpointRef(n, "after-tree"), Hash: after.Tree},
+		{Name: CheckpointRef(n, "before"), Hash: before.Head}, {Name: CheckpointRef(n, "before-tree"), Hash: before.Tree},
+		{Name: CheckpointRef(n, "after"), Hash: after.Head}, {Name: CheckpointRef(n, "after-tree"), Hash: after.Tree},
 	}
 }
 
-// checkpointRef names the ref that keeps one of iteration n's checkpoints alive.
-func checkpointRef(n int, which string) string {
+// CheckpointRef names the ref that keeps one of iteration n's checkpoints alive: which is
+// before, before-tree, after or after-tree.
+func CheckpointRef(n int, which string) string {
 	return "refs/ralph/iterations/" + strconv.Itoa(n) + "/" + which
 }
 

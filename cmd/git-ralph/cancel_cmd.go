@@ -7,7 +7,6 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -41,11 +40,11 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 // runningLoop is the holder of the repository's lock, if it is a process this command can
 // signal: one on this host.
 func runningLoop(ctx context.Context, root string) (history.Holder, error) {
-	lockPath, err := gitops.GitPath(ctx, root, lockFile)
+	path, err := lockPath(ctx, root)
 	if err != nil {
 		return history.Holder{}, err
 	}
-	holder, held, err := history.ReadHolder(lockPath)
+	holder, held, err := history.ReadHolder(path)
 	switch {
 	case err != nil:
 		return history.Holder{}, err
@@ -53,7 +52,7 @@ func runningLoop(ctx context.Context, root string) (history.Holder, error) {
 		return history.Holder{}, withHint(errors.New("no loop is running in this repository"),
 			"'git ralph status' shows how the last run ended")
 	case holder.PID <= 0:
-		return history.Holder{}, withHint(fmt.Errorf("a loop holds %s but its pid could not be read", lockPath),
+		return history.Holder{}, withHint(fmt.Errorf("a loop holds %s but its pid could not be read", path),
 			"it may be starting or stopping: try again in a moment")
 	}
 	if host, _ := os.Hostname(); holder.Host != "" && holder.Host != host {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
 )
 
 // HistoryCmd is `git ralph history`.
@@ -206,11 +207,11 @@ func (c *HistoryCmd) rangeDiff(ctx context.Context, w io.Writer, root string, st
 
 // keptTree resolves one of the trees the loop keeps for iteration n.
 func keptTree(ctx context.Context, root string, store *history.Store, n int, which string) (string, error) {
-	tree, err := gitops.ResolveRef(ctx, root, iterationRef(n, which))
+	tree, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, which))
 	if err != nil || tree != "" {
 		return tree, err
 	}
-	return "", missingIteration(store, n, "checkpoint "+iterationRef(n, which))
+	return "", missingIteration(store, n, "checkpoint "+loop.CheckpointRef(n, which))
 }
 
 // missingIteration explains why iteration n lacks what, naming the range there is.
@@ -227,10 +228,4 @@ func missingIteration(store *history.Store, n int, what string) error {
 		return withHint(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
 	}
 	return withHint(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
-}
-
-// iterationRef names a ref the loop keeps for iteration n: before, before-tree, after or
-// after-tree.
-func iterationRef(n int, which string) string {
-	return "refs/ralph/iterations/" + strconv.Itoa(n) + "/" + which
 }

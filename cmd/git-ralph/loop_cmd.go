@@ -72,7 +72,7 @@ const exitBusy = 75
 // acquireLock takes the repository's single-instance lock, kept in the git directory
 // where the agent cannot commit it.
 func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
-	path, err := gitops.GitPath(ctx, root, lockFile)
+	path, err := lockPath(ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +83,11 @@ func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
 	return lock, err
 }
 
-// lockFile is the lock's name inside the git directory.
-const lockFile = "ralph.lock"
+// lockPath is where the repository's lock lives: in the git directory, where the agent
+// cannot commit it.
+func lockPath(ctx context.Context, root string) (string, error) {
+	return gitops.GitPath(ctx, root, "ralph.lock")
+}
 
 // repoRoot finds the work tree the loop runs in.
 func repoRoot(ctx context.Context) (string, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
 )
 
 // RollbackCmd is `git ralph rollback`.
@@ -129,21 +130,21 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 
 // commitBefore is the commit HEAD was on when iteration n started.
 func commitBefore(ctx context.Context, root string, store *history.Store, n int) (string, error) {
-	commit, err := gitops.ResolveRef(ctx, root, iterationRef(n, "before")+"^{commit}")
+	commit, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before")+"^{commit}")
 	if err != nil || commit != "" {
 		return commit, err
 	}
 	rec, err := store.Get(n)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
-		return "", missingIteration(store, n, "checkpoint "+iterationRef(n, "before"))
+		return "", missingIteration(store, n, "checkpoint "+loop.CheckpointRef(n, "before"))
 	case err != nil:
 		return "", err
 	case rec.CommitBefore == "":
 		return "", withHint(fmt.Errorf("iteration %d started on a branch with no commit yet: there is no commit to go back to", n),
 			"roll back to a later iteration, or see its changes with 'git ralph history --diff %d'", n)
 	}
-	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", iterationRef(n, "before"), n),
+	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", loop.CheckpointRef(n, "before"), n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
 }
 

@@ -49,12 +49,9 @@ func (c *LoopCmd) resolve(root string) (loop.Config, *settings, error) {
 		cfg.Timeout = *c.Timeout
 	}
 	s.add("iteration_timeout", describeTimeout(cfg.Timeout), originOf(c.Timeout != nil, "--timeout"))
-	cfg.MaxConsecutiveErrors = loop.DefaultMaxConsecutiveErrors
-	if c.MaxConsecutiveErrors != nil {
-		if *c.MaxConsecutiveErrors < 1 {
-			return cfg, s, withHint(fmt.Errorf("--max-consecutive-errors must be at least 1, got %d", *c.MaxConsecutiveErrors), "the loop stops after this many failed iterations in a row")
-		}
-		cfg.MaxConsecutiveErrors = *c.MaxConsecutiveErrors
+	if cfg.MaxConsecutiveErrors, err = intFlag(c.MaxConsecutiveErrors, loop.DefaultMaxConsecutiveErrors, 1,
+		"--max-consecutive-errors", "the loop stops after this many failed iterations in a row"); err != nil {
+		return cfg, s, err
 	}
 	s.add("max_consecutive_errors", strconv.Itoa(cfg.MaxConsecutiveErrors), originOf(c.MaxConsecutiveErrors != nil, "--max-consecutive-errors"))
 	cfg.MaxOutputBuffer = loop.DefaultMaxOutputBuffer
@@ -66,12 +63,9 @@ func (c *LoopCmd) resolve(root string) (loop.Config, *settings, error) {
 		cfg.MaxOutputBuffer = n
 	}
 	s.add("max_output_buffer", formatSize(int64(cfg.MaxOutputBuffer)), originOf(c.MaxOutputBuffer != "", "--max-output-buffer"))
-	cfg.IdleThreshold = loop.DefaultIdleThreshold
-	if c.IdleThreshold != nil {
-		if *c.IdleThreshold < 0 {
-			return cfg, s, withHint(fmt.Errorf("--idle-threshold must not be negative, got %d", *c.IdleThreshold), "use 0 to never stop for idleness")
-		}
-		cfg.IdleThreshold = *c.IdleThreshold
+	if cfg.IdleThreshold, err = intFlag(c.IdleThreshold, loop.DefaultIdleThreshold, 0,
+		"--idle-threshold", "use 0 to never stop for idleness"); err != nil {
+		return cfg, s, err
 	}
 	s.add("idle_threshold", strconv.Itoa(cfg.IdleThreshold), originOf(c.IdleThreshold != nil, "--idle-threshold"))
 	cfg.Fresh = c.Fresh
@@ -79,6 +73,20 @@ func (c *LoopCmd) resolve(root string) (loop.Config, *settings, error) {
 		s.add("context", fmt.Sprintf("%d bytes", len(c.Context)), "flag --context")
 	}
 	return cfg, s, nil
+}
+
+// intFlag is the value of an optional integer flag, at least min, or def when it was
+// not given.
+func intFlag(v *int, def, min int, flag, hint string) (int, error) {
+	switch {
+	case v == nil:
+		return def, nil
+	case *v < min && min == 0:
+		return 0, withHint(fmt.Errorf("%s must not be negative, got %d", flag, *v), "%s", hint)
+	case *v < min:
+		return 0, withHint(fmt.Errorf("%s must be at least %d, got %d", flag, min, *v), "%s", hint)
+	}
+	return *v, nil
 }
 
 // maxIterations applies seed 000's precedence: --max > --unlimited > built-in 5.

@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -49,11 +48,11 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 }
 
 func readStatus(ctx context.Context, root string, now time.Time) (loopStatus, error) {
-	lockPath, err := gitops.GitPath(ctx, root, lockFile)
+	path, err := lockPath(ctx, root)
 	if err != nil {
 		return loopStatus{}, err
 	}
-	holder, held, err := history.ReadHolder(lockPath)
+	holder, held, err := history.ReadHolder(path)
 	if err != nil {
 		return loopStatus{}, err
 	}
