@@ -207,6 +207,7 @@ func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec
 		Log:       it.output,
 		Hurry:     r.deps.Hurry,
 		Started:   r.agentStarted,
+		Marker:    "RALPH_RUN=" + r.res.Run,
 		Stopping: func(sig syscall.Signal, why string) {
 			r.report(AgentStopping{Iteration: i, Signal: sig, Why: why})
 		},

@@ -2,9 +2,12 @@ package loop
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
@@ -57,8 +60,11 @@ func (r *runner) loadState() (history.State, error) {
 // stopOrphans stops the agent of a loop that died mid-iteration, before anything else
 // runs in the repository. The caller holds the lock, so that loop is gone.
 func (r *runner) stopOrphans(saved history.State) {
-	if saved.AgentPGID != 0 && agent.StopOrphans(saved.AgentPGID, saved.Run, r.deps.Grace) {
-		r.report(Warning{Message: fmt.Sprintf("stopped the agent (process group %d) that the previous loop left running", saved.AgentPGID)})
+	if !saved.Active {
+		return
+	}
+	if stopped := agent.StopOrphans(saved.Run, r.deps.Grace); len(stopped) > 0 {
+		r.report(Warning{Message: fmt.Sprintf("stopped the agent the previous loop left running (session %s)", joinInts(stopped))})
 	}
 }
 
@@ -116,9 +122,15 @@ func stopReason(s Status) history.StopReason {
 		StatusAborted: history.StopAborted, StatusIdle: history.StopIdle, StatusInterrupted: history.StopInterrupted}[s]
 }
 
-// newRunID names a run by its start time plus a short suffix.
+// newRunID names a run by its start time plus 32 random bits.
+//
+// The random part matters: the run id is the RALPH_RUN marker by which
+// leftover agent processes are found and stopped, and loops in different repositories
+// started by the same cron line begin in the same second.
 func newRunID(now time.Time) string {
-	return fmt.Sprintf("%s-%04x", now.UTC().Format("20060102T150405Z"), now.UnixNano()&0xffff)
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // never fails since Go 1.24
+	return fmt.Sprintf("%s-%x", now.UTC().Format("20060102T150405Z"), b)
 }
 
 func hostname() string {
@@ -127,4 +139,13 @@ func hostname() string {
 		return "unknown"
 	}
 	return h
+}
+
+// joinInts writes ids as "1, 2, 3".
+func joinInts(ids []int) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.Itoa(id)
+	}
+	return strings.Join(s, ", ")
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
 // progress prints the loop's events as the timestamped lines of seed 000's examples.
@@ -56,8 +57,12 @@ func (p *progress) stopping(e loop.AgentStopping) {
 		p.warning("iteration %d: the agent's processes did not stop within the grace period, sending SIGKILL", e.Iteration)
 		return
 	}
-	why := map[string]string{"timeout": "timeout reached", "interrupt": "interrupted",
-		"leftover processes": "the agent exited but left processes running"}[e.Why]
+	if e.Why == agent.WhyEscaped {
+		p.warning("iteration %d: processes the agent started left its session (setsid), sending %s to them", e.Iteration, loop.SignalName(e.Signal))
+		return
+	}
+	why := map[string]string{agent.WhyTimeout: "timeout reached", agent.WhyInterrupt: "interrupted",
+		agent.WhyLeftover: "the agent exited but left processes running"}[e.Why]
 	p.warning("iteration %d: %s, sending %s to the agent's process group", e.Iteration, why, loop.SignalName(e.Signal))
 }
 

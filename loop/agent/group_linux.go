@@ -32,19 +32,58 @@ func liveMembers(sid int) ([]member, bool) {
 	return members, true
 }
 
-// belongsToRun reports whether a running process of session sid has the environment
-// entry marker (RALPH_RUN=…), which every agent git-ralph starts inherits.
-func belongsToRun(sid int, marker string) bool {
-	members, _ := liveMembers(sid)
-	for _, m := range members {
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(m.pid) + "/environ")
+// sessionsOfRun lists the sessions holding a running process whose environment has the
+// entry marker (RALPH_RUN=…). Processes of other users cannot be read and are skipped:
+// they cannot be ours.
+func sessionsOfRun(marker string) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	seen := map[int]bool{ownSession(): true} // never our own, whatever its environment
+
+	var sessions []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
 		if err != nil {
 			continue
 		}
-		for _, entry := range bytes.Split(env, []byte{0}) {
-			if string(entry) == marker {
-				return true
-			}
+		stat, ok := parseStat(data)
+		if !ok || stat.state == 'Z' || stat.state == 'X' || seen[stat.session] || stat.session <= 1 {
+			continue
+		}
+		if hasEnv(pid, marker) {
+			seen[stat.session] = true
+			sessions = append(sessions, stat.session)
+		}
+	}
+	return sessions
+}
+
+// ownSession is the session git-ralph itself runs in, or 0 when it cannot be read.
+func ownSession() int {
+	data, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	stat, _ := parseStat(data)
+	return stat.session
+}
+
+// hasEnv reports whether process pid has the environment entry marker.
+func hasEnv(pid int, marker string) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	for _, entry := range bytes.Split(env, []byte{0}) {
+		if string(entry) == marker {
+			return true
 		}
 	}
 	return false

@@ -6,6 +6,6 @@ package agent
 // signalling the process group alone.
 func liveMembers(sid int) ([]member, bool) { return nil, false }
 
-// belongsToRun cannot read another process's environment without /proc, so it says no:
-// an orphaned group is left alone rather than risk stopping an unrelated one.
-func belongsToRun(sid int, marker string) bool { return false }
+// sessionsOfRun cannot read another process's environment without /proc, so it finds
+// none: an orphaned agent is left alone rather than risk stopping an unrelated one.
+func sessionsOfRun(marker string) []int { return nil }

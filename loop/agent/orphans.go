@@ -5,23 +5,43 @@ import (
 	"time"
 )
 
-// StopOrphans stops what is left of an agent's process group after git-ralph itself
-// died (kill -9, a crash, a lost terminal): SIGTERM, grace, SIGKILL, as for a timeout.
-// The group id comes from the state file and may have been reused since, so the group
-// is stopped only if one of its processes carries RALPH_RUN=run in its environment.
-// It reports whether it found and stopped such a group.
-func StopOrphans(pgid int, run string, grace time.Duration) bool {
-	g := group(pgid)
-	if pgid <= 1 || run == "" || !g.alive() || !belongsToRun(pgid, "RALPH_RUN="+run) {
-		return false
+// StopOrphans stops every process left behind by run after git-ralph itself died
+// (kill -9, a crash, a lost terminal): SIGTERM, grace, SIGKILL, as for a timeout.
+//
+// The processes are found by the RALPH_RUN=run entry that every agent git-ralph starts
+// inherits, not by the process group saved in the state file: the agent may have started
+// (and the loop died) before that save, a group id may have been reused since, and a
+// process that called setsid has left the group but not the environment. Each session
+// holding such a process is stopped whole. It returns the sessions it stopped.
+func StopOrphans(run string, grace time.Duration) []int {
+	if run == "" {
+		return nil
 	}
-	if grace <= 0 {
-		grace = DefaultGrace
+	sessions := sessionsOfRun("RALPH_RUN=" + run)
+	if len(sessions) > 0 {
+		if grace <= 0 {
+			grace = DefaultGrace
+		}
+		stopSessions(sessions, grace, nil)
 	}
-	g.signal(syscall.SIGTERM)
-	if !g.awaitExit(grace, nil) {
-		g.signal(syscall.SIGKILL)
-		g.awaitExit(time.Second, nil)
+	return sessions
+}
+
+// stopSessions sends SIGTERM to every process of the sessions, waits up to grace (cut
+// short by hurry), then SIGKILLs what is left. It reports whether all of them are gone.
+func stopSessions(sessions []int, grace time.Duration, hurry <-chan struct{}) bool {
+	groups := make([]group, len(sessions))
+	for i, sid := range sessions {
+		groups[i] = group(sid)
+		groups[i].signal(syscall.SIGTERM)
 	}
-	return true
+	deadline := time.Now().Add(grace)
+	gone := true
+	for _, g := range groups {
+		if !g.awaitExit(time.Until(deadline), hurry) {
+			g.signal(syscall.SIGKILL)
+			gone = g.awaitExit(time.Second, nil) && gone
+		}
+	}
+	return gone
 }

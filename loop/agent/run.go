@@ -18,6 +18,14 @@ const DefaultGrace = 5 * time.Second
 // that left the group (setsid) can still hold the pipe then, and it must not stall the loop.
 const drainWait = time.Second
 
+// Why the agent's processes are being stopped, as told to Spec.Stopping.
+const (
+	WhyTimeout   = "timeout"
+	WhyInterrupt = "interrupt"
+	WhyLeftover  = "leftover processes" // the agent exited, some of its group did not
+	WhyEscaped   = "escaped processes"  // processes of the agent that left its session
+)
+
 // Spec says what to run and how.
 type Spec struct {
 	Command   string        // run as `sh -c Command`
@@ -30,12 +38,16 @@ type Spec struct {
 	Live      io.Writer     // optional: receives the output as it arrives (--verbose)
 	Log       io.Writer     // optional: receives all the output (the iteration's saved log)
 	Hurry     <-chan struct{}
-	// Stopping is told when the group is sent a signal, with why ("timeout", "interrupt",
-	// "leftover processes"); optional.
+	// Stopping is told when the group is sent a signal, with why (one of the Why…
+	// constants); optional.
 	Stopping func(sig syscall.Signal, why string)
 	// Started is told the agent's process group as soon as it exists, so a crash of
 	// git-ralph can be cleaned up after; optional.
 	Started func(pgid int)
+	// Marker is an environment entry (such as RALPH_RUN=…) that only this agent's
+	// processes carry, which should also be among Env. Processes carrying it that left
+	// the agent's session (setsid) are stopped with it; optional.
+	Marker string
 }
 
 // Result is what one agent process did.
@@ -163,18 +175,19 @@ func (p *process) supervise(ctx context.Context) Result {
 	case p.waitErr = <-p.waited:
 		p.reaped = true
 		if p.group.alive() {
-			p.stop("leftover processes", &res)
+			p.stop(WhyLeftover, &res)
 		}
 	case <-timeout:
 		if p.exitedAlready() {
 			break // it finished as the timer fired: not a timeout
 		}
 		res.TimedOut = true
-		p.stop("timeout", &res)
+		p.stop(WhyTimeout, &res)
 	case <-ctx.Done():
 		res.Interrupted = true
-		p.stop("interrupt", &res)
+		p.stop(WhyInterrupt, &res)
 	}
+	p.stopEscapees(&res)
 	p.finishOutput()
 	res.Output, res.OutputBytes, res.Truncated = p.tail.Bytes(), p.tail.Total(), p.tail.Truncated()
 	res.ExitCode, res.Signal = exitStatus(p.reap())
@@ -188,7 +201,7 @@ func (p *process) exitedAlready() bool {
 		p.reaped = true
 		if p.group.alive() {
 			// leftovers are stopped like after any exit
-			p.stop("leftover processes", &Result{})
+			p.stop(WhyLeftover, &Result{})
 		}
 		return true
 	default:
@@ -201,16 +214,35 @@ func (p *process) exitedAlready() bool {
 func (p *process) stop(why string, res *Result) {
 	p.notify(syscall.SIGTERM, why)
 	p.group.signal(syscall.SIGTERM)
-	grace := p.spec.Grace
-	if grace <= 0 {
-		grace = DefaultGrace
-	}
-	if !p.group.awaitExit(grace, p.spec.Hurry) {
+	if !p.group.awaitExit(p.grace(), p.spec.Hurry) {
 		p.notify(syscall.SIGKILL, why)
 		p.group.signal(syscall.SIGKILL)
 		res.Survivors = !p.group.awaitExit(time.Second, nil)
 	}
 	p.reap()
+}
+
+// stopEscapees stops the processes that carry the agent's marker but left its session
+// with setsid: nothing the agent started may outlive the iteration.
+func (p *process) stopEscapees(res *Result) {
+	if p.spec.Marker == "" {
+		return
+	}
+	sessions := sessionsOfRun(p.spec.Marker)
+	if len(sessions) == 0 {
+		return
+	}
+	p.notify(syscall.SIGTERM, WhyEscaped)
+	if !stopSessions(sessions, p.grace(), p.spec.Hurry) {
+		res.Survivors = true
+	}
+}
+
+func (p *process) grace() time.Duration {
+	if p.spec.Grace > 0 {
+		return p.spec.Grace
+	}
+	return DefaultGrace
 }
 
 // errUnreaped stands for the exit status of an agent that outlived SIGKILL (a process
