@@ -163,7 +163,7 @@ func (r *runner) stopBefore(ctx context.Context, i int) (Status, bool) {
 
 // iteration runs iteration i: the agent, then the measurement of what it changed.
 func (r *runner) iteration(ctx context.Context, i int) error {
-	prompt, err := prompts.Assemble(r.cfg.Dir, r.cfg.Mode, r.cfg.Context)
+	prompt, err := prompts.Assemble(prompts.Spec{Dir: r.cfg.Dir, Mode: r.cfg.Mode, Context: r.cfg.Context})
 	if err != nil {
 		return fmt.Errorf("assembling the prompt of iteration %d: %w", i, err)
 	}

@@ -63,16 +63,23 @@ func FileName(mode string) string { return "PROMPT_" + mode + ".md" }
 
 // MissingError is a mode whose prompt file does not exist.
 type MissingError struct {
-	Mode string
-	Path string
+	Mode       string
+	Path       string
+	Configured bool // the file was named in the configuration, not PROMPT_<mode>.md
 }
 
 func (e *MissingError) Error() string {
+	if e.Configured {
+		return fmt.Sprintf("prompt file of mode %q does not exist: %s", e.Mode, e.Path)
+	}
 	return fmt.Sprintf("no prompt for mode %q: %s does not exist", e.Mode, e.Path)
 }
 
 // Hint says how to get a prompt file.
 func (e *MissingError) Hint() string {
+	if e.Configured {
+		return "create it, or fix prompt/prompts of this mode in .ralph/config.toml ('git ralph config' shows where it is set)"
+	}
 	if _, ok := Default(e.Mode); ok {
 		return "run 'git ralph init' to write the default PROMPT_plan.md and PROMPT_build.md"
 	}
@@ -98,16 +105,65 @@ func Load(dir, mode string) (Section, error) {
 	return Section{Source: FileName(mode), Body: string(data)}, nil
 }
 
-// Assemble builds the prompt of mode: its file, then a Context section when context is
-// not empty.
-func Assemble(dir, mode, context string) (Prompt, error) {
-	file, err := Load(dir, mode)
-	if err != nil {
-		return Prompt{}, err
+// Spec says what goes into one iteration's prompt.
+type Spec struct {
+	Dir   string   // the repository root
+	Mode  string   // names the default prompt file, PROMPT_<mode>.md
+	Files []string // prompt fragments to concatenate instead (config prompt/prompts), relative to Dir
+	// Context is the --context text, in every iteration of the run.
+	Context string
+	// Injected is what `git ralph inject` queued for the next iteration, in order.
+	Injected []Section
+	// Feedback is the previous iteration's validation failure, already written out.
+	Feedback string
+}
+
+// Assemble builds an iteration's prompt: the mode's prompt file (or the configured
+// fragments, each as written), then a section for the context, each injected text and
+// the previous iteration's validation feedback, when there are any.
+func Assemble(s Spec) (Prompt, error) {
+	var p Prompt
+	if len(s.Files) == 0 {
+		file, err := Load(s.Dir, s.Mode)
+		if err != nil {
+			return Prompt{}, err
+		}
+		p.Sections = append(p.Sections, file)
 	}
-	p := Prompt{Sections: []Section{file}}
-	if strings.TrimSpace(context) != "" {
-		p.Sections = append(p.Sections, Section{Title: "Context", Source: "--context", Body: context})
+	for _, name := range s.Files {
+		fragment, err := LoadFile(s.Dir, s.Mode, name)
+		if err != nil {
+			return Prompt{}, err
+		}
+		p.Sections = append(p.Sections, fragment)
+	}
+	if strings.TrimSpace(s.Context) != "" {
+		p.Sections = append(p.Sections, Section{Title: "Context", Source: "--context", Body: s.Context})
+	}
+	for _, in := range s.Injected {
+		if strings.TrimSpace(in.Body) != "" {
+			in.Title = "Context"
+			p.Sections = append(p.Sections, in)
+		}
+	}
+	if strings.TrimSpace(s.Feedback) != "" {
+		p.Sections = append(p.Sections, Section{Title: "Previous iteration", Source: "validation", Body: s.Feedback})
 	}
 	return p, nil
+}
+
+// LoadFile reads one configured prompt fragment of mode: a path relative to the
+// repository root that must stay inside it.
+func LoadFile(dir, mode, name string) (Section, error) {
+	if filepath.IsAbs(name) || !filepath.IsLocal(filepath.Clean(name)) {
+		return Section{}, fmt.Errorf("prompt file %q of mode %q must be a path inside the repository", name, mode)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Section{}, &MissingError{Mode: mode, Path: filepath.Join(dir, name), Configured: true}
+	}
+	if err != nil {
+		return Section{}, fmt.Errorf("reading prompt file %s of mode %q: %w", name, mode, err)
+	}
+	return Section{Source: filepath.ToSlash(name), Body: string(data)}, nil
 }

@@ -21,7 +21,7 @@ func TestAssemble(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Assemble(dir, tt.mode, tt.context)
+			p, err := Assemble(Spec{Dir: dir, Mode: tt.mode, Context: tt.context})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +35,7 @@ func TestAssemble(t *testing.T) {
 func TestMarkedShowsEverySection(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "PROMPT_plan.md"), []byte("Plan.\n"), 0o644)
-	p, err := Assemble(dir, "plan", "hello")
+	p, err := Assemble(Spec{Dir: dir, Mode: "plan", Context: "hello"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +85,36 @@ func TestRepositoryPromptsAreTheDefaults(t *testing.T) {
 		}
 		if def, _ := Default(mode); string(top) != def {
 			t.Errorf("../%s differs from the embedded default", FileName(mode))
+		}
+	}
+}
+
+func TestAssembleFragmentsInjectionsAndFeedback(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "prompts"), 0o755)
+	os.WriteFile(filepath.Join(dir, "prompts", "base.md"), []byte("Base.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "prompts", "tests.md"), []byte("Run the tests.\n"), 0o644)
+	p, err := Assemble(Spec{Dir: dir, Mode: "review", Files: []string{"prompts/base.md", "prompts/tests.md"},
+		Context: "ctx", Injected: []Section{{Source: "inject", Body: "use the v2 API"}, {Source: "inject", Body: "  "}},
+		Feedback: "`make test` failed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Base.\n\nRun the tests.\n\n## Context\n\nctx\n\n## Context\n\nuse the v2 API\n\n## Previous iteration\n\n`make test` failed\n"
+	if got := p.Text(); got != want {
+		t.Errorf("Text() = %q, want %q", got, want)
+	}
+}
+
+func TestConfiguredPromptFiles(t *testing.T) {
+	dir := t.TempDir()
+	var missing *MissingError
+	if _, err := Assemble(Spec{Dir: dir, Mode: "plan", Files: []string{"nope.md"}}); !errors.As(err, &missing) || !strings.Contains(missing.Hint(), "config.toml") {
+		t.Errorf("missing configured file: %v", err)
+	}
+	for _, name := range []string{"../outside.md", "/etc/passwd"} {
+		if _, err := Assemble(Spec{Dir: dir, Mode: "plan", Files: []string{name}}); err == nil || !strings.Contains(err.Error(), "inside the repository") {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

@@ -25,7 +25,7 @@ func dryRun(s Streams, cfg loop.Config, set *settings) error {
 	if cfg.AgentCmd != "" {
 		ok = showAgentCheck(w, checkAgentProgram(cfg.Dir, cfg.AgentCmd)) && ok
 	}
-	prompt, err := prompts.Assemble(cfg.Dir, cfg.Mode, cfg.Context)
+	prompt, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Context: cfg.Context})
 	if err != nil {
 		ok = fail(w, explain(err).Error())
 		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {

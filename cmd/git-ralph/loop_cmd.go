@@ -111,7 +111,7 @@ func preflight(cfg loop.Config) error {
 	if err := cfg.Validate(); err != nil {
 		return explain(err)
 	}
-	if _, err := prompts.Assemble(cfg.Dir, cfg.Mode, cfg.Context); err != nil {
+	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Context: cfg.Context}); err != nil {
 		return explain(err)
 	}
 	if check := checkAgentProgram(cfg.Dir, cfg.AgentCmd); !check.ok {
