@@ -11,12 +11,12 @@ import (
 	"time"
 )
 
-// tempSuffix ends the name of every file writeFileAtomic is still writing. A leading dot and
+// tempSuffix ends the name of every file WriteFileAtomic is still writing. A leading dot and
 // this suffix keep such files out of directory listings meant for people and out of the
 // record numbering (a name like ".last.123.tmp" is never a number).
 const tempSuffix = ".tmp"
 
-// writeFileAtomic replaces path with data so that a crash at any instant leaves either the
+// WriteFileAtomic replaces path with data so that a crash at any instant leaves either the
 // old file or the new one, never a torn mix or an empty file:
 //
 //  1. the data goes to a new temp file in the same directory (rename is only atomic within
@@ -30,7 +30,7 @@ const tempSuffix = ".tmp"
 // On any error the temp file is removed and the old file is left as it was. os.File.Sync is
 // F_FULLFSYNC on macOS, so the data reaches the disk there too. Rename is not atomic on NFS
 // with several clients; .ralph/ is expected to live on a local disk.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -90,7 +90,7 @@ func syncDir(dir string) error {
 // (`git ralph status` reading while the loop saves), which must not lose its file.
 const staleTempAge = time.Hour
 
-// removeStaleTemps deletes temp files of writeFileAtomic for path that a killed process
+// removeStaleTemps deletes temp files of WriteFileAtomic for path that a killed process
 // left behind. Errors are ignored: the leftovers are harmless clutter, ignored by git.
 func removeStaleTemps(path string, now time.Time) {
 	dir, base := filepath.Split(path)

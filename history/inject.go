@@ -36,7 +36,7 @@ func Inject(root, text string, now time.Time) (Injection, error) {
 	}
 	name := fmt.Sprintf("%020d-%d.md", now.UnixNano(), os.Getpid())
 	in := Injection{Path: filepath.Join(dir, name), Text: text, At: now}
-	return in, writeFileAtomic(in.Path, []byte(text), 0o644)
+	return in, WriteFileAtomic(in.Path, []byte(text), 0o644)
 }
 
 // Injections lists the queued texts, oldest first.

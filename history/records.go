@@ -18,11 +18,12 @@ import (
 // and the counter .ralph/history/last. One directory per number makes reading a record one
 // path lookup, however long the history grows.
 const (
-	historyDir  = "history"
-	counterFile = "last"
-	recordFile  = "record.toml"
-	diffFile    = "diff.patch"
-	outputFile  = "output.log"
+	historyDir     = "history"
+	counterFile    = "last"
+	recordFile     = "record.toml"
+	diffFile       = "diff.patch"
+	outputFile     = "output.log"
+	validationFile = "validation.log"
 )
 
 // maxSkips bounds how many numbers Next passes over when their directories already exist
@@ -49,8 +50,18 @@ type Record struct {
 	Signal         string    `toml:"signal" json:"signal"`                           // promise: "", "SUCCESS", "FAILURE", "SUCCESS+FAILURE"
 	KilledBy       string    `toml:"killed_by,omitempty" json:"killed_by,omitempty"` // e.g. "SIGKILL"
 	TimedOut       bool      `toml:"timed_out" json:"timed_out"`
-	RateLimitWaits int       `toml:"rate_limit_waits" json:"rate_limit_waits"`         // backoffs before this iteration ran
-	Validation     string    `toml:"validation,omitempty" json:"validation,omitempty"` // result of the validate command, if any
+	RateLimitWaits int       `toml:"rate_limit_waits" json:"rate_limit_waits"`         // attempts that hit a usage or rate limit and were retried
+	WaitedMS       int64     `toml:"waited_ms,omitempty" json:"waited_ms,omitempty"`   // time spent waiting for limits and retries
+	Retries        int       `toml:"retries,omitempty" json:"retries,omitempty"`       // attempts retried after a transient error
+	Validation     string    `toml:"validation,omitempty" json:"validation,omitempty"` // "passed", "failed: exit code 2", "timed out after 10m0s"; empty: none configured
+	Push           string    `toml:"push,omitempty" json:"push,omitempty"`             // "pushed to origin/main", "failed: …"; empty: no push
+	Agent          string    `toml:"agent,omitempty" json:"agent,omitempty"`           // the preset, if any
+	Model          string    `toml:"model,omitempty" json:"model,omitempty"`
+	InputTokens    int64     `toml:"input_tokens,omitempty" json:"input_tokens,omitempty"`
+	OutputTokens   int64     `toml:"output_tokens,omitempty" json:"output_tokens,omitempty"`
+	CacheRead      int64     `toml:"cache_read_tokens,omitempty" json:"cache_read_tokens,omitempty"`
+	CacheWrite     int64     `toml:"cache_write_tokens,omitempty" json:"cache_write_tokens,omitempty"`
+	CostUSD        float64   `toml:"cost_usd,omitempty" json:"cost_usd,omitempty"` // as the agent reports it: an API-price estimate on a subscription
 	CommitBefore   string    `toml:"commit_before" json:"commit_before"`
 	CommitAfter    string    `toml:"commit_after" json:"commit_after"`
 	FilesChanged   int       `toml:"files_changed" json:"files_changed"`
@@ -94,6 +105,9 @@ func (s *Store) DiffPath(n int) string { return filepath.Join(s.IterationDir(n),
 // OutputPath is where the caller saves iteration n's agent output (see DiffPath).
 func (s *Store) OutputPath(n int) string { return filepath.Join(s.IterationDir(n), outputFile) }
 
+// ValidationPath is where the caller saves the output of iteration n's validate command.
+func (s *Store) ValidationPath(n int) string { return filepath.Join(s.IterationDir(n), validationFile) }
+
 func (s *Store) recordPath(n int) string { return filepath.Join(s.IterationDir(n), recordFile) }
 func (s *Store) counterPath() string     { return filepath.Join(s.dir, counterFile) }
 
@@ -120,7 +134,7 @@ func (s *Store) Next() (int, error) {
 		return 0, err
 	}
 	for n := last + 1; n <= last+maxSkips; n++ {
-		if err := writeFileAtomic(s.counterPath(), []byte(strconv.Itoa(n)+"\n"), 0o644); err != nil {
+		if err := WriteFileAtomic(s.counterPath(), []byte(strconv.Itoa(n)+"\n"), 0o644); err != nil {
 			return 0, fmt.Errorf("allocating iteration %d: %w", n, err)
 		}
 		err := os.Mkdir(s.IterationDir(n), 0o755)
@@ -186,7 +200,7 @@ func (s *Store) Save(rec Record) error {
 	if err := os.MkdirAll(s.IterationDir(n), 0o755); err != nil {
 		return fmt.Errorf("saving the record of iteration %d: %w", n, err)
 	}
-	return writeFileAtomic(s.recordPath(n), data, 0o644)
+	return WriteFileAtomic(s.recordPath(n), data, 0o644)
 }
 
 // Get reads the record of iteration n by its path alone, so that its cost does not grow

@@ -33,6 +33,8 @@ const (
 	StopIdle        StopReason = "idle"        // idle_threshold iterations without git changes
 	StopInterrupted StopReason = "interrupted" // SIGINT, SIGTERM or `git ralph cancel`
 	StopCrashed     StopReason = "crashed"     // found active with no loop holding the lock
+	StopLimited     StopReason = "limited"     // a usage limit that waiting (up to max_limit_wait) would not clear
+	StopFatal       StopReason = "fatal"       // the agent cannot run: not logged in, a bad flag, …
 )
 
 // Finished reports whether a run that stopped for this reason is over, so that the next loop
@@ -67,9 +69,12 @@ type State struct {
 	ExitCode          int        `toml:"exit_code" json:"exit_code"`
 	AgentPGID         int        `toml:"agent_pgid" json:"agent_pgid"` // 0 when no agent runs
 	AgentStartedAt    time.Time  `toml:"agent_started_at,omitzero" json:"agent_started_at,omitzero"`
-	WaitUntil         time.Time  `toml:"wait_until,omitzero" json:"wait_until,omitzero"` // end of a rate-limit wait
-	PID               int        `toml:"pid" json:"pid"`                                 // the loop process
-	Host              string     `toml:"host" json:"host"`
+	WaitUntil         time.Time  `toml:"wait_until,omitzero" json:"wait_until,omitzero"`         // end of a rate-limit wait
+	LimitMessage      string     `toml:"limit_message,omitempty" json:"limit_message,omitempty"` // what the agent said about the limit
+	// Feedback is the last iteration's validation failure, for the next iteration's prompt.
+	Feedback string `toml:"feedback,omitempty" json:"feedback,omitempty"`
+	PID      int    `toml:"pid" json:"pid"` // the loop process
+	Host     string `toml:"host" json:"host"`
 }
 
 // Exists reports whether the state was read from a file. LoadState returns the zero State
@@ -155,7 +160,7 @@ func lineOfKey(data []byte, key string) int {
 }
 
 // SaveState writes s as the state of the repository at root, atomically (see
-// writeFileAtomic): a crash at any instant leaves the old state or the new one. It creates
+// WriteFileAtomic): a crash at any instant leaves the old state or the new one. It creates
 // .ralph/ and its .gitignore when needed, and always writes schema_version = StateSchema.
 func SaveState(root string, s State) error {
 	if err := EnsureGitignore(root); err != nil {
@@ -166,7 +171,7 @@ func SaveState(root string, s State) error {
 	if err != nil {
 		return fmt.Errorf("encoding the state: %w", err)
 	}
-	return writeFileAtomic(StatePath(root), append([]byte(stateHeader), body...), 0o644)
+	return WriteFileAtomic(StatePath(root), append([]byte(stateHeader), body...), 0o644)
 }
 
 // CorruptStateError reports a state file that could not be read. The file has been moved

@@ -1,0 +1,3 @@
+// Package trust remembers which commands from a repository's own configuration the user
+// approved, so that a cloned repository cannot make git-ralph run anything unapproved.
+package trust

