@@ -1,0 +1,227 @@
+// Package config resolves git ralph's settings from built-in defaults, the user's and the
+// repository's config files, the environment and flags, remembering where each value
+// came from.
+//
+// Precedence, highest first:
+//
+//	flag > env RALPH_<KEY> > repo [modes.M] > repo top level > user [modes.M] > user top level > default
+//
+// The user file is $XDG_CONFIG_HOME/git-ralph/config.toml (default
+// ~/.config/git-ralph/config.toml); the repository file is .ralph/config.toml. A missing
+// file is an empty layer. Within a file, the [modes.M] section of the selected mode M
+// overrides that file's top-level keys. The mode itself is resolved first, from the
+// --mode flag, RALPH_MODE and the files' top-level mode keys (mode can't appear in a
+// mode section), and defaults to "build".
+//
+// max_iterations and unlimited are one setting: the higher tier wins, max_iterations
+// wins a tie, and unlimited = false never overrides anything (SPEC: --max > --unlimited >
+// mode setting > top level setting > 5).
+//
+// git ralph sets RALPH_MODE and RALPH_MAX_ITERATIONS for the agents it runs; when RALPH_RUN
+// is set we run inside such an agent, and those two variables describe the outer loop,
+// so they are ignored. An empty variable counts as unset.
+//
+// Every problem in any source is reported as one *Error naming the file and line (or the
+// variable or flag) and the field, with a hint to fix it.
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kind is the kind of source a value came from; a higher Kind overrides a lower one.
+type Kind int
+
+// The sources, lowest precedence first.
+const (
+	FromDefault Kind = iota // built in
+	FromUser                // the user's config file
+	FromRepo                // the repository's .ralph/config.toml
+	FromEnv                 // an environment variable RALPH_<KEY>
+	FromFlag                // a command-line flag
+)
+
+// String names the kind: "default", "user", "repo", "env", "flag".
+func (k Kind) String() string {
+	switch k {
+	case FromDefault:
+		return "default"
+	case FromUser:
+		return "user"
+	case FromRepo:
+		return "repo"
+	case FromEnv:
+		return "env"
+	case FromFlag:
+		return "flag"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Origin says where a value came from.
+type Origin struct {
+	Kind Kind
+	Name string // flag name ("--max") or environment variable ("RALPH_MAX_ITERATIONS")
+	File string // display path: ".ralph/config.toml", or the user file with $HOME shown as "~"
+	Line int    // 1-based line in File
+	Mode string // set when the value came from a [modes.NAME] section
+}
+
+// String formats the origin for people: "default", "flag --max",
+// "env RALPH_MAX_ITERATIONS", ".ralph/config.toml:12", ".ralph/config.toml:12 [modes.plan]",
+// "~/.config/git-ralph/config.toml:3".
+func (o Origin) String() string {
+	switch o.Kind {
+	case FromDefault:
+		return "default"
+	case FromEnv:
+		return "env " + o.Name
+	case FromFlag:
+		return "flag " + o.Name
+	}
+	s := o.File
+	if o.Line > 0 {
+		s += ":" + strconv.Itoa(o.Line)
+	}
+	if o.Mode != "" {
+		s += " [modes." + o.Mode + "]"
+	}
+	return s
+}
+
+// Value is a resolved setting and its origin.
+type Value[T any] struct {
+	V      T
+	Origin Origin
+}
+
+// Config is the resolved configuration.
+type Config struct {
+	Agent                Value[string]        // built-in preset name; "" = none (the CLI validates names)
+	AgentCmd             Value[string]        // command run with sh -c; "" = none
+	Mode                 Value[string]        // the selected mode, "build" by default
+	MaxIterations        Value[int]           // effective limit from max_iterations and unlimited; 0 = unlimited
+	IterationTimeout     Value[time.Duration] // 0 = none (the default, or "" in a file or flag)
+	IdleThreshold        Value[int]           // 0 = never stop for idleness
+	MaxConsecutiveErrors Value[int]
+	MaxOutputBuffer      Value[int64]  // bytes
+	Validate             Value[string] // shell command run after each iteration; "" = none
+	ValidateTimeout      Value[time.Duration]
+	Push                 Value[bool]
+	Remote               Value[string] // "" = the branch's upstream, else origin
+	Branch               Value[string] // "" = the same branch name
+	BackoffBase          Value[time.Duration]
+	BackoffMax           Value[time.Duration]
+	MaxLimitWait         Value[time.Duration]
+	LogLevel             Value[string] // debug, info, warn or error
+	ShowAgentOutput      Value[bool]
+	// Prompts are the prompt files of the mode, from prompt or prompts, as written
+	// (relative paths are relative to the repository root); nil means PROMPT_<mode>.md.
+	Prompts Value[[]string]
+	Agents  map[string]AgentOverride // [agents.NAME] of both files, merged field by field
+	Hooks   Hooks
+
+	repoCommands map[string]string
+}
+
+// AgentOverride changes a built-in agent preset; fields that no file sets have a
+// Default origin and zero value.
+type AgentOverride struct {
+	Program   Value[string]   // replaces the preset's program; "" = keep it
+	Args      Value[[]string] // replaces the preset's arguments when ArgsSet
+	ArgsSet   bool            // args was given (possibly empty: no arguments at all)
+	ExtraArgs Value[[]string] // appended to the arguments
+}
+
+// Hooks are commands run on loop events (reserved for a later issue); "" = none.
+type Hooks struct {
+	OnIteration Value[string]
+	OnComplete  Value[string]
+	OnFailure   Value[string]
+	OnLimit     Value[string]
+	Timeout     Value[time.Duration] // default 30s
+}
+
+// Flag is a flag the user actually gave, for a config key.
+type Flag struct {
+	Key  string // config key: "max_iterations"
+	Name string // as typed, for messages and origins: "--max"
+	Raw  string // value, parsed like an environment variable: "7", "false", "30m"
+}
+
+// Sources are the inputs of Load.
+type Sources struct {
+	// RepoRoot is the repository root; the repository file is
+	// RepoRoot/.ralph/config.toml. "" means no repository file.
+	RepoRoot string
+	// UserFile is the user's config file ("" = none); see UserConfigPath.
+	UserFile string
+	// Home is the home directory, to show the user file as "~/…"; "" means $HOME from Env.
+	Home string
+	// Env is the environment, as "KEY=VALUE" entries (os.Environ()).
+	Env []string
+	// Flags are the flags given, in command-line order (a later one wins). The mode
+	// comes from a flag with Key "mode".
+	Flags []Flag
+}
+
+// RepoFile is the repository config file's path relative to the repository root, as
+// shown in origins and errors.
+const RepoFile = ".ralph/config.toml"
+
+// UserConfigPath returns $XDG_CONFIG_HOME/git-ralph/config.toml (when XDG_CONFIG_HOME is
+// an absolute path), else $HOME/.config/git-ralph/config.toml, else "".
+func UserConfigPath(env []string) string {
+	if x := lookupEnv(env, "XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "git-ralph", "config.toml")
+	}
+	if h := lookupEnv(env, "HOME"); h != "" {
+		return filepath.Join(h, ".config", "git-ralph", "config.toml")
+	}
+	return ""
+}
+
+// Load reads the config files and resolves every setting. Bad input in any source is
+// an *Error; so is a file that exists but can't be read (it wraps the I/O error).
+func Load(src Sources) (*Config, error) {
+	home := src.Home
+	if home == "" {
+		home = lookupEnv(src.Env, "HOME")
+	}
+	user, err := loadFile(src.UserFile, displayPath(src.UserFile, home), FromUser)
+	if err != nil {
+		return nil, err
+	}
+	repoPath := ""
+	if src.RepoRoot != "" {
+		repoPath = filepath.Join(src.RepoRoot, filepath.FromSlash(RepoFile))
+	}
+	repo, err := loadFile(repoPath, RepoFile, FromRepo)
+	if err != nil {
+		return nil, err
+	}
+	env, err := envTable(src.Env)
+	if err != nil {
+		return nil, err
+	}
+	flags, err := flagTable(src.Flags)
+	if err != nil {
+		return nil, err
+	}
+	return resolve(user, repo, env, flags)
+}
+
+// displayPath shows path with the home directory as "~".
+func displayPath(path, home string) string {
+	home = strings.TrimSuffix(home, string(os.PathSeparator))
+	if home != "" {
+		if rest, ok := strings.CutPrefix(path, home+string(os.PathSeparator)); ok {
+			return "~/" + filepath.ToSlash(rest)
+		}
+	}
+	return path
+}

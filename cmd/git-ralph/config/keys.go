@@ -1,0 +1,379 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// valueType is the type of a key's value.
+type valueType int
+
+const (
+	typeString   valueType = iota
+	typeInt                // a TOML integer; an integer string in env and flags
+	typeBool               // a TOML boolean; strconv.ParseBool syntax in env and flags
+	typeDuration           // a Go duration string: "30s", "1h30m"
+	typeSize               // bytes: an integer, or a string with a unit ("10MiB")
+	typeStrings            // an array of strings (files only)
+)
+
+// spec describes one key: its type, default, rules, and how to write it.
+type spec struct {
+	key       string
+	typ       valueType
+	def       any    // built-in default, of the key's Go type
+	example   string // a valid value as typed in env or flags: 5, true, 30m
+	min       int64  // typeInt: the smallest allowed value
+	rangeHint string // hint when the value is out of range
+	check     func(v any) *problem
+	command   bool // git ralph runs something with it: listed by RepoCommands
+	fileOnly  bool // no RALPH_ variable, no flag
+	topOnly   bool // not allowed inside [modes.NAME]
+	noneOK    bool // typeDuration: "" means none (0)
+}
+
+// topSpecs are the top-level keys, in the order of Keys and Entries.
+var topSpecs = []spec{
+	{key: "agent", typ: typeString, def: "", example: "claude", command: true},
+	{key: "agent_cmd", typ: typeString, def: "", example: "claude -p", command: true},
+	{key: "mode", typ: typeString, def: "build", example: "plan", topOnly: true, check: checkMode},
+	{key: "max_iterations", typ: typeInt, def: 5, example: "5", min: 1,
+		rangeHint: "use unlimited = true (or --unlimited) to run without a limit"},
+	{key: "unlimited", typ: typeBool, def: false, example: "true"},
+	{key: "iteration_timeout", typ: typeDuration, def: time.Duration(0), example: "30m", noneOK: true,
+		rangeHint: `leave it out (or set it to "") for no timeout, or use a duration like "30m"`},
+	{key: "idle_threshold", typ: typeInt, def: 2, example: "2", min: 0,
+		rangeHint: "use 0 to never stop for idleness"},
+	{key: "max_consecutive_errors", typ: typeInt, def: 3, example: "3", min: 1,
+		rangeHint: "the loop aborts after this many failed iterations in a row; 1 is the smallest"},
+	{key: "max_output_buffer", typ: typeSize, def: int64(10 << 20), example: "10MiB"},
+	{key: "validate", typ: typeString, def: "", example: "go test ./...", command: true},
+	{key: "validate_timeout", typ: typeDuration, def: 10 * time.Minute, example: "10m",
+		rangeHint: `use a positive duration like "10m"`},
+	{key: "push", typ: typeBool, def: false, example: "true", command: true},
+	{key: "remote", typ: typeString, def: "", example: "origin", command: true},
+	{key: "branch", typ: typeString, def: "", example: "main", command: true},
+	{key: "backoff_base", typ: typeDuration, def: time.Second, example: "1s",
+		rangeHint: `use a positive duration like "1s"`},
+	{key: "backoff_max", typ: typeDuration, def: time.Minute, example: "60s",
+		rangeHint: `use a positive duration like "60s"`},
+	{key: "max_limit_wait", typ: typeDuration, def: 6 * time.Hour, example: "6h",
+		rangeHint: `use a positive duration like "6h"`},
+	{key: "log_level", typ: typeString, def: "info", example: "info", check: checkLogLevel},
+	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
+	{key: "prompt", typ: typeString, example: "PROMPT_review.md", fileOnly: true, check: checkPrompt},
+	{key: "prompts", typ: typeStrings, def: []string(nil), example: `["prompts/common.md", "PROMPT_plan.md"]`,
+		fileOnly: true, check: checkPrompts},
+}
+
+// agentSpecs are the keys of an [agents.NAME] table.
+var agentSpecs = []spec{
+	{key: "program", typ: typeString, def: "", example: "claude", command: true, check: checkNotEmpty},
+	{key: "args", typ: typeStrings, def: []string(nil), example: `["-p", "--verbose"]`, command: true},
+	{key: "extra_args", typ: typeStrings, def: []string(nil), example: `["--model", "opus"]`, command: true},
+}
+
+// hookSpecs are the keys of the [hooks] table.
+var hookSpecs = []spec{
+	{key: "on_iteration", typ: typeString, def: "", example: "notify-send iteration", command: true},
+	{key: "on_complete", typ: typeString, def: "", example: "notify-send done", command: true},
+	{key: "on_failure", typ: typeString, def: "", example: "notify-send failed", command: true},
+	{key: "on_limit", typ: typeString, def: "", example: "notify-send limited", command: true},
+	{key: "timeout", typ: typeDuration, def: 30 * time.Second, example: "30s",
+		rangeHint: `use a positive duration like "30s"`},
+}
+
+// tableNames are the top-level tables.
+var tableNames = []string{"modes", "agents", "hooks"}
+
+// Keys returns every top-level key, in a fixed order: for documentation and for
+// suggesting a key when one is misspelt. Tables ([modes.NAME], [agents.NAME], [hooks])
+// are not included.
+func Keys() []string { return specKeys(topSpecs, false) }
+
+// specKeys lists the keys of specs, leaving out top-only keys when inMode.
+func specKeys(specs []spec, inMode bool) []string {
+	keys := make([]string, 0, len(specs))
+	for _, s := range specs {
+		if !inMode || !s.topOnly {
+			keys = append(keys, s.key)
+		}
+	}
+	return keys
+}
+
+func findSpec(specs []spec, key string) *spec {
+	for i := range specs {
+		if specs[i].key == key {
+			return &specs[i]
+		}
+	}
+	return nil
+}
+
+// envName is the environment variable for a top-level key: RALPH_MAX_ITERATIONS.
+func envName(key string) string { return "RALPH_" + strings.ToUpper(key) }
+
+// fromTOML converts and checks a value decoded from a file.
+func (s *spec) fromTOML(v any) (any, *problem) {
+	switch s.typ {
+	case typeString:
+		if str, ok := v.(string); ok {
+			return s.validate(str)
+		}
+	case typeInt:
+		if n, ok := v.(int64); ok {
+			return s.checkInt(n)
+		}
+	case typeBool:
+		if b, ok := v.(bool); ok {
+			return s.validate(b)
+		}
+	case typeDuration:
+		switch x := v.(type) {
+		case string:
+			return s.duration(x)
+		case int64:
+			return nil, newProblem(fmt.Sprintf(`durations are quoted strings with a unit: write %s = "%s" ("500ms", "90s", "1h30m" also work)`, s.key, s.example),
+				"want a duration string, got an integer (%d)", x)
+		}
+	case typeSize:
+		switch x := v.(type) {
+		case string:
+			return s.size(x)
+		case int64:
+			return s.checkSize(x, strconv.FormatInt(x, 10))
+		}
+	case typeStrings:
+		if list, ok := v.([]any); ok {
+			return s.strings(list)
+		}
+	}
+	return nil, s.wrongType(v)
+}
+
+// fromString converts and checks a value from an environment variable or a flag.
+func (s *spec) fromString(raw string) (any, *problem) {
+	switch s.typ {
+	case typeString:
+		return s.validate(raw)
+	case typeInt:
+		n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+		if err != nil {
+			return nil, newProblem("use a whole number, like "+s.example, "want an integer, got %q", raw)
+		}
+		return s.checkInt(n)
+	case typeBool:
+		b, err := strconv.ParseBool(strings.TrimSpace(raw))
+		if err != nil {
+			return nil, newProblem("use true or false (1 and 0 also work)", "want a boolean, got %q", raw)
+		}
+		return s.validate(b)
+	case typeDuration:
+		return s.duration(raw)
+	case typeSize:
+		return s.size(raw)
+	}
+	return nil, newProblem("set it in a config file", "%s can't be set from the environment or a flag", s.key)
+}
+
+func (s *spec) validate(v any) (any, *problem) {
+	if s.check != nil {
+		if p := s.check(v); p != nil {
+			return nil, p
+		}
+	}
+	return v, nil
+}
+
+func (s *spec) checkInt(n int64) (any, *problem) {
+	switch {
+	case n < s.min && s.min == 0:
+		return nil, newProblem(s.rangeHint, "must not be negative, got %d", n)
+	case n < s.min:
+		return nil, newProblem(s.rangeHint, "must be at least %d, got %d", s.min, n)
+	case n > math.MaxInt32:
+		return nil, newProblem("use a smaller number", "must be at most %d, got %d", math.MaxInt32, n)
+	}
+	return s.validate(int(n))
+}
+
+func (s *spec) duration(raw string) (any, *problem) {
+	if raw == "" && s.noneOK {
+		return time.Duration(0), nil
+	}
+	d, p := parseDuration(raw)
+	if p != nil {
+		return nil, p
+	}
+	if d <= 0 {
+		return nil, newProblem(s.rangeHint, "must be greater than 0, got %s", d)
+	}
+	return s.validate(d)
+}
+
+func (s *spec) size(raw string) (any, *problem) {
+	n, scale, ok := parseSize(raw)
+	if !ok {
+		return nil, newProblem(sizeHint, "want a size, got %q", raw)
+	}
+	if n < 1 || n > maxSize/scale {
+		return nil, newProblem(sizeHint, "must be between 1 byte and 1GiB, got %q", raw)
+	}
+	return s.validate(n * scale)
+}
+
+func (s *spec) checkSize(n int64, shown string) (any, *problem) {
+	if n < 1 || n > maxSize {
+		return nil, newProblem(sizeHint, "must be between 1 byte and 1GiB, got %s", shown)
+	}
+	return s.validate(n)
+}
+
+func (s *spec) strings(list []any) (any, *problem) {
+	out := make([]string, 0, len(list))
+	for i, v := range list {
+		str, ok := v.(string)
+		if !ok {
+			return nil, newProblem("write it like this: "+s.key+" = "+s.example,
+				"want an array of strings, but element %d is %s", i+1, describe(v))
+		}
+		out = append(out, str)
+	}
+	return s.validate(out)
+}
+
+// wrongType is the problem of a file value of the wrong TOML type.
+func (s *spec) wrongType(got any) *problem {
+	want := map[valueType]string{typeString: "a string", typeInt: "an integer", typeBool: "a boolean",
+		typeDuration: "a duration string", typeSize: "a size", typeStrings: "an array of strings"}[s.typ]
+	return newProblem("write it like this: "+s.key+" = "+s.literal(), "want %s, got %s", want, describe(got))
+}
+
+// literal is the spec's example written as a TOML value.
+func (s *spec) literal() string {
+	switch s.typ {
+	case typeInt, typeBool, typeStrings:
+		return s.example
+	}
+	return strconv.Quote(s.example)
+}
+
+// describe names the TOML type of a decoded value for messages: `a string "5"`.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		if len(x) > 40 {
+			x = x[:40] + "…"
+		}
+		return fmt.Sprintf("a string %q", x)
+	case int64:
+		return fmt.Sprintf("an integer (%d)", x)
+	case bool:
+		return fmt.Sprintf("a boolean (%t)", x)
+	case tomlFloat:
+		return "a float"
+	case []any:
+		return "an array"
+	case tomlTable:
+		return "a table"
+	case tomlArrayTable:
+		return "an array of tables"
+	case tomlDate:
+		return "a date or time"
+	}
+	return "a value of another type"
+}
+
+const durationHint = `use a Go duration with a unit: "500ms", "30s", "10m", "1h30m" (units: ms, s, m, h)`
+
+// parseDuration reads a Go duration, with hints for the usual mistakes.
+func parseDuration(raw string) (time.Duration, *problem) {
+	t := strings.TrimSpace(raw)
+	d, err := time.ParseDuration(t)
+	if err == nil {
+		return d, nil
+	}
+	hint := durationHint
+	if n, err := strconv.Atoi(strings.TrimSuffix(t, "d")); err == nil && strings.HasSuffix(t, "d") && n > 0 && n < 1e6 {
+		hint = fmt.Sprintf(`days are not a unit: write "%dh"`, n*24)
+	} else if _, err := strconv.Atoi(t); err == nil {
+		hint = fmt.Sprintf(`add a unit: "%ss" for seconds, "%sm" for minutes`, t, t)
+	}
+	return 0, newProblem(hint, "want a duration, got %q", raw)
+}
+
+// maxSize bounds max_output_buffer: the buffer may be allocated whole.
+const maxSize = 1 << 30
+
+const sizeHint = `write a number of bytes or a size with a unit: "512KiB", "10MB", "1GiB" (KB = KiB, MB = MiB, GB = GiB)`
+
+var sizeUnits = []struct {
+	suffix string
+	scale  int64
+}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}}
+
+// parseSize splits "10MB" into 10 and 1<<20 (binary multiples, case-insensitive).
+func parseSize(raw string) (n, scale int64, ok bool) {
+	t := strings.TrimSpace(raw)
+	scale = 1
+	for _, u := range sizeUnits {
+		if len(t) >= len(u.suffix) && strings.EqualFold(t[len(t)-len(u.suffix):], u.suffix) {
+			t, scale = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	return n, scale, err == nil
+}
+
+var modeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+const modeHint = `a mode name has letters, digits, '-' and '_' and starts with a letter or digit, like "plan" or "review-2"`
+
+func checkMode(v any) *problem {
+	if s := v.(string); !modeName.MatchString(s) {
+		return newProblem(modeHint, "invalid mode name %q", s)
+	}
+	return nil
+}
+
+var logLevels = []string{"debug", "info", "warn", "error"}
+
+func checkLogLevel(v any) *problem {
+	if s := v.(string); !contains(logLevels, s) {
+		return newProblem("use one of: "+strings.Join(logLevels, ", "), "want one of %s, got %q", strings.Join(logLevels, ", "), s)
+	}
+	return nil
+}
+
+func checkNotEmpty(v any) *problem {
+	if v.(string) == "" {
+		return newProblem("remove the line to keep the default", "must not be empty")
+	}
+	return nil
+}
+
+func checkPrompt(v any) *problem {
+	if v.(string) == "" {
+		return newProblem(`give a file path relative to the repository root, like prompt = "PROMPT_review.md"`, "must not be empty")
+	}
+	return nil
+}
+
+func checkPrompts(v any) *problem {
+	list := v.([]string)
+	if len(list) == 0 {
+		return newProblem(`list at least one file, like prompts = ["prompts/common.md", "PROMPT_plan.md"], or remove the line`, "must not be empty")
+	}
+	for i, p := range list {
+		if p == "" {
+			return newProblem("remove the empty entry", "element %d is empty", i+1)
+		}
+	}
+	return nil
+}
