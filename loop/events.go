@@ -74,6 +74,35 @@ type IterationFinished struct {
 	Progress      bool // HEAD moved or the working tree changed
 	Idle          int  // iterations in a row without progress
 	IdleThreshold int
+	Validation    Validation // Ran is false when no validate command is configured
+	Push          string     // "pushed to origin/main", "failed: …"; "" when nothing was pushed
+}
+
+// Waiting is sent before the loop waits to retry the same iteration: after a usage or
+// rate limit (Kind "limit") or a transient error (Kind "transient"), or on resuming a
+// run that was waiting for a limit (Kind "limit", Resumed).
+type Waiting struct {
+	Iteration int
+	Kind      string
+	Message   string // the agent's own words
+	Until     time.Time
+	Attempt   int  // 1 for the first wait of this iteration
+	Resumed   bool // the wait was saved by an earlier loop
+}
+
+// ValidationFailed is sent when the validate command failed after an iteration; its
+// output goes into the next prompt.
+type ValidationFailed struct {
+	Iteration  int
+	Validation Validation
+}
+
+// Pushed is sent after auto-push, whether it worked (Err nil) or not.
+type Pushed struct {
+	Iteration int
+	Target    string // remote/branch
+	Commit    string
+	Err       error
 }
 
 // RunFinished closes a run.
@@ -89,3 +118,6 @@ func (AgentStopping) event()     {}
 func (OutputTruncated) event()   {}
 func (IterationFinished) event() {}
 func (RunFinished) event()       {}
+func (Waiting) event()           {}
+func (ValidationFailed) event()  {}
+func (Pushed) event()            {}

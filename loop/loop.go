@@ -4,14 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/idle"
 	"github.com/git-ralph/git-ralph/loop/agent"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
@@ -25,9 +26,15 @@ const (
 
 // Config is one run's settings, already resolved from flags and files.
 type Config struct {
-	Dir                  string        // repository root; the agent runs here
-	Mode                 string        // names the prompt file PROMPT_<mode>.md
-	AgentCmd             string        // run with sh -c
+	Dir     string   // repository root; the agent runs here
+	Mode    string   // names the prompt file PROMPT_<mode>.md
+	Prompts []string // prompt fragments to concatenate instead of PROMPT_<mode>.md
+	// AgentCmd is a custom command line, run with sh -c and the prompt on stdin; when
+	// empty, Agent's command line runs.
+	AgentCmd string
+	// Agent is the preset whose parser reads the agent's output (and whose command runs
+	// when AgentCmd is empty); the zero Preset reads the output as plain text.
+	Agent                agentcli.Preset
 	MaxIterations        int           // 0: unlimited
 	Timeout              time.Duration // per iteration; 0: none
 	MaxConsecutiveErrors int
@@ -35,6 +42,17 @@ type Config struct {
 	IdleThreshold        int    // stop after this many iterations without git changes; 0: never
 	Context              string // extra text for every iteration's prompt
 	Fresh                bool   // start a new run even if the last one is unfinished
+
+	ValidateCmd     string        // run with sh -c after each iteration; "" for none
+	ValidateTimeout time.Duration // 0: DefaultValidateTimeout
+
+	Push   bool   // push HEAD after each iteration that moved it and passed validation
+	Remote string // "" = the branch's upstream remote, else origin
+	Branch string // "" = the upstream branch, else the same name
+
+	BackoffBase  time.Duration // first wait after a limit with no stated reset; doubles
+	BackoffMax   time.Duration // cap of those waits
+	MaxLimitWait time.Duration // the longest wait for a limit before the run stops instead
 }
 
 // Deps are what Run needs from its surroundings.
@@ -56,11 +74,14 @@ const (
 	StatusAborted     Status = "aborted"
 	StatusIdle        Status = "idle"
 	StatusInterrupted Status = "interrupted"
+	StatusLimited     Status = "limited" // a usage limit the loop will not wait out
+	StatusFatal       Status = "fatal"   // the agent cannot run (not logged in, bad flags, …)
 )
 
 // ExitCode maps a status to the exit code of `git ralph loop`.
 func (s Status) ExitCode() int {
-	return map[Status]int{StatusSuccess: 0, StatusAborted: 1, StatusMaxIters: 2, StatusIdle: 3, StatusInterrupted: 130}[s]
+	return map[Status]int{StatusSuccess: 0, StatusAborted: 1, StatusMaxIters: 2, StatusIdle: 3,
+		StatusInterrupted: 130, StatusLimited: 1, StatusFatal: 1}[s]
 }
 
 // Result is how a run ended and what it took.
@@ -72,7 +93,8 @@ type Result struct {
 	Consecutive int
 	Threshold   int
 	Idle        int
-	Cancelled   bool // stopped by `git ralph cancel`
+	Cancelled   bool   // stopped by `git ralph cancel`
+	Reason      string // why a limited, fatal or aborted-by-push run stopped, in words
 	Elapsed     time.Duration
 	Stats       Stats
 }
@@ -133,6 +155,9 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 }
 
 func (r *runner) iterate(ctx context.Context, first int) error {
+	if !r.waitSaved(ctx, first) {
+		return nil
+	}
 	for i := first; ; i++ {
 		if status, stop := r.stopBefore(ctx, i); stop {
 			r.res.Status = status
@@ -161,9 +186,15 @@ func (r *runner) stopBefore(ctx context.Context, i int) (Status, bool) {
 	return "", false
 }
 
-// iteration runs iteration i: the agent, then the measurement of what it changed.
+// iteration runs iteration i: the agent (again after a limit), then validation, push and
+// the measurement of what it changed.
 func (r *runner) iteration(ctx context.Context, i int) error {
-	prompt, err := prompts.Assemble(prompts.Spec{Dir: r.cfg.Dir, Mode: r.cfg.Mode, Context: r.cfg.Context})
+	injected, err := history.Injections(r.cfg.Dir)
+	if err != nil {
+		r.report(Warning{Message: err.Error()})
+	}
+	prompt, err := prompts.Assemble(prompts.Spec{Dir: r.cfg.Dir, Mode: r.cfg.Mode, Files: r.cfg.Prompts,
+		Context: r.cfg.Context, Injected: injectedSections(injected), Feedback: r.journal.state.Feedback})
 	if err != nil {
 		return fmt.Errorf("assembling the prompt of iteration %d: %w", i, err)
 	}
@@ -178,27 +209,32 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 	}
 	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number})
 	text := prompt.Text()
-	res, err := agent.Run(ctx, r.agentSpec(i, text, it))
+	a, err := r.attempts(ctx, i, it, text)
 	if err != nil {
 		it.output.close(nil, 0)
 		return err
 	}
-	if res.Truncated {
-		r.report(OutputTruncated{Iteration: i, Total: res.OutputBytes, Kept: len(res.Output)})
+	if !a.res.Interrupted {
+		if err := history.Consume(injected); err != nil {
+			r.report(Warning{Message: fmt.Sprintf("cannot remove the injected texts the prompt carried: %v", err)})
+		}
 	}
-	return r.finish(ctx, i, it, res, text)
+	return r.finish(ctx, i, it, a, text)
+}
+
+func injectedSections(list []history.Injection) []prompts.Section {
+	sections := make([]prompts.Section, len(list))
+	for i, in := range list {
+		sections[i] = prompts.Section{Source: "git ralph inject, " + in.At.Local().Format("15:04:05"), Body: in.Text}
+	}
+	return sections
 }
 
 func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec {
-	max := ""
-	if r.cfg.MaxIterations > 0 {
-		max = strconv.Itoa(r.cfg.MaxIterations)
-	}
 	return agent.Spec{
-		Command: r.cfg.AgentCmd,
-		Dir:     r.cfg.Dir,
-		Env: []string{"RALPH_ITERATION=" + strconv.Itoa(i), "RALPH_MODE=" + r.cfg.Mode,
-			"RALPH_MAX_ITERATIONS=" + max, "RALPH_RUN=" + r.res.Run},
+		Command:   r.command(),
+		Dir:       r.cfg.Dir,
+		Env:       append(r.agentEnv(i), r.cfg.Agent.Env...),
 		Prompt:    strings.NewReader(prompt),
 		Timeout:   r.cfg.Timeout,
 		Grace:     r.deps.Grace,
@@ -223,56 +259,144 @@ func (r *runner) agentStarted(pgid int) {
 	}
 }
 
-// finish classifies iteration i, records it, and decides whether the run stops.
-func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, res agent.Result, prompt string) error {
-	promise := ScanPromise(withoutEcho(res.Output, prompt))
-	outcome, reason := Classify(res, promise)
-	if res.TimedOut {
-		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
+// verdict is how an iteration ended, as the counters and the stop conditions see it.
+type verdict struct {
+	outcome Outcome
+	reason  string
+	stop    Status // set when the run ends after this iteration whatever the counters say
+	why     string // the run's stop reason in words, with stop
+}
+
+// finish classifies iteration i, validates it, pushes it, records it, and decides
+// whether the run stops.
+func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt, prompt string) error {
+	res := a.res
+	promise := ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
+	v := r.classify(a, promise)
+	var val Validation
+	if v.outcome != OutcomeInterrupted && v.stop == "" {
+		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
+		r.judgeValidation(i, &v, val)
 	}
-	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, outcome, promise)
+	pushed := r.autoPush(ctx, i, it, &v, val)
+	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
+	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
 	after, rec, err := r.journal.finish(context.WithoutCancel(ctx), it, res, rec)
 	if err != nil {
 		return err
 	}
 	progress := idle.Progress(r.here, after)
 	r.here = after
-	r.count(outcome, progress, reason)
-	if outcome != OutcomeInterrupted {
+	r.count(v, progress)
+	if v.outcome != OutcomeInterrupted {
 		r.res.Iterations++
 		r.res.Last = i
 		r.res.Stats.Add(res.Duration)
 	}
-	if err := r.saveIteration(i, outcome, after); err != nil {
+	if err := r.saveIteration(i, v.outcome, after); err != nil {
 		return err
 	}
 	r.report(IterationFinished{Iteration: i, Max: r.cfg.MaxIterations, At: r.deps.Now(),
-		Duration: res.Duration, Outcome: outcome, Reason: reason, Promise: promise,
+		Duration: res.Duration, Outcome: v.outcome, Reason: v.reason, Promise: promise,
 		ExitCode: res.ExitCode, Signal: res.Signal, TimedOut: res.TimedOut,
 		Consecutive: r.res.Consecutive, Threshold: r.cfg.MaxConsecutiveErrors,
 		OutputBytes: res.OutputBytes, Survivors: res.Survivors, Record: rec,
-		Progress: progress, Idle: r.idle.Idle, IdleThreshold: r.cfg.IdleThreshold})
+		Progress: progress, Idle: r.idle.Idle, IdleThreshold: r.cfg.IdleThreshold,
+		Validation: val, Push: pushed})
 	return nil
 }
 
+// classify applies the outcome matrix to the agent's last attempt, with what its
+// output reader found: a fatal error or a limit the loop will not wait out stops the
+// run, and an agent that reports an error fails even with exit code 0 (codex, claude).
+func (r *runner) classify(a attempt, promise Promise) verdict {
+	res := a.res
+	outcome, reason := Classify(res, promise)
+	switch {
+	case res.TimedOut:
+		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
+	case outcome == OutcomeInterrupted:
+	case a.stop != "":
+		return verdict{outcome: OutcomeFailure, reason: a.stopWhy, stop: a.stop, why: a.stopWhy}
+	case a.read.IsError && outcome == OutcomeSuccess:
+		outcome, reason = OutcomeFailure, "the agent reported an error"
+	}
+	return verdict{outcome: outcome, reason: reason}
+}
+
+// judgeValidation applies the validate command's result: SUCCESS ends the run only when
+// validation passes, and a failure goes into the next prompt. A failed validation is not
+// an agent error (seed 004): the counters see the agent's own outcome.
+func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
+	r.journal.state.Feedback = ""
+	if !val.Ran || val.Passed {
+		return
+	}
+	r.journal.state.Feedback = val.Feedback(i)
+	r.report(ValidationFailed{Iteration: i, Validation: val})
+	if v.outcome == OutcomeDone {
+		v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but validation failed"
+	}
+}
+
+// autoPush pushes HEAD when configured, after an iteration that moved it and passed
+// validation. A failed push counts as a failed iteration; after SUCCESS it ends the run
+// as aborted, since the work is done but did not reach the remote.
+func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) string {
+	if !r.cfg.Push || v.outcome == OutcomeInterrupted || v.stop != "" || (val.Ran && !val.Passed) {
+		return ""
+	}
+	head, err := gitops.Head(ctx, r.cfg.Dir)
+	if err != nil || head == it.before.Head || head == "" {
+		return ""
+	}
+	target, err := gitops.ResolvePushTarget(ctx, r.cfg.Dir, r.cfg.Remote, r.cfg.Branch)
+	if err == nil {
+		err = gitops.Push(ctx, r.cfg.Dir, target)
+	}
+	r.report(Pushed{Iteration: i, Target: target.String(), Commit: head, Err: err})
+	if err == nil {
+		return "pushed to " + target.String()
+	}
+	if v.outcome == OutcomeDone {
+		v.stop, v.why = StatusAborted, "the agent signalled SUCCESS, but the push failed: "+err.Error()
+	}
+	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
+	return "failed: " + err.Error()
+}
+
+// fillRecord adds to an iteration's record what the attempts, validation and push did.
+func fillRecord(rec *history.Record, a attempt, val Validation, pushed, preset string) {
+	rec.RateLimitWaits, rec.Retries, rec.WaitedMS = a.limitWaits, a.retries, a.waited.Milliseconds()
+	rec.Validation, rec.Push, rec.Agent = val.Summary(), pushed, preset
+	u := a.read.Usage
+	rec.Model, rec.InputTokens, rec.OutputTokens = u.Model, u.InputTokens, u.OutputTokens
+	rec.CacheRead, rec.CacheWrite = u.CacheReadTokens, u.CacheWriteTokens
+	if u.HasCost {
+		rec.CostUSD = u.CostUSD
+	}
+}
+
 // count updates the failure and idle counters and sets the run's status when one of
-// them, or the agent's SUCCESS, ends it.
-func (r *runner) count(outcome Outcome, progress bool, reason string) {
-	switch outcome {
+// them, the agent's SUCCESS, or the verdict itself ends it.
+func (r *runner) count(v verdict, progress bool) {
+	switch v.outcome {
 	case OutcomeInterrupted:
 		r.res.Status = StatusInterrupted
 		return
 	case OutcomeFailure:
 		r.res.Consecutive++
 		r.journal.state.ErrorCount++
-		r.journal.state.LastError = reason
+		r.journal.state.LastError = v.reason
 	default:
 		r.res.Consecutive = 0
 	}
 	idleStop := r.idle.Observe(progress)
 	r.res.Idle = r.idle.Idle
 	switch {
-	case outcome == OutcomeDone:
+	case v.stop != "":
+		r.res.Status, r.res.Reason = v.stop, v.why
+	case v.outcome == OutcomeDone:
 		r.res.Status = StatusSuccess
 	case r.res.Consecutive >= r.cfg.MaxConsecutiveErrors:
 		r.res.Status = StatusAborted
@@ -289,7 +413,7 @@ var ErrNoAgent = fmt.Errorf("no agent command configured")
 // Validate checks a Config for values the loop cannot run with.
 func (c Config) Validate() error {
 	switch {
-	case strings.TrimSpace(c.AgentCmd) == "":
+	case strings.TrimSpace(c.AgentCmd) == "" && c.Agent.Program == "":
 		return ErrNoAgent
 	case c.MaxIterations < 0:
 		return fmt.Errorf("max iterations must not be negative, got %d", c.MaxIterations)

@@ -21,6 +21,9 @@ type CLI struct {
 	History   HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
 	Cancel    CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
 	Rollback  RollbackCmd      `cmd:"" help:"Reset the current branch to before iteration N, keeping a backup ref."`
+	Config    ConfigCmd        `cmd:"" help:"Show every resolved setting and where it came from (flag, env, file:line, default)."`
+	Trust     TrustCmd         `cmd:"" help:"Approve the commands this repository's .ralph/config.toml would run."`
+	Inject    InjectCmd        `cmd:"" help:"Add text to the next iteration's prompt of the running or next loop (used once)."`
 	Demo      DemoCmd          `cmd:"" help:"Run a whole plan+build loop in a scratch repository with a built-in scripted agent."`
 	Man       ManCmd           `cmd:"" help:"Print the man page, or install it where 'git help ralph' finds it."`
 	DemoAgent DemoAgentCmd     `cmd:"" hidden:"" name:"demo-agent" help:"The scripted agent that 'git ralph demo' runs."`

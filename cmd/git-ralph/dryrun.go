@@ -1,38 +1,46 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
-	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
 // dryRun shows what `git ralph loop` would do and checks that it could: the settings
-// with their origins, the prompt file, the agent's program, and the assembled prompt.
-// It exits 0 when everything checks out, 1 otherwise, and runs nothing.
-func dryRun(s Streams, cfg loop.Config, set *settings) error {
-	w := s.Stdout
+// with their origins, the prompt files, the agent's program, the push target, whether
+// the repository's commands are trusted, and the assembled prompt. It exits 0 when
+// everything checks out, 1 otherwise, and runs nothing.
+func dryRun(ctx context.Context, s Streams, set *settings) error {
+	w, cfg := s.Stdout, set.loop
 	fmt.Fprintf(w, "=== Dry run: %s ===\n\nSettings:\n", cfg.Mode)
-	for _, v := range set.list {
-		fmt.Fprintf(w, "  %-24s %-28s (%s)\n", v.Key, v.Value, v.Origin)
-	}
+	printEntries(w, set.entries())
 	fmt.Fprintf(w, "\nChecks:\n")
 	ok := true
 	if err := cfg.Validate(); err != nil {
 		ok = fail(w, explain(err).Error())
 	}
-	if cfg.AgentCmd != "" {
-		ok = showAgentCheck(w, checkAgentProgram(cfg.Dir, cfg.AgentCmd)) && ok
+	if command := set.agentCommand(); command != "" {
+		ok = showAgentCheck(w, checkAgentProgram(cfg.Dir, command)) && ok
 	}
-	prompt, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Context: cfg.Context})
+	if cfg.Push {
+		ok = showPushCheck(ctx, w, set) && ok
+	}
+	ok = showTrustCheck(w, set) && ok
+	prompt, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context})
 	if err != nil {
 		ok = fail(w, explain(err).Error())
 		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {
 			fmt.Fprintf(w, "    %s\n", h.Hint())
 		}
 	} else {
-		fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", prompt.Sections[0].Source)
+		for _, section := range prompt.Sections {
+			if section.Title == "" {
+				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", section.Source)
+			}
+		}
 	}
 	if !ok {
 		return &exitError{code: 1, err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
@@ -54,6 +62,32 @@ func showAgentCheck(w io.Writer, c programCheck) bool {
 		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", c.path)
 	}
 	return c.ok
+}
+
+func showPushCheck(ctx context.Context, w io.Writer, set *settings) bool {
+	if err := preflightPush(ctx, set); err != nil {
+		return fail(w, err.Error())
+	}
+	fmt.Fprintf(w, "  ✓ push target: %s\n", set.pushTarget)
+	return true
+}
+
+func showTrustCheck(w io.Writer, set *settings) bool {
+	cmds := set.resolved.RepoCommands()
+	if len(cmds) == 0 {
+		return true
+	}
+	trusted, err := trustStore().Trusted(set.loop.Dir, cmds)
+	switch {
+	case err != nil:
+		return fail(w, trustError(err).Error())
+	case !trusted:
+		fail(w, "the commands of .ralph/config.toml are not trusted yet")
+		fmt.Fprintf(w, "    run 'git ralph trust' after reading them (a terminal run asks first)\n")
+		return false
+	}
+	fmt.Fprintf(w, "  ✓ the commands of .ralph/config.toml are trusted (%s)\n", trust.FileName)
+	return true
 }
 
 func fail(w io.Writer, problem string) bool {

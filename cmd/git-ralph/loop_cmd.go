@@ -3,26 +3,29 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
-const defaultMode = "build"
-
 // LoopCmd is `git ralph loop`.
 type LoopCmd struct {
 	Mode                 string         `help:"Mode: plan, build, or any NAME with a PROMPT_NAME.md (default: build)." placeholder:"MODE"`
 	Max                  *int           `help:"Stop after N iterations (default: 5)." placeholder:"N"`
 	Unlimited            bool           `help:"No iteration limit (--max still wins)."`
-	AgentCmd             string         `name:"agent-cmd" help:"The agent command, run with 'sh -c' in the repository root; the prompt arrives on stdin." placeholder:"CMD"`
+	Agent                string         `help:"A built-in agent preset: claude, codex, gemini, opencode, aider, cursor-agent, copilot, amp, kiro-cli." placeholder:"NAME"`
+	AgentCmd             string         `name:"agent-cmd" help:"Your own agent command, run with 'sh -c' in the repository root; the prompt arrives on stdin. With --agent, that preset reads its output." placeholder:"CMD"`
 	Timeout              *time.Duration `help:"Stop an iteration that runs longer than DUR, e.g. 30m (default: none)." placeholder:"DUR"`
 	MaxConsecutiveErrors *int           `name:"max-consecutive-errors" help:"Abort after N failed iterations in a row (default: 3)." placeholder:"N"`
 	MaxOutputBuffer      string         `name:"max-output-buffer" help:"Keep the last SIZE of the agent's output to scan for promise tags (default: 10MiB)." placeholder:"SIZE"`
 	IdleThreshold        *int           `name:"idle-threshold" help:"Stop (exit 3) after N iterations in a row that change nothing in git; 0 never stops (default: 2)." placeholder:"N"`
+	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
+	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
@@ -40,23 +43,27 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err != nil {
 		return err
 	}
-	cfg, settings, err := c.resolve(root)
+	set, err := c.resolve(root)
 	if err != nil {
 		return err
 	}
 	if c.DryRun {
-		return dryRun(s, cfg, settings)
+		return dryRun(ctx, s, set)
 	}
-	if err := preflight(cfg); err != nil {
+	if err := preflight(ctx, set); err != nil {
 		return err
 	}
+	if err := requireTrust(s, root, set.resolved); err != nil {
+		return err
+	}
+	cfg := set.loop
 	lock, err := acquireLock(ctx, root)
 	if err != nil {
 		return err
 	}
 	defer lock.Release()
 	deps := loop.Deps{Reporter: newProgress(s.Stderr, c.Quiet), Hurry: in.hurry, Finish: in.finish}
-	if c.Verbose {
+	if c.Verbose || set.resolved.ShowAgentOutput.V && !c.Quiet {
 		deps.Live = s.Stdout
 	}
 	res, err := loop.Run(ctx, cfg, deps)
@@ -107,17 +114,43 @@ func repoRoot(ctx context.Context) (string, error) {
 
 // preflight checks what dry-run checks, so a run fails before its first iteration rather
 // than after spending one.
-func preflight(cfg loop.Config) error {
+func preflight(ctx context.Context, set *settings) error {
+	cfg := set.loop
 	if err := cfg.Validate(); err != nil {
 		return explain(err)
 	}
-	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Context: cfg.Context}); err != nil {
+	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context}); err != nil {
 		return explain(err)
 	}
-	if check := checkAgentProgram(cfg.Dir, cfg.AgentCmd); !check.ok {
+	if check := checkAgentProgram(cfg.Dir, set.agentCommand()); !check.ok {
 		return withHint(errors.New(check.problem), "%s", check.hint)
 	}
+	return preflightPush(ctx, set)
+}
+
+// preflightPush checks that auto-push has somewhere to go, when it is on.
+func preflightPush(ctx context.Context, set *settings) error {
+	if !set.loop.Push {
+		return nil
+	}
+	target, err := gitops.ResolvePushTarget(ctx, set.loop.Dir, set.loop.Remote, set.loop.Branch)
+	if err != nil {
+		return explainPush(err, set.resolved)
+	}
+	set.pushTarget = target.String()
 	return nil
+}
+
+// explainPush turns a push target that cannot work into an error with a hint, before
+// any iteration runs.
+func explainPush(err error, c *config.Config) error {
+	switch {
+	case errors.Is(err, gitops.ErrDetached):
+		return withHint(fmt.Errorf("push is on (%s) but %w", c.Push.Origin, err), "check out a branch, or run without --push")
+	case errors.Is(err, gitops.ErrNoRemote):
+		return withHint(fmt.Errorf("push is on (%s) but there is %w", c.Push.Origin, err), "add the remote with 'git remote add', or set remote in .ralph/config.toml")
+	}
+	return err
 }
 
 // explain adds the hint that fits a known error.
@@ -127,7 +160,7 @@ func explain(err error) error {
 	case errors.As(err, &h):
 		return err
 	case errors.Is(err, loop.ErrNoAgent):
-		return withHint(err, "pass the agent command, e.g. --agent-cmd 'claude -p --dangerously-skip-permissions'")
+		return withHint(err, "pick a preset with --agent claude (or agent = \"claude\" in .ralph/config.toml), or give your own command with --agent-cmd")
 	}
 	return err
 }

@@ -11,10 +11,14 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	cmds := map[string]func(){
 		"git-ralph":  func() { os.Exit(Main()) },
 		"fake-agent": func() { os.Exit(fakeAgent(os.Args[1:])) },
-	})
+	}
+	for _, name := range fakeCLIs {
+		cmds[name] = func() { os.Exit(fakeCLI(name, os.Args[1:])) }
+	}
+	testscript.Main(m, cmds)
 }
 
 // TestScripts runs the stories in testdata/script: each is a git repository in a
@@ -42,6 +46,10 @@ func hermeticGit(env *testscript.Env) error {
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return err
 	}
+	fixtures, err := filepath.Abs(filepath.Join("..", "..", "loop", "agentcli", "testdata"))
+	if err != nil {
+		return err
+	}
 	gitconfig := filepath.Join(home, ".gitconfig")
 	config := "[user]\n\tname = Ralph Test\n\temail = ralph@example.com\n[init]\n\tdefaultBranch = main\n"
 	if err := os.WriteFile(gitconfig, []byte(config), 0o644); err != nil {
@@ -52,6 +60,7 @@ func hermeticGit(env *testscript.Env) error {
 		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CEILING_DIRECTORIES": filepath.Dir(env.WorkDir),
 		"GIT_AUTHOR_DATE":         "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+		"AGENT_FIXTURES": fixtures,
 	} {
 		env.Setenv(k, v)
 	}

@@ -12,16 +12,19 @@ import (
 
 // progress prints the loop's events as the timestamped lines of seed 000's examples.
 type progress struct {
-	w     io.Writer
-	quiet bool // warnings and errors only
-	now   func() time.Time
+	w        io.Writer
+	quiet    bool // warnings and errors only
+	terminal bool // w is a terminal: a countdown may redraw its line
+	now      func() time.Time
+	ticking  *countdown
 }
 
 func newProgress(w io.Writer, quiet bool) *progress {
-	return &progress{w: w, quiet: quiet, now: time.Now}
+	return &progress{w: w, quiet: quiet, terminal: isTerminal(w), now: time.Now}
 }
 
 func (p *progress) Report(e loop.Event) {
+	p.ticking.stop()
 	switch e := e.(type) {
 	case loop.RunStarted:
 		p.runStarted(e)
@@ -38,6 +41,35 @@ func (p *progress) Report(e loop.Event) {
 		p.finished(e)
 	case loop.RunFinished:
 		p.runFinished(e.Result)
+	case loop.Waiting:
+		p.waiting(e)
+	case loop.ValidationFailed:
+		p.warn("Iteration %d: validation failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Validation.Summary(), e.Validation.Command)
+	case loop.Pushed:
+		if e.Err != nil {
+			p.warn("Iteration %d: %v", e.Iteration, e.Err)
+		} else {
+			p.info("Iteration %d: pushed %.7s to %s", e.Iteration, e.Commit, e.Target)
+		}
+	}
+}
+
+// waiting announces a wait before the same iteration runs again, with a countdown on
+// a terminal.
+func (p *progress) waiting(e loop.Waiting) {
+	left := e.Until.Sub(p.now())
+	switch {
+	case e.Kind == "transient":
+		p.warn("Iteration %d: transient error (%s); retrying in %s", e.Iteration, e.Message, formatDuration(left))
+		return
+	case e.Resumed:
+		p.warn("Still waiting for a usage limit (%s) until %s (%s left)", e.Message, e.Until.Local().Format("15:04:05"), formatDuration(left))
+	default:
+		p.warn("Iteration %d: usage limit (%s); waiting until %s (%s) to run it again", e.Iteration, e.Message, e.Until.Local().Format("2006-01-02 15:04:05"), formatDuration(left))
+	}
+	p.info("  Ctrl+C or 'git ralph cancel' stops the loop; the next 'git ralph loop' goes on waiting")
+	if p.terminal && !p.quiet {
+		p.ticking = startCountdown(p.w, e.Until, p.now)
 	}
 }
 
@@ -94,7 +126,17 @@ func (p *progress) runFinished(r loop.Result) {
 	case loop.StatusIdle:
 		p.line("Stopping: %s in a row changed nothing in git (%s completed, total: %s)", plural(r.Idle, "iteration"), plural(r.Iterations, "iteration"), total)
 	case loop.StatusAborted:
+		if r.Reason != "" {
+			p.line("ERROR: Stopping: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
+			break
+		}
 		p.line("ERROR: Aborting after %d consecutive failures (%s completed, total: %s)", r.Consecutive, plural(r.Iterations, "iteration"), total)
+	case loop.StatusLimited:
+		p.line("Stopped: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
+		fmt.Fprintf(p.w, "hint: the run resumes where it stopped with the next 'git ralph loop'; raise max_limit_wait to wait longer\n")
+	case loop.StatusFatal:
+		p.line("ERROR: Stopping: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
+		fmt.Fprintf(p.w, "hint: run the agent by hand once in this repository to fix it (log in, set its API key, check its flags); its output is in .ralph/history/<N>/output.log\n")
 	case loop.StatusInterrupted:
 		what := "Interrupted"
 		if r.Cancelled {
@@ -162,4 +204,42 @@ func formatDuration(d time.Duration) string {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return d.Round(time.Second).String()
+}
+
+// countdown redraws one line on a terminal every second until stopped.
+type countdown struct {
+	done chan struct{}
+	over chan struct{}
+}
+
+func startCountdown(w io.Writer, until time.Time, now func() time.Time) *countdown {
+	c := &countdown{done: make(chan struct{}), over: make(chan struct{})}
+	go func() {
+		defer close(c.over)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			fmt.Fprintf(w, "\r  waiting: %s left \x1b[K", max(0, until.Sub(now())).Round(time.Second))
+			select {
+			case <-c.done:
+				fmt.Fprint(w, "\r\x1b[K")
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return c
+}
+
+// stop ends the countdown and clears its line; a nil countdown is a no-op.
+func (c *countdown) stop() {
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.done:
+	default:
+		close(c.done)
+	}
+	<-c.over
 }

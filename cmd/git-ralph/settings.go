@@ -2,158 +2,162 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
-// setting is one resolved value and where it came from, for --dry-run.
-type setting struct {
-	Key    string
-	Value  string
-	Origin string // "flag --max", "default", …
-}
-
-// settings resolves the loop's configuration from the flags and the built-in defaults,
-// remembering the origin of every value.
+// settings are the loop's resolved configuration: what the loop runs with, and every
+// value with its origin for --dry-run and `git ralph config`.
 type settings struct {
-	list []setting
+	loop       loop.Config
+	resolved   *config.Config
+	extra      []config.Entry // derived values worth showing: the preset's command, its timeout
+	pushTarget string         // remote/branch, once preflight resolved it
 }
 
-func (s *settings) add(key, value, origin string) {
-	s.list = append(s.list, setting{Key: key, Value: value, Origin: origin})
-}
-
-// resolve turns the loop flags into a loop.Config.
-func (c *LoopCmd) resolve(root string) (loop.Config, *settings, error) {
-	s := &settings{}
-	cfg := loop.Config{Dir: root, Mode: c.Mode, Context: c.Context}
-	if cfg.Mode == "" {
-		cfg.Mode = defaultMode
+// printEntries prints settings as a table: key, value, origin.
+func printEntries(w io.Writer, list []config.Entry) {
+	for _, e := range list {
+		fmt.Fprintf(w, "  %-24s %-28s (%s)\n", e.Key, printable(e.Value), e.Origin)
 	}
-	s.add("mode", cfg.Mode, originOf(c.Mode != "", "--mode"))
-	cfg.AgentCmd = c.AgentCmd
-	s.add("agent_cmd", orNone(c.AgentCmd), originOf(c.AgentCmd != "", "--agent-cmd"))
-	max, origin, err := c.maxIterations()
+}
+
+// printable keeps a value from a repository's config from driving the terminal: control
+// characters are shown quoted.
+func printable(v string) string {
+	if strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return strconv.Quote(v)
+	}
+	return v
+}
+
+// flags lists the loop flags the user gave, as the config package takes them.
+func (c *LoopCmd) flags() []config.Flag {
+	var fs []config.Flag
+	add := func(given bool, key, name, raw string) {
+		if given {
+			fs = append(fs, config.Flag{Key: key, Name: name, Raw: raw})
+		}
+	}
+	add(c.Mode != "", "mode", "--mode", c.Mode)
+	add(c.Agent != "", "agent", "--agent", c.Agent)
+	add(c.AgentCmd != "", "agent_cmd", "--agent-cmd", c.AgentCmd)
+	add(c.Unlimited, "unlimited", "--unlimited", "true")
+	add(c.Max != nil, "max_iterations", "--max", intText(c.Max))
+	add(c.Timeout != nil, "iteration_timeout", "--timeout", durationText(c.Timeout))
+	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", intText(c.MaxConsecutiveErrors))
+	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
+	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", intText(c.IdleThreshold))
+	add(c.Validate != "", "validate", "--validate", c.Validate)
+	if c.Push != nil {
+		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
+	}
+	return fs
+}
+
+// loadConfig reads the configuration of the repository at root with these flags.
+func loadConfig(root string, flags []config.Flag) (*config.Config, error) {
+	env := os.Environ()
+	return config.Load(config.Sources{RepoRoot: root, UserFile: config.UserConfigPath(env), Env: env, Flags: flags})
+}
+
+// resolve turns the flags, the environment and the config files into a loop.Config.
+func (c *LoopCmd) resolve(root string) (*settings, error) {
+	resolved, err := loadConfig(root, c.flags())
 	if err != nil {
-		return cfg, s, err
+		return nil, err
 	}
-	cfg.MaxIterations = max
-	s.add("max_iterations", describeMax(max), origin)
-	if c.Timeout != nil {
-		if *c.Timeout <= 0 {
-			return cfg, s, withHint(fmt.Errorf("--timeout must be positive, got %s", *c.Timeout), "use a duration such as 30m or 1h30m; leave it out for no timeout")
+	s := &settings{resolved: resolved}
+	s.loop = loop.Config{Dir: root, Mode: resolved.Mode.V, Prompts: resolved.Prompts.V,
+		AgentCmd: resolved.AgentCmd.V, MaxIterations: resolved.MaxIterations.V,
+		Timeout: resolved.IterationTimeout.V, MaxConsecutiveErrors: resolved.MaxConsecutiveErrors.V,
+		MaxOutputBuffer: int(resolved.MaxOutputBuffer.V), IdleThreshold: resolved.IdleThreshold.V,
+		Context: c.Context, Fresh: c.Fresh,
+		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
+		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
+		BackoffBase: resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V}
+	if err := s.choosePreset(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// choosePreset applies `agent`: the preset's command line (unless agent_cmd gives one
+// of the user's own), the user's [agents.NAME] changes, and its suggested timeout when
+// none is configured.
+func (s *settings) choosePreset() error {
+	name := s.resolved.Agent
+	if name.V == "" {
+		return nil
+	}
+	preset, ok := agentcli.Lookup(name.V)
+	if !ok {
+		return withHint(fmt.Errorf("unknown agent %q (%s)", name.V, name.Origin),
+			"the presets are %s; for any other program use agent_cmd / --agent-cmd", strings.Join(agentcli.Names(), ", "))
+	}
+	if o, ok := s.resolved.Agents[name.V]; ok {
+		preset = preset.With(agentcli.Override{Program: o.Program.V, Args: o.Args.V, ReplaceArgs: o.ArgsSet, ExtraArgs: o.ExtraArgs.V})
+	}
+	if err := preset.Check(); err != nil {
+		return withHint(err, "fix [agents.%s] in your config ('git ralph config' shows where it is set)", name.V)
+	}
+	s.loop.Agent = preset
+	if s.loop.AgentCmd == "" {
+		s.extra = append(s.extra, config.Entry{Key: "agent command", Value: strings.Join(preset.Argv(agentcli.PromptFile), " "),
+			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
+	}
+	if s.loop.Timeout == 0 && preset.Timeout > 0 && s.resolved.IterationTimeout.Origin.Kind == config.FromDefault {
+		s.loop.Timeout = preset.Timeout
+		s.extra = append(s.extra, config.Entry{Key: "iteration_timeout", Value: preset.Timeout.String(),
+			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
+	}
+	return nil
+}
+
+// entries are the settings to show, each with its origin.
+func (s *settings) entries() []config.Entry {
+	list := s.resolved.Entries()
+	for _, x := range s.extra {
+		replaced := false
+		for i := range list {
+			if list[i].Key == x.Key {
+				list[i], replaced = x, true
+			}
 		}
-		cfg.Timeout = *c.Timeout
-	}
-	s.add("iteration_timeout", describeTimeout(cfg.Timeout), originOf(c.Timeout != nil, "--timeout"))
-	if cfg.MaxConsecutiveErrors, err = intFlag(c.MaxConsecutiveErrors, loop.DefaultMaxConsecutiveErrors, 1,
-		"--max-consecutive-errors", "the loop stops after this many failed iterations in a row"); err != nil {
-		return cfg, s, err
-	}
-	s.add("max_consecutive_errors", strconv.Itoa(cfg.MaxConsecutiveErrors), originOf(c.MaxConsecutiveErrors != nil, "--max-consecutive-errors"))
-	cfg.MaxOutputBuffer = loop.DefaultMaxOutputBuffer
-	if c.MaxOutputBuffer != "" {
-		n, err := parseSize(c.MaxOutputBuffer)
-		if err != nil {
-			return cfg, s, withHint(fmt.Errorf("--max-output-buffer: %w", err), "use a size such as 10MB, 512KiB or 1048576")
+		if !replaced {
+			list = append(list, x)
 		}
-		cfg.MaxOutputBuffer = n
 	}
-	s.add("max_output_buffer", formatSize(int64(cfg.MaxOutputBuffer)), originOf(c.MaxOutputBuffer != "", "--max-output-buffer"))
-	if cfg.IdleThreshold, err = intFlag(c.IdleThreshold, loop.DefaultIdleThreshold, 0,
-		"--idle-threshold", "use 0 to never stop for idleness"); err != nil {
-		return cfg, s, err
-	}
-	s.add("idle_threshold", strconv.Itoa(cfg.IdleThreshold), originOf(c.IdleThreshold != nil, "--idle-threshold"))
-	cfg.Fresh = c.Fresh
-	if c.Context != "" {
-		s.add("context", fmt.Sprintf("%d bytes", len(c.Context)), "flag --context")
-	}
-	return cfg, s, nil
+	return list
 }
 
-// intFlag is the value of an optional integer flag, at least min, or def when it was
-// not given.
-func intFlag(v *int, def, min int, flag, hint string) (int, error) {
-	switch {
-	case v == nil:
-		return def, nil
-	case *v < min && min == 0:
-		return 0, withHint(fmt.Errorf("%s must not be negative, got %d", flag, *v), "%s", hint)
-	case *v < min:
-		return 0, withHint(fmt.Errorf("%s must be at least %d, got %d", flag, min, *v), "%s", hint)
+// agentCommand is what runs as the agent, for checks and messages.
+func (s *settings) agentCommand() string {
+	if s.loop.AgentCmd != "" || s.loop.Agent.Program == "" {
+		return s.loop.AgentCmd
 	}
-	return *v, nil
+	return s.loop.Agent.CommandLine(agentcli.PromptFile)
 }
 
-// maxIterations applies seed 000's precedence: --max > --unlimited > built-in 5.
-func (c *LoopCmd) maxIterations() (int, string, error) {
-	switch {
-	case c.Max != nil && *c.Max < 1:
-		return 0, "", withHint(fmt.Errorf("--max must be at least 1, got %d", *c.Max), "use --unlimited to run without a limit")
-	case c.Max != nil:
-		return *c.Max, "flag --max", nil
-	case c.Unlimited:
-		return 0, "flag --unlimited", nil
+func intText(v *int) string {
+	if v == nil {
+		return ""
 	}
-	return loop.DefaultMaxIterations, "default", nil
+	return strconv.Itoa(*v)
 }
 
-func originOf(set bool, flag string) string {
-	if set {
-		return "flag " + flag
-	}
-	return "default"
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return s
-}
-
-func describeMax(max int) string {
-	if max == 0 {
-		return "unlimited"
-	}
-	return strconv.Itoa(max)
-}
-
-func describeTimeout(d time.Duration) string {
-	if d == 0 {
-		return "none"
+func durationText(d *time.Duration) string {
+	if d == nil {
+		return ""
 	}
 	return d.String()
-}
-
-// maxBuffer bounds --max-output-buffer: the buffer is allocated whole once the agent
-// prints more than 64 KiB, and a promise tag is at the very end anyway.
-const maxBuffer = 1 << 30
-
-// parseSize reads a byte count such as 1048576, 512KiB, 10MB or 1GiB (KB and KiB are
-// both 1024: this is a buffer size, not a disk label).
-func parseSize(text string) (int, error) {
-	t := strings.TrimSpace(strings.ToUpper(text))
-	units := []struct {
-		suffix string
-		scale  int64
-	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}}
-	scale := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(t, u.suffix) {
-			t, scale = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.scale
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 1 || n > maxBuffer/scale {
-		return 0, fmt.Errorf("invalid size %q (from 1 byte to 1GiB)", text)
-	}
-	return int(n * scale), nil
 }
 
 // formatSize prints a byte count for people: 10.0 MiB, 512 B.

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// ConfigCmd is `git ralph config`.
+type ConfigCmd struct {
+	Mode string `help:"Resolve for this mode, as 'git ralph loop --mode MODE' would." placeholder:"MODE"`
+	JSON bool   `name:"json" help:"Print a JSON array of {key, value, origin}."`
+}
+
+// Run prints every resolved setting with where it came from: a flag, an environment
+// variable, a line of the repository or user config file, or the built-in default.
+func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	loopCmd := &LoopCmd{Mode: c.Mode}
+	set, err := loopCmd.resolve(root)
+	if err != nil {
+		return err
+	}
+	entries := set.entries()
+	if c.JSON {
+		type entry struct {
+			Key    string `json:"key"`
+			Value  string `json:"value"`
+			Origin string `json:"origin"`
+		}
+		out := make([]entry, len(entries))
+		for i, e := range entries {
+			out[i] = entry{e.Key, e.Value, e.Origin.String()}
+		}
+		enc := json.NewEncoder(s.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	printEntries(s.Stdout, entries)
+	if cmds := set.resolved.RepoCommands(); len(cmds) > 0 {
+		trusted, err := trustStore().Trusted(root, cmds)
+		state := "trusted"
+		switch {
+		case err != nil:
+			state = "unknown: " + trustError(err).Error()
+		case !trusted:
+			state = "NOT trusted: run 'git ralph trust' to approve them"
+		}
+		fmt.Fprintf(s.Stdout, "\nCommands from .ralph/config.toml: %s\n", state)
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// maxInjection bounds one injected text: it goes into every agent's prompt once, and a
+// mistaken `git ralph inject --file big.log` should say so rather than flood the agent.
+const maxInjection = 1 << 20
+
+// InjectCmd is `git ralph inject`.
+type InjectCmd struct {
+	Text string `arg:"" optional:"" help:"The text to add; '-' reads it from stdin."`
+	File string `short:"f" type:"existingfile" help:"Read the text from this file."`
+}
+
+// Run queues the text for the next iteration's prompt of the running or next loop.
+func (c *InjectCmd) Run(ctx context.Context, s Streams) error {
+	text, err := c.read(s.Stdin)
+	if err != nil {
+		return err
+	}
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := history.Inject(root, text, time.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Stdout, "queued %s for the next iteration's prompt (a '## Context' section, used once)\n", plural(len(text), "byte"))
+	return nil
+}
+
+func (c *InjectCmd) read(stdin io.Reader) (string, error) {
+	var data []byte
+	var err error
+	switch {
+	case c.File != "" && c.Text != "":
+		return "", withHint(errors.New("give the text or --file, not both"), "git ralph inject 'text' | git ralph inject --file notes.md | echo text | git ralph inject -")
+	case c.File != "":
+		data, err = readBounded(os.Open(c.File))
+	case c.Text == "-":
+		if isTerminal(stdin) {
+			return "", withHint(errors.New("'-' reads the text from stdin, which is a terminal"), "pipe the text in: echo 'use the v2 API' | git ralph inject -")
+		}
+		data, err = readBounded(io.NopCloser(stdin), nil)
+	default:
+		data = []byte(c.Text)
+	}
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		return "", withHint(errors.New("nothing to inject: the text is empty"), "git ralph inject 'focus on the failing auth tests'")
+	}
+	return string(data), nil
+}
+
+// readBounded reads at most maxInjection bytes and refuses more.
+func readBounded(r io.ReadCloser, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, maxInjection+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the text to inject: %w", err)
+	}
+	if len(data) > maxInjection {
+		return nil, withHint(fmt.Errorf("the text to inject is larger than %s", formatSize(maxInjection)), "inject a summary, or point the agent at the file instead")
+	}
+	return data, nil
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
+)
+
+// TrustCmd is `git ralph trust`.
+type TrustCmd struct {
+	Revoke bool `help:"Withdraw the approval of this repository's commands."`
+	Yes    bool `short:"y" help:"Approve without asking, even on a terminal."`
+}
+
+// Run shows the commands this repository's config would run and records the user's
+// approval of exactly those.
+func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	store := trustStore()
+	if c.Revoke {
+		gone, err := store.Revoke(root)
+		if err != nil {
+			return trustError(err)
+		}
+		if gone {
+			fmt.Fprintf(s.Stdout, "revoked: git ralph will not run the commands of %s until you trust them again\n", config.RepoFile)
+		} else {
+			fmt.Fprintf(s.Stdout, "nothing to revoke: this repository was not trusted\n")
+		}
+		return nil
+	}
+	resolved, err := loadConfig(root, nil)
+	if err != nil {
+		return err
+	}
+	cmds := resolved.RepoCommands()
+	if len(cmds) == 0 {
+		fmt.Fprintf(s.Stdout, "%s sets no commands: there is nothing to trust\n", config.RepoFile)
+		return nil
+	}
+	showCommands(s.Stdout, cmds)
+	if !c.Yes && isTerminal(s.Stdin) && !confirm(s, "Trust these commands?") {
+		return &exitError{code: 1, err: errors.New("not trusted: nothing was recorded")}
+	}
+	if err := store.Approve(root, cmds, time.Now()); err != nil {
+		return trustError(err)
+	}
+	fmt.Fprintf(s.Stdout, "trusted: recorded in %s; any change to them asks again\n", store.Path())
+	return nil
+}
+
+// requireTrust refuses to run a repository configuration's commands that the user has
+// not approved. On a terminal it asks; anywhere else it denies and says what to run.
+func requireTrust(s Streams, root string, resolved *config.Config) error {
+	cmds := resolved.RepoCommands()
+	store := trustStore()
+	ok, err := store.Trusted(root, cmds)
+	if err != nil {
+		return trustError(err)
+	}
+	if ok {
+		return nil
+	}
+	if isTerminal(s.Stdin) && isTerminal(s.Stderr) {
+		fmt.Fprintf(s.Stderr, "This repository's %s would have git ralph run commands you have not approved:\n", config.RepoFile)
+		showCommands(s.Stderr, cmds)
+		if confirm(s, "Trust them and run?") {
+			return trustError(store.Approve(root, cmds, time.Now()))
+		}
+	}
+	return withHint(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", config.RepoFile, strings.Join(slices.Sorted(maps.Keys(cmds)), ", ")),
+		"read them in %s, then run 'git ralph trust'", config.RepoFile)
+}
+
+func showCommands(w io.Writer, cmds map[string]string) {
+	for _, k := range slices.Sorted(maps.Keys(cmds)) {
+		fmt.Fprintf(w, "  %-28s %s\n", k, cmds[k])
+	}
+}
+
+// confirm asks a yes/no question on the terminal; anything but y or yes is no.
+func confirm(s Streams, question string) bool {
+	fmt.Fprintf(s.Stderr, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(s.Stdin).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}
+
+// trustStore is the user's store, next to the user's config file.
+func trustStore() *trust.Store {
+	path := config.UserConfigPath(os.Environ())
+	if path == "" {
+		path = filepath.Join(os.TempDir(), "git-ralph", "config.toml") // no HOME at all
+	}
+	return trust.Open(filepath.Dir(path))
+}
+
+func trustError(err error) error {
+	var corrupt *trust.CorruptError
+	if errors.As(err, &corrupt) {
+		return withHint(err, "%s", corrupt.Hint())
+	}
+	return err
+}

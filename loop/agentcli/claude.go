@@ -1,0 +1,269 @@
+package agentcli
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop/agentcli/resettime"
+)
+
+// claudeEvent is the union of the fields git-ralph reads from Claude Code's stream-json
+// events (also amp's --stream-json and cursor-agent's stream-json, which copy its shape).
+type claudeEvent struct {
+	Subtype string          `json:"subtype"`
+	Model   string          `json:"model"` // system/init
+	Error   json.RawMessage `json:"error"` // assistant: "authentication_failed"; system/api_retry: "unknown"
+	Message struct {
+		ID      string `json:"id"`
+		Model   string `json:"model"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		Usage *claudeUsage `json:"usage"`
+	} `json:"message"`
+	RateLimitInfo *claudeRateLimit `json:"rate_limit_info"`
+
+	// result
+	IsError        bool                       `json:"is_error"`
+	Result         string                     `json:"result"`
+	Usage          *claudeUsage               `json:"usage"`
+	TotalCostUSD   *float64                   `json:"total_cost_usd"`
+	APIErrorStatus *int                       `json:"api_error_status"`
+	TerminalReason string                     `json:"terminal_reason"`
+	ModelUsage     map[string]json.RawMessage `json:"modelUsage"`
+
+	// system/api_retry
+	Attempt     int  `json:"attempt"`
+	MaxRetries  int  `json:"max_retries"`
+	ErrorStatus *int `json:"error_status"`
+}
+
+type claudeUsage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	CacheRead    int64 `json:"cache_read_input_tokens"`
+	CacheWrite   int64 `json:"cache_creation_input_tokens"`
+}
+
+// claudeRateLimit is rate_limit_event.rate_limit_info (handarbeit/fabrik#1815, PR #1820).
+type claudeRateLimit struct {
+	Status         string   `json:"status"` // allowed, allowed_warning, rejected
+	ResetsAt       *float64 `json:"resetsAt"`
+	RateLimitType  string   `json:"rateLimitType"`
+	UnifiedWindows map[string]struct {
+		Utilization float64  `json:"utilization"`
+		ResetsAt    *float64 `json:"resetsAt"`
+	} `json:"unifiedWindows"`
+}
+
+// claudeState is what a Claude stream's earlier events leave for its result.
+type claudeState struct {
+	rateEvent   bool                   // a rate_limit_event was seen
+	rateReset   time.Time              // the reset the latest rejected window states
+	perMessage  map[string]claudeUsage // assistant usage by message id, for streams whose result has none (amp)
+	resultUsage bool
+}
+
+// claudeEvent reads one event of a Claude-shaped stream.
+func (r *reading) claudeEvent(typ string, line []byte) {
+	if typ == "user" {
+		return // tool results: file contents and command output, never the agent's words (frankbria/ralph-claude-code#183)
+	}
+	var e claudeEvent
+	_ = json.Unmarshal(line, &e) // a field of an unexpected type is skipped; the others are kept
+	switch typ {
+	case "system":
+		r.claudeSystem(e)
+	case "assistant":
+		r.claudeAssistant(e)
+	case "rate_limit_event":
+		r.claudeRateLimit(e.RateLimitInfo)
+	case "result":
+		r.claudeResult(e)
+	case "error":
+		r.rep.IsError = true
+		r.failure(errorText(line))
+	}
+}
+
+// claudeSystem reads the model from init, and api_retry notices.
+func (r *reading) claudeSystem(e claudeEvent) {
+	switch e.Subtype {
+	case "init":
+		if e.Model != "" {
+			r.rep.Usage.Model = e.Model
+		}
+	case "api_retry":
+		status := ""
+		if e.ErrorStatus != nil {
+			status = fmt.Sprintf(" with status %d", *e.ErrorStatus)
+		}
+		r.retrying(fmt.Sprintf("API request failed%s (%s), retrying: attempt %d of %d",
+			status, jsonString(e.Error), e.Attempt, e.MaxRetries))
+	}
+}
+
+// claudeAssistant reads an assistant message: its text blocks (not its tool calls), its
+// usage, and the error code of a synthetic message that reports a failed API call.
+func (r *reading) claudeAssistant(e claudeEvent) {
+	m := e.Message
+	var text string
+	for _, c := range m.Content {
+		if c.Type == "text" {
+			r.say(c.Text)
+			text += c.Text
+		}
+	}
+	if r.rep.Usage.Model == "" && m.Model != "" && m.Model != "<synthetic>" {
+		r.rep.Usage.Model = m.Model
+	}
+	if m.Usage != nil {
+		if r.claude.perMessage == nil {
+			r.claude.perMessage = map[string]claudeUsage{}
+		}
+		id := m.ID
+		if id == "" { // amp's messages have no id: each event is a message of its own
+			id = fmt.Sprintf("#%d", len(r.claude.perMessage))
+		}
+		r.claude.perMessage[id] = *m.Usage // claude sends one message as several events, each with its usage so far
+	}
+	r.claudeErrorCode(jsonString(e.Error), text)
+}
+
+// claudeErrorCode reads the error code Claude Code puts on a synthetic assistant
+// message (and some streams on the result): text is the message that comes with it.
+func (r *reading) claudeErrorCode(code, text string) {
+	if text == "" {
+		text = code
+	}
+	switch code {
+	case "":
+	case "authentication_failed":
+		r.fatal(text) // "Not logged in · Please run /login"
+	case "billing_error":
+		r.limit(text, time.Time{}, false)
+		r.rep.Limit.Permanent = true
+	case "rate_limit":
+		r.limit(text, time.Time{}, false)
+	case "server_error":
+		r.transient(text)
+	default:
+		r.failure(text)
+	}
+}
+
+// claudeRateLimit reads a rate_limit_event. Only "rejected" is a limit; "allowed" and
+// "allowed_warning" are information. The reset is the latest of resetsAt and of the
+// unifiedWindows at full utilization (handarbeit/fabrik PR #1820), in epoch seconds.
+func (r *reading) claudeRateLimit(info *claudeRateLimit) {
+	r.claude.rateEvent = true
+	if info == nil || info.Status != "rejected" {
+		return
+	}
+	var at time.Time
+	later := func(v *float64) {
+		if v == nil {
+			return
+		}
+		if t, ok := resettime.Epoch(*v); ok && t.After(at) {
+			at = t
+		}
+	}
+	later(info.ResetsAt)
+	for _, w := range info.UnifiedWindows {
+		if w.Utilization >= 1 {
+			later(w.ResetsAt)
+		}
+	}
+	if !at.IsZero() {
+		at = at.In(r.now.Location())
+	}
+	r.claude.rateReset = at
+	msg := "usage limit reached"
+	if info.RateLimitType != "" {
+		msg += " (" + info.RateLimitType + ")"
+	}
+	r.limit(msg, at, true)
+}
+
+// resultLimitLead matches a result text that is a limit notice even when the result
+// does not say it is an error ("Claude AI usage limit reached|<epoch>" came with
+// "subtype":"success","is_error":false).
+var resultLimitLead = regexp.MustCompile(`(?i)^\W*(?:claude (?:ai )?usage limit reached|you've hit your|you’ve hit your|you're out of extra usage|\d+-hour limit reached)`)
+
+// claudeResult reads the run's final event.
+func (r *reading) claudeResult(e claudeEvent) {
+	r.rep.IsError = r.rep.IsError || e.IsError
+	r.ended, r.completed = true, !e.IsError
+	if e.Result != r.lastSaid() {
+		r.say(e.Result)
+	}
+	r.claudeUsage(e)
+	text := e.Result
+	r.claudeErrorCode(jsonString(e.Error), text)
+	if e.APIErrorStatus != nil {
+		r.claudeAPIStatus(*e.APIErrorStatus, text)
+	}
+	if e.TerminalReason == "blocking_limit" && r.claude.rateEvent {
+		// blocking_limit alone also ends runs whose prompt was too long: only with a
+		// rate-limit event or a 429 is it a limit (handarbeit/fabrik PR #1202, #1818).
+		r.limit(text, r.claude.rateReset, false)
+	}
+	if e.IsError || resultLimitLead.MatchString(e.Result) {
+		r.failure(text)
+	}
+}
+
+// claudeAPIStatus reads result.api_error_status, the HTTP status of the failed call.
+func (r *reading) claudeAPIStatus(status int, text string) {
+	if text == "" {
+		text = fmt.Sprintf("API error %d", status)
+	}
+	switch {
+	case status == 429:
+		r.limit(text, time.Time{}, false)
+	case status == 401 || status == 403:
+		r.fatal(text)
+	case status >= 500:
+		r.transient(text) // 529 overloaded, 5xx
+	}
+}
+
+// claudeUsage takes the tokens and cost from the result, or sums the assistant
+// messages' when the result has none.
+func (r *reading) claudeUsage(e claudeEvent) {
+	u := &r.rep.Usage
+	if e.Usage != nil {
+		u.InputTokens, u.OutputTokens = e.Usage.InputTokens, e.Usage.OutputTokens
+		u.CacheReadTokens, u.CacheWriteTokens = e.Usage.CacheRead, e.Usage.CacheWrite
+		r.claude.resultUsage = true
+	} else if !r.claude.resultUsage {
+		*u = sumClaudeUsage(r.claude.perMessage, u.Model)
+	}
+	if e.TotalCostUSD != nil {
+		u.CostUSD, u.HasCost = *e.TotalCostUSD, true
+	}
+	if u.Model == "" && len(e.ModelUsage) > 0 {
+		models := make([]string, 0, len(e.ModelUsage))
+		for m := range e.ModelUsage {
+			models = append(models, m)
+		}
+		slices.Sort(models)
+		u.Model = models[0]
+	}
+}
+
+func sumClaudeUsage(perMessage map[string]claudeUsage, model string) Usage {
+	u := Usage{Model: model}
+	for _, m := range perMessage {
+		u.InputTokens += m.InputTokens
+		u.OutputTokens += m.OutputTokens
+		u.CacheReadTokens += m.CacheRead
+		u.CacheWriteTokens += m.CacheWrite
+	}
+	return u
+}

@@ -1,0 +1,66 @@
+package agentcli
+
+import (
+	"encoding/json"
+	"regexp"
+)
+
+// codexEvent is the union of the fields git-ralph reads from `codex exec --json`.
+type codexEvent struct {
+	Message string `json:"message"` // error
+	Item    struct {
+		Type     string `json:"type"`
+		ItemType string `json:"item_type"` // older releases
+		Text     string `json:"text"`
+		Message  string `json:"message"` // item type "error"
+	} `json:"item"`
+	Usage *struct {
+		InputTokens  int64 `json:"input_tokens"`
+		CachedInput  int64 `json:"cached_input_tokens"`
+		OutputTokens int64 `json:"output_tokens"`
+	} `json:"usage"`
+	Error struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// codexReconnect is Codex's notice that it is retrying a dropped stream: "Reconnecting...
+// 2/5 (stream disconnected …)", later "Reconnecting... waiting for network".
+var codexReconnect = regexp.MustCompile(`^Reconnecting\.\.\.`)
+
+// codexEvent reads one event of `codex exec --json`.
+func (r *reading) codexEvent(typ string, line []byte) {
+	var e codexEvent
+	_ = json.Unmarshal(line, &e)
+	switch typ {
+	case "item.completed":
+		itemType := e.Item.Type
+		if itemType == "" {
+			itemType = e.Item.ItemType
+		}
+		switch itemType {
+		case "agent_message", "assistant_message":
+			r.say(e.Item.Text)
+		case "error":
+			r.warning(e.Item.Message) // "Falling back from WebSockets to HTTPS transport. …"
+		}
+	case "turn.completed":
+		r.ended, r.completed = true, true
+		if u := e.Usage; u != nil {
+			r.rep.Usage.InputTokens += u.InputTokens
+			r.rep.Usage.CacheReadTokens += u.CachedInput
+			r.rep.Usage.OutputTokens += u.OutputTokens
+		}
+	case "turn.failed":
+		r.ended, r.rep.IsError = true, true
+		r.failure(e.Error.Message)
+	case "error":
+		// Reconnect notices are not a failure by themselves; a usage limit comes as an
+		// error event and then turn.failed with the same message.
+		if codexReconnect.MatchString(e.Message) {
+			r.retrying(e.Message)
+		} else {
+			r.warning(e.Message)
+		}
+	}
+}

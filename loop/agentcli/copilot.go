@@ -1,0 +1,68 @@
+package agentcli
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// copilotEvent is the union of the fields git-ralph reads from `copilot --output-format
+// json`: the session's events {type, data} (the CLI's schemas/session-events.schema.json)
+// and a final {type:"result", exitCode, usage:{premiumRequests, …}}. The prompt comes
+// back as a user.message event, which is never read.
+type copilotEvent struct {
+	Data struct {
+		Content    string `json:"content"`    // assistant.message
+		Model      string `json:"model"`      // assistant.message
+		ErrorType  string `json:"errorType"`  // session.error: "rate_limit", "quota", "authentication", …
+		ErrorCode  string `json:"errorCode"`  // session.error: "user_weekly_rate_limited", "quota_exceeded", …
+		Message    string `json:"message"`    // session.error
+		StatusCode int    `json:"statusCode"` // session.error
+	} `json:"data"`
+	ExitCode *int `json:"exitCode"` // result
+}
+
+// copilotEvent reads one event of `copilot --output-format json`.
+func (r *reading) copilotEvent(typ string, line []byte) {
+	var e copilotEvent
+	_ = json.Unmarshal(line, &e)
+	switch typ {
+	case "assistant.message":
+		r.say(e.Data.Content)
+		if e.Data.Model != "" {
+			r.rep.Usage.Model = e.Data.Model
+		}
+	case "session.error":
+		r.copilotError(e)
+	case "result":
+		r.ended = true
+		if e.ExitCode != nil && *e.ExitCode != 0 {
+			r.rep.IsError = true
+		} else {
+			r.completed = true
+		}
+	}
+}
+
+// copilotError reads session.error by its errorType first, its words second.
+func (r *reading) copilotError(e copilotEvent) {
+	d := e.Data
+	r.rep.IsError = true
+	msg := d.Message
+	if msg == "" {
+		msg = d.ErrorType + " " + d.ErrorCode
+	}
+	switch {
+	case d.ErrorType == "rate_limit" || d.StatusCode == 429:
+		r.limit(msg, time.Time{}, false)
+	case d.ErrorType == "quota":
+		// quota_exceeded, billing_not_configured: no premium requests left this month.
+		r.limit(msg, time.Time{}, false)
+		r.rep.Limit.Permanent = true
+	case d.ErrorType == "authentication" || d.ErrorType == "authorization" || d.ErrorType == "policy":
+		r.fatal(msg)
+	case d.StatusCode >= 500:
+		r.transient(msg)
+	default:
+		r.failure(msg)
+	}
+}

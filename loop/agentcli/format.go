@@ -1,0 +1,42 @@
+package agentcli
+
+// Format is how an agent's output is read.
+type Format int
+
+const (
+	// Text is plain text: the whole output is the agent's words, and limits and errors
+	// are found in its last lines only.
+	Text Format = iota
+	// ClaudeStream is Claude Code's `--output-format stream-json`: system, assistant,
+	// user, rate_limit_event and result events. Amp's --stream-json has the same shape and
+	// cursor-agent's stream-json a close one.
+	ClaudeStream
+	// CodexJSON is `codex exec --json`: thread.*, turn.*, item.* and error events.
+	CodexJSON
+	// GeminiStream is `gemini --output-format stream-json`: init, message, tool_use,
+	// tool_result, error and result events.
+	GeminiStream
+	// OpencodeJSON is `opencode run --format json`: step_start, text, tool_use,
+	// step_finish and error events, each with a part.
+	OpencodeJSON
+	// CopilotJSON is `copilot --output-format json`: the session's events
+	// (assistant.message, session.error, …) and a final result.
+	CopilotJSON
+)
+
+// String names the format as the docs and --dry-run do.
+func (f Format) String() string {
+	switch f {
+	case ClaudeStream:
+		return "claude-stream-json"
+	case CodexJSON:
+		return "codex-json"
+	case GeminiStream:
+		return "gemini-stream-json"
+	case OpencodeJSON:
+		return "opencode-json"
+	case CopilotJSON:
+		return "copilot-json"
+	}
+	return "text"
+}

@@ -1,0 +1,80 @@
+package agentcli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// PromptChannel is how a preset hands the prompt to its program.
+type PromptChannel int
+
+const (
+	// Stdin: the prompt is written to the program's standard input, which is then closed.
+	// Nothing limits its size.
+	Stdin PromptChannel = iota
+	// File: the prompt is written to a temporary file whose path replaces PromptFile
+	// ("{prompt_file}") in Args. For programs that cannot read their prompt from stdin.
+	File
+)
+
+// PromptFile is the placeholder, in a File preset's Args, for the prompt file's path.
+const PromptFile = "{prompt_file}"
+
+// String names the channel as the docs and --dry-run do.
+func (c PromptChannel) String() string {
+	if c == File {
+		return "file"
+	}
+	return "stdin"
+}
+
+// Preset is how git-ralph runs one agent CLI headless: its command line, how it gets
+// the prompt, and how its output is read.
+type Preset struct {
+	Name    string   // the name users pick it by: "claude"
+	Program string   // the executable, looked up on PATH unless it is a path: "claude"
+	Args    []string // the non-interactive, permission-skipping, structured-output arguments
+	Prompt  PromptChannel
+	Format  Format // how its output is read
+	// Timeout is a suggested iteration timeout for a CLI known to hang without a word
+	// (on a dead connection, a quota error it keeps retrying, a question nobody answers);
+	// 0 means none. The loop applies it only when the user set no timeout of their own.
+	Timeout time.Duration
+	Env     []string // extra environment entries ("KEY=value") for the program, if any
+	Note    string   // one line for docs and --dry-run: "stream-json; prompt on stdin"
+}
+
+// Argv is the program and its arguments, with promptFile in place of PromptFile when
+// the prompt goes by file: the command line as a user would read it.
+func (p Preset) Argv(promptFile string) []string {
+	argv := make([]string, 0, 1+len(p.Args))
+	argv = append(argv, p.Program)
+	for _, a := range p.Args {
+		if p.Prompt == File {
+			a = strings.ReplaceAll(a, PromptFile, promptFile)
+		}
+		argv = append(argv, a)
+	}
+	return argv
+}
+
+// Check reports what would stop the preset from running at all: no program, or a File
+// preset whose arguments (after a user's override) no longer say where the file goes.
+func (p Preset) Check() error {
+	if strings.TrimSpace(p.Program) == "" {
+		return fmt.Errorf("agent %q: no program to run", p.Name)
+	}
+	if p.Prompt == File && !slices.ContainsFunc(p.Args, func(a string) bool { return strings.Contains(a, PromptFile) }) {
+		return fmt.Errorf("agent %q reads its prompt from a file, but no argument contains %s", p.Name, PromptFile)
+	}
+	return nil
+}
+
+// clone is p with slices of its own, so that a caller's edits cannot reach the table.
+func (p Preset) clone() Preset {
+	p.Args = slices.Clone(p.Args)
+	p.Env = slices.Clone(p.Env)
+	return p
+}

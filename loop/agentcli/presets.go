@@ -1,0 +1,121 @@
+package agentcli
+
+import (
+	"slices"
+	"time"
+)
+
+// hangTimeout is the suggested iteration timeout of the CLIs that are known to hang
+// silently: long enough for a big task, short enough that an overnight loop is not
+// stuck all night on a dead connection.
+const hangTimeout = time.Hour
+
+// presets are the built-in agents. Each command line was checked against the real CLI's
+// argument parser where its package installs from npm; docs/agents.md records what each
+// did, with the version checked, and which ones could not be run here.
+var presets = []Preset{
+	{
+		// stream-json with -p requires --verbose ("Error: When using --print,
+		// --output-format=stream-json requires --verbose"). Bypass mode refuses to run as
+		// root; the refusal is reported as Fatal (anthropics/claude-code#9184).
+		// Headless -p can hang with no output (anthropics/claude-code#75613, #79610).
+		Name: "claude", Program: "claude",
+		Args:   []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"},
+		Prompt: Stdin, Format: ClaudeStream, Timeout: hangTimeout,
+		Note: "stream-json; prompt on stdin; refuses to run as root",
+	},
+	{
+		// "-" reads the prompt from stdin until EOF; exec blocks on an open pipe, so stdin
+		// must be closed after the prompt. It never exits on a dead network: it goes on
+		// "Reconnecting... waiting for network" (seen here, codex-cli 0.169).
+		Name: "codex", Program: "codex",
+		Args:   []string{"exec", "--json", "--dangerously-bypass-approvals-and-sandbox", "-"},
+		Prompt: Stdin, Format: CodexJSON, Timeout: hangTimeout,
+		Note: "JSONL events; prompt on stdin (-); hangs on a dead network",
+	},
+	{
+		// Headless because stdin is not a TTY; stdin becomes the prompt (up to 8 MiB).
+		// Without --skip-trust, an untrusted folder turns yolo back into "default", and a
+		// headless run then denies every tool that would ask.
+		Name: "gemini", Program: "gemini",
+		Args:   []string{"--output-format", "stream-json", "--approval-mode", "yolo", "--skip-trust"},
+		Prompt: Stdin, Format: GeminiStream,
+		Note: "stream-json; prompt on stdin",
+	},
+	{
+		// Without --auto every permission request is auto-rejected in `run`. It hangs on
+		// quota and provider errors instead of exiting (anomalyco/opencode#8203, #40747).
+		Name: "opencode", Program: "opencode",
+		Args:   []string{"run", "--format", "json", "--auto"},
+		Prompt: Stdin, Format: OpencodeJSON, Timeout: hangTimeout,
+		Note: "JSON events; prompt on stdin; hangs on quota errors",
+	},
+	{
+		// aider cannot read its message from stdin, so the prompt goes by file. It has no
+		// structured output and exits 0 even after a fatal API error (Aider-AI/aider#5552):
+		// only its text tells. Its own auto-commits are what commits its work.
+		Name: "aider", Program: "aider",
+		Args:   []string{"--message-file", PromptFile, "--yes-always", "--no-pretty", "--no-stream", "--no-check-update"},
+		Prompt: File, Format: Text,
+		Note: "plain text; prompt in a file (--message-file); exits 0 on API errors",
+	},
+	{
+		// Without --force, print mode only proposes edits; --trust skips the workspace
+		// trust question that would block a headless run.
+		Name: "cursor-agent", Program: "cursor-agent",
+		Args:   []string{"-p", "--force", "--trust", "--output-format", "stream-json"},
+		Prompt: Stdin, Format: ClaudeStream,
+		Note: "stream-json (Claude-like, no token usage); prompt on stdin; monthly usage limits",
+	},
+	{
+		// Without allow flags, prompt mode can wait for an approval forever; piped stdin
+		// is a prompt like -p's. The JSONL carries no token counts (github/copilot-cli#4107).
+		Name: "copilot", Program: "copilot",
+		Args:   []string{"--allow-all", "--no-ask-user", "--output-format", "json"},
+		Prompt: Stdin, Format: CopilotJSON, Timeout: hangTimeout,
+		Note: "JSONL session events; prompt on stdin; no token counts",
+	},
+	{
+		// -x takes an optional message, so it comes last and the prompt comes on stdin.
+		// Not logged in, amp starts a login flow that reads a code from stdin: it eats the
+		// prompt and fails ("Login failed"), which is reported as Fatal.
+		Name: "amp", Program: "amp",
+		Args:   []string{"--dangerously-allow-all", "--stream-json", "-x"},
+		Prompt: Stdin, Format: ClaudeStream,
+		Note: "Claude-compatible stream-json; prompt on stdin",
+	},
+	{
+		// The whole instruction on stdin; headless auth comes from KIRO_API_KEY.
+		Name: "kiro-cli", Program: "kiro-cli",
+		Args:   []string{"chat", "--no-interactive", "--trust-all-tools"},
+		Prompt: Stdin, Format: Text,
+		Note: "plain text; prompt on stdin",
+	},
+}
+
+// aliases are other names users reach for; Lookup resolves them to the preset's name.
+var aliases = map[string]string{"cursor": "cursor-agent", "kiro": "kiro-cli"}
+
+// Lookup finds the built-in preset called name, or by one of its aliases ("cursor",
+// "kiro"). The result is the caller's own copy.
+func Lookup(name string) (Preset, bool) {
+	if canonical, ok := aliases[name]; ok {
+		name = canonical
+	}
+	for _, p := range presets {
+		if p.Name == name {
+			return p.clone(), true
+		}
+	}
+	return Preset{}, false
+}
+
+// Names lists the built-in presets' names, sorted.
+func Names() []string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.Name
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,82 @@
+package agentcli
+
+import "time"
+
+// Report is what one run of an agent printed, as far as the loop cares. At most one of
+// Limit, Transient and Fatal is set: Fatal wins over Limit, which wins over Transient.
+type Report struct {
+	// Said is the agent's own words: its assistant messages and its final result text,
+	// joined by newlines; never its tool calls, the tool results or file contents it was
+	// shown, nor the prompt when the CLI echoes it as a user event. Promise tags are
+	// looked for here only. For plain text (Format Text, ReadText, or a structured
+	// preset whose output had no structured line at all) it is the whole output, from
+	// which the caller removes any echo of the prompt.
+	Said string
+	// Structured is true when at least one line parsed as the preset's structured format.
+	Structured bool
+	// Limit is set when a usage or rate limit stopped the run.
+	Limit *Limit
+	// Transient is set, to the agent's message, when the run failed in a way that a quick
+	// retry may fix: overloaded (529), a 5xx, a dropped connection.
+	Transient string
+	// Fatal is set, to the agent's message, when waiting or retrying cannot help: not
+	// logged in, no auth method, a bad API key, the root refusal, an option the CLI does
+	// not know, the program not found (exit 127).
+	Fatal string
+	// Usage is the tokens and cost the agent reported.
+	Usage Usage
+	// IsError is true when the agent's own result says the run failed (claude's
+	// result.is_error, codex's turn.failed, gemini's result status "error", …).
+	IsError bool
+}
+
+// Limit is a usage or rate limit the agent hit.
+type Limit struct {
+	Message string    // the agent's own words about it
+	ResetAt time.Time // when it resets, as the agent stated it; zero when it did not
+	// Permanent is true when waiting will not clear it soon: a monthly plan or spend cap,
+	// no credits or quota left, access disabled by an admin, Claude API's "You have
+	// reached your specified API usage limits", cursor's monthly usage limit. The loop
+	// stops instead of waiting.
+	Permanent bool
+}
+
+// Usage is what the agent reported it consumed. Counts are the agent's own: Claude's
+// input tokens exclude cache reads, while Codex's and Gemini's include them. Zero when
+// not reported; cursor-agent and copilot report no tokens at all.
+type Usage struct {
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	// CostUSD is the cost the agent reported. For a subscription (Claude Pro/Max) it is
+	// what the same tokens would cost on the API, not money spent.
+	CostUSD float64
+	HasCost bool   // the agent reported a cost (possibly 0)
+	Model   string // the model it ran, when it said
+}
+
+// Read reads one run's output (stdout and stderr as captured together) with p's format.
+// exitCode is the program's exit status; now is the time the run ended, against which
+// relative reset times ("try again in 2 hours") are read.
+func (p Preset) Read(output []byte, exitCode int, now time.Time) Report {
+	r := newReading(output, now)
+	if handle, ok := handlers[p.Format]; ok {
+		r.structured(handle)
+	}
+	return r.finish(exitCode)
+}
+
+// ReadText reads the output of a custom command (--agent-cmd with no preset) as plain
+// text: Said is the whole output, and limits and errors are recognised in its last 30
+// non-empty lines only, so that file contents printed earlier cannot trigger them, and
+// only when the command failed. A command that exits 0 did its work as far as anyone
+// can tell, whatever the test output it printed last says ("bash: x: command not
+// found", "rate limit exceeded"); unlike aider, whose preset reads its output whatever
+// its exit code, since aider exits 0 after fatal API errors (Aider-AI/aider#5552).
+func ReadText(output []byte, exitCode int, now time.Time) Report {
+	if exitCode == 0 {
+		return Report{Said: string(output)}
+	}
+	return Preset{Format: Text}.Read(output, exitCode, now)
+}

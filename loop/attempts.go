@@ -1,0 +1,242 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop/agent"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
+)
+
+// Defaults of the waits between attempts.
+const (
+	DefaultBackoffBase  = time.Second
+	DefaultBackoffMax   = 60 * time.Second
+	DefaultMaxLimitWait = 6 * time.Hour
+	// transientRetries is how many quick retries a transient error (overloaded, 5xx) gets
+	// before the attempt counts as a failed iteration.
+	transientRetries = 3
+	// resetMargin is added to a stated reset time: the times agents print are rounded
+	// (to the minute or hour), so a retry at the exact second may find the limit still on.
+	resetMargin = 30 * time.Second
+)
+
+// attempt is the agent's last run for one iteration, after any retries.
+type attempt struct {
+	res        agent.Result
+	read       agentcli.Report
+	limitWaits int           // attempts that hit a usage or rate limit
+	retries    int           // attempts retried after a transient error
+	waited     time.Duration // time spent waiting between attempts
+	stop       Status        // StatusLimited or StatusFatal: the run stops after this iteration
+	stopWhy    string
+}
+
+// attempts runs the agent for iteration i until an attempt counts: a limited attempt is
+// not an iteration and not an error, so the same iteration runs again after a wait; a
+// transient error gets a few quick retries. Every attempt's output goes to the same log.
+func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, prompt string) (attempt, error) {
+	var a attempt
+	for n := 1; ; n++ {
+		res, err := r.runAgent(ctx, i, it, prompt)
+		if err != nil {
+			return a, err
+		}
+		a.res, a.read = res, r.readOutput(res)
+		if res.Interrupted || res.TimedOut {
+			return a, nil
+		}
+		until, kind, msg := r.retryPlan(&a)
+		if kind == "" {
+			return a, nil
+		}
+		fmt.Fprintf(it.output, "\n[git-ralph: attempt %d: %s: %s; retrying at %s]\n", n, kind, msg, until.Format(time.RFC3339))
+		began := r.deps.Now()
+		ok := r.wait(ctx, Waiting{Iteration: i, Kind: kind, Message: msg, Until: until, Attempt: a.limitWaits + a.retries})
+		a.waited += r.deps.Now().Sub(began)
+		if !ok {
+			a.res.Interrupted = true
+			return a, nil
+		}
+	}
+}
+
+// runAgent runs the agent once for iteration i.
+func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string) (agent.Result, error) {
+	spec := r.agentSpec(i, prompt, it)
+	if r.cfg.AgentCmd == "" && r.cfg.Agent.Prompt == agentcli.File {
+		file, err := writePromptFile(prompt)
+		if err != nil {
+			return agent.Result{}, err
+		}
+		defer os.Remove(file)
+		spec.Command, spec.Prompt = r.cfg.Agent.CommandLine(file), nil
+	}
+	res, err := agent.Run(ctx, spec)
+	if err != nil {
+		return res, err
+	}
+	if res.Truncated {
+		r.report(OutputTruncated{Iteration: i, Total: res.OutputBytes, Kept: len(res.Output)})
+	}
+	return res, nil
+}
+
+// writePromptFile puts the prompt where an agent that cannot read stdin finds it: a
+// private temp file outside the repository, so the agent's `git add -A` cannot take it.
+func writePromptFile(prompt string) (string, error) {
+	f, err := os.CreateTemp("", "git-ralph-prompt-*.md")
+	if err != nil {
+		return "", fmt.Errorf("writing the prompt file: %w", err)
+	}
+	_, err = f.WriteString(prompt)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("writing the prompt file: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// readOutput reads what the agent said, with its preset's parser when it has one.
+func (r *runner) readOutput(res agent.Result) agentcli.Report {
+	if r.cfg.Agent.Name == "" {
+		return agentcli.ReadText(res.Output, res.ExitCode, r.deps.Now())
+	}
+	return r.cfg.Agent.Read(res.Output, res.ExitCode, r.deps.Now())
+}
+
+// retryPlan decides whether the attempt counts (kind "") or the iteration runs again at
+// until; kind is "limit" or "transient". A limit that waiting will not clear, or whose
+// wait would pass max_limit_wait, stops the run instead (a.stop).
+func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
+	now, read := r.deps.Now(), a.read
+	switch {
+	case read.Fatal != "":
+		a.stop, a.stopWhy = StatusFatal, "the agent cannot run: "+read.Fatal
+		return time.Time{}, "", ""
+	case read.Limit != nil && read.Limit.Permanent:
+		a.stop, a.stopWhy = StatusLimited, "usage limit that waiting will not clear: "+read.Limit.Message
+		return time.Time{}, "", ""
+	case read.Limit != nil:
+		a.limitWaits++
+		until = now.Add(r.backoff(a.limitWaits - 1))
+		if read.Limit.ResetAt.After(now) {
+			until = read.Limit.ResetAt.Add(min(resetMargin, r.backoffMax()))
+		}
+		if limit := r.maxLimitWait(); until.Sub(now)+a.waited > limit {
+			r.journal.state.WaitUntil, r.journal.state.LimitMessage = until, read.Limit.Message
+			a.stop = StatusLimited
+			a.stopWhy = fmt.Sprintf("usage limit until %s, longer than max_limit_wait (%s): %s",
+				until.Local().Format("2006-01-02 15:04:05"), limit, read.Limit.Message)
+			return time.Time{}, "", ""
+		}
+		return until, "limit", read.Limit.Message
+	case read.Transient != "" && a.retries < transientRetries:
+		a.retries++
+		return now.Add(r.backoff(a.retries - 1)), "transient", read.Transient
+	}
+	return time.Time{}, "", ""
+}
+
+// backoff is backoff_base·2^n, capped at backoff_max (seed 004: 2^n seconds up to 60 s).
+func (r *runner) backoff(n int) time.Duration {
+	base, limit := r.cfg.BackoffBase, r.backoffMax()
+	if base <= 0 {
+		base = DefaultBackoffBase
+	}
+	d := base
+	for ; n > 0 && d < limit; n-- {
+		d *= 2
+	}
+	return min(d, limit)
+}
+
+func (r *runner) backoffMax() time.Duration {
+	if r.cfg.BackoffMax > 0 {
+		return r.cfg.BackoffMax
+	}
+	return DefaultBackoffMax
+}
+
+func (r *runner) maxLimitWait() time.Duration {
+	if r.cfg.MaxLimitWait > 0 {
+		return r.cfg.MaxLimitWait
+	}
+	return DefaultMaxLimitWait
+}
+
+// wait sleeps until w.Until with the wake-up time saved in the state, so that a loop
+// restarted meanwhile goes on waiting. It reports false when Ctrl+C or `git ralph
+// cancel` ended the wait; the run then stops.
+func (r *runner) wait(ctx context.Context, w Waiting) bool {
+	st := &r.journal.state
+	if w.Kind == "limit" {
+		st.WaitUntil, st.LimitMessage = w.Until, w.Message
+		if err := r.journal.save(); err != nil {
+			r.report(Warning{Message: err.Error()})
+		}
+	}
+	r.report(w)
+	timer := time.NewTimer(max(0, w.Until.Sub(r.deps.Now())))
+	defer timer.Stop()
+	done := false
+	select {
+	case <-timer.C:
+		done = true
+	case <-ctx.Done():
+	case <-r.deps.Finish:
+		r.res.Cancelled = true
+	}
+	if done {
+		st.WaitUntil, st.LimitMessage = time.Time{}, ""
+	}
+	return done
+}
+
+// waitSaved goes on with a limit wait that an earlier loop saved in the state, before
+// the first iteration runs. It reports false when the run must stop: the wait was
+// interrupted, or it would last longer than max_limit_wait.
+func (r *runner) waitSaved(ctx context.Context, i int) bool {
+	st := &r.journal.state
+	until := st.WaitUntil
+	if !until.After(r.deps.Now()) {
+		st.WaitUntil, st.LimitMessage = time.Time{}, ""
+		return true
+	}
+	if limit := r.maxLimitWait(); until.Sub(r.deps.Now()) > limit {
+		r.res.Status = StatusLimited
+		r.res.Reason = fmt.Sprintf("still waiting for a usage limit until %s, longer than max_limit_wait (%s): %s",
+			until.Local().Format("2006-01-02 15:04:05"), limit, st.LimitMessage)
+		return false
+	}
+	if !r.wait(ctx, Waiting{Iteration: i, Kind: "limit", Message: st.LimitMessage, Until: until, Attempt: 1, Resumed: true}) {
+		r.res.Status = StatusInterrupted
+		return false
+	}
+	return true
+}
+
+// agentEnv is the environment an agent (and the validate command) of iteration i gets.
+func (r *runner) agentEnv(i int) []string {
+	max := ""
+	if r.cfg.MaxIterations > 0 {
+		max = strconv.Itoa(r.cfg.MaxIterations)
+	}
+	return []string{"RALPH_ITERATION=" + strconv.Itoa(i), "RALPH_MODE=" + r.cfg.Mode,
+		"RALPH_MAX_ITERATIONS=" + max, "RALPH_RUN=" + r.res.Run}
+}
+
+// command is the agent's command line: the custom one, or the preset's.
+func (r *runner) command() string {
+	if strings.TrimSpace(r.cfg.AgentCmd) != "" {
+		return r.cfg.AgentCmd
+	}
+	return r.cfg.Agent.CommandLine("")
+}

@@ -1,0 +1,134 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop/agent"
+)
+
+// DefaultValidateTimeout bounds the validate command when the configuration does not.
+const DefaultValidateTimeout = 10 * time.Minute
+
+// validationKept is how much of the validate command's output the loop keeps in memory;
+// the whole output (up to the agent's buffer size) goes to the iteration's validation.log.
+const validationKept = 64 << 10
+
+// feedbackLines and feedbackBytes bound the part of a failed validation's output that goes
+// into the next prompt: the end, where test runners and compilers sum up.
+const (
+	feedbackLines = 60
+	feedbackBytes = 8 << 10
+)
+
+// Validation is what the validate command said about one iteration.
+type Validation struct {
+	Command  string
+	Ran      bool
+	Passed   bool
+	ExitCode int
+	TimedOut bool
+	Duration time.Duration
+	Tail     string // the end of its output, for the next prompt
+}
+
+// Summary is the record's word for the result: "passed", "failed: exit code 2", ….
+func (v Validation) Summary() string {
+	switch {
+	case !v.Ran:
+		return ""
+	case v.Passed:
+		return "passed"
+	case v.TimedOut:
+		return "timed out"
+	}
+	return "failed: " + exitReason(v.ExitCode)
+}
+
+// validate runs the validate command in the repository root, like the agent: its own
+// process group, a timeout, nothing left running afterwards. It runs even after an
+// interrupt has begun (the caller skips it then), so it takes its own context.
+func (r *runner) validate(ctx context.Context, i int, logPath string) Validation {
+	v := Validation{Command: r.cfg.ValidateCmd}
+	if strings.TrimSpace(r.cfg.ValidateCmd) == "" {
+		return v
+	}
+	var log io.Writer
+	if f, err := os.Create(logPath); err != nil {
+		r.report(Warning{Message: fmt.Sprintf("cannot save the validation output: %v", err)})
+	} else {
+		defer f.Close()
+		log = f
+	}
+	timeout := r.cfg.ValidateTimeout
+	if timeout <= 0 {
+		timeout = DefaultValidateTimeout
+	}
+	res, err := agent.Run(ctx, agent.Spec{Command: r.cfg.ValidateCmd, Dir: r.cfg.Dir, Env: r.agentEnv(i),
+		Timeout: timeout, Grace: r.deps.Grace, MaxOutput: validationKept, Log: log,
+		Hurry: r.deps.Hurry, Marker: "RALPH_RUN=" + r.res.Run})
+	if err != nil {
+		return Validation{Command: r.cfg.ValidateCmd, Ran: true, ExitCode: 127, Tail: err.Error()}
+	}
+	v.Ran, v.ExitCode, v.TimedOut, v.Duration = true, res.ExitCode, res.TimedOut, res.Duration
+	v.Passed = res.ExitCode == 0 && res.Signal == 0 && !res.TimedOut && !res.Interrupted
+	v.Tail = tailLines(string(res.Output), feedbackLines, feedbackBytes)
+	return v
+}
+
+// Feedback is the "Previous iteration" section of the next prompt after a failed
+// validation (seed 002: the feedback goes into the prompt, not into a conversation).
+func (v Validation) Feedback(iteration int) string {
+	var b strings.Builder
+	how := "failed with " + exitReason(v.ExitCode)
+	if v.TimedOut {
+		how = "did not finish within its timeout and was stopped"
+	}
+	fmt.Fprintf(&b, "After iteration %d the validation command `%s` %s.\n", iteration, v.Command, how)
+	b.WriteString("Fix what it reports before anything else.")
+	if strings.TrimSpace(v.Tail) != "" {
+		fence := codeFence(v.Tail)
+		fmt.Fprintf(&b, " The end of its output:\n\n%s\n%s\n%s", fence, strings.TrimRight(v.Tail, "\n"), fence)
+	}
+	return b.String()
+}
+
+// tailLines is the end of s: at most lines lines and max bytes, cut at a line start.
+func tailLines(s string, lines, max int) string {
+	s = strings.TrimRight(s, "\n")
+	if len(s) > max {
+		s = s[len(s)-max:]
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[i+1:]
+		}
+	}
+	for n, i := 0, len(s); i > 0; {
+		i = strings.LastIndexByte(s[:i], '\n')
+		if n++; n == lines && i >= 0 {
+			return s[i+1:]
+		}
+		if i < 0 {
+			break
+		}
+	}
+	return s
+}
+
+// codeFence is a run of backticks longer than any in text, so the output cannot close
+// the fence early.
+func codeFence(text string) string {
+	longest, run := 0, 0
+	for _, c := range text {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
