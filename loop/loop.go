@@ -274,7 +274,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	promise := ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
 	v := r.classify(a, promise)
 	var val Validation
-	if v.outcome != OutcomeInterrupted && v.stop == "" {
+	if v.outcome.Counts() {
 		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
 		r.judgeValidation(i, &v, val)
 	}
@@ -288,7 +288,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	progress := idle.Progress(r.here, after)
 	r.here = after
 	r.count(v, progress)
-	if v.outcome != OutcomeInterrupted {
+	if v.outcome.Counts() {
 		r.res.Iterations++
 		r.res.Last = i
 		r.res.Stats.Add(res.Duration)
@@ -317,7 +317,7 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
 	case outcome == OutcomeInterrupted:
 	case a.stop != "":
-		return verdict{outcome: OutcomeFailure, reason: a.stopWhy, stop: a.stop, why: a.stopWhy}
+		return verdict{outcome: OutcomeHalted, reason: a.stopWhy, stop: a.stop, why: a.stopWhy}
 	case a.read.IsError && outcome == OutcomeSuccess:
 		outcome, reason = OutcomeFailure, "the agent reported an error"
 	}
@@ -343,7 +343,7 @@ func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
 // validation. A failed push counts as a failed iteration; after SUCCESS it ends the run
 // as aborted, since the work is done but did not reach the remote.
 func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) string {
-	if !r.cfg.Push || v.outcome == OutcomeInterrupted || v.stop != "" || (val.Ran && !val.Passed) {
+	if !r.cfg.Push || !v.outcome.Counts() || (val.Ran && !val.Passed) {
 		return ""
 	}
 	head, err := gitops.Head(ctx, r.cfg.Dir)
@@ -383,6 +383,10 @@ func (r *runner) count(v verdict, progress bool) {
 	switch v.outcome {
 	case OutcomeInterrupted:
 		r.res.Status = StatusInterrupted
+		return
+	case OutcomeHalted:
+		r.res.Status, r.res.Reason = v.stop, v.why
+		r.journal.state.LastError = v.reason
 		return
 	case OutcomeFailure:
 		r.res.Consecutive++

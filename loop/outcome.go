@@ -56,7 +56,15 @@ const (
 	OutcomeDone        Outcome = "done"        // the agent signalled SUCCESS; stop
 	OutcomeFailure     Outcome = "failure"     // counts towards the consecutive-error threshold
 	OutcomeInterrupted Outcome = "interrupted" // the user stopped the loop mid-iteration
+	// OutcomeHalted: a usage limit the loop will not wait out, or an agent that cannot
+	// run at all (not logged in); like an interrupted iteration it does not count, so the
+	// run resumes with the same iteration once the limit or the login is fixed.
+	OutcomeHalted Outcome = "halted"
 )
+
+// Counts reports whether an iteration that ended so counts as run: interrupted and
+// halted ones are run again when the run resumes.
+func (o Outcome) Counts() bool { return o != OutcomeInterrupted && o != OutcomeHalted }
 
 // Classify applies the outcome matrix of seed 000 to an agent's result, with the
 // amendments of seed 001: FAILURE beats SUCCESS, SUCCESS beats a non-zero exit, and a

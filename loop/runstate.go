@@ -94,7 +94,7 @@ func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, s
 // saveIteration records in the state that iteration i is over.
 func (r *runner) saveIteration(i int, outcome Outcome, after gitops.Checkpoint) error {
 	st := &r.journal.state
-	if outcome != OutcomeInterrupted {
+	if outcome.Counts() {
 		st.Iteration = i
 	}
 	st.LastIterationAt, st.LastCommit, st.AgentPGID = r.deps.Now(), after.Head, 0
@@ -119,7 +119,8 @@ func (r *runner) close(status Status, cause error) error {
 
 func stopReason(s Status) history.StopReason {
 	return map[Status]history.StopReason{StatusSuccess: history.StopSuccess, StatusMaxIters: history.StopMaxIters,
-		StatusAborted: history.StopAborted, StatusIdle: history.StopIdle, StatusInterrupted: history.StopInterrupted}[s]
+		StatusAborted: history.StopAborted, StatusIdle: history.StopIdle, StatusInterrupted: history.StopInterrupted,
+		StatusLimited: history.StopLimited, StatusFatal: history.StopFatal}[s]
 }
 
 // newRunID names a run by its start time plus 32 random bits.

@@ -106,6 +106,8 @@ func (p *progress) finished(e loop.IterationFinished) {
 		p.info("Iteration %s completed in %s (success%s)", it, took, idleNote(e))
 	case loop.OutcomeDone:
 		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS)", it, took)
+	case loop.OutcomeHalted:
+		p.warn("Iteration %s stopped after %s (%s); it runs again when the loop resumes", it, took, e.Reason)
 	case loop.OutcomeInterrupted:
 		p.warn("Iteration %s interrupted after %s", it, took)
 	case loop.OutcomeFailure:
