@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
@@ -29,7 +31,7 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 		ok = showPushCheck(ctx, w, set) && ok
 	}
 	ok = showTrustCheck(w, set) && ok
-	prompt, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context})
+	prompt, err := prompts.Assemble(nextPrompt(cfg))
 	if err != nil {
 		ok = fail(w, explain(err).Error())
 		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {
@@ -49,6 +51,22 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), prompt.Marked())
 	fmt.Fprintf(w, "────────────────\n\nDry run OK: nothing was run.\n")
 	return nil
+}
+
+// nextPrompt is what the next iteration's prompt is made of: the files, the context, the
+// texts queued with 'git ralph inject', and the feedback of a validation that failed in
+// the run that would resume.
+func nextPrompt(cfg loop.Config) prompts.Spec {
+	spec := prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context}
+	if queued, err := history.Injections(cfg.Dir); err == nil {
+		for _, in := range queued {
+			spec.Injected = append(spec.Injected, prompts.Section{Source: "git ralph inject", Body: in.Text})
+		}
+	}
+	if st, err := history.LoadState(cfg.Dir); err == nil && !cfg.Fresh && !st.StopReason.Finished() && st.Mode == cfg.Mode {
+		spec.Feedback = st.Feedback
+	}
+	return spec
 }
 
 func showAgentCheck(w io.Writer, c programCheck) bool {
