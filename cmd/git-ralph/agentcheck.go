@@ -35,6 +35,15 @@ func checkAgentProgram(dir, command string) programCheck {
 		return programCheck{problem: "the agent command is empty", hint: "pass --agent-cmd CMD"}
 	case shellWords[program] || strings.ContainsAny(program, "$`'\"\\*?"):
 		return programCheck{ok: true, program: program, note: "a shell construct, not looked up"}
+	}
+	return checkProgram(dir, program)
+}
+
+// checkProgram finds one program: on PATH, or at its path when it has a slash.
+func checkProgram(dir, program string) programCheck {
+	switch {
+	case program == "":
+		return programCheck{problem: "the agent has no program", hint: "set program in [agents.NAME]"}
 	case strings.Contains(program, "/"):
 		return checkPath(dir, program)
 	}
@@ -68,7 +77,11 @@ func checkPath(dir, program string) programCheck {
 // at the shell's operators and with simple quotes removed; "" when a quote makes the
 // word uncertain, so that the check is skipped rather than wrong.
 func firstProgram(command string) string {
-	for _, word := range strings.Fields(command) {
+	words := strings.Fields(command)
+	if len(words) > 1 && words[0] == "exec" {
+		words = words[1:] // exec replaces the shell with the program
+	}
+	for _, word := range words {
 		if i := strings.IndexAny(word, ";|&<>()"); i >= 0 {
 			if word = word[:i]; word == "" {
 				return "("

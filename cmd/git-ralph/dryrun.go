@@ -24,8 +24,8 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	if err := cfg.Validate(); err != nil {
 		ok = fail(w, explain(err).Error())
 	}
-	if command := set.agentCommand(); command != "" {
-		ok = showAgentCheck(w, checkAgentProgram(cfg.Dir, command)) && ok
+	if check, any := set.checkAgent(); any {
+		ok = showAgentCheck(w, check) && ok
 	}
 	if cfg.Push {
 		ok = showPushCheck(ctx, w, set) && ok

@@ -122,7 +122,7 @@ func preflight(ctx context.Context, set *settings) error {
 	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context}); err != nil {
 		return explain(err)
 	}
-	if check := checkAgentProgram(cfg.Dir, set.agentCommand()); !check.ok {
+	if check, any := set.checkAgent(); any && !check.ok {
 		return withHint(errors.New(check.problem), "%s", check.hint)
 	}
 	return preflightPush(ctx, set)

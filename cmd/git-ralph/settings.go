@@ -138,12 +138,16 @@ func (s *settings) entries() []config.Entry {
 	return list
 }
 
-// agentCommand is what runs as the agent, for checks and messages.
-func (s *settings) agentCommand() string {
-	if s.loop.AgentCmd != "" || s.loop.Agent.Program == "" {
-		return s.loop.AgentCmd
+// checkAgent looks for the agent's program: the first of the custom command, or the
+// preset's program.
+func (s *settings) checkAgent() (programCheck, bool) {
+	switch {
+	case s.loop.AgentCmd != "":
+		return checkAgentProgram(s.loop.Dir, s.loop.AgentCmd), true
+	case s.loop.Agent.Program != "":
+		return checkProgram(s.loop.Dir, s.loop.Agent.Program), true
 	}
-	return s.loop.Agent.CommandLine(agentcli.PromptFile)
+	return programCheck{}, false
 }
 
 func intText(v *int) string {
