@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// syncBuffer is a buffer the countdown goroutine and the test may share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestLimitWaitCountsDownOnATerminalOnly(t *testing.T) {
+	wait := loop.Waiting{Iteration: 3, Kind: "limit", Message: "You've hit your limit", Until: time.Now().Add(time.Hour)}
+	for _, terminal := range []bool{true, false} {
+		var out syncBuffer
+		p := &progress{w: &out, terminal: terminal, now: time.Now}
+		p.Report(wait)
+		time.Sleep(50 * time.Millisecond)
+		p.Report(loop.IterationStarted{Iteration: 3, Max: 5})
+		got := out.String()
+		if !strings.Contains(got, "Iteration 3: usage limit (You've hit your limit); waiting until") {
+			t.Errorf("terminal=%v: no wait line in %q", terminal, got)
+		}
+		hasCountdown := strings.Contains(got, "\r  waiting: 1h0m0s left") || strings.Contains(got, "\r  waiting: 59m59s left")
+		cleared := strings.Contains(got, "\r\x1b[K[")
+		if terminal && (!hasCountdown || !cleared) {
+			t.Errorf("terminal: countdown %v, cleared before the next line %v: %q", hasCountdown, cleared, got)
+		}
+		if !terminal && strings.ContainsAny(got, "\r\x1b") {
+			t.Errorf("not a terminal: control characters in %q", got)
+		}
+	}
+}
