@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -228,9 +229,18 @@ func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string
 // own, with the story's variables on top.
 func scriptEnv(ts *testscript.TestScript) []string {
 	env := os.Environ()
-	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
-		"GIT_CEILING_DIRECTORIES", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "WORK", "TMPDIR"} {
-		env = append(env, k+"="+ts.Getenv(k))
+	keys := []string{"PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
+		"GIT_CEILING_DIRECTORIES", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "WORK", "TMPDIR", "AGENT_FIXTURES"}
+	for _, name := range fakeCLIs {
+		keys = append(keys, "FAKE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+	}
+	for _, key := range config.Keys() {
+		keys = append(keys, "RALPH_"+strings.ToUpper(key))
+	}
+	for _, k := range keys {
+		if v := ts.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
 	}
 	return env
 }
