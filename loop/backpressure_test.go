@@ -257,3 +257,22 @@ func TestAutoPush(t *testing.T) {
 		t.Errorf("the local commit was lost after a rejected push")
 	}
 }
+
+func TestHaltedIterationKeepsTheInjectedText(t *testing.T) {
+	dir := newRepo(t)
+	history.Inject(dir, "use the v2 API", time.Now())
+	cfg := config(dir, `echo "You've hit your org's monthly usage limit" >&2; exit 1`, 3)
+	res, err := Run(context.Background(), cfg, Deps{Reporter: &recorder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusLimited || res.Iterations != 0 {
+		t.Fatalf("status %s after %d iterations, want limited after 0", res.Status, res.Iterations)
+	}
+	if left, _ := history.Injections(dir); len(left) != 1 {
+		t.Errorf("injections left: %d, want the one the halted iteration carried", len(left))
+	}
+	if st, _ := history.LoadState(dir); st.Iteration != 0 || st.StopReason != history.StopLimited {
+		t.Errorf("state: iteration %d, stop reason %q", st.Iteration, st.StopReason)
+	}
+}

@@ -214,7 +214,7 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 		it.output.close(nil, 0)
 		return err
 	}
-	if !a.res.Interrupted {
+	if !a.res.Interrupted && a.stop == "" { // an iteration that runs again carries them again
 		if err := history.Consume(injected); err != nil {
 			r.report(Warning{Message: fmt.Sprintf("cannot remove the injected texts the prompt carried: %v", err)})
 		}

@@ -74,6 +74,9 @@ func (r *runner) validate(ctx context.Context, i int, logPath string) Validation
 	if err != nil {
 		return Validation{Command: r.cfg.ValidateCmd, Ran: true, ExitCode: 127, Tail: err.Error()}
 	}
+	if res.Interrupted {
+		return v // stopped by Ctrl+C: it said nothing about the iteration
+	}
 	v.Ran, v.ExitCode, v.TimedOut, v.Duration = true, res.ExitCode, res.TimedOut, res.Duration
 	v.Passed = res.ExitCode == 0 && res.Signal == 0 && !res.TimedOut && !res.Interrupted
 	v.Tail = tailLines(string(res.Output), feedbackLines, feedbackBytes)
