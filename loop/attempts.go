@@ -68,7 +68,7 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 // runAgent runs the agent once for iteration i.
 func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string) (agent.Result, error) {
 	spec := r.agentSpec(i, prompt, it)
-	if r.cfg.AgentCmd == "" && r.cfg.Agent.Prompt == agentcli.File {
+	if r.runsPreset() && r.cfg.Agent.Prompt == agentcli.File {
 		file, err := writePromptFile(prompt)
 		if err != nil {
 			return agent.Result{}, err
@@ -233,10 +233,14 @@ func (r *runner) agentEnv(i int) []string {
 		"RALPH_MAX_ITERATIONS=" + max, "RALPH_RUN=" + r.res.Run}
 }
 
-// command is the agent's command line: the custom one, or the preset's.
+// runsPreset reports whether the preset's own command line runs (no custom command).
+func (r *runner) runsPreset() bool { return strings.TrimSpace(r.cfg.AgentCmd) == "" }
+
+// command is the agent's command line: the custom one, or the preset's (whose prompt
+// file, if it takes one, runAgent fills in).
 func (r *runner) command() string {
-	if strings.TrimSpace(r.cfg.AgentCmd) != "" {
-		return r.cfg.AgentCmd
+	if r.runsPreset() {
+		return r.cfg.Agent.CommandLine("")
 	}
-	return r.cfg.Agent.CommandLine("")
+	return r.cfg.AgentCmd
 }

@@ -189,12 +189,11 @@ func (r *runner) stopBefore(ctx context.Context, i int) (Status, bool) {
 // iteration runs iteration i: the agent (again after a limit), then validation, push and
 // the measurement of what it changed.
 func (r *runner) iteration(ctx context.Context, i int) error {
-	injected, err := history.Injections(r.cfg.Dir)
+	spec, injected, err := NextPrompt(r.cfg, r.journal.state.Feedback)
 	if err != nil {
 		r.report(Warning{Message: err.Error()})
 	}
-	prompt, err := prompts.Assemble(prompts.Spec{Dir: r.cfg.Dir, Mode: r.cfg.Mode, Files: r.cfg.Prompts,
-		Context: r.cfg.Context, Injected: injectedSections(injected), Feedback: r.journal.state.Feedback})
+	prompt, err := prompts.Assemble(spec)
 	if err != nil {
 		return fmt.Errorf("assembling the prompt of iteration %d: %w", i, err)
 	}
@@ -222,12 +221,17 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 	return r.finish(ctx, i, it, a, text)
 }
 
-func injectedSections(list []history.Injection) []prompts.Section {
-	sections := make([]prompts.Section, len(list))
-	for i, in := range list {
-		sections[i] = prompts.Section{Source: "git ralph inject, " + in.At.Local().Format("15:04:05"), Body: in.Text}
+// NextPrompt says what the next iteration's prompt is made of: the prompt files, the
+// context, the texts queued with `git ralph inject` (also returned, to be consumed once
+// carried), and feedback, the last iteration's validation failure. The queue is read
+// fresh each time; an error reading it is returned with the spec that lacks it.
+func NextPrompt(cfg Config, feedback string) (prompts.Spec, []history.Injection, error) {
+	spec := prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context, Feedback: feedback}
+	injected, err := history.Injections(cfg.Dir)
+	for _, in := range injected {
+		spec.Injected = append(spec.Injected, prompts.Section{Source: "git ralph inject, " + in.At.Local().Format("15:04:05"), Body: in.Text})
 	}
-	return sections
+	return spec, injected, err
 }
 
 func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec {

@@ -71,16 +71,8 @@ func (r *runner) stopOrphans(saved history.State) {
 // resumeOrStart continues the saved run when it is unfinished and in the same mode, or
 // starts a new one. It returns the first iteration and why it chose so.
 func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, string) {
-	why := ""
-	switch {
-	case !saved.Exists():
-	case r.cfg.Fresh:
-		why = "--fresh"
-	case saved.StopReason.Finished():
-		why = fmt.Sprintf("the last run ended (%s)", saved.StopReason)
-	case saved.Mode != r.cfg.Mode:
-		why = fmt.Sprintf("the unfinished run was in mode %s", saved.Mode)
-	default:
+	resume, why := Resumes(r.cfg, saved)
+	if resume {
 		r.journal.state = saved
 		r.res.Run, r.res.Last = saved.Run, saved.Iteration
 		r.res.Consecutive, r.idle.Idle = saved.ConsecutiveErrors, saved.IdleIterations
@@ -89,6 +81,22 @@ func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, s
 	r.res.Run = newRunID(now)
 	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now}
 	return 1, false, why
+}
+
+// Resumes reports whether a loop with cfg continues the saved run, and otherwise why it
+// starts a new one ("" for the repository's first run).
+func Resumes(cfg Config, saved history.State) (bool, string) {
+	switch {
+	case !saved.Exists():
+		return false, ""
+	case cfg.Fresh:
+		return false, "--fresh"
+	case saved.StopReason.Finished():
+		return false, fmt.Sprintf("the last run ended (%s)", saved.StopReason)
+	case saved.Mode != cfg.Mode:
+		return false, fmt.Sprintf("the unfinished run was in mode %s", saved.Mode)
+	}
+	return true, ""
 }
 
 // saveIteration records in the state that iteration i is over.

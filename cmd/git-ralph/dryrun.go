@@ -53,19 +53,16 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	return nil
 }
 
-// nextPrompt is what the next iteration's prompt is made of: the files, the context, the
-// texts queued with 'git ralph inject', and the feedback of a validation that failed in
-// the run that would resume.
+// nextPrompt is what the next iteration's prompt is made of, with the feedback of a
+// validation that failed in the run the loop would resume.
 func nextPrompt(cfg loop.Config) prompts.Spec {
-	spec := prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context}
-	if queued, err := history.Injections(cfg.Dir); err == nil {
-		for _, in := range queued {
-			spec.Injected = append(spec.Injected, prompts.Section{Source: "git ralph inject", Body: in.Text})
+	feedback := ""
+	if saved, err := history.LoadState(cfg.Dir); err == nil {
+		if resume, _ := loop.Resumes(cfg, saved); resume {
+			feedback = saved.Feedback
 		}
 	}
-	if st, err := history.LoadState(cfg.Dir); err == nil && !cfg.Fresh && !st.StopReason.Finished() && st.Mode == cfg.Mode {
-		spec.Feedback = st.Feedback
-	}
+	spec, _, _ := loop.NextPrompt(cfg, feedback) // an unreadable queue shows as none
 	return spec
 }
 

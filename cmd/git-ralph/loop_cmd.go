@@ -119,7 +119,7 @@ func preflight(ctx context.Context, set *settings) error {
 	if err := cfg.Validate(); err != nil {
 		return explain(err)
 	}
-	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context}); err != nil {
+	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts}); err != nil {
 		return explain(err)
 	}
 	if check, any := set.checkAgent(); any && !check.ok {

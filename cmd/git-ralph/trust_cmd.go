@@ -104,15 +104,18 @@ func confirm(s Streams, question string) bool {
 func trustStore() *trust.Store {
 	path := config.UserConfigPath(os.Environ())
 	if path == "" {
-		path = filepath.Join(os.TempDir(), "git-ralph", "config.toml") // no HOME at all
+		return trust.Open("")
 	}
 	return trust.Open(filepath.Dir(path))
 }
 
 func trustError(err error) error {
 	var corrupt *trust.CorruptError
-	if errors.As(err, &corrupt) {
+	switch {
+	case errors.As(err, &corrupt):
 		return withHint(err, "%s", corrupt.Hint())
+	case errors.Is(err, trust.ErrNoStore):
+		return withHint(err, "set HOME (or XDG_CONFIG_HOME), or give the commands as flags, which need no approval")
 	}
 	return err
 }

@@ -37,8 +37,18 @@ type Store struct {
 	path string
 }
 
-// Open gives access to the store in dir (the user's git-ralph config directory).
-func Open(dir string) *Store { return &Store{path: filepath.Join(dir, FileName)} }
+// Open gives access to the store in dir (the user's git-ralph config directory). With
+// no dir (no HOME), nothing can be trusted: a shared place such as /tmp would let another
+// user approve commands for you.
+func Open(dir string) *Store {
+	if dir == "" {
+		return &Store{}
+	}
+	return &Store{path: filepath.Join(dir, FileName)}
+}
+
+// ErrNoStore means there is no user config directory to keep approvals in.
+var ErrNoStore = errors.New("no place for trusted repositories: neither HOME nor XDG_CONFIG_HOME is set")
 
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }
@@ -106,6 +116,9 @@ func (s *Store) Revoke(repo string) (bool, error) {
 
 func (s *Store) load() (file, error) {
 	var f file
+	if s.path == "" {
+		return f, ErrNoStore
+	}
 	data, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil

@@ -84,3 +84,13 @@ func TestCorruptStoreTrustsNothingAndIsKept(t *testing.T) {
 		t.Errorf("the corrupt store was rewritten: %q", data)
 	}
 }
+
+func TestNoHomeTrustsNothing(t *testing.T) {
+	s := Open("")
+	if ok, err := s.Trusted(t.TempDir(), map[string]string{"agent": "x"}); ok || !errors.Is(err, ErrNoStore) {
+		t.Errorf("Trusted = %v, %v", ok, err)
+	}
+	if err := s.Approve(t.TempDir(), map[string]string{"agent": "x"}, time.Now()); !errors.Is(err, ErrNoStore) {
+		t.Errorf("Approve = %v", err)
+	}
+}
