@@ -31,6 +31,8 @@ type LoopCmd struct {
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
 	Verbose              bool           `short:"v" help:"Stream the agent's output live."`
 	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors."`
+	JSON                 bool           `name:"json" help:"Write one JSON event per line on stdout (see docs/events.md); progress lines go to stderr."`
+	SkipIfBusy           bool           `name:"skip-if-busy" help:"Exit 75 without a word when another loop holds the repository (for cron)."`
 }
 
 // Run resolves the settings, then does a dry run or drives the loop; the exit code
@@ -38,6 +40,9 @@ type LoopCmd struct {
 func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.Verbose && c.Quiet {
 		return withHint(errors.New("--verbose and --quiet contradict each other"), "pick one")
+	}
+	if c.JSON && c.DryRun {
+		return withHint(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
 	}
 	root, err := repoRoot(ctx)
 	if err != nil {
@@ -59,15 +64,17 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	cfg := set.loop
 	lock, err := acquireLock(ctx, root)
 	if err != nil {
+		if c.SkipIfBusy && errors.Is(err, history.ErrLocked) {
+			return exitCode(exitBusy)
+		}
 		return err
 	}
 	defer lock.Release()
-	deps := loop.Deps{Reporter: newProgress(s.Stderr, c.Quiet), Hurry: in.hurry, Finish: in.finish}
-	if c.Verbose || set.resolved.ShowAgentOutput.V && !c.Quiet {
-		deps.Live = s.Stdout
-	}
-	res, err := loop.Run(ctx, cfg, deps)
+	out := c.outputs(s, root, set, in)
+	defer out.close()
+	res, err := loop.Run(ctx, cfg, out.deps(in))
 	if err != nil {
+		out.failed(err)
 		return &exitError{code: 1, err: explain(err)}
 	}
 	return exitCode(res.Status.ExitCode())

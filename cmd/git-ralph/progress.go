@@ -12,15 +12,17 @@ import (
 
 // progress prints the loop's events as the timestamped lines of seed 000's examples.
 type progress struct {
-	w        io.Writer
-	quiet    bool // warnings and errors only
-	terminal bool // w is a terminal: a countdown may redraw its line
-	now      func() time.Time
-	ticking  *countdown
+	w          io.Writer
+	quiet      bool // warnings and errors only
+	fancy      bool // w is a terminal that welcomes redrawn lines (see fancyTerminal)
+	statusLine bool // show a live status line during iterations (fancy, and no --verbose output)
+	output     func() int64
+	now        func() time.Time
+	ticking    *ticker
 }
 
 func newProgress(w io.Writer, quiet bool) *progress {
-	return &progress{w: w, quiet: quiet, terminal: isTerminal(w), now: time.Now}
+	return &progress{w: w, quiet: quiet, fancy: fancyTerminal(w), now: time.Now}
 }
 
 func (p *progress) Report(e loop.Event) {
@@ -32,6 +34,7 @@ func (p *progress) Report(e loop.Event) {
 		p.warning("%s", e.Message)
 	case loop.IterationStarted:
 		p.info("Iteration %s starting...", counter(e.Iteration, e.Max))
+		p.startStatusLine(e)
 	case loop.AgentStopping:
 		p.stopping(e)
 	case loop.OutputTruncated:
@@ -68,9 +71,25 @@ func (p *progress) waiting(e loop.Waiting) {
 		p.warn("Iteration %d: usage limit (%s); waiting until %s (%s) to run it again", e.Iteration, e.Message, e.Until.Local().Format("2006-01-02 15:04:05"), formatDuration(left))
 	}
 	p.info("  Ctrl+C or 'git ralph cancel' stops the loop; the next 'git ralph loop' goes on waiting")
-	if p.terminal && !p.quiet {
-		p.ticking = startCountdown(p.w, e.Until, p.now)
+	if p.fancy && !p.quiet {
+		p.ticking = startTicker(p.w, func() string {
+			return fmt.Sprintf("waiting: %s left", max(0, e.Until.Sub(p.now())).Round(time.Second))
+		})
 	}
+}
+
+// startStatusLine keeps a line on the terminal up to date while the agent works: how
+// long the iteration has run and how much the agent has printed.
+func (p *progress) startStatusLine(e loop.IterationStarted) {
+	if !p.statusLine || p.quiet || p.output == nil {
+		return
+	}
+	start, before := p.now(), p.output()
+	it := counter(e.Iteration, e.Max)
+	p.ticking = startTicker(p.w, func() string {
+		elapsed := p.now().Sub(start).Round(time.Second)
+		return fmt.Sprintf("iteration %s: %s, %s of output", it, elapsed, formatSize(p.output()-before))
+	})
 }
 
 func (p *progress) runStarted(e loop.RunStarted) {
@@ -208,40 +227,40 @@ func formatDuration(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// countdown redraws one line on a terminal every second until stopped.
-type countdown struct {
+// ticker redraws one status line on a terminal every second until stopped.
+type ticker struct {
 	done chan struct{}
 	over chan struct{}
 }
 
-func startCountdown(w io.Writer, until time.Time, now func() time.Time) *countdown {
-	c := &countdown{done: make(chan struct{}), over: make(chan struct{})}
+func startTicker(w io.Writer, status func() string) *ticker {
+	t := &ticker{done: make(chan struct{}), over: make(chan struct{})}
 	go func() {
-		defer close(c.over)
+		defer close(t.over)
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
 		for {
-			fmt.Fprintf(w, "\r  waiting: %s left \x1b[K", max(0, until.Sub(now())).Round(time.Second))
+			fmt.Fprintf(w, "\r  %s \x1b[K", status())
 			select {
-			case <-c.done:
+			case <-t.done:
 				fmt.Fprint(w, "\r\x1b[K")
 				return
 			case <-tick.C:
 			}
 		}
 	}()
-	return c
+	return t
 }
 
-// stop ends the countdown and clears its line; a nil countdown is a no-op.
-func (c *countdown) stop() {
-	if c == nil {
+// stop ends the ticker and clears its line; a nil ticker is a no-op.
+func (t *ticker) stop() {
+	if t == nil {
 		return
 	}
 	select {
-	case <-c.done:
+	case <-t.done:
 	default:
-		close(c.done)
+		close(t.done)
 	}
-	<-c.over
+	<-t.over
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,7 +33,7 @@ func TestLimitWaitCountsDownOnATerminalOnly(t *testing.T) {
 	wait := loop.Waiting{Iteration: 3, Kind: "limit", Message: "You've hit your limit", Until: time.Now().Add(time.Hour)}
 	for _, terminal := range []bool{true, false} {
 		var out syncBuffer
-		p := &progress{w: &out, terminal: terminal, now: time.Now}
+		p := &progress{w: &out, fancy: terminal, now: time.Now}
 		p.Report(wait)
 		time.Sleep(50 * time.Millisecond)
 		p.Report(loop.IterationStarted{Iteration: 3, Max: 5})
@@ -44,6 +45,29 @@ func TestLimitWaitCountsDownOnATerminalOnly(t *testing.T) {
 		cleared := strings.Contains(got, "\r\x1b[K[")
 		if terminal && (!hasCountdown || !cleared) {
 			t.Errorf("terminal: countdown %v, cleared before the next line %v: %q", hasCountdown, cleared, got)
+		}
+		if !terminal && strings.ContainsAny(got, "\r\x1b") {
+			t.Errorf("not a terminal: control characters in %q", got)
+		}
+	}
+}
+
+func TestStatusLineShowsElapsedAndOutputOnATerminalOnly(t *testing.T) {
+	for _, terminal := range []bool{true, false} {
+		var out syncBuffer
+		var printed atomic.Int64
+		printed.Store(1000)
+		p := &progress{w: &out, fancy: terminal, statusLine: terminal, now: time.Now, output: printed.Load}
+		p.Report(loop.IterationStarted{Iteration: 3, Max: 5})
+		printed.Add(2048)
+		time.Sleep(1100 * time.Millisecond)
+		p.Report(loop.IterationFinished{Iteration: 3, Max: 5, Outcome: loop.OutcomeSuccess, Progress: true})
+		got := out.String()
+		if !strings.Contains(got, "Iteration 3/5 starting...") || !strings.Contains(got, "Iteration 3/5 completed") {
+			t.Errorf("terminal=%v: progress lines missing in %q", terminal, got)
+		}
+		if terminal && (!strings.Contains(got, "\r  iteration 3/5: 1s, 2.0 KiB of output \x1b[K") || !strings.Contains(got, "\r\x1b[K[")) {
+			t.Errorf("terminal: no status line with elapsed time and output, cleared before the next line: %q", got)
 		}
 		if !terminal && strings.ContainsAny(got, "\r\x1b") {
 			t.Errorf("not a terminal: control characters in %q", got)

@@ -28,6 +28,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"signal":   bg.signal,
 		"waitexit": bg.waitexit,
 		"chaos":    cmdChaos,
+		"jsonl":    cmdJSONL,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -26,9 +27,19 @@ var errInterrupted = errors.New("interrupted")
 //   - SIGPIPE is caught so that a closed stdout or stderr (`git ralph loop | head`)
 //     makes writes fail instead of killing git-ralph with its agent still running.
 type interrupts struct {
-	hurry  chan struct{}
-	finish chan struct{}
-	stop   func()
+	hurry    chan struct{}
+	finish   chan struct{}
+	stop     func()
+	observer atomic.Pointer[func(os.Signal)] // the loop's log, once it is open
+}
+
+// observe has f told of every signal that stops or cancels the loop.
+func (in *interrupts) observe(f func(os.Signal)) { in.observer.Store(&f) }
+
+func (in *interrupts) notify(sig os.Signal) {
+	if f := in.observer.Load(); f != nil {
+		(*f)(sig)
+	}
 }
 
 // doubleSignal is how soon a repeated signal counts as the same one.
@@ -57,6 +68,9 @@ func (in *interrupts) watch(sigs chan os.Signal, done <-chan struct{}, cancel co
 	for {
 		select {
 		case sig := <-sigs:
+			if sig != syscall.SIGPIPE {
+				in.notify(sig)
+			}
 			switch {
 			case sig == syscall.SIGPIPE:
 			case sig == cancelSignal:

@@ -17,3 +17,10 @@ func isTerminal(stream any) bool {
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
+
+// fancyTerminal reports whether redrawn status lines and countdowns may be written to
+// the stream: a terminal, not "dumb", and no NO_COLOR (https://no-color.org), which
+// people also set to ask for plain output. Anything else gets plain lines only.
+func fancyTerminal(stream any) bool {
+	return isTerminal(stream) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}

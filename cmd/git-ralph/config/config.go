@@ -112,7 +112,7 @@ type AgentOverride struct {
 	ExtraArgs Value[[]string] // appended to the arguments
 }
 
-// Hooks are commands run on loop events (reserved for a later issue); "" = none.
+// Hooks are commands run on loop events with the event's JSON on stdin; "" = none.
 type Hooks struct {
 	OnIteration Value[string]
 	OnComplete  Value[string]

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// eventHooks runs the commands of [hooks] on loop events, each with the event's JSON on
+// stdin. They run one at a time, in order, on a goroutine of their own, so that a slow
+// webhook neither delays the next iteration nor runs out of order; close waits for the
+// last of them (each bounded by its timeout) so that on_complete is not lost on exit.
+// A hook that fails or times out is reported and logged, and the loop goes on.
+type eventHooks struct {
+	hooks   config.Hooks
+	dir     string
+	enc     *eventEncoder
+	queue   chan hookCall
+	done    chan struct{}
+	failed  func(hookResult) // called from the hooks' goroutine
+	started bool
+}
+
+// hookCall is one hook command to run with its event.
+type hookCall struct {
+	name    string // "on_iteration", …
+	command string
+	event   string // "iteration_finished", …
+	payload []byte
+}
+
+// hookResult is how a hook command ended.
+type hookResult struct {
+	hookCall
+	err      error
+	output   string // the end of what it printed
+	duration time.Duration
+}
+
+// hookQueue bounds the events waiting for a slow hook; beyond it, events are dropped
+// (and said so) rather than piling up in memory on a long unattended run.
+const hookQueue = 64
+
+func newEventHooks(h config.Hooks, dir string, enc *eventEncoder, failed func(hookResult)) *eventHooks {
+	return &eventHooks{hooks: h, dir: dir, enc: enc, failed: failed,
+		queue: make(chan hookCall, hookQueue), done: make(chan struct{})}
+}
+
+// any reports whether a hook command is configured at all.
+func (h *eventHooks) any() bool {
+	return h.hooks.OnIteration.V != "" || h.hooks.OnComplete.V != "" || h.hooks.OnFailure.V != "" || h.hooks.OnLimit.V != ""
+}
+
+// Report queues the hooks that the event calls for.
+func (h *eventHooks) Report(e loop.Event) {
+	event, obj, ok := h.enc.encode(e)
+	if !ok {
+		return
+	}
+	for _, name := range hooksFor(e) {
+		command := h.command(name)
+		if command == "" {
+			continue
+		}
+		payload, _ := json.Marshal(obj)
+		h.enqueue(hookCall{name: name, command: command, event: event, payload: append(payload, '\n')})
+	}
+}
+
+// hooksFor names the hooks an event calls: on_iteration after every iteration that ran
+// to its end, on_limit when the loop starts waiting for a usage limit or a run stops on
+// one, on_failure when a run aborts or the agent cannot run, on_complete when a run ends
+// any other way (success, max iterations, idle, interrupted).
+func hooksFor(e loop.Event) []string {
+	switch e := e.(type) {
+	case loop.IterationFinished:
+		if e.Outcome.Counts() {
+			return []string{"on_iteration"}
+		}
+	case loop.Waiting:
+		if e.Kind == "limit" {
+			return []string{"on_limit"}
+		}
+	case loop.RunFinished:
+		switch e.Result.Status {
+		case loop.StatusLimited:
+			return []string{"on_limit"}
+		case loop.StatusAborted, loop.StatusFatal:
+			return []string{"on_failure"}
+		}
+		return []string{"on_complete"}
+	}
+	return nil
+}
+
+func (h *eventHooks) command(name string) string {
+	return map[string]string{"on_iteration": h.hooks.OnIteration.V, "on_complete": h.hooks.OnComplete.V,
+		"on_failure": h.hooks.OnFailure.V, "on_limit": h.hooks.OnLimit.V}[name]
+}
+
+func (h *eventHooks) enqueue(c hookCall) {
+	if !h.started {
+		h.started = true
+		go h.work()
+	}
+	select {
+	case h.queue <- c:
+	default:
+		h.failed(hookResult{hookCall: c, err: fmt.Errorf("skipped: %d earlier hook calls are still waiting", hookQueue)})
+	}
+}
+
+func (h *eventHooks) work() {
+	defer close(h.done)
+	for c := range h.queue {
+		if r := runHook(c, h.dir, h.timeout()); r.err != nil {
+			h.failed(r)
+		}
+	}
+}
+
+func (h *eventHooks) timeout() time.Duration {
+	if h.hooks.Timeout.V <= 0 {
+		return 30 * time.Second
+	}
+	return h.hooks.Timeout.V
+}
+
+// close waits for the queued hooks to finish.
+func (h *eventHooks) close() {
+	close(h.queue)
+	if h.started {
+		<-h.done
+	}
+}
+
+// hookOutputKept is how much of a hook's output is kept for the log when it fails.
+const hookOutputKept = 2 << 10
+
+// runHook runs one hook command with sh -c in dir, the event on stdin, in a process
+// group of its own that is killed whole at the timeout. It does not use the loop's
+// context: the hook for an interrupted run must still run.
+func runHook(c hookCall, dir string, timeout time.Duration) hookResult {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", c.command)
+	cmd.Dir = dir
+	cmd.Stdin = bytes.NewReader(c.payload)
+	var out tailBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), "RALPH_EVENT="+c.event, "RALPH_HOOK="+c.name)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // its own group, and no terminal to block on
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("timed out after %s", timeout)
+	} else if err != nil && !errors.As(err, new(*exec.ExitError)) {
+		err = fmt.Errorf("could not run: %w", err)
+	}
+	if err == nil && cmd.ProcessState != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // whatever it left behind in its group
+	}
+	return hookResult{hookCall: c, err: err, output: strings.TrimSpace(out.String()), duration: time.Since(start)}
+}
+
+// tailBuffer keeps the last hookOutputKept bytes written to it.
+type tailBuffer struct{ b []byte }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if over := len(t.b) - hookOutputKept; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { return string(t.b) }

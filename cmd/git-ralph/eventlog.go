@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// runLog is the structured log of .ralph/logs/ralph.log: one JSON object per line, from
+// log/slog, with every iteration, wait, error, signal and hook failure, so that what an
+// unattended run did can be read the morning after (`git ralph logs`). The file rotates
+// (history.RotatingFile) so that it never grows without bound.
+type runLog struct {
+	current atomic.Pointer[slog.Logger] // gains the run's id at run_started; hooks log from their own goroutine
+	file    io.Closer
+}
+
+// openRunLog opens the repository's log at the configured level ("debug", "info",
+// "warn", "error"). The loop holds the repository's lock, so it is the only writer.
+func openRunLog(root, level string) (*runLog, error) {
+	if err := history.EnsureGitignore(root); err != nil {
+		return nil, err
+	}
+	f, err := history.OpenRotating(history.LogPath(root), history.DefaultLogMax, history.DefaultLogKeep)
+	if err != nil {
+		return nil, err
+	}
+	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: logLevel(level)})
+	l := &runLog{file: f}
+	l.current.Store(slog.New(h).With("pid", os.Getpid()))
+	return l, nil
+}
+
+func logLevel(name string) slog.Level {
+	var l slog.Level
+	if l.UnmarshalText([]byte(strings.ToUpper(name))) != nil {
+		return slog.LevelInfo
+	}
+	return l
+}
+
+func (l *runLog) log() *slog.Logger { return l.current.Load() }
+
+// close flushes nothing (every record is written whole as it comes) and closes the file.
+func (l *runLog) close() { l.file.Close() }
+
+// Report logs one loop event.
+func (l *runLog) Report(e loop.Event) {
+	switch e := e.(type) {
+	case loop.RunStarted:
+		l.current.Store(l.log().With("run", e.Run))
+		l.log().Info("run started", "mode", e.Mode, "max_iterations", e.Max, "resumed", e.Resumed,
+			"first_iteration", e.First, "why", e.Why)
+	case loop.IterationStarted:
+		l.log().Info("iteration started", "iteration", e.Iteration, "record", e.Record)
+	case loop.IterationFinished:
+		l.iterationFinished(e)
+	case loop.AgentStopping:
+		l.log().Warn("stopping the agent", "iteration", e.Iteration, "signal", loop.SignalName(e.Signal), "why", e.Why)
+	case loop.OutputTruncated:
+		l.log().Warn("output truncated", "iteration", e.Iteration, "total_bytes", e.Total, "kept_bytes", e.Kept)
+	case loop.Waiting:
+		l.log().Warn("waiting", "iteration", e.Iteration, "kind", e.Kind, "message", e.Message,
+			"wait_until", e.Until.UTC(), "attempt", e.Attempt, "resumed", e.Resumed)
+	case loop.ValidationFailed:
+		v := e.Validation
+		l.log().Warn("validation failed", "iteration", e.Iteration, "command", v.Command, "exit_code", v.ExitCode,
+			"timed_out", v.TimedOut, "duration_ms", v.Duration.Milliseconds())
+	case loop.Pushed:
+		if e.Err != nil {
+			l.log().Error("push failed", "iteration", e.Iteration, "target", e.Target, "error", e.Err.Error())
+			return
+		}
+		l.log().Info("pushed", "iteration", e.Iteration, "target", e.Target, "commit", e.Commit)
+	case loop.Warning:
+		l.log().Warn(e.Message)
+	case loop.RunFinished:
+		l.runFinished(e.Result)
+	}
+}
+
+func (l *runLog) iterationFinished(e loop.IterationFinished) {
+	r := e.Record
+	level := slog.LevelInfo
+	if e.Outcome != loop.OutcomeSuccess && e.Outcome != loop.OutcomeDone {
+		level = slog.LevelWarn
+	}
+	l.log().Log(context.Background(), level, "iteration finished", "iteration", e.Iteration, "record", r.Iteration,
+		"outcome", e.Outcome, "reason", e.Reason, "exit_code", e.ExitCode, "duration_ms", e.Duration.Milliseconds(),
+		"timed_out", e.TimedOut, "progress", e.Progress, "commit_after", r.CommitAfter, "files_changed", r.FilesChanged,
+		"insertions", r.Insertions, "deletions", r.Deletions, "validation", r.Validation, "push", r.Push,
+		"output_bytes", e.OutputBytes, "output", r.OutputPath)
+}
+
+func (l *runLog) runFinished(r loop.Result) {
+	level := slog.LevelInfo
+	if r.Status.ExitCode() == 1 {
+		level = slog.LevelError
+	}
+	l.log().Log(context.Background(), level, "run finished", "status", r.Status, "exit_code", r.Status.ExitCode(),
+		"reason", r.Reason, "iterations", r.Iterations, "last_iteration", r.Last, "cancelled", r.Cancelled,
+		"elapsed_ms", r.Elapsed.Milliseconds())
+}
+
+// hookFailed logs an event hook that failed; the loop goes on.
+func (l *runLog) hookFailed(r hookResult) {
+	l.log().Error("hook failed", "hook", r.name, "command", r.command, "event", r.event, "error", r.err.Error(),
+		"output", r.output, "duration_ms", r.duration.Milliseconds())
+}
+
+// signal logs a signal the loop received.
+func (l *runLog) signal(name string) { l.log().Warn("signal received", "signal", name) }
+
+// failed logs an error that ended the run without a run_finished event.
+func (l *runLog) failed(err error) { l.log().Error("run failed", "error", err.Error()) }

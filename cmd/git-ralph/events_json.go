@@ -1,0 +1,165 @@
+package main
+
+import (
+	"time"
+
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// The JSON form of the loop's events, shared by `loop --json`, the event hooks' stdin
+// and the structured log. docs/events.md is the schema: a change here changes it.
+
+// eventHeader opens every event object.
+type eventHeader struct {
+	Event string    `json:"event"`
+	Time  time.Time `json:"time"`
+	Run   string    `json:"run"`
+}
+
+type runStartedJSON struct {
+	eventHeader
+	Repo           string `json:"repo"`
+	Mode           string `json:"mode"`
+	MaxIterations  int    `json:"max_iterations"` // 0: unlimited
+	Resumed        bool   `json:"resumed"`
+	FirstIteration int    `json:"first_iteration"`
+	Why            string `json:"why,omitempty"`
+}
+
+type iterationStartedJSON struct {
+	eventHeader
+	Iteration     int `json:"iteration"`
+	MaxIterations int `json:"max_iterations"`
+	Record        int `json:"record"`
+}
+
+type iterationFinishedJSON struct {
+	eventHeader
+	Iteration           int            `json:"iteration"`
+	MaxIterations       int            `json:"max_iterations"`
+	Outcome             loop.Outcome   `json:"outcome"`
+	Reason              string         `json:"reason,omitempty"`
+	Progress            bool           `json:"progress"`
+	IdleIterations      int            `json:"idle_iterations"`
+	ConsecutiveFailures int            `json:"consecutive_failures"`
+	OutputBytes         int64          `json:"output_bytes"`
+	Record              history.Record `json:"record"`
+}
+
+type waitingJSON struct {
+	eventHeader
+	Iteration int       `json:"iteration"`
+	Kind      string    `json:"kind"` // "limit" or "transient"
+	Message   string    `json:"message"`
+	WaitUntil time.Time `json:"wait_until"`
+	Attempt   int       `json:"attempt"`
+	Resumed   bool      `json:"resumed"`
+}
+
+type validationFailedJSON struct {
+	eventHeader
+	Iteration  int    `json:"iteration"`
+	Command    string `json:"command"`
+	ExitCode   int    `json:"exit_code"`
+	TimedOut   bool   `json:"timed_out"`
+	DurationMS int64  `json:"duration_ms"`
+	Output     string `json:"output"` // the end of its output, as the next prompt gets it
+}
+
+type pushedJSON struct {
+	eventHeader
+	Iteration int    `json:"iteration"`
+	Target    string `json:"target"`
+	Commit    string `json:"commit"`
+	OK        bool   `json:"ok"`
+	Error     string `json:"error,omitempty"`
+}
+
+type warningJSON struct {
+	eventHeader
+	Message string `json:"message"`
+}
+
+type runFinishedJSON struct {
+	eventHeader
+	Status              loop.Status    `json:"status"`
+	ExitCode            int            `json:"exit_code"`
+	Reason              string         `json:"reason,omitempty"`
+	Iterations          int            `json:"iterations"`
+	LastIteration       int            `json:"last_iteration"`
+	ConsecutiveFailures int            `json:"consecutive_failures"`
+	IdleIterations      int            `json:"idle_iterations"`
+	Cancelled           bool           `json:"cancelled"`
+	ElapsedMS           int64          `json:"elapsed_ms"`
+	Statistics          statisticsJSON `json:"statistics"`
+}
+
+// statisticsJSON is the run's iteration timing, in milliseconds.
+type statisticsJSON struct {
+	Count    int   `json:"count"`
+	MinMS    int64 `json:"min_ms"`
+	MaxMS    int64 `json:"max_ms"`
+	MeanMS   int64 `json:"mean_ms"`
+	StddevMS int64 `json:"stddev_ms"`
+}
+
+// eventEncoder turns loop events into their JSON objects, stamping each with the run
+// it belongs to.
+type eventEncoder struct {
+	repo string
+	run  string
+	now  func() time.Time
+}
+
+// encode returns the event's name and JSON object; ok is false for events that are not
+// part of the stream (the agent being signalled, truncated output: progress lines and
+// the log carry those).
+func (c *eventEncoder) encode(e loop.Event) (name string, obj any, ok bool) {
+	if s, isStart := e.(loop.RunStarted); isStart {
+		c.run = s.Run
+	}
+	h := func(name string, at time.Time) eventHeader {
+		if at.IsZero() {
+			at = c.now()
+		}
+		return eventHeader{Event: name, Time: at.UTC(), Run: c.run}
+	}
+	switch e := e.(type) {
+	case loop.RunStarted:
+		return "run_started", runStartedJSON{h("run_started", e.At), c.repo, e.Mode, e.Max, e.Resumed, e.First, e.Why}, true
+	case loop.IterationStarted:
+		return "iteration_started", iterationStartedJSON{h("iteration_started", e.At), e.Iteration, e.Max, e.Record}, true
+	case loop.IterationFinished:
+		return "iteration_finished", iterationFinishedJSON{h("iteration_finished", e.At), e.Iteration, e.Max, e.Outcome,
+			e.Reason, e.Progress, e.Idle, e.Consecutive, e.OutputBytes, e.Record}, true
+	case loop.Waiting:
+		return "waiting", waitingJSON{h("waiting", time.Time{}), e.Iteration, e.Kind, e.Message, e.Until.UTC(), e.Attempt, e.Resumed}, true
+	case loop.ValidationFailed:
+		v := e.Validation
+		return "validation_failed", validationFailedJSON{h("validation_failed", time.Time{}), e.Iteration, v.Command,
+			v.ExitCode, v.TimedOut, v.Duration.Milliseconds(), v.Tail}, true
+	case loop.Pushed:
+		p := pushedJSON{eventHeader: h("pushed", time.Time{}), Iteration: e.Iteration, Target: e.Target, Commit: e.Commit, OK: e.Err == nil}
+		if e.Err != nil {
+			p.Error = e.Err.Error()
+		}
+		return "pushed", p, true
+	case loop.Warning:
+		return "warning", warningJSON{h("warning", time.Time{}), e.Message}, true
+	case loop.RunFinished:
+		return "run_finished", c.runFinished(h("run_finished", e.At), e.Result), true
+	}
+	return "", nil, false
+}
+
+func (c *eventEncoder) runFinished(h eventHeader, r loop.Result) runFinishedJSON {
+	ms := func(d time.Duration) int64 { return d.Milliseconds() }
+	return runFinishedJSON{
+		eventHeader: h, Status: r.Status, ExitCode: r.Status.ExitCode(), Reason: r.Reason,
+		Iterations: r.Iterations, LastIteration: r.Last, ConsecutiveFailures: r.Consecutive,
+		IdleIterations: r.Idle, Cancelled: r.Cancelled, ElapsedMS: ms(r.Elapsed),
+		Statistics: statisticsJSON{Count: r.Stats.Count, MinMS: ms(r.Stats.Min), MaxMS: ms(r.Stats.Max),
+			MeanMS: ms(r.Stats.Mean()), StddevMS: ms(r.Stats.Stddev())},
+	}
+}

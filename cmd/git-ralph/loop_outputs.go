@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// loopOutputs are where a loop's events go: progress lines on stderr, the JSON stream
+// on stdout (--json), the structured log, the event hooks, and the agent's own output
+// (--verbose), counted for the terminal's status line.
+type loopOutputs struct {
+	progress *progress
+	reporter reporters
+	log      *runLog // nil when the log could not be opened
+	hooks    *eventHooks
+	live     *outputCounter
+}
+
+// outputs opens what the run reports to. A log that cannot be opened is a warning, not
+// a reason to leave the agent idle.
+func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts) *loopOutputs {
+	o := &loopOutputs{progress: newProgress(s.Stderr, c.Quiet), live: &outputCounter{}}
+	o.progress.output = o.live.bytes
+	o.reporter = reporters{o.progress}
+	if c.JSON {
+		o.reporter = append(o.reporter, &jsonStream{enc: newEventEncoder(root), w: s.Stdout})
+	}
+	if c.Verbose || set.resolved.ShowAgentOutput.V && !c.Quiet {
+		o.live.w = s.Stdout
+		if c.JSON {
+			o.live.w = s.Stderr // stdout carries events only
+		}
+	}
+	o.progress.statusLine = o.progress.fancy && o.live.w == nil // the agent's own output would tear it
+	log, err := openRunLog(root, set.resolved.LogLevel.V)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
+	} else {
+		o.log = log
+		o.reporter = append(o.reporter, log)
+		in.observe(func(sig os.Signal) { log.signal(sig.String()) })
+	}
+	o.hooks = newEventHooks(set.resolved.Hooks, root, newEventEncoder(root), func(r hookResult) {
+		o.hookFailed(s.Stderr, r)
+	})
+	if o.hooks.any() {
+		o.reporter = append(o.reporter, o.hooks)
+	}
+	return o
+}
+
+func (o *loopOutputs) deps(in *interrupts) loop.Deps {
+	return loop.Deps{Reporter: o.reporter, Live: o.live, Hurry: in.hurry, Finish: in.finish}
+}
+
+// hookFailed says that a hook failed, on stderr and in the log; the loop goes on.
+func (o *loopOutputs) hookFailed(stderr io.Writer, r hookResult) {
+	last := r.output
+	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+		last = last[i+1:]
+	}
+	if last != "" {
+		last = ": " + last
+	}
+	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.name, r.command, r.event, r.err, last)
+	if o.log != nil {
+		o.log.hookFailed(r)
+	}
+}
+
+// failed logs an error that stopped the loop before it could finish the run.
+func (o *loopOutputs) failed(err error) {
+	if o.log != nil {
+		o.log.failed(err)
+	}
+}
+
+// close waits for the hooks still running and closes the log.
+func (o *loopOutputs) close() {
+	o.hooks.close()
+	if o.log != nil {
+		o.log.close()
+	}
+}
+
+func newEventEncoder(root string) *eventEncoder {
+	return &eventEncoder{repo: root, now: time.Now}
+}
+
+// outputCounter counts the agent's output for the status line and passes it on to w
+// (--verbose) when set.
+type outputCounter struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (c *outputCounter) Write(p []byte) (int, error) {
+	c.n.Add(int64(len(p)))
+	if c.w == nil {
+		return len(p), nil
+	}
+	return c.w.Write(p)
+}
+
+func (c *outputCounter) bytes() int64 { return c.n.Load() }

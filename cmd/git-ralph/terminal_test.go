@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// openPTY opens a pseudo-terminal pair: what a program writes to tty, the test reads
+// from pty.
+func openPTY(t *testing.T) (pty, tty *os.File) {
+	t.Helper()
+	pty, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { pty.Close() })
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		t.Fatalf("unlocking the pty: %v", e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		t.Fatalf("numbering the pty: %v", e)
+	}
+	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("opening the pty's terminal: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	return pty, tty
+}
+
+func TestFancyTerminalOnlyOnATerminalWithoutNoColor(t *testing.T) {
+	_, tty := openPTY(t)
+	t.Setenv("TERM", "xterm")
+	t.Setenv("NO_COLOR", "")
+	if !isTerminal(tty) || !fancyTerminal(tty) || !fancyTerminal(&lockedWriter{w: tty}) {
+		t.Fatal("a pseudo-terminal is not taken for a terminal")
+	}
+	pipeR, pipeW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pipeR.Close()
+	defer pipeW.Close()
+	if fancyTerminal(pipeW) {
+		t.Error("a pipe is taken for a terminal")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if fancyTerminal(tty) {
+		t.Error("NO_COLOR=1 still allows redrawn lines")
+	}
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "dumb")
+	if fancyTerminal(tty) {
+		t.Error("TERM=dumb still allows redrawn lines")
+	}
+}
+
+// TestLoopOnATerminal runs a loop with its progress on a pseudo-terminal: a live status
+// line shows during the iteration, and NO_COLOR turns every control character off.
+func TestLoopOnATerminal(t *testing.T) {
+	for _, noColor := range []string{"", "1"} {
+		t.Run("NO_COLOR="+noColor, func(t *testing.T) {
+			pty, tty := openPTY(t)
+			t.Setenv("NO_COLOR", noColor)
+			t.Setenv("TERM", "xterm")
+			scratchRepo(t)
+			read := make(chan string)
+			go func() {
+				var all []byte
+				buf := make([]byte, 4096)
+				for {
+					n, err := pty.Read(buf)
+					all = append(all, buf[:n]...)
+					if err != nil || bytes.Contains(all, []byte("Reached max iterations")) {
+						read <- string(all)
+						return
+					}
+				}
+			}()
+			code := run([]string{"loop", "--agent-cmd", "echo working; sleep 1.5", "--max", "1", "--idle-threshold", "0"},
+				strings.NewReader(""), io.Discard, tty)
+			if code != 2 {
+				t.Fatalf("loop exited %d, want 2", code)
+			}
+			var got string
+			select {
+			case got = <-read:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the loop's progress never reached the terminal")
+			}
+			status := strings.Contains(got, "\r  iteration 1/1: 1s, 8 B of output \x1b[K")
+			if noColor == "" && !status {
+				t.Errorf("no live status line on the terminal: %q", got)
+			}
+			if noColor != "" && strings.Contains(got, "\x1b") {
+				t.Errorf("NO_COLOR=1: escape codes on the terminal: %q", got)
+			}
+		})
+	}
+}
+
+// scratchRepo makes a repository with a build prompt in a temporary directory and
+// changes into it for the test.
+func scratchRepo(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
+	if err := os.WriteFile("PROMPT_build.md", []byte("Build one thing.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "PROMPT_build.md"},
+		{"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
