@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/alecthomas/kong"
 )
@@ -108,11 +109,16 @@ func isExit(err error) bool {
 	return errors.As(err, &exit)
 }
 
+// commandName is the selected command with its parents, such as "schedule add".
 func commandName(ctx *kong.Context) string {
-	if ctx == nil || ctx.Selected() == nil {
+	if ctx == nil {
 		return ""
 	}
-	return ctx.Selected().Name
+	var names []string
+	for n := ctx.Selected(); n != nil && n.Type == kong.CommandNode; n = n.Parent {
+		names = append([]string{n.Name}, names...)
+	}
+	return strings.Join(names, " ")
 }
 
 // workDir is where the command was started; git runs subcommands in the user's directory.

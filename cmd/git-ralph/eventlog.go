@@ -55,8 +55,8 @@ func (l *runLog) Report(e loop.Event) {
 	switch e := e.(type) {
 	case loop.RunStarted:
 		l.current.Store(l.log().With("run", e.Run))
-		l.log().Info("run started", "mode", e.Mode, "max_iterations", e.Max, "resumed", e.Resumed,
-			"first_iteration", e.First, "why", e.Why)
+		l.log().Info("run started", present("mode", e.Mode, "max_iterations", e.Max, "resumed", e.Resumed,
+			"first_iteration", e.First, "why", e.Why)...)
 	case loop.IterationStarted:
 		l.log().Info("iteration started", "iteration", e.Iteration, "record", e.Record)
 	case loop.IterationFinished:
@@ -91,11 +91,11 @@ func (l *runLog) iterationFinished(e loop.IterationFinished) {
 	if e.Outcome != loop.OutcomeSuccess && e.Outcome != loop.OutcomeDone {
 		level = slog.LevelWarn
 	}
-	l.log().Log(context.Background(), level, "iteration finished", "iteration", e.Iteration, "record", r.Iteration,
+	l.log().Log(context.Background(), level, "iteration finished", present("iteration", e.Iteration, "record", r.Iteration,
 		"outcome", e.Outcome, "reason", e.Reason, "exit_code", e.ExitCode, "duration_ms", e.Duration.Milliseconds(),
 		"timed_out", e.TimedOut, "progress", e.Progress, "commit_after", r.CommitAfter, "files_changed", r.FilesChanged,
 		"insertions", r.Insertions, "deletions", r.Deletions, "validation", r.Validation, "push", r.Push,
-		"output_bytes", e.OutputBytes, "output", r.OutputPath)
+		"output_bytes", e.OutputBytes, "output", r.OutputPath)...)
 }
 
 func (l *runLog) runFinished(r loop.Result) {
@@ -103,15 +103,15 @@ func (l *runLog) runFinished(r loop.Result) {
 	if r.Status.ExitCode() == 1 {
 		level = slog.LevelError
 	}
-	l.log().Log(context.Background(), level, "run finished", "status", r.Status, "exit_code", r.Status.ExitCode(),
+	l.log().Log(context.Background(), level, "run finished", present("status", r.Status, "exit_code", r.Status.ExitCode(),
 		"reason", r.Reason, "iterations", r.Iterations, "last_iteration", r.Last, "cancelled", r.Cancelled,
-		"elapsed_ms", r.Elapsed.Milliseconds())
+		"elapsed_ms", r.Elapsed.Milliseconds())...)
 }
 
 // hookFailed logs an event hook that failed; the loop goes on.
 func (l *runLog) hookFailed(r hookResult) {
-	l.log().Error("hook failed", "hook", r.name, "command", r.command, "event", r.event, "error", r.err.Error(),
-		"output", r.output, "duration_ms", r.duration.Milliseconds())
+	l.log().Error("hook failed", present("hook", r.name, "command", r.command, "event", r.event, "error", r.err.Error(),
+		"output", r.output, "duration_ms", r.duration.Milliseconds())...)
 }
 
 // signal logs a signal the loop received.
@@ -119,3 +119,16 @@ func (l *runLog) signal(name string) { l.log().Warn("signal received", "signal",
 
 // failed logs an error that ended the run without a run_finished event.
 func (l *runLog) failed(err error) { l.log().Error("run failed", "error", err.Error()) }
+
+// present drops the key-value pairs whose value is an empty string, so that a record
+// says what happened and not what did not.
+func present(kv ...any) []any {
+	out := kv[:0:0]
+	for i := 0; i+1 < len(kv); i += 2 {
+		if s, ok := kv[i+1].(string); ok && s == "" {
+			continue
+		}
+		out = append(out, kv[i], kv[i+1])
+	}
+	return out
+}

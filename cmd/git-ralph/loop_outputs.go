@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
@@ -38,6 +39,11 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 		}
 	}
 	o.progress.statusLine = o.progress.fancy && o.live.w == nil // the agent's own output would tear it
+	// The cron entries' shell appends to cron.log; renaming it keeps it bounded (this run
+	// goes on writing to the renamed file, the next one starts a new cron.log).
+	if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
+		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
+	}
 	log, err := openRunLog(root, set.resolved.LogLevel.V)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)

@@ -17,6 +17,7 @@ type progress struct {
 	fancy      bool // w is a terminal that welcomes redrawn lines (see fancyTerminal)
 	statusLine bool // show a live status line during iterations (fancy, and no --verbose output)
 	output     func() int64
+	dated      bool // the next lines carry the date as well as the time
 	now        func() time.Time
 	ticking    *ticker
 }
@@ -93,6 +94,11 @@ func (p *progress) startStatusLine(e loop.IterationStarted) {
 }
 
 func (p *progress) runStarted(e loop.RunStarted) {
+	if !p.fancy {
+		// a log file (cron's, a CI job's) gathers many runs: say which day each began
+		p.dated = true
+		defer func() { p.dated = false }()
+	}
 	if e.Resumed {
 		p.info("Resuming loop: %s, run %s at iteration %d (%s)", e.Mode, e.Run, e.First, limitText(e.Max))
 		return
@@ -184,7 +190,11 @@ func (p *progress) warn(format string, args ...any) { p.line(format, args...) }
 func (p *progress) warning(format string, args ...any) { p.line("warning: "+format, args...) }
 
 func (p *progress) line(format string, args ...any) {
-	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	layout := "15:04:05"
+	if p.dated {
+		layout = "2006-01-02 15:04:05"
+	}
+	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), fmt.Sprintf(format, args...))
 }
 
 // idleNote adds the idle count to an iteration that changed nothing in git.

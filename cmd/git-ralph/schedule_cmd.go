@@ -81,7 +81,7 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 		return job{}, nil, err
 	}
 	j := job{schedule: spec, repo: root, exe: exe, flags: cronFlags(c.LoopFlags),
-		log: filepath.Join(root, history.LogsDir, "cron.log")}
+		log: history.CronLogPath(root)}
 	j.path = cronPath(programDirs(exe, set), userPath())
 	return j, warnings, prepareLogs(root)
 }
