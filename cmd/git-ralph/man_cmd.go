@@ -67,11 +67,7 @@ func writeManPage(w io.Writer, app *kong.Application) error {
 	b.WriteString(".SH DESCRIPTION\n" + roff(app.Help) + "\n")
 	b.WriteString(".SH COMMANDS\n")
 	for _, cmd := range app.Children {
-		if cmd.Hidden {
-			continue
-		}
-		fmt.Fprintf(&b, ".SS \"git ralph %s\"\n%s\n", roff(cmd.Name), roff(cmd.Help))
-		writeManFlags(&b, cmd.Flags)
+		writeManCommand(&b, cmd, "git ralph")
 	}
 	b.WriteString(".SH GLOBAL FLAGS\n")
 	writeManFlags(&b, app.Flags)
@@ -79,10 +75,46 @@ func writeManPage(w io.Writer, app *kong.Application) error {
 	for _, row := range exitCodeTable {
 		fmt.Fprintf(&b, ".TP\n.B %d\n%s\n", row.code, roff(row.meaning))
 	}
-	b.WriteString(".SH SEE ALSO\nThe README of git-ralph; \\fBgit ralph demo\\fR.\n")
+	b.WriteString(".SH FILES\n" + roff(manFiles) + "\n")
+	b.WriteString(".SH SEE ALSO\nThe README of git\\-ralph; docs/events.md for the \\-\\-json events and the [hooks] input; \\fBgit ralph demo\\fR.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// writeManCommand writes a command's section, then its subcommands' (hook install, …).
+func writeManCommand(b *strings.Builder, cmd *kong.Node, parent string) {
+	if cmd.Hidden {
+		return
+	}
+	path := parent + " " + cmd.Name
+	usage := path
+	for _, arg := range cmd.Positional {
+		name := "<" + arg.Name + ">"
+		if arg.IsSlice() {
+			name += "..."
+		}
+		if !arg.Required {
+			name = "[" + name + "]"
+		}
+		usage += " " + name
+	}
+	fmt.Fprintf(b, ".SS \"%s\"\n%s\n", roff(usage), roff(cmd.Help))
+	if cmd.Detail != "" {
+		fmt.Fprintf(b, ".PP\n%s\n", roff(cmd.Detail))
+	}
+	for _, arg := range cmd.Positional {
+		if arg.Help != "" {
+			fmt.Fprintf(b, ".TP\n.I %s\n%s\n", roff(arg.Name), roff(arg.Help))
+		}
+	}
+	writeManFlags(b, cmd.Flags)
+	for _, sub := range cmd.Children {
+		writeManCommand(b, sub, path)
+	}
+}
+
+// manFiles lists what git ralph keeps where.
+const manFiles = `.ralph/config.toml: the repository's configuration. ~/.config/git-ralph/config.toml: yours. .ralph/state.toml: the loop's state. .ralph/history/N/: iteration N's record, diff and agent output. .ralph/logs/ralph.log: the structured log (git ralph logs). .ralph/logs/cron.log: what cron runs printed. .git/ralph.lock: the single-instance lock. ~/.config/git-ralph/trusted.toml: the repositories whose commands you approved.`
 
 func writeManFlags(b *strings.Builder, flags []*kong.Flag) {
 	for _, f := range flags {

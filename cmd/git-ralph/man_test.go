@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/alecthomas/kong"
 )
 
 // TestShippedManPageIsCurrent keeps docs/git-ralph.1 in step with the command-line model;
@@ -31,5 +34,43 @@ func TestShippedManPageIsCurrent(t *testing.T) {
 	}
 	if !bytes.Equal(shipped, page.Bytes()) {
 		t.Errorf("%s is out of date: run UPDATE_MAN=1 go test ./cmd/git-ralph -run TestShippedManPageIsCurrent", path)
+	}
+}
+
+// TestManPageCoversEveryCommand: each visible command and subcommand has its section,
+// with each of its flags.
+func TestManPageCoversEveryCommand(t *testing.T) {
+	var cli CLI
+	k, err := parser(&cli, Streams{}, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := writeManPage(&page, k.Model); err != nil {
+		t.Fatal(err)
+	}
+	var check func(n *kong.Node, path string)
+	check = func(n *kong.Node, path string) {
+		if n.Hidden {
+			return
+		}
+		path += " " + n.Name
+		if !strings.Contains(page.String(), `.SS "`+roff(path)) {
+			t.Errorf("no section for %q", path)
+		}
+		for _, f := range n.Flags {
+			if !f.Hidden && !strings.Contains(page.String(), `\-\-`+roff(f.Name)) {
+				t.Errorf("%s: flag --%s is missing", path, f.Name)
+			}
+		}
+		for _, c := range n.Children {
+			check(c, path)
+		}
+	}
+	for _, c := range k.Model.Children {
+		check(c, "git ralph")
+	}
+	if !strings.Contains(page.String(), `.SS "git ralph schedule add`) {
+		t.Error("subcommands are not covered")
 	}
 }
