@@ -13,15 +13,7 @@ import (
 // TestShippedManPageIsCurrent keeps docs/git-ralph.1 in step with the command-line model;
 // run with UPDATE_MAN=1 to rewrite it.
 func TestShippedManPageIsCurrent(t *testing.T) {
-	var cli CLI
-	k, err := parser(&cli, Streams{}, func(int) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page bytes.Buffer
-	if err := writeManPage(&page, k.Model); err != nil {
-		t.Fatal(err)
-	}
+	page, _ := manPage(t)
 	path := filepath.Join("..", "..", "docs", "git-ralph.1")
 	if os.Getenv("UPDATE_MAN") == "1" {
 		if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
@@ -40,15 +32,7 @@ func TestShippedManPageIsCurrent(t *testing.T) {
 // TestManPageCoversEveryCommand: each visible command and subcommand has its section,
 // with each of its flags.
 func TestManPageCoversEveryCommand(t *testing.T) {
-	var cli CLI
-	k, err := parser(&cli, Streams{}, func(int) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page bytes.Buffer
-	if err := writeManPage(&page, k.Model); err != nil {
-		t.Fatal(err)
-	}
+	page, model := manPage(t)
 	var check func(n *kong.Node, path string)
 	check = func(n *kong.Node, path string) {
 		if n.Hidden {
@@ -67,10 +51,25 @@ func TestManPageCoversEveryCommand(t *testing.T) {
 			check(c, path)
 		}
 	}
-	for _, c := range k.Model.Children {
+	for _, c := range model.Children {
 		check(c, "git ralph")
 	}
 	if !strings.Contains(page.String(), `.SS "git ralph schedule add`) {
 		t.Error("subcommands are not covered")
 	}
+}
+
+// manPage renders the man page from the command-line model.
+func manPage(t *testing.T) (*bytes.Buffer, *kong.Application) {
+	t.Helper()
+	var cli CLI
+	k, err := parser(&cli, Streams{}, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := writeManPage(&page, k.Model); err != nil {
+		t.Fatal(err)
+	}
+	return &page, k.Model
 }
