@@ -24,13 +24,13 @@ const (
 	DefaultLogKeep = 3
 )
 
-// LogPath is the structured log of the repository at root.
 // CronLog is the log the cron entries of `git ralph schedule` append to with the shell's >>.
 const CronLog = "cron.log"
 
 // CronLogPath is root/.ralph/logs/cron.log.
 func CronLogPath(root string) string { return filepath.Join(root, LogsDir, CronLog) }
 
+// LogPath is the structured log of the repository at root.
 func LogPath(root string) string { return filepath.Join(root, LogsDir, LogFile) }
 
 // RotatingFile is an append-only log file that is rotated by size: when a write would make

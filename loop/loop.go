@@ -145,13 +145,23 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	r.res.Elapsed = r.deps.Now().Sub(r.start)
 	if err != nil {
 		r.close(StatusAborted, err)
-		return r.res, err
+		return r.failed(err)
 	}
 	if err := r.close(r.res.Status, nil); err != nil {
-		return r.res, err
+		return r.failed(err)
 	}
 	r.report(RunFinished{Result: r.res, At: r.deps.Now()})
 	return r.res, nil
+}
+
+// failed ends a started run that could not go on (git failing, a state that cannot be
+// saved): it still reports RunFinished, as aborted with the error as the reason, so that
+// every run_started has its run_finished and on_failure hears of it.
+func (r *runner) failed(err error) (Result, error) {
+	r.res.Status = StatusAborted
+	r.res.Reason = err.Error()
+	r.report(RunFinished{Result: r.res, At: r.deps.Now()})
+	return r.res, err
 }
 
 func (r *runner) iterate(ctx context.Context, first int) error {

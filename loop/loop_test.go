@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,9 +129,14 @@ func TestRunTimeoutIsAFailureEvenWithSuccess(t *testing.T) {
 
 func TestRunFailsWhenThePromptVanishes(t *testing.T) {
 	dir := newRepo(t)
-	_, err := Run(context.Background(), config(dir, "rm PROMPT_build.md", 3), Deps{})
+	rec := &recorder{}
+	_, err := Run(context.Background(), config(dir, "rm PROMPT_build.md", 3), Deps{Reporter: rec})
 	if err == nil {
 		t.Fatal("Run went on without a prompt file")
+	}
+	last, ok := rec.events[len(rec.events)-1].(RunFinished)
+	if !ok || last.Result.Status != StatusAborted || !strings.Contains(last.Result.Reason, "PROMPT_build.md") {
+		t.Errorf("a started run that fails does not end with RunFinished, aborted, saying why: %#v", rec.events[len(rec.events)-1])
 	}
 }
 

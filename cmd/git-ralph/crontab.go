@@ -89,12 +89,30 @@ func (j job) line() string {
 	return j.schedule + " " + cronEscape(strings.Join(words, " ")) + " " + entryMark + j.id
 }
 
+// checkOneLine refuses a job whose repository or program path holds a line break: the
+// crontab would read what follows it as a line of its own.
+func (j job) checkOneLine() error {
+	for _, path := range []string{j.repo, j.exe, j.log} {
+		if strings.ContainsAny(path, "\n\r") {
+			return withHint(fmt.Errorf("%q holds a line break, which a crontab line cannot", path),
+				"move it to a path without one, or run 'git ralph loop --skip-if-busy' from your own scheduler")
+		}
+	}
+	return nil
+}
+
 // dirOf is the directory part of a slash-separated path.
 func dirOf(path string) string { return path[:strings.LastIndexByte(path, '/')] }
 
 // cronEscape protects % signs: cron turns an unescaped % into a newline and feeds what
-// follows to the command's stdin, and turns \% into %.
-func cronEscape(command string) string { return strings.ReplaceAll(command, "%", `\%`) }
+// follows to the command's stdin, and turns \% into %. cron also pairs any backslash
+// with the character after it, so a \ right before a % (in a word such as a\%b) would
+// eat the escape: the single-quoted word is closed and reopened between the two
+// instead. A backslash only ever stands inside single quotes here (see shellWord).
+func cronEscape(command string) string {
+	command = strings.ReplaceAll(command, `\%`, `\''%`)
+	return strings.ReplaceAll(command, "%", `\%`)
+}
 
 // shellWord quotes a word for sh unless it is made only of characters sh leaves alone.
 func shellWord(word string) string {

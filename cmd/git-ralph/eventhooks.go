@@ -28,7 +28,10 @@ type eventHooks struct {
 	queue   chan hookCall
 	done    chan struct{}
 	failed  func(hookResult) // called from the hooks' goroutine
+	abandon context.Context  // cancelled when the user will not wait for the hooks
+	stop    context.CancelFunc
 	started bool
+	closed  bool // Report and close come from the loop's goroutine only
 }
 
 // hookCall is one hook command to run with its event.
@@ -52,7 +55,8 @@ type hookResult struct {
 const hookQueue = 64
 
 func newEventHooks(h config.Hooks, dir string, enc *eventEncoder, failed func(hookResult)) *eventHooks {
-	return &eventHooks{hooks: h, dir: dir, enc: enc, failed: failed,
+	abandon, stop := context.WithCancel(context.Background())
+	return &eventHooks{hooks: h, dir: dir, enc: enc, failed: failed, abandon: abandon, stop: stop,
 		queue: make(chan hookCall, hookQueue), done: make(chan struct{})}
 }
 
@@ -109,6 +113,9 @@ func (h *eventHooks) command(name string) string {
 }
 
 func (h *eventHooks) enqueue(c hookCall) {
+	if h.closed {
+		return // an event after the end: nothing waits for its hook any more
+	}
 	if !h.started {
 		h.started = true
 		go h.work()
@@ -123,7 +130,10 @@ func (h *eventHooks) enqueue(c hookCall) {
 func (h *eventHooks) work() {
 	defer close(h.done)
 	for c := range h.queue {
-		if r := runHook(c, h.dir, h.timeout()); r.err != nil {
+		if h.abandon.Err() != nil {
+			continue // the user stopped waiting: drop what is queued
+		}
+		if r := runHook(h.abandon, c, h.dir, h.timeout()); r.err != nil {
 			h.failed(r)
 		}
 	}
@@ -136,10 +146,22 @@ func (h *eventHooks) timeout() time.Duration {
 	return h.hooks.Timeout.V
 }
 
-// close waits for the queued hooks to finish.
-func (h *eventHooks) close() {
+// close waits for the queued hooks to finish, unless hurry closes first (a second
+// Ctrl+C): then the running hook is killed and the queued ones are dropped. Closing
+// again does nothing.
+func (h *eventHooks) close(hurry <-chan struct{}) {
+	if h.closed {
+		return
+	}
+	h.closed = true
 	close(h.queue)
-	if h.started {
+	if !h.started {
+		return
+	}
+	select {
+	case <-h.done:
+	case <-hurry:
+		h.stop()
 		<-h.done
 	}
 }
@@ -148,10 +170,10 @@ func (h *eventHooks) close() {
 const hookOutputKept = 2 << 10
 
 // runHook runs one hook command with sh -c in dir, the event on stdin, in a process
-// group of its own that is killed whole at the timeout. It does not use the loop's
-// context: the hook for an interrupted run must still run.
-func runHook(c hookCall, dir string, timeout time.Duration) hookResult {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+// group of its own that is killed whole at the timeout or when abandoned. It does not
+// use the loop's context: the hook for an interrupted run must still run.
+func runHook(abandon context.Context, c hookCall, dir string, timeout time.Duration) hookResult {
+	ctx, cancel := context.WithTimeout(abandon, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", c.command)
 	cmd.Dir = dir
@@ -164,13 +186,19 @@ func runHook(c hookCall, dir string, timeout time.Duration) hookResult {
 	cmd.WaitDelay = time.Second
 	start := time.Now()
 	err := cmd.Run()
-	if ctx.Err() != nil {
-		err = fmt.Errorf("timed out after %s", timeout)
-	} else if err != nil && !errors.As(err, new(*exec.ExitError)) {
-		err = fmt.Errorf("could not run: %w", err)
+	if cmd.ProcessState != nil {
+		// whatever it left behind in its group, whether it succeeded or not
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
-	if err == nil && cmd.ProcessState != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // whatever it left behind in its group
+	switch {
+	case abandon.Err() != nil:
+		err = errors.New("killed: git-ralph was told to stop at once")
+	case ctx.Err() != nil:
+		err = fmt.Errorf("timed out after %s", timeout)
+	case errors.Is(err, exec.ErrWaitDelay):
+		err = nil // it exited 0; what it left running held its output open and is killed
+	case err != nil && !errors.As(err, new(*exec.ExitError)):
+		err = fmt.Errorf("could not run: %w", err)
 	}
 	return hookResult{hookCall: c, err: err, output: strings.TrimSpace(out.String()), duration: time.Since(start)}
 }

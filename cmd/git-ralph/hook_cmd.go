@@ -252,7 +252,7 @@ func ralphProgram() string {
 	}
 	if found, err := exec.LookPath("git-ralph"); err == nil {
 		found, _ = filepath.Abs(found)
-		if sameProgram(found, exe) {
+		if sameFile(found, exe) {
 			return found
 		}
 	}
@@ -260,13 +260,6 @@ func ralphProgram() string {
 		return exe
 	}
 	return "" // e.g. a test binary, which must not be run as git-ralph
-}
-
-// sameProgram reports whether two paths name the same file (after symlinks).
-func sameProgram(a, b string) bool {
-	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
 // hookScript is the pre-push hook. It runs program (or `git ralph` when program is

@@ -21,12 +21,13 @@ type loopOutputs struct {
 	log      *runLog // nil when the log could not be opened
 	hooks    *eventHooks
 	live     *outputCounter
+	hurry    <-chan struct{} // closed by a second Ctrl+C
 }
 
 // outputs opens what the run reports to. A log that cannot be opened is a warning, not
 // a reason to leave the agent idle.
 func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts) *loopOutputs {
-	o := &loopOutputs{progress: newProgress(s.Stderr, c.Quiet), live: &outputCounter{}}
+	o := &loopOutputs{progress: newProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: in.hurry}
 	o.progress.output = o.live.bytes
 	o.reporter = reporters{o.progress}
 	if c.JSON {
@@ -72,9 +73,9 @@ func (o *loopOutputs) hookFailed(stderr io.Writer, r hookResult) {
 		last = last[i+1:]
 	}
 	if last != "" {
-		last = ": " + last
+		last = ": " + quoteIfUnprintable(last) // a hook's colours or \r must not reach a log file
 	}
-	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.name, r.command, r.event, r.err, last)
+	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.name, quoteIfUnprintable(r.command), r.event, r.err, last)
 	if o.log != nil {
 		o.log.hookFailed(r)
 	}
@@ -87,9 +88,10 @@ func (o *loopOutputs) failed(err error) {
 	}
 }
 
-// close waits for the hooks still running and closes the log.
+// close waits for the hooks still running (a second Ctrl+C stops the wait) and closes
+// the log.
 func (o *loopOutputs) close() {
-	o.hooks.close()
+	o.hooks.close(o.hurry)
 	if o.log != nil {
 		o.log.close()
 	}

@@ -73,7 +73,10 @@ func (p *progress) waiting(e loop.Waiting) {
 	}
 	p.info("  Ctrl+C or 'git ralph cancel' stops the loop; the next 'git ralph loop' goes on waiting")
 	if p.fancy && !p.quiet {
-		p.ticking = startTicker(p.w, func() string {
+		// the same iteration runs again at the end of the wait with no event to stop the
+		// countdown: it ends itself, or it would go on over the agent's run (and its
+		// --verbose output)
+		p.ticking = startTicker(p.w, max(left, time.Millisecond), func() string {
 			return fmt.Sprintf("waiting: %s left", max(0, e.Until.Sub(p.now())).Round(time.Second))
 		})
 	}
@@ -87,7 +90,7 @@ func (p *progress) startStatusLine(e loop.IterationStarted) {
 	}
 	start, before := p.now(), p.output()
 	it := counter(e.Iteration, e.Max)
-	p.ticking = startTicker(p.w, func() string {
+	p.ticking = startTicker(p.w, 0, func() string {
 		elapsed := p.now().Sub(start).Round(time.Second)
 		return fmt.Sprintf("iteration %s: %s, %s of output", it, elapsed, formatSize(p.output()-before))
 	})
@@ -237,29 +240,66 @@ func formatDuration(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// ticker redraws one status line on a terminal every second until stopped.
+// ticker redraws one status line on a terminal every second until stopped, or until
+// its time is up when it has one.
 type ticker struct {
 	done chan struct{}
 	over chan struct{}
 }
 
-func startTicker(w io.Writer, status func() string) *ticker {
+// startTicker draws status() every second; a limit > 0 ends it (clearing the line)
+// after that long.
+func startTicker(w io.Writer, limit time.Duration, status func() string) *ticker {
 	t := &ticker{done: make(chan struct{}), over: make(chan struct{})}
 	go func() {
 		defer close(t.over)
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
+		var end <-chan time.Time // nil: no limit
+		if limit > 0 {
+			timer := time.NewTimer(limit)
+			defer timer.Stop()
+			end = timer.C
+		}
 		for {
-			fmt.Fprintf(w, "\r  %s \x1b[K", status())
+			drawStatus(w, status())
 			select {
 			case <-t.done:
-				fmt.Fprint(w, "\r\x1b[K")
+				drawStatus(w, "")
+				return
+			case <-end:
+				drawStatus(w, "")
 				return
 			case <-tick.C:
 			}
 		}
 	}()
 	return t
+}
+
+// statusDrawer is a stream that draws the status line itself, so that it can clear it
+// before anything else is written there: a hook's warning or a signal's notice, written
+// from another goroutine, then starts on a line of its own.
+type statusDrawer interface {
+	drawStatus(text string) // "" clears the line
+}
+
+// drawStatus draws text as the status line of w, or clears it when text is "".
+func drawStatus(w io.Writer, text string) {
+	if d, ok := w.(statusDrawer); ok {
+		d.drawStatus(text)
+		return
+	}
+	io.WriteString(w, statusText(text))
+}
+
+// statusText is what draws text as the status line: back to the line's start, the
+// text, and the rest of the line erased.
+func statusText(text string) string {
+	if text == "" {
+		return "\r\x1b[K"
+	}
+	return "\r  " + text + " \x1b[K"
 }
 
 // stop ends the ticker and clears its line; a nil ticker is a no-op.

@@ -83,6 +83,9 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 	j := job{schedule: spec, repo: root, exe: exe, flags: cronFlags(c.LoopFlags),
 		log: history.CronLogPath(root)}
 	j.path = cronPath(programDirs(exe, set), userPath())
+	if err := j.checkOneLine(); err != nil {
+		return job{}, nil, err
+	}
 	return j, warnings, prepareLogs(root)
 }
 

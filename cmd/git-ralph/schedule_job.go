@@ -181,14 +181,14 @@ func findInPath(name, path string) string {
 // git-ralph nor most agents live. The programs' directories come first; then the PATH
 // the entry was added with, since the agent runs the project's tools too (go, npm,
 // make); then the system's directories. Relative entries are dropped: cron starts
-// elsewhere.
+// elsewhere; so are entries with a line break, which a crontab line cannot hold.
 func cronPath(dirs []string, userPath string) string {
 	all := append(slices.Clone(dirs), filepath.SplitList(userPath)...)
 	all = append(all, "/usr/local/bin", "/usr/bin", "/bin")
 	var keep []string
 	for _, d := range all {
 		d = filepath.Clean(d)
-		if filepath.IsAbs(d) && !slices.Contains(keep, d) {
+		if filepath.IsAbs(d) && !strings.ContainsAny(d, "\n\r") && !slices.Contains(keep, d) {
 			keep = append(keep, d)
 		}
 	}

@@ -67,7 +67,7 @@ func TestEntryLineRoundTrip(t *testing.T) {
 	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	flags := []string{"--context", `it's 100% "done" $HOME ` + "`x` \\ \t end", "--max", "3", "--agent-cmd", "echo '<promise>SUCCESS</promise>'", ""}
+	flags := []string{"--context", `it's 100% "done" $HOME ` + "`x` \\ \t end", "--max", "3", "--agent-cmd", "echo '<promise>SUCCESS</promise>'", "", `a\%b \\%c %`}
 	j := job{id: "abc123", schedule: "0 2 * * *", repo: base, path: "/usr/bin:/bin", exe: exe,
 		log: filepath.Join(base, ".ralph", "logs", "cron.log"), flags: flags}
 	line := j.line()
@@ -78,7 +78,7 @@ func TestEntryLineRoundTrip(t *testing.T) {
 	if strings.Count(line, "%") != strings.Count(line, `\%`) {
 		t.Errorf("an unescaped %% in %q", line)
 	}
-	cmd := exec.Command("/bin/sh", "-c", strings.ReplaceAll(cutFields(line, 5), `\%`, "%"))
+	cmd := exec.Command("/bin/sh", "-c", cronCommand(cutFields(line, 5)))
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
 		t.Fatalf("running %q: %v\n%s", line, err, out)
@@ -90,6 +90,30 @@ func TestEntryLineRoundTrip(t *testing.T) {
 	if got, err := os.ReadFile(j.log); err != nil || string(got) != want {
 		t.Errorf("the stand-in printed\n%s\nwant\n%s (%v)", got, want, err)
 	}
+}
+
+// cronCommand is what Vixie cron and cronie hand to sh for a line's command: a backslash
+// pairs with the next character, \% becomes %, and the first bare % ends the command.
+func cronCommand(command string) string {
+	var out strings.Builder
+	escaped := false
+	for _, r := range command {
+		switch {
+		case escaped:
+			if r != '%' {
+				out.WriteRune('\\')
+			}
+			out.WriteRune(r)
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '%':
+			return out.String()
+		default:
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
 }
 
 func TestEntriesKeepForeignLines(t *testing.T) {
@@ -120,10 +144,24 @@ func TestParseEntryEditedByHand(t *testing.T) {
 }
 
 func TestCronPath(t *testing.T) {
-	got := cronPath([]string{"/opt/ralph/bin", "/usr/bin"}, "/home/me/bin:.:relative:/usr/bin::/opt/ralph/bin/")
+	got := cronPath([]string{"/opt/ralph/bin", "/usr/bin"}, "/home/me/bin:.:relative:/usr/bin::/opt/ralph/bin/:/odd\ndir")
 	want := "/opt/ralph/bin:/usr/bin:/home/me/bin:/usr/local/bin:/bin"
 	if got != want {
 		t.Errorf("cronPath = %q, want %q", got, want)
+	}
+}
+
+// TestJobRefusesLineBreaks: a path with a line break would split the entry into two
+// crontab lines, the second one a job of its own.
+func TestJobRefusesLineBreaks(t *testing.T) {
+	ok := job{repo: "/r", exe: "/bin/git-ralph", log: "/r/.ralph/logs/cron.log"}
+	if err := ok.checkOneLine(); err != nil {
+		t.Errorf("checkOneLine(%+v) = %v", ok, err)
+	}
+	bad := ok
+	bad.repo = "/r\n* * * * * rm -rf ~"
+	if err := bad.checkOneLine(); err == nil || !strings.Contains(err.Error(), "line break") {
+		t.Errorf("checkOneLine(%+v) = %v, want a line-break error", bad, err)
 	}
 }
 
