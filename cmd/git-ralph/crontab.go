@@ -30,6 +30,16 @@ func findCrontab() (crontab, error) {
 	return crontab{program: path}, nil
 }
 
+// readCrontab finds the crontab program and reads the user's table with it.
+func readCrontab(ctx context.Context) (crontab, string, error) {
+	tab, err := findCrontab()
+	if err != nil {
+		return tab, "", err
+	}
+	table, err := tab.read(ctx)
+	return tab, table, err
+}
+
 // read returns the table as crontab prints it; a user without one has an empty table.
 func (c crontab) read(ctx context.Context) (string, error) {
 	var out, errOut bytes.Buffer

@@ -129,11 +129,7 @@ type ScheduleListCmd struct {
 // Run prints git-ralph's entries of every repository; those of the repository the
 // command runs in are marked with a *.
 func (c *ScheduleListCmd) Run(ctx context.Context, s Streams) error {
-	tab, err := findCrontab()
-	if err != nil {
-		return err
-	}
-	table, err := tab.read(ctx)
+	_, table, err := readCrontab(ctx)
 	if err != nil {
 		return err
 	}
@@ -189,11 +185,7 @@ type ScheduleRemoveCmd struct {
 
 // Run removes the line of one entry and leaves every other byte of the crontab alone.
 func (c *ScheduleRemoveCmd) Run(ctx context.Context, s Streams) error {
-	tab, err := findCrontab()
-	if err != nil {
-		return err
-	}
-	table, err := tab.read(ctx)
+	tab, table, err := readCrontab(ctx)
 	if err != nil {
 		return err
 	}
