@@ -21,15 +21,8 @@ rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ "$rev" != unknown ] && ! git diff --quiet HEAD -- . ':!bench' ':!docs'; then
 	rev="$rev with uncommitted changes"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-echo "building git-ralph and peakrss..." >&2
-go build -o "$tmp/bin/git-ralph" ./cmd/git-ralph
-go build -o "$tmp/bin/peakrss" ./bench/peakrss
-PATH="$tmp/bin:$PATH"
-export PATH
+. bench/lib.sh
+build_tools peakrss
 if [ -e "$(git --exec-path)/git-ralph" ]; then
 	echo "warning: 'git ralph' runs $(git --exec-path)/git-ralph, not the one just built" >&2
 fi

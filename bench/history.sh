@@ -10,14 +10,9 @@ runs=${1:-50}
 case $runs in '' | *[!0-9]* | 0*) echo "usage: bench/history.sh [RUNS]" >&2; exit 2 ;; esac
 
 cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-echo "building git-ralph and mkhistory..." >&2
-go build -o "$tmp/bin/git-ralph" ./cmd/git-ralph
-go build -o "$tmp/bin/mkhistory" ./bench/mkhistory
-PATH="$tmp/bin:$PATH"
-export PATH GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
+. bench/lib.sh
+build_tools mkhistory
+export GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
 
 for n in 10 5000; do
 	git init -q "$tmp/r$n"

@@ -13,13 +13,8 @@ iterations=${1:-20}
 case $iterations in '' | *[!0-9]* | 0*) echo "usage: bench/iteration.sh [ITERATIONS]" >&2; exit 2 ;; esac
 
 cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-echo "building git-ralph..." >&2
-go build -o "$tmp/bin/git-ralph" ./cmd/git-ralph
-PATH="$tmp/bin:$PATH"
+. bench/lib.sh
+build_tools
 export PATH GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
 git config --global user.name bench
 git config --global user.email bench@example.com

@@ -11,13 +11,9 @@ runs=${1:-50}
 case $runs in '' | *[!0-9]* | 0*) echo "usage: bench/prepush.sh [RUNS]" >&2; exit 2 ;; esac
 
 cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-echo "building git-ralph..." >&2
-go build -o "$tmp/bin/git-ralph" ./cmd/git-ralph
-PATH="$tmp/bin:$PATH"
-export PATH GIT_CONFIG_NOSYSTEM=1 HOME="$tmp" GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+. bench/lib.sh
+build_tools
+export GIT_CONFIG_NOSYSTEM=1 HOME="$tmp" GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 
 # two identical repositories, each pushing to its own bare remote; one has the hook
