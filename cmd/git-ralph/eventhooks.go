@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
 // eventHooks runs the commands of [hooks] on loop events, each with the event's JSON on
@@ -169,49 +167,26 @@ func (h *eventHooks) close(hurry <-chan struct{}) {
 // hookOutputKept is how much of a hook's output is kept for the log when it fails.
 const hookOutputKept = 2 << 10
 
-// runHook runs one hook command with sh -c in dir, the event on stdin, in a process
-// group of its own that is killed whole at the timeout or when abandoned. It does not
-// use the loop's context: the hook for an interrupted run must still run.
+// runHook runs one hook command as the loop runs its agent (loop/agent): sh -c in dir,
+// the event on stdin, in a session of its own that is stopped whole at the timeout or
+// when abandoned, with whatever it leaves running. It does not use the loop's context:
+// the hook for an interrupted run must still run.
 func runHook(abandon context.Context, c hookCall, dir string, timeout time.Duration) hookResult {
-	ctx, cancel := context.WithTimeout(abandon, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", c.command)
-	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(c.payload)
-	var out tailBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Env = append(os.Environ(), "RALPH_EVENT="+c.event, "RALPH_HOOK="+c.name)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // its own group, and no terminal to block on
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	start := time.Now()
-	err := cmd.Run()
-	if cmd.ProcessState != nil {
-		// whatever it left behind in its group, whether it succeeded or not
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	res, err := agent.Run(abandon, agent.Spec{
+		Command: c.command, Dir: dir, Prompt: bytes.NewReader(c.payload), Timeout: timeout,
+		Env: []string{"RALPH_EVENT=" + c.event, "RALPH_HOOK=" + c.name}, MaxOutput: hookOutputKept,
+	})
 	switch {
-	case abandon.Err() != nil:
-		err = errors.New("killed: git-ralph was told to stop at once")
-	case ctx.Err() != nil:
-		err = fmt.Errorf("timed out after %s", timeout)
-	case errors.Is(err, exec.ErrWaitDelay):
-		err = nil // it exited 0; what it left running held its output open and is killed
-	case err != nil && !errors.As(err, new(*exec.ExitError)):
+	case err != nil:
 		err = fmt.Errorf("could not run: %w", err)
+	case res.Interrupted:
+		err = errors.New("killed: git-ralph was told to stop at once")
+	case res.TimedOut:
+		err = fmt.Errorf("timed out after %s", timeout)
+	case res.Signal != 0:
+		err = fmt.Errorf("killed by %s", loop.SignalName(res.Signal))
+	case res.ExitCode != 0:
+		err = fmt.Errorf("exit status %d", res.ExitCode)
 	}
-	return hookResult{hookCall: c, err: err, output: strings.TrimSpace(out.String()), duration: time.Since(start)}
+	return hookResult{hookCall: c, err: err, output: strings.TrimSpace(string(res.Output)), duration: res.Duration}
 }
-
-// tailBuffer keeps the last hookOutputKept bytes written to it.
-type tailBuffer struct{ b []byte }
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if over := len(t.b) - hookOutputKept; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string { return string(t.b) }
