@@ -100,3 +100,54 @@ func ResetHard(ctx context.Context, dir, commit string) error {
 	}
 	return nil
 }
+
+// backupIdentity signs the commits git-ralph writes for itself, so that they need no
+// user.name or user.email (cron has neither, often) and say who made them.
+var backupIdentity = []string{"GIT_AUTHOR_NAME=git-ralph", "GIT_AUTHOR_EMAIL=git-ralph@localhost",
+	"GIT_COMMITTER_NAME=git-ralph", "GIT_COMMITTER_EMAIL=git-ralph@localhost"}
+
+// CommitTree writes a commit of tree with parent (none when "") and message, without
+// touching HEAD, the index or any ref, and returns its hash.
+func CommitTree(ctx context.Context, dir, tree, parent, message string) (string, error) {
+	args := []string{"commit-tree", tree, "-F", "-"}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	var out strings.Builder
+	if err := gitTo(ctx, dir, backupIdentity, strings.NewReader(message), &out, args...); err != nil {
+		return "", fmt.Errorf("writing a commit of %s: %w", tree, err)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// Commit is what a commit object says: its tree, first parent ("" for none) and message.
+type Commit struct {
+	Tree, Parent, Message string
+}
+
+// ReadCommit reads the commit rev names.
+func ReadCommit(ctx context.Context, dir, rev string) (Commit, error) {
+	out, err := Git(ctx, dir, "show", "--no-patch", "--format=%T%x00%P%x00%B", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return Commit{}, fmt.Errorf("reading commit %s: %w", rev, err)
+	}
+	fields := strings.SplitN(out, "\x00", 3)
+	if len(fields) != 3 {
+		return Commit{}, fmt.Errorf("reading commit %s: unexpected output %q", rev, out)
+	}
+	parent, _, _ := strings.Cut(fields[1], " ")
+	return Commit{Tree: fields[0], Parent: parent, Message: fields[2]}, nil
+}
+
+// HeadBranch is the full name of the branch HEAD is on, or "" when HEAD is detached.
+func HeadBranch(ctx context.Context, dir string) (string, error) {
+	out, err := Git(ctx, dir, "symbolic-ref", "--quiet", "HEAD")
+	var gitErr *Error
+	if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", asNotRepo(dir, fmt.Errorf("reading the branch HEAD is on: %w", err))
+	}
+	return out, nil
+}

@@ -15,17 +15,20 @@ import (
 
 // RollbackCmd is `git ralph rollback`.
 type RollbackCmd struct {
-	Target string `arg:"" name:"N|initial" help:"The iteration to undo, with every one after it; 'initial' goes back to before the last run's first iteration."`
-	Force  bool   `help:"Roll back even if the work tree has uncommitted changes; they are kept in a backup ref first."`
+	Target string `arg:"" optional:"" name:"N|initial" help:"The iteration to undo, with every one after it; 'initial' goes back to before the last run's first iteration."`
+	Undo   string `placeholder:"BACKUP" help:"Undo a rollback: put back the HEAD and work tree kept in the backup it printed."`
+	Force  bool   `help:"Roll back even if that overwrites or deletes uncommitted work (ignored files included); it is kept in the backup ref first."`
 }
 
-// backupRef is where a rollback keeps what it moves away from.
-const backupRef = "refs/ralph/backup/"
-
-// Run resets the current branch to the commit before iteration N, after keeping the
-// current HEAD (and, with --force, the uncommitted work tree) in backup refs. It holds the
-// repository's lock meanwhile, so no loop starts under it.
+// Run brings the branch, the index and the work tree back to the checkpoint taken before
+// iteration N (or, with --undo, to what a rollback replaced), after keeping everything it
+// overwrites or deletes in a backup ref. It holds the repository's lock meanwhile, so no
+// loop starts under it.
 func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
+	if (c.Target == "") == (c.Undo == "") {
+		return withHint(errors.New("name either an iteration or --undo BACKUP"),
+			"e.g. 'git ralph rollback 3', or 'git ralph rollback --undo 20261121T200506Z'")
+	}
 	root, err := repoRoot(ctx)
 	if err != nil {
 		return err
@@ -35,34 +38,68 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	defer lock.Release()
-	store, err := history.OpenStore(root)
+	goal, err := c.goal(ctx, root, s)
 	if err != nil {
 		return err
 	}
-	n, err := c.iteration(root, store)
+	plan, err := gitops.PlanRestore(ctx, root, goal.checkpoint, history.Dir)
 	if err != nil {
 		return err
 	}
-	target, err := commitBefore(ctx, root, store, n)
+	if err := c.checkLosses(ctx, root, plan, goal.kept); err != nil {
+		return err
+	}
+	b, err := writeBackup(ctx, root, plan, goal, time.Now())
 	if err != nil {
 		return err
 	}
-	dirty, err := c.checkWorkTree(ctx, root)
-	if err != nil {
-		return err
-	}
-	b, err := writeBackup(ctx, root, dirty, time.Now())
-	if err != nil {
-		return err
-	}
-	if err := gitops.ResetHard(ctx, root, target); err != nil {
-		return withHint(err, "your previous HEAD is kept at %s", b.head)
+	if err := plan.Apply(ctx, root, "git-ralph rollback"); err != nil {
+		return withHint(err, "what was there is kept at %s; 'git ralph rollback --undo %s' puts it back", b.ref, b.name)
 	}
 	if err := history.EnsureGitignore(root); err != nil { // the target may predate .ralph/.gitignore
 		return err
 	}
-	b.report(s, target, n)
+	b.report(s, plan, goal)
 	return nil
+}
+
+// rollbackGoal is where a rollback goes and what it may replace without a --force.
+type rollbackGoal struct {
+	checkpoint gitops.Checkpoint
+	what       string // "before iteration 3", "as before rollback 20261121T200506Z"
+	command    string // the command, for the backup's message
+	kept       string // a tree whose contents are kept elsewhere: replacing them loses nothing
+}
+
+func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbackGoal, error) {
+	if c.Undo != "" {
+		return undoGoal(ctx, root, c.Undo)
+	}
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return rollbackGoal{}, err
+	}
+	n, err := c.iteration(root, store)
+	if err != nil {
+		return rollbackGoal{}, err
+	}
+	cp, err := checkpointBefore(ctx, root, store, n, s)
+	if err != nil {
+		return rollbackGoal{}, err
+	}
+	kept, err := lastIterationTree(ctx, root, store)
+	return rollbackGoal{checkpoint: cp, what: fmt.Sprintf("before iteration %d", n),
+		command: "git ralph rollback " + c.Target, kept: kept}, err
+}
+
+// lastIterationTree is the work tree the newest iteration left, which its checkpoint
+// ref keeps: a work tree still as the agent left it holds nothing a rollback could lose.
+func lastIterationTree(ctx context.Context, root string, store *history.Store) (string, error) {
+	last, err := store.Last()
+	if err != nil || last == 0 {
+		return "", err
+	}
+	return gitops.ResolveRef(ctx, root, loop.CheckpointRef(last, "after-tree")+"^{tree}")
 }
 
 // holdForRollback takes the lock a loop takes, refusing (exit 75) while one runs.
@@ -128,6 +165,27 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 	return first, nil
 }
 
+// checkpointBefore is the checkpoint taken when iteration n started: the commit HEAD was
+// on and the work tree. A history without the tree's ref falls back to the commit's tree.
+func checkpointBefore(ctx context.Context, root string, store *history.Store, n int, s Streams) (gitops.Checkpoint, error) {
+	commit, err := commitBefore(ctx, root, store, n)
+	if err != nil {
+		return gitops.Checkpoint{}, err
+	}
+	tree, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before-tree")+"^{tree}")
+	if err != nil {
+		return gitops.Checkpoint{}, err
+	}
+	if tree == "" {
+		fmt.Fprintf(s.Stderr, "warning: the work tree before iteration %d was not kept (%s is missing): restoring the files of its commit\n",
+			n, loop.CheckpointRef(n, "before-tree"))
+		if tree, err = gitops.ResolveRef(ctx, root, commit+"^{tree}"); err != nil {
+			return gitops.Checkpoint{}, err
+		}
+	}
+	return gitops.Checkpoint{Head: commit, Tree: tree}, nil
+}
+
 // commitBefore is the commit HEAD was on when iteration n started.
 func commitBefore(ctx context.Context, root string, store *history.Store, n int) (string, error) {
 	commit, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before")+"^{commit}")
@@ -148,94 +206,37 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
 }
 
-// checkWorkTree reports whether the work tree has uncommitted changes, refusing them
-// without --force. git-ralph's own untracked files in .ralph/ do not count: a reset
-// leaves them alone.
-func (c *RollbackCmd) checkWorkTree(ctx context.Context, root string) (bool, error) {
-	entries, err := gitops.Status(ctx, root)
-	if err != nil {
-		return false, err
+// checkLosses refuses, without --force, a rollback that would overwrite or delete work
+// kept nowhere else: not committed at HEAD and not as kept says. Ignored files count.
+func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.Restore, kept string) error {
+	if c.Force {
+		return nil
 	}
-	var paths []string
-	for _, e := range entries {
-		if !(e.Untracked() && strings.HasPrefix(e.Path, history.Dir+"/")) {
-			paths = append(paths, e.Path)
+	lost, err := plan.Unkept(ctx, root, kept)
+	if err != nil || len(lost) == 0 {
+		return err
+	}
+	names := make([]string, len(lost))
+	ignored := false
+	for i, p := range lost {
+		names[i] = quoteIfUnprintable(p)
+		if plan.IsIgnored(p) {
+			names[i] += " (ignored)"
+			ignored = true
 		}
 	}
-	if len(paths) > 0 && !c.Force {
-		return false, withHint(fmt.Errorf("uncommitted changes would be lost: %s", summarisePaths(paths)),
-			"commit or stash them first, or pass --force to keep them in a backup ref and roll back anyway")
+	hint := "commit or stash them first, or pass --force to keep them in a backup ref and roll back anyway"
+	if ignored {
+		hint = "commit, stash or move them away first (git stash leaves ignored files), or pass --force to keep them in a backup ref and roll back anyway"
 	}
-	return len(paths) > 0, nil
+	return withHint(fmt.Errorf("uncommitted changes would be lost: %s", summarisePaths(names)), "%s", hint)
 }
 
-// summarisePaths names the first few paths and counts the rest.
+// summarisePaths names the first paths and counts the rest.
 func summarisePaths(paths []string) string {
-	const shown = 3
+	const shown = 10
 	if len(paths) <= shown {
 		return strings.Join(paths, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(paths[:shown], ", "), len(paths)-shown)
-}
-
-// backup names the refs a rollback wrote; worktree is empty when the tree was clean.
-type backup struct {
-	head, worktree string
-}
-
-// writeBackup keeps HEAD, and the dirty work tree as a tree object, under refs named by
-// the UTC time (with -2, -3, … if a rollback in the same second took the name).
-func writeBackup(ctx context.Context, root string, dirty bool, now time.Time) (backup, error) {
-	head, err := gitops.Head(ctx, root)
-	if err != nil {
-		return backup{}, err
-	}
-	if head == "" {
-		return backup{}, errors.New("HEAD has no commit yet: there is nothing to roll back")
-	}
-	var tree string
-	if dirty {
-		if tree, err = gitops.Snapshot(ctx, root); err != nil {
-			return backup{}, err
-		}
-	}
-	b, err := freeBackupNames(ctx, root, now)
-	if err != nil {
-		return backup{}, err
-	}
-	refs := []gitops.Ref{{Name: b.head, Hash: head}}
-	if dirty {
-		refs = append(refs, gitops.Ref{Name: b.worktree, Hash: tree})
-	} else {
-		b.worktree = ""
-	}
-	return b, gitops.CreateRefs(ctx, root, refs)
-}
-
-func freeBackupNames(ctx context.Context, root string, now time.Time) (backup, error) {
-	base := backupRef + now.UTC().Format("20060102T150405Z")
-	for i := 1; i <= 100; i++ {
-		name := base
-		if i > 1 {
-			name += "-" + strconv.Itoa(i)
-		}
-		b := backup{head: name, worktree: name + "-worktree"}
-		h, err1 := gitops.ResolveRef(ctx, root, b.head)
-		w, err2 := gitops.ResolveRef(ctx, root, b.worktree)
-		if err := errors.Join(err1, err2); err != nil {
-			return backup{}, err
-		}
-		if h == "" && w == "" {
-			return b, nil
-		}
-	}
-	return backup{}, fmt.Errorf("no free backup ref name under %s", base)
-}
-
-func (b backup) report(s Streams, target string, n int) {
-	fmt.Fprintf(s.Stdout, "rolled back to %s (before iteration %d); previous HEAD kept at %s\n", shortHash(target), n, b.head)
-	fmt.Fprintf(s.Stdout, "undo with: git reset --hard %s\n", b.head)
-	if b.worktree != "" {
-		fmt.Fprintf(s.Stdout, "uncommitted changes kept at %s; restore them with: git checkout %s -- .\n", b.worktree, b.worktree)
-	}
 }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+)
+
+// backupRef is where a rollback keeps what it replaces: one commit per rollback, whose
+// tree is the work tree as it was (with the ignored files the rollback overwrote or
+// deleted) and whose parent is the commit HEAD was on. Refs under refs/ralph/ are not
+// pushed by git push's defaults, which matters: the tree may hold ignored secrets.
+const backupRef = "refs/ralph/backup/"
+
+// Trailers of a backup commit's message, read back by --undo.
+const (
+	trailerBranch   = "Ralph-Branch: "   // the branch HEAD was on, or "" when detached
+	trailerRestored = "Ralph-Restored: " // the tree the rollback wrote into the work tree
+)
+
+// backup is the ref a rollback wrote: its full name and the short name --undo takes.
+type backup struct {
+	ref, name string
+}
+
+// writeBackup keeps HEAD and the present work tree as a commit under a ref named by the
+// UTC time (with -2, -3, … if a rollback in the same second took the name).
+func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal rollbackGoal, now time.Time) (backup, error) {
+	if plan.Head == "" {
+		return backup{}, errors.New("HEAD has no commit yet: there is nothing to roll back")
+	}
+	branch, err := gitops.HeadBranch(ctx, root)
+	if err != nil {
+		return backup{}, err
+	}
+	b, err := freeBackupName(ctx, root, now)
+	if err != nil {
+		return backup{}, err
+	}
+	msg := fmt.Sprintf("git-ralph rollback backup: HEAD and work tree before '%s'\n\n"+
+		"Put back with 'git ralph rollback --undo %s'.\n\n%s%s\n%s%s\n",
+		goal.command, b.name, trailerBranch, branch, trailerRestored, plan.Goal)
+	commit, err := gitops.CommitTree(ctx, root, plan.Present, plan.Head, msg)
+	if err != nil {
+		return backup{}, fmt.Errorf("keeping the work tree before rolling back: %w", err)
+	}
+	return b, gitops.CreateRefs(ctx, root, []gitops.Ref{{Name: b.ref, Hash: commit}})
+}
+
+func freeBackupName(ctx context.Context, root string, now time.Time) (backup, error) {
+	base := now.UTC().Format("20060102T150405Z")
+	for i := 1; i <= 100; i++ {
+		name := base
+		if i > 1 {
+			name += "-" + strconv.Itoa(i)
+		}
+		b := backup{ref: backupRef + name, name: name}
+		// An older git-ralph also wrote <name>-worktree; a name is free only with neither.
+		h, err1 := gitops.ResolveRef(ctx, root, b.ref)
+		w, err2 := gitops.ResolveRef(ctx, root, b.ref+"-worktree")
+		if err := errors.Join(err1, err2); err != nil {
+			return backup{}, err
+		}
+		if h == "" && w == "" {
+			return b, nil
+		}
+	}
+	return backup{}, fmt.Errorf("no free backup ref name under %s", backupRef+base)
+}
+
+// undoGoal reads the backup a rollback wrote: the checkpoint to go back to is its parent
+// and its tree. Replacing the work tree the rollback wrote loses nothing.
+func undoGoal(ctx context.Context, root, name string) (rollbackGoal, error) {
+	ref := name
+	if !strings.HasPrefix(ref, "refs/") {
+		ref = backupRef + name
+	}
+	hash, err := gitops.ResolveRef(ctx, root, ref+"^{commit}")
+	if err != nil {
+		return rollbackGoal{}, err
+	}
+	if !strings.HasPrefix(ref, backupRef) || hash == "" {
+		return rollbackGoal{}, withHint(fmt.Errorf("no rollback backup %s", quoteIfUnprintable(name)),
+			"'git for-each-ref %s' lists the backups; pass the name a rollback printed", backupRef)
+	}
+	commit, err := gitops.ReadCommit(ctx, root, ref)
+	if err != nil {
+		return rollbackGoal{}, err
+	}
+	branch, restored, ok := backupTrailers(commit.Message)
+	if !ok || commit.Parent == "" {
+		return rollbackGoal{}, withHint(fmt.Errorf("%s was not written by this version's rollback: it cannot be undone with --undo", ref),
+			"it holds the previous HEAD: 'git reset --hard %s' goes back to it (uncommitted changes, if kept, are at %s-worktree)", ref, ref)
+	}
+	if err := checkSameBranch(ctx, root, branch); err != nil {
+		return rollbackGoal{}, err
+	}
+	return rollbackGoal{checkpoint: gitops.Checkpoint{Head: commit.Parent, Tree: commit.Tree},
+		what: "as before the rollback kept at " + ref, command: "git ralph rollback --undo " + name, kept: restored}, nil
+}
+
+// backupTrailers reads the branch and restored tree of a backup commit's message.
+func backupTrailers(msg string) (branch, restored string, ok bool) {
+	var haveBranch bool
+	for _, line := range strings.Split(msg, "\n") {
+		if v, found := strings.CutPrefix(line, trailerBranch); found {
+			branch, haveBranch = v, true
+		} else if line == strings.TrimSpace(trailerBranch) {
+			haveBranch = true // detached: the trailer has no value
+		} else if v, found := strings.CutPrefix(line, trailerRestored); found {
+			restored = v
+		}
+	}
+	return branch, restored, haveBranch && restored != ""
+}
+
+// checkSameBranch refuses to undo a rollback on another branch than the one it moved.
+func checkSameBranch(ctx context.Context, root, branch string) error {
+	now, err := gitops.HeadBranch(ctx, root)
+	if err != nil || now == branch {
+		return err
+	}
+	name := func(b string) string {
+		if b == "" {
+			return "a detached HEAD"
+		}
+		return "branch " + strings.TrimPrefix(b, "refs/heads/")
+	}
+	return withHint(fmt.Errorf("that rollback moved %s, and HEAD is now on %s", name(branch), name(now)),
+		"switch back first ('git switch %s'), then undo", strings.TrimPrefix(branch, "refs/heads/"))
+}
+
+func (b backup) report(s Streams, plan gitops.Restore, goal rollbackGoal) {
+	fmt.Fprintf(s.Stdout, "rolled back to %s (%s); previous HEAD and work tree kept at %s\n",
+		shortHash(plan.Target.Head), goal.what, b.ref)
+	if n := len(plan.Changed); n > 0 {
+		fmt.Fprintf(s.Stdout, "work tree: %s restored\n", plural(n, "file"))
+	}
+	fmt.Fprintf(s.Stdout, "undo with: git ralph rollback --undo %s\n", b.name)
+}

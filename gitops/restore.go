@@ -1,0 +1,299 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A Restore brings a repository back to a Checkpoint: HEAD (the current branch, or a
+// detached HEAD) to its commit, the index to that commit's tree, and the work tree to its
+// Tree, so that what was uncommitted at the checkpoint is uncommitted again. Nothing it
+// overwrites or deletes is lost: Present holds every such path as it is now, ignored files
+// included, for a backup to keep.
+type Restore struct {
+	Target  Checkpoint
+	Head    string // the commit HEAD points to now
+	Present string // tree: the work tree now, with the ignored files the restore touches
+	Goal    string // tree: what the work tree becomes (Target.Tree less the paths left alone)
+
+	Changed     []string // paths the restore writes, creates or deletes
+	Uncommitted []string // the changed paths whose present content HEAD does not hold
+	Ignored     []string // the ignored files among Present: ignored now, touched by the restore
+}
+
+// PlanRestore works out what restoring target would change, touching nothing but the
+// object store. dir is the top of the work tree.
+//
+// Ignored files are left alone unless the target needs their path: it holds a file there,
+// a directory where the file is, or a file where one of its parent directories is. Files
+// under own (git-ralph's own directory, such as ".ralph") that neither HEAD nor the target
+// commit tracks are left alone too, whatever they hold.
+func PlanRestore(ctx context.Context, dir string, target Checkpoint, own string) (Restore, error) {
+	r := Restore{Target: target}
+	var err error
+	if r.Head, err = Head(ctx, dir); err != nil {
+		return r, err
+	}
+	snapshot, err := Snapshot(ctx, dir)
+	if err != nil {
+		return r, err
+	}
+	targetFiles, err := treeFiles(ctx, dir, target.Tree, "")
+	if err != nil {
+		return r, err
+	}
+	if r.Ignored, err = touchedIgnored(ctx, dir, targetFiles); err != nil {
+		return r, err
+	}
+	leave, err := ownUntracked(ctx, dir, own, []string{snapshot, target.Tree}, []string{r.Head, target.Head})
+	if err != nil {
+		return r, err
+	}
+	if r.Present, err = editTree(ctx, dir, snapshot, r.Ignored, leave); err != nil {
+		return r, err
+	}
+	if r.Goal, err = editTree(ctx, dir, target.Tree, nil, leave); err != nil {
+		return r, err
+	}
+	return r, r.compare(ctx, dir)
+}
+
+// compare fills Changed and Uncommitted from the Present and Goal trees and HEAD.
+func (r *Restore) compare(ctx context.Context, dir string) error {
+	var err error
+	if r.Changed, err = diffPaths(ctx, dir, r.Present, r.Goal); err != nil {
+		return err
+	}
+	if r.Head == "" {
+		r.Uncommitted = r.Changed
+		return nil
+	}
+	sinceHead, err := diffPaths(ctx, dir, r.Head+"^{tree}", r.Present)
+	if err != nil {
+		return err
+	}
+	r.Uncommitted = intersect(r.Changed, sinceHead)
+	return nil
+}
+
+// IsIgnored reports whether path is one of the ignored files the restore touches.
+func (r Restore) IsIgnored(path string) bool {
+	i := sort.SearchStrings(r.Ignored, path)
+	return i < len(r.Ignored) && r.Ignored[i] == path
+}
+
+// Apply makes the work tree match Goal, then moves HEAD to the target commit and resets the
+// index to its tree, leaving the work tree as it is. reflog is the reflog message. git
+// itself refuses (and Apply fails before moving HEAD) if a file changed since the plan.
+func (r Restore) Apply(ctx context.Context, dir, reflog string) error {
+	if r.Target.Head == "" {
+		return errors.New("restoring a checkpoint taken before the first commit is not supported")
+	}
+	if err := r.checkout(ctx, dir); err != nil {
+		return fmt.Errorf("restoring the work tree: %w", err)
+	}
+	env := []string{"GIT_REFLOG_ACTION=" + reflog}
+	if _, err := gitEnv(ctx, dir, env, "reset", "--quiet", "--mixed", r.Target.Head, "--"); err != nil {
+		return fmt.Errorf("moving HEAD to %s: %w", r.Target.Head, err)
+	}
+	return nil
+}
+
+// checkout is a two-tree `read-tree -m -u Present Goal` on a scratch index that holds
+// Present: git writes what differs and deletes what Goal lacks, refusing to overwrite a
+// file that is no longer what Present says. The scratch index starts as a copy of the real
+// one so that git only rehashes the files whose stat data the real index does not vouch for.
+func (r Restore) checkout(ctx context.Context, dir string) error {
+	return withScratchIndex(ctx, dir, func(env []string) error {
+		if _, err := gitEnv(ctx, dir, env, "read-tree", "--reset", r.Present); err != nil {
+			return err
+		}
+		_, err := gitEnv(ctx, dir, env, "update-index", "-q", "--refresh")
+		var gitErr *Error
+		if err != nil && !(errors.As(err, &gitErr) && gitErr.ExitCode == 1) {
+			return err
+		}
+		_, err = gitEnv(ctx, dir, env, "read-tree", "-m", "-u", r.Present, r.Goal)
+		return err
+	})
+}
+
+// withScratchIndex runs fn with GIT_INDEX_FILE set to a copy of the repository's index,
+// kept in the git directory and removed afterwards.
+func withScratchIndex(ctx context.Context, dir string, fn func(env []string) error) error {
+	index, err := GitPath(ctx, dir, "index")
+	if err != nil {
+		return err
+	}
+	scratchDir, err := os.MkdirTemp(filepath.Dir(index), "ralph-index-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratchDir)
+	scratch := filepath.Join(scratchDir, "index")
+	if err := copyIndex(index, scratch); err != nil {
+		return err
+	}
+	return fn([]string{"GIT_INDEX_FILE=" + scratch, "GIT_LITERAL_PATHSPECS=1"})
+}
+
+// editTree writes a tree: tree, plus the work-tree files add (added even though ignored),
+// less the paths drop.
+func editTree(ctx context.Context, dir, tree string, add, drop []string) (string, error) {
+	if len(add) == 0 && len(drop) == 0 {
+		return tree, nil
+	}
+	var out string
+	err := withScratchIndex(ctx, dir, func(env []string) error {
+		if _, err := gitEnv(ctx, dir, env, "read-tree", tree); err != nil {
+			return err
+		}
+		if len(add) > 0 {
+			if err := gitStdin(ctx, dir, env, nulJoin(add), "add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+				return err
+			}
+		}
+		if len(drop) > 0 {
+			if err := gitStdin(ctx, dir, env, nulJoin(drop), "update-index", "--force-remove", "-z", "--stdin"); err != nil {
+				return err
+			}
+		}
+		var err error
+		out, err = gitEnv(ctx, dir, env, "write-tree")
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("writing the tree of the work tree to keep: %w", err)
+	}
+	return out, nil
+}
+
+func gitStdin(ctx context.Context, dir string, env []string, stdin string, args ...string) error {
+	var out strings.Builder
+	return gitTo(ctx, dir, env, strings.NewReader(stdin), &out, args...)
+}
+
+func nulJoin(paths []string) string {
+	return strings.Join(paths, "\x00") + "\x00"
+}
+
+// treeFiles lists the paths of every file, symlink and submodule in tree (under prefix
+// when it is not ""), sorted as git sorts them.
+func treeFiles(ctx context.Context, dir, tree, prefix string) ([]string, error) {
+	if tree == "" {
+		return nil, nil
+	}
+	args := []string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", tree}
+	if prefix != "" {
+		args = append(args, "--", prefix)
+	}
+	out, err := gitEnv(ctx, dir, []string{"GIT_LITERAL_PATHSPECS=1"}, args...)
+	if err != nil {
+		return nil, fmt.Errorf("listing the files of %s: %w", tree, err)
+	}
+	return splitNul(out), nil
+}
+
+// diffPaths lists the paths whose content or mode differs between two tree-ishes.
+func diffPaths(ctx context.Context, dir, from, to string) ([]string, error) {
+	out, err := Git(ctx, dir, "diff-tree", "-r", "-z", "--name-only", "--no-renames", from, to, "--")
+	if err != nil {
+		return nil, fmt.Errorf("comparing %s with %s: %w", from, to, err)
+	}
+	return sortedSet(splitNul(out)), nil
+}
+
+// ownUntracked lists the paths under own that a snapshot or the target tree holds but
+// neither commit tracks: git-ralph's own files, which a restore leaves as they are.
+func ownUntracked(ctx context.Context, dir, own string, trees, commits []string) ([]string, error) {
+	if own == "" {
+		return nil, nil
+	}
+	prefix := strings.TrimSuffix(own, "/") + "/"
+	var held, tracked []string
+	for _, tree := range trees {
+		files, err := treeFiles(ctx, dir, tree, prefix)
+		if err != nil {
+			return nil, err
+		}
+		held = append(held, files...)
+	}
+	for _, commit := range commits {
+		if commit == "" {
+			continue
+		}
+		files, err := treeFiles(ctx, dir, commit+"^{tree}", prefix)
+		if err != nil {
+			return nil, err
+		}
+		tracked = append(tracked, files...)
+	}
+	return minus(sortedSet(held), tracked), nil
+}
+
+func splitNul(out string) []string {
+	var paths []string
+	for _, p := range strings.Split(out, "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+func sortedSet(paths []string) []string {
+	sort.Strings(paths)
+	out := paths[:0]
+	for i, p := range paths {
+		if i == 0 || p != paths[i-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func intersect(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, p := range b {
+		in[p] = true
+	}
+	var out []string
+	for _, p := range a {
+		if in[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func minus(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, p := range b {
+		in[p] = true
+	}
+	var out []string
+	for _, p := range a {
+		if !in[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Unkept lists the uncommitted changed paths whose present content differs from what
+// tree holds: those the restore would lose if tree were the only other copy kept.
+func (r Restore) Unkept(ctx context.Context, dir, tree string) ([]string, error) {
+	if tree == "" || len(r.Uncommitted) == 0 {
+		return r.Uncommitted, nil
+	}
+	differ, err := diffPaths(ctx, dir, tree, r.Present)
+	if err != nil {
+		return nil, err
+	}
+	return intersect(r.Uncommitted, differ), nil
+}
