@@ -2,7 +2,10 @@ package gitops
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -92,4 +95,72 @@ func ignoredFiles(ctx context.Context, dir string, extra ...string) ([]string, e
 		return nil, asNotRepo(dir, fmt.Errorf("listing ignored files: %w", err))
 	}
 	return splitNul(out), nil
+}
+
+// ignoredByTree returns those of paths that the ignore rules of tree would ignore: its
+// .gitignore files, with the repository's info/exclude and core.excludesFile. git reads
+// .gitignore files only from a work tree, so tree's are written to a scratch directory
+// that stands in for it (and for the index, which --no-index leaves out).
+func ignoredByTree(ctx context.Context, dir, tree string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	gitDir, err := Git(ctx, dir, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return nil, asNotRepo(dir, fmt.Errorf("finding the git directory: %w", err))
+	}
+	scratch, err := os.MkdirTemp(gitDir, "ralph-ignore-")
+	if err != nil {
+		return nil, fmt.Errorf("reading the ignore rules of %s: %w", tree, err)
+	}
+	defer os.RemoveAll(scratch)
+	if err := writeGitignores(ctx, dir, tree, scratch); err != nil {
+		return nil, fmt.Errorf("reading the ignore rules of %s: %w", tree, err)
+	}
+	// check-ignore takes no literal-pathspec magic; a leading ./ keeps a name such as
+	// ":(top)x" from being read as magic.
+	var stdin strings.Builder
+	for _, p := range paths {
+		stdin.WriteString("./" + p + "\x00")
+	}
+	env := []string{"GIT_DIR=" + gitDir, "GIT_WORK_TREE=" + scratch}
+	var out strings.Builder
+	err = gitTo(ctx, scratch, env, strings.NewReader(stdin.String()), &out, "check-ignore", "--no-index", "-z", "--stdin")
+	var gitErr *Error
+	if err != nil && !(errors.As(err, &gitErr) && gitErr.ExitCode == 1) { // 1: none is ignored
+		return nil, fmt.Errorf("applying the ignore rules of %s: %w", tree, err)
+	}
+	ignored := splitNul(out.String())
+	for i, p := range ignored {
+		ignored[i] = strings.TrimPrefix(p, "./")
+	}
+	return ignored, nil
+}
+
+// writeGitignores writes every regular .gitignore file of tree under root, at its path.
+func writeGitignores(ctx context.Context, dir, tree, root string) error {
+	out, err := Git(ctx, dir, "ls-tree", "-r", "-z", "--full-tree", tree)
+	if err != nil {
+		return err
+	}
+	for _, entry := range splitNul(out) {
+		meta, path, ok := strings.Cut(entry, "\t")
+		fields := strings.Fields(meta)
+		if !ok || len(fields) != 3 || fields[1] != "blob" || fields[0] == "120000" ||
+			filepath.Base(path) != ".gitignore" || !filepath.IsLocal(path) {
+			continue
+		}
+		body, err := Git(ctx, dir, "cat-file", "blob", fields[2])
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(root, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, []byte(body+"\n"), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }

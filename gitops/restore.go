@@ -54,13 +54,37 @@ func PlanRestore(ctx context.Context, dir string, target Checkpoint, own string)
 	if err != nil {
 		return r, err
 	}
-	if r.Present, err = editTree(ctx, dir, snapshot, r.Ignored, leave); err != nil {
+	unknown, err := unknownToTarget(ctx, dir, snapshot, target.Tree, targetFiles)
+	if err != nil {
+		return r, err
+	}
+	if r.Present, err = editTree(ctx, dir, snapshot, r.Ignored, append(leave, unknown...)); err != nil {
 		return r, err
 	}
 	if r.Goal, err = editTree(ctx, dir, target.Tree, nil, leave); err != nil {
 		return r, err
 	}
 	return r, r.compare(ctx, dir)
+}
+
+// unknownToTarget lists the files of snapshot that the target tree lacks but would
+// ignore, and that no file of the target is in the way of. The checkpoint could not have
+// recorded them even if they existed then, so a restore cannot know they should go: it
+// leaves them where they are. (An undo thus never deletes what its rollback left alone
+// because it was ignored then.)
+func unknownToTarget(ctx context.Context, dir, snapshot, target string, targetFiles []string) ([]string, error) {
+	present, err := treeFiles(ctx, dir, snapshot, "")
+	if err != nil {
+		return nil, err
+	}
+	shape := newTreeShape(targetFiles)
+	var gone []string
+	for _, p := range present {
+		if !shape.touches(p) {
+			gone = append(gone, p)
+		}
+	}
+	return ignoredByTree(ctx, dir, target, gone)
 }
 
 // compare fills Changed and Uncommitted from the Present and Goal trees and HEAD.
