@@ -122,7 +122,7 @@ func (r Restore) Apply(ctx context.Context, dir, reflog string) error {
 		return fmt.Errorf("restoring the work tree: %w", err)
 	}
 	env := []string{"GIT_REFLOG_ACTION=" + reflog}
-	if _, err := gitEnv(ctx, dir, env, "reset", "--quiet", "--mixed", r.Target.Head, "--"); err != nil {
+	if _, err := gitEnv(ctx, dir, env, "reset", "--quiet", "--no-recurse-submodules", "--mixed", r.Target.Head, "--"); err != nil {
 		return fmt.Errorf("moving HEAD to %s: %w", r.Target.Head, err)
 	}
 	return nil
@@ -142,7 +142,7 @@ func (r Restore) checkout(ctx context.Context, dir string) error {
 		if err != nil && !(errors.As(err, &gitErr) && gitErr.ExitCode == 1) {
 			return err
 		}
-		_, err = gitEnv(ctx, dir, env, "read-tree", "-m", "-u", r.Present, r.Goal)
+		_, err = gitEnv(ctx, dir, env, "read-tree", "--no-recurse-submodules", "-m", "-u", r.Present, r.Goal)
 		return err
 	})
 }

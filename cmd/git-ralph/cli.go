@@ -21,7 +21,7 @@ type CLI struct {
 	Status     StatusCmd        `cmd:"" help:"Show whether a loop runs, its mode, iteration, errors and lock holder."`
 	History    HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
 	Cancel     CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
-	Rollback   RollbackCmd      `cmd:"" help:"Reset the current branch to before iteration N, keeping a backup ref."`
+	Rollback   RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N, keeping what they replace in a backup ref."`
 	Config     ConfigCmd        `cmd:"" help:"Show every resolved setting and where it came from (flag, env, file:line, default)."`
 	Trust      TrustCmd         `cmd:"" help:"Approve the commands this repository's .ralph/config.toml would run."`
 	Inject     InjectCmd        `cmd:"" help:"Add text to the next iteration's prompt of the running or next loop (used once)."`
