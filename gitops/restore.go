@@ -112,18 +112,43 @@ func (r Restore) IsIgnored(path string) bool {
 }
 
 // Apply makes the work tree match Goal, then moves HEAD to the target commit and resets the
-// index to its tree, leaving the work tree as it is. reflog is the reflog message. git
+// index to its tree, leaving the work tree as it is. A target taken before the first commit
+// makes the branch unborn again, with an empty index. reflog is the reflog message. git
 // itself refuses (and Apply fails before moving HEAD) if a file changed since the plan.
 func (r Restore) Apply(ctx context.Context, dir, reflog string) error {
+	var branch string
 	if r.Target.Head == "" {
-		return errors.New("restoring a checkpoint taken before the first commit is not supported")
+		var err error
+		if branch, err = HeadBranch(ctx, dir); err != nil {
+			return err
+		}
+		if branch == "" {
+			return errors.New("the checkpoint was taken before the first commit, and HEAD is detached: there is no branch to empty")
+		}
 	}
 	if err := r.checkout(ctx, dir); err != nil {
 		return fmt.Errorf("restoring the work tree: %w", err)
 	}
+	if r.Target.Head == "" {
+		return r.unbornBranch(ctx, dir, branch, reflog)
+	}
 	env := []string{"GIT_REFLOG_ACTION=" + reflog}
 	if _, err := gitEnv(ctx, dir, env, "reset", "--quiet", "--no-recurse-submodules", "--mixed", r.Target.Head, "--"); err != nil {
 		return fmt.Errorf("moving HEAD to %s: %w", r.Target.Head, err)
+	}
+	return nil
+}
+
+// unbornBranch deletes branch (if it points to a commit, the one the plan saw), so that
+// HEAD names a branch with no commit yet, and empties the index.
+func (r Restore) unbornBranch(ctx context.Context, dir, branch, reflog string) error {
+	if r.Head != "" {
+		if _, err := Git(ctx, dir, "update-ref", "-m", reflog, "-d", branch, r.Head); err != nil {
+			return fmt.Errorf("emptying %s: %w", branch, err)
+		}
+	}
+	if _, err := Git(ctx, dir, "read-tree", "--empty"); err != nil {
+		return fmt.Errorf("emptying the index: %w", err)
 	}
 	return nil
 }

@@ -203,3 +203,40 @@ func TestApplyRefusesAFileChangedSincePlan(t *testing.T) {
 		t.Errorf("HEAD moved to %s after a failed restore", got)
 	}
 }
+
+func TestApplyBeforeTheFirstCommit(t *testing.T) {
+	ctx := context.Background()
+	dir := newRepo(t)
+	write(t, dir, "prompt.md", "untracked at the checkpoint\n")
+	target, err := TakeCheckpoint(ctx, dir)
+	if err != nil || target.Head != "" {
+		t.Fatalf("checkpoint = %+v, %v; want one with no commit", target, err)
+	}
+	write(t, dir, "work.txt", "first commit\n")
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "first")
+	first := run(t, dir, "rev-parse", "HEAD")
+
+	run(t, dir, "checkout", "-q", "--detach")
+	plan, err := PlanRestore(ctx, dir, target, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Apply(ctx, dir, "test"); err == nil {
+		t.Fatal("Apply emptied a detached HEAD")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "work.txt")); err != nil {
+		t.Errorf("a refused Apply touched work.txt: %v", err)
+	}
+
+	run(t, dir, "checkout", "-q", "main")
+	if err := plan.Apply(ctx, dir, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if head, err := Head(ctx, dir); err != nil || head != "" {
+		t.Errorf("HEAD = %q, %v; want main unborn again (it was %s)", head, err, first)
+	}
+	if got := run(t, dir, "status", "--porcelain"); got != "?? prompt.md" {
+		t.Errorf("status = %q, want only the untracked prompt", got)
+	}
+}

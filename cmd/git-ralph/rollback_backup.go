@@ -19,8 +19,9 @@ const backupRef = "refs/ralph/backup/"
 
 // Trailers of a backup commit's message, read back by --undo.
 const (
-	trailerBranch   = "Ralph-Branch: "   // the branch HEAD was on, or "" when detached
-	trailerRestored = "Ralph-Restored: " // the tree the rollback wrote into the work tree
+	trailerHead     = "Ralph-Head"     // the commit HEAD was on, or "" on a branch with none yet
+	trailerBranch   = "Ralph-Branch"   // the branch HEAD was on, or "" when detached
+	trailerRestored = "Ralph-Restored" // the tree the rollback wrote into the work tree
 )
 
 // backup is the ref a rollback wrote: its full name and the short name --undo takes.
@@ -29,11 +30,9 @@ type backup struct {
 }
 
 // writeBackup keeps HEAD and the present work tree as a commit under a ref named by the
-// UTC time (with -2, -3, … if a rollback in the same second took the name).
+// UTC time (with -2, -3, … if a rollback in the same second took the name). The commit's
+// parent is HEAD's commit, which it keeps alive; a branch with no commit yet gives none.
 func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal rollbackGoal, now time.Time) (backup, error) {
-	if plan.Head == "" {
-		return backup{}, errors.New("HEAD has no commit yet: there is nothing to roll back")
-	}
 	branch, err := gitops.HeadBranch(ctx, root)
 	if err != nil {
 		return backup{}, err
@@ -43,8 +42,8 @@ func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal rol
 		return backup{}, err
 	}
 	msg := fmt.Sprintf("git-ralph rollback backup: HEAD and work tree before '%s'\n\n"+
-		"Put back with 'git ralph rollback --undo %s'.\n\n%s%s\n%s%s\n",
-		goal.command, b.name, trailerBranch, branch, trailerRestored, plan.Goal)
+		"Put back with 'git ralph rollback --undo %s'.\n\n%s: %s\n%s: %s\n%s: %s\n",
+		goal.command, b.name, trailerHead, plan.Head, trailerBranch, branch, trailerRestored, plan.Goal)
 	commit, err := gitops.CommitTree(ctx, root, plan.Present, plan.Head, msg)
 	if err != nil {
 		return backup{}, fmt.Errorf("keeping the work tree before rolling back: %w", err)
@@ -92,31 +91,31 @@ func undoGoal(ctx context.Context, root, name string) (rollbackGoal, error) {
 	if err != nil {
 		return rollbackGoal{}, err
 	}
-	branch, restored, ok := backupTrailers(commit.Message)
-	if !ok || commit.Parent == "" {
+	t, ok := backupTrailers(commit.Message)
+	if !ok || t[trailerHead] != commit.Parent {
 		return rollbackGoal{}, withHint(fmt.Errorf("%s was not written by this version's rollback: it cannot be undone with --undo", ref),
 			"it holds the previous HEAD: 'git reset --hard %s' goes back to it (uncommitted changes, if kept, are at %s-worktree)", ref, ref)
 	}
-	if err := checkSameBranch(ctx, root, branch); err != nil {
+	if err := checkSameBranch(ctx, root, t[trailerBranch]); err != nil {
 		return rollbackGoal{}, err
 	}
 	return rollbackGoal{checkpoint: gitops.Checkpoint{Head: commit.Parent, Tree: commit.Tree},
-		what: "as before the rollback kept at " + ref, command: "git ralph rollback --undo " + name, kept: restored}, nil
+		what: "as before the rollback kept at " + ref, command: "git ralph rollback --undo " + name, kept: t[trailerRestored]}, nil
 }
 
-// backupTrailers reads the branch and restored tree of a backup commit's message.
-func backupTrailers(msg string) (branch, restored string, ok bool) {
-	var haveBranch bool
+// backupTrailers reads the trailers of a backup commit's message; ok says all are there
+// (Head and Branch may be empty, Restored may not).
+func backupTrailers(msg string) (trailers map[string]string, ok bool) {
+	trailers = map[string]string{}
 	for _, line := range strings.Split(msg, "\n") {
-		if v, found := strings.CutPrefix(line, trailerBranch); found {
-			branch, haveBranch = v, true
-		} else if line == strings.TrimSpace(trailerBranch) {
-			haveBranch = true // detached: the trailer has no value
-		} else if v, found := strings.CutPrefix(line, trailerRestored); found {
-			restored = v
+		key, value, found := strings.Cut(line, ":")
+		if found && (key == trailerHead || key == trailerBranch || key == trailerRestored) {
+			trailers[key] = strings.TrimSpace(value)
 		}
 	}
-	return branch, restored, haveBranch && restored != ""
+	_, head := trailers[trailerHead]
+	_, branch := trailers[trailerBranch]
+	return trailers, head && branch && trailers[trailerRestored] != ""
 }
 
 // checkSameBranch refuses to undo a rollback on another branch than the one it moved.
@@ -136,8 +135,11 @@ func checkSameBranch(ctx context.Context, root, branch string) error {
 }
 
 func (b backup) report(s Streams, plan gitops.Restore, goal rollbackGoal) {
-	fmt.Fprintf(s.Stdout, "rolled back to %s (%s); previous HEAD and work tree kept at %s\n",
-		shortHash(plan.Target.Head), goal.what, b.ref)
+	to := "a branch with no commit yet"
+	if plan.Target.Head != "" {
+		to = shortHash(plan.Target.Head)
+	}
+	fmt.Fprintf(s.Stdout, "rolled back to %s (%s); previous HEAD and work tree kept at %s\n", to, goal.what, b.ref)
 	if n := len(plan.Changed); n > 0 {
 		fmt.Fprintf(s.Stdout, "work tree: %s restored\n", plural(n, "file"))
 	}

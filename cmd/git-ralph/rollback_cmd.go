@@ -166,27 +166,29 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 }
 
 // checkpointBefore is the checkpoint taken when iteration n started: the commit HEAD was
-// on and the work tree. A history without the tree's ref falls back to the commit's tree.
+// on ("" on a branch with no commit yet) and the work tree. A history without the tree's
+// ref falls back to the commit's tree.
 func checkpointBefore(ctx context.Context, root string, store *history.Store, n int, s Streams) (gitops.Checkpoint, error) {
 	commit, err := commitBefore(ctx, root, store, n)
 	if err != nil {
 		return gitops.Checkpoint{}, err
 	}
-	tree, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before-tree")+"^{tree}")
-	if err != nil {
-		return gitops.Checkpoint{}, err
+	treeRef := loop.CheckpointRef(n, "before-tree")
+	tree, err := gitops.ResolveRef(ctx, root, treeRef+"^{tree}")
+	switch {
+	case err != nil || tree != "":
+		return gitops.Checkpoint{Head: commit, Tree: tree}, err
+	case commit == "":
+		return gitops.Checkpoint{}, withHint(fmt.Errorf("iteration %d started on a branch with no commit yet, and its work tree (%s) is missing: there is nothing to go back to", n, treeRef),
+			"roll back to a later iteration, or see its changes with 'git ralph history --diff %d'", n)
 	}
-	if tree == "" {
-		fmt.Fprintf(s.Stderr, "warning: the work tree before iteration %d was not kept (%s is missing): restoring the files of its commit\n",
-			n, loop.CheckpointRef(n, "before-tree"))
-		if tree, err = gitops.ResolveRef(ctx, root, commit+"^{tree}"); err != nil {
-			return gitops.Checkpoint{}, err
-		}
-	}
-	return gitops.Checkpoint{Head: commit, Tree: tree}, nil
+	fmt.Fprintf(s.Stderr, "warning: the work tree before iteration %d was not kept (%s is missing): restoring the files of its commit\n", n, treeRef)
+	tree, err = gitops.ResolveRef(ctx, root, commit+"^{tree}")
+	return gitops.Checkpoint{Head: commit, Tree: tree}, err
 }
 
-// commitBefore is the commit HEAD was on when iteration n started.
+// commitBefore is the commit HEAD was on when iteration n started, or "" when the
+// iteration started on a branch with no commit yet.
 func commitBefore(ctx context.Context, root string, store *history.Store, n int) (string, error) {
 	commit, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before")+"^{commit}")
 	if err != nil || commit != "" {
@@ -196,11 +198,8 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
 		return "", missingIteration(store, n, "checkpoint "+loop.CheckpointRef(n, "before"))
-	case err != nil:
+	case err != nil || rec.CommitBefore == "":
 		return "", err
-	case rec.CommitBefore == "":
-		return "", withHint(fmt.Errorf("iteration %d started on a branch with no commit yet: there is no commit to go back to", n),
-			"roll back to a later iteration, or see its changes with 'git ralph history --diff %d'", n)
 	}
 	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", loop.CheckpointRef(n, "before"), n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
