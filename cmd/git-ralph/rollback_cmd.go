@@ -66,7 +66,7 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 // rollbackGoal is where a rollback goes and what it may replace without a --force.
 type rollbackGoal struct {
 	checkpoint gitops.Checkpoint
-	what       string // "before iteration 3", "as before rollback 20261121T200506Z"
+	what       string // "before iteration 3", "as before the rollback kept at refs/ralph/backup/…"
 	command    string // the command, for the backup's message
 	kept       string // a tree whose contents are kept elsewhere: replacing them loses nothing
 }
