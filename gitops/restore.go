@@ -346,3 +346,16 @@ func (r Restore) Unkept(ctx context.Context, dir, tree string) ([]string, error)
 	}
 	return intersect(r.Uncommitted, differ), nil
 }
+
+// UncommittedAtTarget lists the paths where the restored work tree differs from the
+// target commit: the checkpoint's uncommitted and untracked files, uncommitted again.
+func (r Restore) UncommittedAtTarget(ctx context.Context, dir string) ([]string, error) {
+	from := emptyTree
+	if r.Target.Head != "" {
+		from = r.Target.Head + "^{tree}"
+	}
+	return diffPaths(ctx, dir, from, r.Goal)
+}
+
+// emptyTree is the hash of the tree with no entries, which git knows without storing it.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"

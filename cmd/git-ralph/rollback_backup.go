@@ -134,7 +134,7 @@ func checkSameBranch(ctx context.Context, root, branch string) error {
 		"switch back first ('git switch %s'), then undo", strings.TrimPrefix(branch, "refs/heads/"))
 }
 
-func (b backup) report(s Streams, plan gitops.Restore, goal rollbackGoal) {
+func (b backup) report(ctx context.Context, root string, s Streams, plan gitops.Restore, goal rollbackGoal) {
 	to := "a branch with no commit yet"
 	if plan.Target.Head != "" {
 		to = shortHash(plan.Target.Head)
@@ -142,6 +142,10 @@ func (b backup) report(s Streams, plan gitops.Restore, goal rollbackGoal) {
 	fmt.Fprintf(s.Stdout, "rolled back to %s (%s); previous HEAD and work tree kept at %s\n", to, goal.what, b.ref)
 	if n := len(plan.Changed); n > 0 {
 		fmt.Fprintf(s.Stdout, "work tree: %s restored\n", plural(n, "file"))
+	}
+	// Only a summary: an error reading it changes nothing of what was done.
+	if left, err := plan.UncommittedAtTarget(ctx, root); err == nil && len(left) > 0 {
+		fmt.Fprintf(s.Stdout, "uncommitted then, uncommitted again: %s ('git status' lists them)\n", plural(len(left), "file"))
 	}
 	fmt.Fprintf(s.Stdout, "undo with: git ralph rollback --undo %s\n", b.name)
 }

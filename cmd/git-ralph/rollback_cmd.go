@@ -59,7 +59,7 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err := history.EnsureGitignore(root); err != nil { // the target may predate .ralph/.gitignore
 		return err
 	}
-	b.report(s, plan, goal)
+	b.report(ctx, root, s, plan, goal)
 	return nil
 }
 
