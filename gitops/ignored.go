@@ -109,7 +109,7 @@ func ignoredByTree(ctx context.Context, dir, tree string, paths []string) ([]str
 	if err != nil {
 		return nil, asNotRepo(dir, fmt.Errorf("finding the git directory: %w", err))
 	}
-	scratch, err := os.MkdirTemp(gitDir, "ralph-ignore-")
+	scratch, err := os.MkdirTemp(gitDir, "ralph-index-gitignore-") // named like the scratch indexes, so that the cleanup of a crashed run finds it too
 	if err != nil {
 		return nil, fmt.Errorf("reading the ignore rules of %s: %w", tree, err)
 	}
