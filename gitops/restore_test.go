@@ -240,3 +240,17 @@ func TestApplyBeforeTheFirstCommit(t *testing.T) {
 		t.Errorf("status = %q, want only the untracked prompt", got)
 	}
 }
+
+func TestCheckComplete(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	head := run(t, dir, "rev-parse", "HEAD")
+	if err := CheckComplete(ctx, dir, head); err != nil {
+		t.Fatalf("a whole commit: %v", err)
+	}
+	blob := run(t, dir, "rev-parse", "HEAD:dir/b.txt")
+	remove(t, filepath.Join(dir, ".git", "objects", blob[:2], blob[2:])) // as a gc --prune=now would
+	if err := CheckComplete(ctx, dir, head); err == nil {
+		t.Fatal("CheckComplete passed a commit whose blob is gone")
+	}
+}

@@ -151,3 +151,12 @@ func HeadBranch(ctx context.Context, dir string) (string, error) {
 	}
 	return out, nil
 }
+
+// CheckComplete fails unless every object of commit's tree is in the object store: a gc
+// that pruned what was written moments ago, before a ref kept it, shows here.
+func CheckComplete(ctx context.Context, dir, commit string) error {
+	if err := gitTo(ctx, dir, nil, nil, io.Discard, "rev-list", "--objects", "--no-walk", commit, "--"); err != nil {
+		return fmt.Errorf("checking that %s is whole: %w", commit, err)
+	}
+	return nil
+}

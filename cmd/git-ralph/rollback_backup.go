@@ -48,7 +48,16 @@ func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal rol
 	if err != nil {
 		return backup{}, fmt.Errorf("keeping the work tree before rolling back: %w", err)
 	}
-	return b, gitops.CreateRefs(ctx, root, []gitops.Ref{{Name: b.ref, Hash: commit}})
+	if err := gitops.CreateRefs(ctx, root, []gitops.Ref{{Name: b.ref, Hash: commit}}); err != nil {
+		return backup{}, err
+	}
+	// The new blobs (the ignored files) were unreachable until the ref: a gc in between
+	// could have pruned them. Change nothing unless the backup is whole.
+	if err := gitops.CheckComplete(ctx, root, commit); err != nil {
+		return backup{}, withHint(fmt.Errorf("the backup %s is incomplete, so nothing was rolled back: %w", b.ref, err),
+			"a 'git gc' may have run meanwhile; try again")
+	}
+	return b, nil
 }
 
 func freeBackupName(ctx context.Context, root string, now time.Time) (backup, error) {
