@@ -87,19 +87,20 @@ func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbac
 	if err != nil {
 		return rollbackGoal{}, err
 	}
-	kept, err := lastIterationTree(ctx, root, store)
 	return rollbackGoal{checkpoint: cp, what: fmt.Sprintf("before iteration %d", n),
-		command: "git ralph rollback " + c.Target, kept: kept}, err
+		command: "git ralph rollback " + c.Target, kept: lastIterationTree(ctx, root, store)}, nil
 }
 
 // lastIterationTree is the work tree the newest iteration left, which its checkpoint
 // ref keeps: a work tree still as the agent left it holds nothing a rollback could lose.
-func lastIterationTree(ctx context.Context, root string, store *history.Store) (string, error) {
+// It is "" when that cannot be read, which only makes the rollback more careful.
+func lastIterationTree(ctx context.Context, root string, store *history.Store) string {
 	last, err := store.Last()
 	if err != nil || last == 0 {
-		return "", err
+		return ""
 	}
-	return gitops.ResolveRef(ctx, root, loop.CheckpointRef(last, "after-tree")+"^{tree}")
+	tree, _ := gitops.ResolveRef(ctx, root, loop.CheckpointRef(last, "after-tree")+"^{tree}")
+	return tree
 }
 
 // holdForRollback takes the lock a loop takes, refusing (exit 75) while one runs.
