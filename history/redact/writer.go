@@ -1,0 +1,80 @@
+package redact
+
+import (
+	"bytes"
+	"io"
+)
+
+// maxLine is how much of a line without a newline a Writer holds back before it passes
+// the line on in part; holdBack is how much of such a line's end it keeps for the next
+// write, so that a key arriving in pieces is still seen whole (keys are far shorter).
+const (
+	maxLine  = 64 << 10
+	holdBack = 1 << 10
+)
+
+// Writer redacts a stream on its way to w. It passes on whole lines only, holding back a
+// line until its newline arrives (or until it grows past maxLine), so that a key split
+// across two writes is still found and replaced; a private key block is followed across
+// lines. Flush passes on what is held back, at the end of the stream.
+type Writer struct {
+	w       io.Writer
+	pending []byte
+	engine  engine
+}
+
+// NewWriter returns a Writer that passes the redacted stream to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write takes p whole (it reports len(p) unless w fails) and passes on its complete lines.
+func (r *Writer) Write(p []byte) (int, error) {
+	r.pending = append(r.pending, p...)
+	cut := bytes.LastIndexByte(r.pending, '\n') + 1
+	if cut == 0 && len(r.pending) > maxLine {
+		cut = splitPoint(r.pending)
+	}
+	if cut == 0 {
+		return len(p), nil
+	}
+	err := r.emit(r.pending[:cut])
+	r.pending = append(r.pending[:0], r.pending[cut:]...)
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush passes on the part of a line still held back.
+func (r *Writer) Flush() error {
+	if len(r.pending) == 0 {
+		return nil
+	}
+	err := r.emit(r.pending)
+	r.pending = r.pending[:0]
+	return err
+}
+
+func (r *Writer) emit(text []byte) error {
+	if out := r.engine.process(text); out != nil {
+		text = out
+	}
+	_, err := r.w.Write(text)
+	return err
+}
+
+// splitPoint is where a long line without a newline is cut: before the last holdBack
+// bytes, moved back to a byte that cannot be part of a key so that none is cut in two.
+func splitPoint(line []byte) int {
+	cut := len(line) - holdBack
+	for i := cut; i > cut-holdBack && i > 0; i-- {
+		if !isKeyByte(line[i-1]) && !isKeyByte(line[i]) {
+			return i
+		}
+	}
+	return cut
+}
+
+// isKeyByte holds for the bytes a key or an assigned secret can hold.
+func isKeyByte(c byte) bool {
+	return isTokenByte(c) || c == '+' || c == '/' || c == '=' || c == '.' || c == '~'
+}
