@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -200,7 +201,8 @@ func (s *Store) Save(rec Record) error {
 	if err := os.MkdirAll(s.IterationDir(n), 0o755); err != nil {
 		return fmt.Errorf("saving the record of iteration %d: %w", n, err)
 	}
-	return WriteFileAtomic(s.recordPath(n), data, 0o644)
+	// validation and push quote the validate command and git
+	return WriteFileAtomic(s.recordPath(n), redact.Bytes(data), 0o644)
 }
 
 // Get reads the record of iteration n by its path alone, so that its cost does not grow

@@ -171,6 +171,9 @@ func (r *rule) matchAfter(text []byte, from int, spans []span) []span {
 	if nl := bytes.IndexByte(window, '\n'); nl >= 0 {
 		window = window[:nl]
 	}
+	if r.quick != nil && !r.quick(window) {
+		return spans
+	}
 	m := r.re.FindSubmatchIndex(window)
 	if m == nil {
 		return spans

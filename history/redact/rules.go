@@ -21,6 +21,7 @@ type rule struct {
 	re       *regexp.Regexp
 	group    int
 	check    func(secret []byte) bool // optional: the match is a secret only if check holds
+	quick    func(after []byte) bool  // optional: a cheap test that rules out most keyword hits
 }
 
 // tokenChars are the bytes that can continue a key; a match must not start right after one
@@ -64,7 +65,30 @@ var rules = []rule{
 	{name: "assigned-secret", fold: true, anchored: true, group: 1,
 		keywords: []string{"key", "token", "secret", "password", "passwd", "pwd", "credential", "credentials", "auth"},
 		re:       regexp.MustCompile(`^s?["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([A-Za-z0-9+/_.~=-]{16,})`),
-		check:    highEntropy},
+		check:    highEntropy, quick: assignedLong},
+}
+
+// assignedLong is the shape of the assigned-secret rule without its regexp: after the
+// keyword, an optional s and quote, blanks, ':' or '=', and 16 value characters. Most hits
+// of "key" and "token" (input_tokens":1034, keyboard) fail it within a few bytes.
+func assignedLong(b []byte) bool {
+	i := 0
+	skip := func(ok func(byte) bool) {
+		for i < len(b) && ok(b[i]) {
+			i++
+		}
+	}
+	if i < len(b) && b[i] == 's' {
+		i++
+	}
+	skip(func(c byte) bool { return c == '"' || c == '\'' || c == ' ' || c == '\t' })
+	if i >= len(b) || b[i] != ':' && b[i] != '=' {
+		return false
+	}
+	skip(func(c byte) bool { return c == ':' || c == '=' || c == '>' || c == '"' || c == '\'' || c == ' ' || c == '\t' })
+	start := i
+	skip(isKeyByte)
+	return i-start >= 16
 }
 
 // mixed holds for a token with both letters and digits: "Bearer authentication" is prose.

@@ -78,3 +78,22 @@ func splitPoint(line []byte) int {
 func isKeyByte(c byte) bool {
 	return isTokenByte(c) || c == '+' || c == '/' || c == '=' || c == '.' || c == '~'
 }
+
+// IsKeyByte reports whether r can be part of a key, for callers that cut a text and must
+// not leave a piece of a key at the cut.
+func IsKeyByte(r rune) bool { return r < 0x80 && isKeyByte(byte(r)) }
+
+// Each redacts every write to W as a whole text: for writers that are given one complete
+// message per Write (progress lines, JSON events), where holding back a line would delay
+// it for nothing.
+type Each struct{ W io.Writer }
+
+// Write passes p on redacted, reporting len(p) when it was passed on whole.
+func (e Each) Write(p []byte) (int, error) {
+	q := Bytes(p)
+	n, err := e.W.Write(q)
+	if n == len(q) {
+		return len(p), err
+	}
+	return min(n, len(p)), err
+}
