@@ -85,7 +85,9 @@ func assignedLong(b []byte) bool {
 	if i >= len(b) || b[i] != ':' && b[i] != '=' {
 		return false
 	}
-	skip(func(c byte) bool { return c == ':' || c == '=' || c == '>' || c == '"' || c == '\'' || c == ' ' || c == '\t' })
+	skip(func(c byte) bool {
+		return c == ':' || c == '=' || c == '>' || c == '"' || c == '\'' || c == ' ' || c == '\t'
+	})
 	start := i
 	skip(isKeyByte)
 	return i-start >= 16
