@@ -3,6 +3,7 @@ package loop
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,6 +95,7 @@ func openJournal(root string) (*journal, error) {
 	if err := history.EnsureGitignore(root); err != nil {
 		return nil, fmt.Errorf("writing .ralph/.gitignore: %w", err)
 	}
+	history.RemoveLeftovers(root) // Run is called with the repository's lock held
 	return &journal{root: root, store: store}, nil
 }
 
@@ -125,6 +127,31 @@ func checkpointRefs(n int, before, after gitops.Checkpoint) []gitops.Ref {
 	return []gitops.Ref{
 		{Name: CheckpointRef(n, "before"), Hash: before.Head}, {Name: CheckpointRef(n, "before-tree"), Hash: before.Tree},
 		{Name: CheckpointRef(n, "after"), Hash: after.Head}, {Name: CheckpointRef(n, "after-tree"), Hash: after.Tree},
+	}
+}
+
+// checkpointKinds are the refs kept for each iteration (see checkpointRefs).
+var checkpointKinds = []string{"before", "before-tree", "after", "after-tree"}
+
+// prune applies the retention settings after an iteration: the oldest iterations lose
+// their saved output and diff, and the refs that kept their checkpoints, so that git can
+// collect what only they held. A failure is a warning: the iteration itself is saved.
+func (r *runner) prune(ctx context.Context) {
+	if r.cfg.Retention == (history.Retention{}) {
+		return
+	}
+	pruned, err := r.journal.store.Prune(r.cfg.Retention)
+	var refs []string
+	for _, n := range pruned {
+		for _, which := range checkpointKinds {
+			refs = append(refs, CheckpointRef(n, which))
+		}
+	}
+	if refErr := gitops.DeleteRefs(ctx, r.journal.root, refs); refErr != nil {
+		err = errors.Join(err, refErr)
+	}
+	if err != nil {
+		r.report(Warning{Message: fmt.Sprintf("cannot prune the history: %v", err)})
 	}
 }
 
