@@ -89,3 +89,28 @@ func TestLogRecordsAreRedacted(t *testing.T) {
 		t.Errorf("log not redacted: %s", data)
 	}
 }
+
+// Redacting the encoded state must leave TOML that parses, whatever the texts hold.
+func TestRedactedStateStillParses(t *testing.T) {
+	key := "sk-ant-api03-" + strings.Repeat("Ab3", 31) + "AA"
+	texts := []string{
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + strings.Repeat("x9Y", 20) + "\n",
+		`"quoted" ` + key + `\` + "\n\ttab",
+		"api_key='" + strings.Repeat("Q7w", 8) + "'\"",
+		"Bearer " + strings.Repeat("z8", 12) + `"` + key + `"`,
+		"postgres://u:p4ssw0rd@db/x and AKIA" + strings.Repeat("B", 16),
+	}
+	for _, text := range texts {
+		root := t.TempDir()
+		if err := SaveState(root, State{LastError: text, LimitMessage: text, Feedback: text}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := LoadState(root)
+		if err != nil || !st.Exists() {
+			t.Errorf("state with %q does not read back: %v", text, err)
+		}
+		if strings.Contains(st.LastError, key) {
+			t.Errorf("key kept in %q", st.LastError)
+		}
+	}
+}

@@ -100,18 +100,31 @@ func (e *engine) blockSpans(text []byte) []span {
 }
 
 // closeBlock returns where the open block ends in text, searching from 'from': after its
-// END line, or at the end of text when the block goes on (or has gone on too long, when
-// it is given up).
+// END line when only key body lies before it, else where the key body stops (a block
+// without its END line, as in a truncated error message, must not swallow what follows,
+// such as the closing quote of the TOML or JSON string holding it), or at the end of text
+// when the body goes on (and the block goes on in the next piece of a stream).
 func (e *engine) closeBlock(text []byte, from int) int {
-	if loc := endKey.FindIndex(text[from:]); loc != nil {
+	body := from
+	for body < len(text) && isKeyBody(text[body]) {
+		body++
+	}
+	if loc := endKey.FindIndex(text[from:]); loc != nil && from+loc[0] == body {
 		e.inBlock = false
 		return from + loc[1]
 	}
-	e.blockSeen += len(text) - from
-	if e.blockSeen > maxBlock {
+	e.blockSeen += body - from
+	if body < len(text) || e.blockSeen > maxBlock {
 		e.inBlock = false
 	}
-	return len(text)
+	return body
+}
+
+// isKeyBody holds for the bytes of a PEM body: base64 and line breaks, also escaped as
+// \n in a JSON or TOML string.
+func isKeyBody(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' ||
+		c == '+' || c == '/' || c == '=' || c == '\n' || c == '\r' || c == '\\'
 }
 
 // lineSpans finds the one-line secrets: for each rule, each line holding one of its

@@ -164,6 +164,20 @@ func TestWriterLongLineWithoutNewline(t *testing.T) {
 	}
 }
 
+// A block without its END line (a truncated error message) ends where its body does, so
+// that the string holding it stays whole.
+func TestUnterminatedBlockEndsWithItsBody(t *testing.T) {
+	text := `last_error = "agent: -----BEGIN RSA PRIVATE KEY-----\nMIIEow` + random(50, 40, b64) + `\nAb"` + "\nnext = 1\n"
+	want := `last_error = "agent: ` + Mark("private-key") + `"` + "\nnext = 1\n"
+	if got := string(Bytes([]byte(text))); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	stream := "-----BEGIN PRIVATE KEY-----\n" + random(51, 64, b64) + "\n" + random(52, 64, b64) + "\nkey printed, moving on.\n"
+	if got := writeInChunks(t, stream, 5); got != Mark("private-key")+" printed, moving on.\n" {
+		t.Errorf("stream: got %q", got)
+	}
+}
+
 func TestUnterminatedBlockIsGivenUp(t *testing.T) {
 	text := "-----BEGIN PRIVATE KEY-----\n" + strings.Repeat("x\n", maxBlock) + "visible\n"
 	got := writeInChunks(t, text, 1000)
