@@ -131,29 +131,19 @@ func isKeyBody(c byte) bool {
 // keywords is matched against its regexp.
 func lineSpans(text []byte) []span {
 	var spans []span
-	var lower []byte
 	for i := range rules {
-		r := &rules[i]
-		hay := text
-		if r.fold {
-			if lower == nil {
-				lower = bytes.ToLower(text)
-			}
-			hay = lower
-		}
-		spans = r.find(text, hay, spans)
+		spans = rules[i].find(text, spans)
 	}
 	return spans
 }
 
-// find adds the rule's matches in text to spans. hay is text or its lower-case copy (same
-// offsets, ASCII), where the keywords are looked for. Each line is matched once, however
-// many keywords it holds.
-func (r *rule) find(text, hay []byte, spans []span) []span {
+// find adds the rule's matches in text to spans. Each line is matched once, however many
+// keywords it holds.
+func (r *rule) find(text []byte, spans []span) []span {
 	var lines [][2]int
 	for _, kw := range r.keywords {
 		for at := 0; ; {
-			i := bytes.Index(hay[at:], []byte(kw))
+			i := bytes.Index(text[at:], []byte(kw))
 			if i < 0 {
 				break
 			}

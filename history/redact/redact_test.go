@@ -185,3 +185,17 @@ func TestUnterminatedBlockIsGivenUp(t *testing.T) {
 		t.Fatalf("a block without its end swallowed the rest: ends %q", got[max(0, len(got)-40):])
 	}
 }
+
+// After a gap (chunks a slow reader lost), the pieces on either side are dropped up to
+// the next newline: joined, they would hide a key cut in two.
+func TestWriterGap(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out)
+	w.Write([]byte("whole line\nsk-ant-api03-" + random(60, 40, urlsafe)))
+	w.Gap()
+	w.Write([]byte(random(61, 53, urlsafe) + "AA rest\nnext " + githubPAT + "\n"))
+	w.Flush()
+	if want := "whole line\nnext " + Mark("github-token") + "\n"; out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}

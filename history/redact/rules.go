@@ -3,11 +3,14 @@ package redact
 import (
 	"math"
 	"regexp"
+	"strings"
 )
 
 // A rule finds one kind of secret. Its regexp runs only on the lines that contain one of
 // its keywords, so that a 10 MB output costs a few fast substring searches per rule rather
-// than a regexp pass over everything. Keywords are matched in lower case when fold is set.
+// than a regexp pass over everything. With fold, a keyword is also looked for capitalised
+// and in upper case (key, Key, KEY: as names are written), which keeps the search on the
+// fast substring path instead of lower-casing the text first.
 // group is the submatch that holds the secret (0: the whole match), so that what names the
 // secret ("Bearer ", "AWS_SECRET_ACCESS_KEY=") stays readable. An anchored rule's regexp
 // (starting with ^) is matched right after each keyword instead of on the whole line: a
@@ -32,7 +35,7 @@ func isTokenByte(c byte) bool {
 
 // The formats are the vendors' documented key prefixes (and those gitleaks' default rule
 // set uses for them); lengths are lower bounds so that a format that grows stays caught.
-var rules = []rule{
+var rules = withCaseVariants([]rule{
 	{name: "anthropic-key", keywords: []string{"sk-ant-"},
 		re: regexp.MustCompile(`sk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}`)},
 	{name: "openai-key", keywords: []string{"sk-"},
@@ -66,6 +69,22 @@ var rules = []rule{
 		keywords: []string{"key", "token", "secret", "password", "passwd", "pwd", "credential", "credentials", "auth"},
 		re:       regexp.MustCompile(`^s?["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([A-Za-z0-9+/_.~=-]{16,})`),
 		check:    highEntropy, quick: assignedLong},
+})
+
+// withCaseVariants adds the capitalised and upper-case forms of the keywords of the rules
+// that fold case.
+func withCaseVariants(rs []rule) []rule {
+	for i := range rs {
+		if !rs[i].fold {
+			continue
+		}
+		var all []string
+		for _, kw := range rs[i].keywords {
+			all = append(all, kw, strings.ToUpper(kw[:1])+kw[1:], strings.ToUpper(kw))
+		}
+		rs[i].keywords = all
+	}
+	return rs
 }
 
 // assignedLong is the shape of the assigned-secret rule without its regexp: after the

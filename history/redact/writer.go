@@ -18,9 +18,10 @@ const (
 // across two writes is still found and replaced; a private key block is followed across
 // lines. Flush passes on what is held back, at the end of the stream.
 type Writer struct {
-	w       io.Writer
-	pending []byte
-	engine  engine
+	w        io.Writer
+	pending  []byte
+	engine   engine
+	skipLine bool // after a Gap: drop bytes up to the next newline
 }
 
 // NewWriter returns a Writer that passes the redacted stream to w.
@@ -28,20 +29,37 @@ func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
 // Write takes p whole (it reports len(p) unless w fails) and passes on its complete lines.
 func (r *Writer) Write(p []byte) (int, error) {
+	n := len(p)
+	if r.skipLine {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			return n, nil
+		}
+		p, r.skipLine = p[i+1:], false
+	}
 	r.pending = append(r.pending, p...)
 	cut := bytes.LastIndexByte(r.pending, '\n') + 1
 	if cut == 0 && len(r.pending) > maxLine {
 		cut = splitPoint(r.pending)
 	}
 	if cut == 0 {
-		return len(p), nil
+		return n, nil
 	}
 	err := r.emit(r.pending[:cut])
 	r.pending = append(r.pending[:0], r.pending[cut:]...)
 	if err != nil {
 		return 0, err
 	}
-	return len(p), nil
+	return n, nil
+}
+
+// Gap tells the Writer that bytes of the stream were lost before the next write (a reader
+// too slow to take them all): the line held back and the next write's bytes up to its
+// first newline are dropped, since the pieces of a key on either side of the gap would
+// no longer be recognised.
+func (r *Writer) Gap() {
+	r.pending = r.pending[:0]
+	r.skipLine = true
 }
 
 // Flush passes on the part of a line still held back.

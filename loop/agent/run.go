@@ -9,8 +9,6 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
-
-	"github.com/git-ralph/git-ralph/history/redact"
 )
 
 // DefaultGrace is how long the agent's group gets between SIGTERM and SIGKILL.
@@ -142,25 +140,21 @@ func feed(w *os.File, prompt io.Reader) {
 }
 
 // capture copies the agent's output into the tail (and the live writer) until EOF or
-// until the read end is closed. The live copy (--verbose, often a cron log) is redacted;
-// the tail is not, since it is what the loop reads SUCCESS and limits from.
+// until the read end is closed. The live copy (--verbose, often a cron log) is redacted
+// (see liveStream); the tail is not, since it is what the loop reads SUCCESS and limits
+// from.
 func (p *process) capture() {
 	defer close(p.drained)
 	sinks := []io.Writer{p.tail}
 	if p.spec.Log != nil {
 		sinks = append(sinks, bestEffort{p.spec.Log})
 	}
-	var live *redact.Writer
 	if p.live != nil {
-		live = redact.NewWriter(p.live)
-		sinks = append(sinks, live)
+		sinks = append(sinks, p.live)
 	}
 	sink := io.MultiWriter(sinks...)
 	buf := make([]byte, 64*1024)
 	_, _ = io.CopyBuffer(sink, p.output, buf)
-	if live != nil {
-		live.Flush()
-	}
 }
 
 // bestEffort never fails, so a closed terminal or a full disk cannot stop the capture.
