@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -35,7 +37,7 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*"+tempSuffix)
+	tmp, err := createTemp(dir, base, perm)
 	if err != nil {
 		return fmt.Errorf("creating a temp file for %s: %w", path, err)
 	}
@@ -45,7 +47,7 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := fillAndSync(tmp, data, perm); err != nil {
+	if err := fillAndSync(tmp, data); err != nil {
 		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Close(); err != nil {
@@ -57,13 +59,23 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	return syncDir(dir)
 }
 
-// fillAndSync writes data to a fresh temp file and flushes it to the disk. CreateTemp makes
-// files 0600; the chmod gives the file the permissions its final name should have.
-func fillAndSync(f *os.File, data []byte, perm fs.FileMode) error {
-	if _, err := f.Write(data); err != nil {
-		return err
+// createTemp creates a new temp file ".base.<random>.tmp" in dir with perm, which the
+// kernel trims by the umask as for any file (os.CreateTemp would make it 0600, and a
+// chmod to perm would ignore the umask: a user with umask 077 found state.toml 0644).
+func createTemp(dir, base string, perm fs.FileMode) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+tempSuffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
 	}
-	if err := f.Chmod(perm); err != nil {
+	return nil, fmt.Errorf("no free temp file name in %s", dir)
+}
+
+// fillAndSync writes data to a fresh temp file and flushes it to the disk.
+func fillAndSync(f *os.File, data []byte) error {
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
 	return f.Sync()

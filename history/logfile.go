@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/git-ralph/git-ralph/history/redact"
 )
 
 // LogsDir is where git-ralph's own logs live, relative to the repository root.
@@ -83,7 +85,17 @@ func (r *RotatingFile) open() error {
 // Write appends p, rotating first if p would take the file past its maximum. A p larger
 // than the maximum goes whole into a fresh file. If rotating fails, p is still written to
 // the current file (a log line is worth more than the size limit) and the error returned.
+// Secrets in p are redacted: each Write is a whole log record, so none is cut in two.
 func (r *RotatingFile) Write(p []byte) (int, error) {
+	q := redact.Bytes(p)
+	n, err := r.write(q)
+	if n == len(q) {
+		return len(p), err
+	}
+	return min(n, len(p)), err
+}
+
+func (r *RotatingFile) write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -69,6 +70,7 @@ type Record struct {
 	Deletions      int       `toml:"deletions" json:"deletions"`
 	OutputPath     string    `toml:"output_path,omitempty" json:"output_path,omitempty"` // see Store.OutputPath
 	DiffPath       string    `toml:"diff_path,omitempty" json:"diff_path,omitempty"`     // see Store.DiffPath
+	Pruned         bool      `toml:"pruned,omitempty" json:"pruned,omitempty"`           // its output and diff were removed by the retention settings (see Store.Prune)
 }
 
 // Store reads and writes the iteration records of one repository.
@@ -200,7 +202,8 @@ func (s *Store) Save(rec Record) error {
 	if err := os.MkdirAll(s.IterationDir(n), 0o755); err != nil {
 		return fmt.Errorf("saving the record of iteration %d: %w", n, err)
 	}
-	return WriteFileAtomic(s.recordPath(n), data, 0o644)
+	// validation and push quote the validate command and git
+	return WriteFileAtomic(s.recordPath(n), redact.Bytes(data), 0o644)
 }
 
 // Get reads the record of iteration n by its path alone, so that its cost does not grow
@@ -224,26 +227,42 @@ func (s *Store) Get(n int) (Record, error) {
 	return rec, nil
 }
 
+// BadRecord is a record file that exists but cannot be read: listings skip it and name
+// it, so that one damaged file does not hide the rest of the history.
+type BadRecord struct {
+	Iteration int
+	Err       error // names the file and, for a parse error, the line
+}
+
 // List returns the newest limit records (all when limit is 0), oldest first. It walks the
 // numbers down from Last and skips the ones without a record, so a limited listing reads
-// only what it returns (plus the gaps), never the whole history directory. A record that
-// does not parse stops the listing with an error naming its file and line.
+// only what it returns (plus the gaps), never the whole history directory. Records that do
+// not parse are skipped; Scan says which.
 func (s *Store) List(limit int) ([]Record, error) {
+	recs, _, err := s.Scan(limit)
+	return recs, err
+}
+
+// Scan is List that also returns the records it skipped because they could not be read,
+// newest first. The error is for the history as a whole (the counter cannot be read).
+func (s *Store) Scan(limit int) ([]Record, []BadRecord, error) {
 	last, err := s.Last()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var recs []Record
+	var bad []BadRecord
 	for n := last; n >= 1 && (limit <= 0 || len(recs) < limit); n-- {
 		rec, err := s.Get(n)
 		if errors.Is(err, ErrNoRecord) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			bad = append(bad, BadRecord{Iteration: n, Err: err})
+			continue
 		}
 		recs = append(recs, rec)
 	}
 	slices.Reverse(recs)
-	return recs, nil
+	return recs, bad, nil
 }

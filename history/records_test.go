@@ -179,8 +179,28 @@ func TestGetNamesTheLineOfACorruptRecord(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), path+", line 3") {
 		t.Errorf("Get error = %v, want one naming %s, line 3", err, path)
 	}
-	if _, err := s.List(0); err == nil {
-		t.Error("List hid a corrupt record")
+}
+
+// One record that does not parse must not hide the others: it is skipped and named.
+func TestScanSkipsAndNamesACorruptRecord(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	for i := 1; i <= 3; i++ {
+		n := next(t, s)
+		if err := s.Save(Record{Iteration: n, Run: "r"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(s.IterationDir(2), recordFile)
+	os.WriteFile(path, []byte("iteration = 2\nrun = 'r\n"), 0o644)
+	recs, bad, err := s.Scan(0)
+	if err != nil || iterations(recs) != "1,3" {
+		t.Fatalf("Scan = %s, %v; want [1 3]", iterations(recs), err)
+	}
+	if len(bad) != 1 || bad[0].Iteration != 2 || !strings.Contains(bad[0].Err.Error(), path+", line 2") {
+		t.Errorf("bad = %+v, want iteration 2 naming %s, line 2", bad, path)
+	}
+	if recs, err := s.List(2); err != nil || iterations(recs) != "1,3" {
+		t.Errorf("List(2) = %s, %v; want [1 3]", iterations(recs), err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -171,7 +172,8 @@ func SaveState(root string, s State) error {
 	if err != nil {
 		return fmt.Errorf("encoding the state: %w", err)
 	}
-	return WriteFileAtomic(StatePath(root), append([]byte(stateHeader), body...), 0o644)
+	// last_error, limit_message and feedback quote the agent and the validate command
+	return WriteFileAtomic(StatePath(root), append([]byte(stateHeader), redact.Bytes(body)...), 0o644)
 }
 
 // CorruptStateError reports a state file that could not be read. The file has been moved

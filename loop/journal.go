@@ -1,7 +1,9 @@
 package loop
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
@@ -32,34 +35,56 @@ type iterationRecord struct {
 
 // outputLog saves an iteration's output as it arrives, up to limit bytes; the end of a
 // longer output is added from the ring buffer when the iteration is over. So the log
-// holds the beginning and the end, and a runaway agent cannot fill the disk.
+// holds the beginning and the end, and a runaway agent cannot fill the disk. Secrets are
+// redacted on the way to the file (the loop itself reads the output unredacted); limit
+// and written count the agent's bytes, before redaction.
 type outputLog struct {
 	f       *os.File
+	redact  *redact.Writer
 	limit   int64
 	written int64
+}
+
+func newOutputLog(f *os.File, limit int64) *outputLog {
+	return &outputLog{f: f, redact: redact.NewWriter(f), limit: limit}
 }
 
 // Write never fails: a full disk must not stop the capture.
 func (l *outputLog) Write(p []byte) (int, error) {
 	if room := l.limit - l.written; room > 0 {
-		n, _ := l.f.Write(p[:min(int64(len(p)), room)])
-		l.written += int64(n)
+		n := min(int64(len(p)), room)
+		_, _ = l.redact.Write(p[:n])
+		l.written += n
 	}
 	return len(p), nil
 }
 
 // close completes the log with the part of the output's end it did not get: tail is
-// the last bytes of an output of total bytes.
+// the last bytes of an output of total bytes. When a gap is left between the two, the
+// word the ring buffer cut at the tail's start is left out with it: a key cut in two
+// would no longer be recognised.
 func (l *outputLog) close(tail []byte, total int64) error {
+	l.redact.Flush()
 	if missing := total - l.written; missing > 0 {
 		if int64(len(tail)) > missing {
 			tail = tail[int64(len(tail))-missing:]
 		} else {
+			tail = afterCutWord(tail)
 			fmt.Fprintf(l.f, "\n[git-ralph: %d bytes of output omitted]\n", missing-int64(len(tail)))
 		}
-		l.f.Write(tail)
+		l.f.Write(redact.Bytes(tail))
 	}
 	return l.f.Close()
+}
+
+// afterCutWord is b without the run of key characters it starts with, when something
+// else follows (a tail that is one word is kept: there is nothing else to show).
+func afterCutWord(b []byte) []byte {
+	i := bytes.IndexFunc(b, func(r rune) bool { return !redact.IsKeyByte(r) })
+	if i < 0 {
+		return b
+	}
+	return b[i:]
 }
 
 func openJournal(root string) (*journal, error) {
@@ -70,6 +95,7 @@ func openJournal(root string) (*journal, error) {
 	if err := history.EnsureGitignore(root); err != nil {
 		return nil, fmt.Errorf("writing .ralph/.gitignore: %w", err)
 	}
+	history.RemoveLeftovers(root) // Run is called with the repository's lock held
 	return &journal{root: root, store: store}, nil
 }
 
@@ -91,7 +117,7 @@ func (j *journal) begin(before gitops.Checkpoint, now time.Time, logLimit int) (
 	if err != nil {
 		return nil, fmt.Errorf("creating the iteration's output log: %w", err)
 	}
-	return &iterationRecord{number: n, before: before, started: now, output: &outputLog{f: out, limit: int64(logLimit)}}, nil
+	return &iterationRecord{number: n, before: before, started: now, output: newOutputLog(out, int64(logLimit))}, nil
 }
 
 // checkpointRefs keep both checkpoints of iteration n alive: the commits for rollback,
@@ -101,6 +127,31 @@ func checkpointRefs(n int, before, after gitops.Checkpoint) []gitops.Ref {
 	return []gitops.Ref{
 		{Name: CheckpointRef(n, "before"), Hash: before.Head}, {Name: CheckpointRef(n, "before-tree"), Hash: before.Tree},
 		{Name: CheckpointRef(n, "after"), Hash: after.Head}, {Name: CheckpointRef(n, "after-tree"), Hash: after.Tree},
+	}
+}
+
+// checkpointKinds are the refs kept for each iteration (see checkpointRefs).
+var checkpointKinds = []string{"before", "before-tree", "after", "after-tree"}
+
+// prune applies the retention settings after an iteration: the oldest iterations lose
+// their saved output and diff, and the refs that kept their checkpoints, so that git can
+// collect what only they held. A failure is a warning: the iteration itself is saved.
+func (r *runner) prune(ctx context.Context) {
+	if r.cfg.Retention == (history.Retention{}) {
+		return
+	}
+	pruned, err := r.journal.store.Prune(r.cfg.Retention)
+	var refs []string
+	for _, n := range pruned {
+		for _, which := range checkpointKinds {
+			refs = append(refs, CheckpointRef(n, which))
+		}
+	}
+	if refErr := gitops.DeleteRefs(ctx, r.journal.root, refs); refErr != nil {
+		err = errors.Join(err, refErr)
+	}
+	if err != nil {
+		r.report(Warning{Message: fmt.Sprintf("cannot prune the history: %v", err)})
 	}
 }
 

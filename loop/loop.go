@@ -53,6 +53,8 @@ type Config struct {
 	BackoffBase  time.Duration // first wait after a limit with no stated reset; doubles
 	BackoffMax   time.Duration // cap of those waits
 	MaxLimitWait time.Duration // the longest wait for a limit before the run stops instead
+
+	Retention history.Retention // how much of the history's outputs and diffs to keep; zero: all
 }
 
 // Deps are what Run needs from its surroundings.
@@ -299,6 +301,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	if err != nil {
 		return err
 	}
+	r.prune(context.WithoutCancel(ctx))
 	progress := idle.Progress(r.here, after)
 	r.here = after
 	r.count(v, progress)

@@ -177,7 +177,7 @@ func TestOutputLogKeepsBeginningAndEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			log := &outputLog{f: f, limit: int64(tt.limit)}
+			log := newOutputLog(f, int64(tt.limit))
 			for i := 0; i < len(tt.output); i += 3 {
 				log.Write([]byte(tt.output[i:min(i+3, len(tt.output))]))
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
@@ -62,7 +63,9 @@ func (r *runner) validate(ctx context.Context, i int, logPath string) Validation
 		r.report(Warning{Message: fmt.Sprintf("cannot save the validation output: %v", err)})
 	} else {
 		defer f.Close()
-		log = f
+		saved := redact.NewWriter(f) // like the agent's output: the validation log holds no secrets
+		defer saved.Flush()
+		log = saved
 	}
 	timeout := r.cfg.ValidateTimeout
 	if timeout <= 0 {

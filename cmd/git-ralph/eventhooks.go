@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
@@ -75,7 +76,7 @@ func (h *eventHooks) Report(e loop.Event) {
 			continue
 		}
 		payload, _ := json.Marshal(obj)
-		h.enqueue(hookCall{name: name, command: command, event: event, payload: append(payload, '\n')})
+		h.enqueue(hookCall{name: name, command: command, event: event, payload: redact.Bytes(append(payload, '\n'))})
 	}
 }
 

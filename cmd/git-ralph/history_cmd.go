@@ -42,14 +42,65 @@ func (c *HistoryCmd) Run(ctx context.Context, s Streams) error {
 	if c.Diff != "" {
 		return c.printDiff(ctx, s.Stdout, root, store)
 	}
-	recs, err := store.List(c.Limit)
+	recs, bad, err := store.Scan(c.Limit)
 	if err != nil {
 		return err
 	}
+	reportBadRecords(s.Stderr, bad)
 	if c.JSON {
 		return printJSON(s.Stdout, recs)
 	}
-	return printTable(s.Stdout, recs)
+	if err := printTable(s.Stdout, recs); err != nil {
+		return err
+	}
+	return printPruned(s.Stdout, recs)
+}
+
+// reportBadRecords names the records that could not be read and were left out.
+func reportBadRecords(w io.Writer, bad []history.BadRecord) {
+	for _, b := range bad {
+		fmt.Fprintf(w, "warning: iteration %d left out: %v\n", b.Iteration, b.Err)
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(w, "hint: the other iterations are listed; move a damaged record.toml aside or fix it by hand\n")
+	}
+}
+
+// printPruned says which of the listed iterations lost their output and diff to the
+// retention settings.
+func printPruned(w io.Writer, recs []history.Record) error {
+	var pruned []int
+	for _, r := range recs {
+		if r.Pruned {
+			pruned = append(pruned, r.Iteration)
+		}
+	}
+	if len(pruned) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "\n%s: output and diff pruned (history_keep, history_max_size; see 'git ralph config')\n", describeIterations(pruned))
+	return err
+}
+
+// describeIterations is "iteration 3" or "iterations 1-4, 6".
+func describeIterations(ns []int) string {
+	var parts []string
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", ns[i], ns[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(ns[i]))
+		}
+		i = j + 1
+	}
+	if len(ns) == 1 {
+		return "iteration " + parts[0]
+	}
+	return "iterations " + strings.Join(parts, ", ")
 }
 
 // check refuses combinations of flags that mean nothing.
@@ -105,12 +156,17 @@ func outcomeText(r history.Record) string {
 	return r.Outcome
 }
 
-// changesText is seed 003's "+120 -30 (5 files)".
+// changesText is seed 003's "+120 -30 (5 files)", with ", pruned" when the saved diff
+// and output are gone.
 func changesText(r history.Record) string {
-	if r.FilesChanged == 0 {
-		return "none"
+	text := "none"
+	if r.FilesChanged > 0 {
+		text = fmt.Sprintf("+%d -%d (%s)", r.Insertions, r.Deletions, plural(r.FilesChanged, "file"))
 	}
-	return fmt.Sprintf("+%d -%d (%s)", r.Insertions, r.Deletions, plural(r.FilesChanged, "file"))
+	if r.Pruned {
+		text += ", pruned"
+	}
+	return text
 }
 
 // shortHash is the first 7 characters of a commit hash; "" stays "".
@@ -226,6 +282,10 @@ func missingIteration(store *history.Store, n int, what string) error {
 		return withHint(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
 	case n > last:
 		return withHint(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
+	}
+	if rec, err := store.Get(n); err == nil && rec.Pruned {
+		return withHint(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
+			"history_keep and history_max_size say how much is kept ('git ralph config')")
 	}
 	return withHint(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
 }

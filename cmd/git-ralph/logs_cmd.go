@@ -372,6 +372,10 @@ func outputOf(store *history.Store, root string, n int) (path string, finished b
 		return "", false, err
 	}
 	path = rec.OutputPath
+	if rec.Pruned {
+		return "", true, withHint(fmt.Errorf("iteration %d's output was pruned by the history's retention settings", n),
+			"history_keep and history_max_size say how much is kept ('git ralph config')")
+	}
 	if path == "" {
 		return "", true, withHint(fmt.Errorf("iteration %d kept no output", n), "'git ralph history --diff %d' shows what it changed", n)
 	}

@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
@@ -23,7 +24,8 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, quiet bool) *progress {
-	return &progress{w: w, quiet: quiet, fancy: fancyTerminal(w), now: time.Now}
+	// the reasons and messages it prints quote the agent, and stderr often goes to a cron log
+	return &progress{w: redact.Each{W: w}, quiet: quiet, fancy: fancyTerminal(w), now: time.Now}
 }
 
 func (p *progress) Report(e loop.Event) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
@@ -36,5 +37,5 @@ func (j *jsonStream) Report(e loop.Event) {
 	if err != nil {
 		return // the event types are plain data: Marshal cannot fail on them
 	}
-	j.w.Write(append(line, '\n'))
+	j.w.Write(redact.Bytes(append(line, '\n')))
 }

@@ -149,11 +149,8 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 	first := 0
 	for n := last; n >= 1; n-- {
 		rec, err := store.Get(n)
-		if errors.Is(err, history.ErrNoRecord) {
-			continue
-		}
 		if err != nil {
-			return 0, err
+			continue // missing, or damaged: 'git ralph history' names it; the run's others still count
 		}
 		if rec.Run != run {
 			break

@@ -2,16 +2,22 @@ package agent
 
 import (
 	"io"
+	"sync/atomic"
 	"time"
+
+	"github.com/git-ralph/git-ralph/history/redact"
 )
 
 // liveStream passes the agent's output to a terminal or pipe (--verbose) through a
 // bounded queue, so a reader that stalls (a paused terminal, a pager, `| (sleep; cat)`)
 // can never hold up the capture, the timeout or the loop: when the queue is full the
 // live copy drops chunks; the captured output and the saved log are complete.
+// Secrets are redacted by the reader's goroutine, so that redacting a flood of output
+// costs the capture nothing; a dropped chunk is a gap the redaction is told of.
 type liveStream struct {
-	queue chan []byte
-	done  chan struct{}
+	queue   chan []byte
+	done    chan struct{}
+	dropped atomic.Bool // a chunk was dropped since the reader last looked
 }
 
 // liveQueue is how many chunks of output (up to 64 KiB each) may wait for the reader.
@@ -21,9 +27,14 @@ func newLiveStream(w io.Writer) *liveStream {
 	l := &liveStream{queue: make(chan []byte, liveQueue), done: make(chan struct{})}
 	go func() {
 		defer close(l.done)
+		out := redact.NewWriter(w)
 		for chunk := range l.queue {
-			_, _ = w.Write(chunk)
+			if l.dropped.Swap(false) {
+				out.Gap()
+			}
+			_, _ = out.Write(chunk)
 		}
+		_ = out.Flush()
 	}()
 	return l
 }
@@ -33,6 +44,7 @@ func (l *liveStream) Write(p []byte) (int, error) {
 	select {
 	case l.queue <- append([]byte(nil), p...):
 	default:
+		l.dropped.Store(true)
 	}
 	return len(p), nil
 }

@@ -140,7 +140,9 @@ func feed(w *os.File, prompt io.Reader) {
 }
 
 // capture copies the agent's output into the tail (and the live writer) until EOF or
-// until the read end is closed.
+// until the read end is closed. The live copy (--verbose, often a cron log) is redacted
+// (see liveStream); the tail is not, since it is what the loop reads SUCCESS and limits
+// from.
 func (p *process) capture() {
 	defer close(p.drained)
 	sinks := []io.Writer{p.tail}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -242,5 +243,36 @@ func TestRunIsNotHeldUpByAStalledLiveReader(t *testing.T) {
 	}
 	if res.OutputBytes != 8000004 || !bytes.HasSuffix(res.Output, []byte("end\n")) {
 		t.Errorf("capture incomplete: %d bytes", res.OutputBytes)
+	}
+}
+
+// syncBuffer is a bytes.Buffer the live stream's goroutine may write while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// The live copy (--verbose) is redacted; the output the loop reads is not.
+func TestLiveOutputIsRedacted(t *testing.T) {
+	key := "ghp_" + strings.Repeat("a1B2", 9)
+	var live syncBuffer
+	res := run(t, Spec{Command: "printf 'token %s\\nno newline at the end' " + key, Live: &live})
+	if got, want := live.String(), "token [REDACTED:github-token]\nno newline at the end"; got != want {
+		t.Errorf("live = %q, want %q", got, want)
+	}
+	if !bytes.Contains(res.Output, []byte(key)) {
+		t.Errorf("the captured output lost the key the loop may need to read: %q", res.Output)
 	}
 }

@@ -60,6 +60,7 @@ func TestDefaults(t *testing.T) {
 		"max_output_buffer": "10MiB", "validate": "none", "validate_timeout": "10m0s", "push": "false",
 		"remote": "upstream or origin", "branch": "same name", "backoff_base": "1s", "backoff_max": "1m0s",
 		"max_limit_wait": "6h0m0s", "log_level": "info", "show_agent_output": "false",
+		"history_keep": "100", "history_max_size": "500MiB",
 		"prompts": "PROMPT_build.md", "hooks.on_iteration": "none", "hooks.on_complete": "none",
 		"hooks.on_failure": "none", "hooks.on_limit": "none", "hooks.timeout": "30s",
 	}
@@ -246,19 +247,22 @@ backoff_max = "2m"
 max_limit_wait = "1h"
 log_level = "debug"
 show_agent_output = true
+history_keep = 7
+history_max_size = "2GB"
 prompts = ["prompts/common.md", "PROMPT_plan.md"]
 `
 	c := fixture{repo: repo}.mustLoad(t)
 	got := []any{c.Agent.V, c.AgentCmd.V, c.Mode.V, c.MaxIterations.V, c.IterationTimeout.V, c.IdleThreshold.V,
 		c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.Push.V, c.Remote.V,
-		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.LogLevel.V, c.ShowAgentOutput.V, c.Prompts.V}
+		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.LogLevel.V, c.ShowAgentOutput.V,
+		c.HistoryKeep.V, c.HistoryMaxSize.V, c.Prompts.V}
 	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 0, 10, int64(512 << 10), "go test ./...",
 		90 * time.Second, true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, "debug", true,
-		[]string{"prompts/common.md", "PROMPT_plan.md"}}
+		7, int64(2 << 30), []string{"prompts/common.md", "PROMPT_plan.md"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
-	for i, e := range c.Entries()[:19] {
+	for i, e := range c.Entries()[:21] {
 		if e.Origin.Line == 0 || e.Origin.Kind != FromRepo {
 			t.Errorf("entry %d %s from %s, want a line of the repo file", i, e.Key, e.Origin)
 		}
@@ -271,6 +275,7 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 		"RALPH_MAX_OUTPUT_BUFFER=64kb", "RALPH_VALIDATE=make", "RALPH_VALIDATE_TIMEOUT=1m", "RALPH_PUSH=1",
 		"RALPH_REMOTE=fork", "RALPH_BRANCH=wip", "RALPH_BACKOFF_BASE=2s", "RALPH_BACKOFF_MAX=30s",
 		"RALPH_MAX_LIMIT_WAIT=2h", "RALPH_LOG_LEVEL=warn", "RALPH_SHOW_AGENT_OUTPUT=true",
+		"RALPH_HISTORY_KEEP=0", "RALPH_HISTORY_MAX_SIZE=0",
 		"RALPH_PROMPTS=ignored.md", "RALPH_PROMPT=ignored.md", "RALPH_UNKNOWN=ignored"}
 	c := fixture{env: env}.mustLoad(t)
 	for _, e := range c.Entries() {
@@ -282,7 +287,8 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 			t.Errorf("%s = %s from %s, want from %s", e.Key, e.Value, e.Origin, want)
 		}
 	}
-	if c.MaxOutputBuffer.V != 64<<10 || c.BackoffMax.V != 30*time.Second || c.Mode.V != "fix" || c.Prompts.V != nil {
+	if c.MaxOutputBuffer.V != 64<<10 || c.BackoffMax.V != 30*time.Second || c.Mode.V != "fix" || c.Prompts.V != nil ||
+		c.HistoryKeep.V != 0 || c.HistoryMaxSize.V != 0 {
 		t.Errorf("unexpected values: %+v", c)
 	}
 }
@@ -480,9 +486,27 @@ func TestSizes(t *testing.T) {
 	}
 }
 
+// history_max_size goes beyond max_output_buffer's 1GiB, and 0 turns it off; a negative
+// or unreadable size is refused with the key's range.
+func TestHistoryMaxSize(t *testing.T) {
+	c := (fixture{env: []string{"RALPH_HISTORY_MAX_SIZE=20GiB"}}).mustLoad(t)
+	if c.HistoryMaxSize.V != 20<<30 {
+		t.Errorf("20GiB = %d", c.HistoryMaxSize.V)
+	}
+	for _, bad := range []string{`"-1MB"`, `"lots"`, `-5`} {
+		_, err := fixture{repo: "history_max_size = " + bad + "\n"}.load(t)
+		if err == nil || !strings.Contains(err.Error(), "history_max_size") {
+			t.Errorf("history_max_size = %s: err = %v", bad, err)
+		}
+	}
+	if _, err := (fixture{env: []string{"RALPH_MAX_OUTPUT_BUFFER=0"}}).load(t); err == nil {
+		t.Error("max_output_buffer = 0 accepted")
+	}
+}
+
 func TestKeys(t *testing.T) {
 	keys := Keys()
-	if len(keys) != 21 || keys[0] != "agent" || keys[len(keys)-1] != "prompts" {
+	if len(keys) != 23 || keys[0] != "agent" || keys[len(keys)-1] != "prompts" {
 		t.Errorf("Keys() = %q", keys)
 	}
 }

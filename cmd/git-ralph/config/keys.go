@@ -30,10 +30,11 @@ type spec struct {
 	min       int64  // typeInt: the smallest allowed value
 	rangeHint string // hint when the value is out of range
 	check     func(v any) *problem
-	command   bool // git ralph runs something with it: listed by RepoCommands
-	fileOnly  bool // no RALPH_ variable, no flag
-	topOnly   bool // not allowed inside [modes.NAME]
-	noneOK    bool // typeDuration: "" means none (0)
+	command   bool  // git ralph runs something with it: listed by RepoCommands
+	fileOnly  bool  // no RALPH_ variable, no flag
+	topOnly   bool  // not allowed inside [modes.NAME]
+	noneOK    bool  // typeDuration: "" means none (0); typeSize: 0 means no limit
+	sizeMax   int64 // typeSize: the largest allowed value; 0: maxSize
 }
 
 // topSpecs are the top-level keys, in the order of Keys and Entries.
@@ -65,6 +66,9 @@ var topSpecs = []spec{
 		rangeHint: `use a positive duration like "6h"`},
 	{key: "log_level", typ: typeString, def: "info", example: "info", check: checkLogLevel},
 	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
+	{key: "history_keep", typ: typeInt, def: 100, example: "100", min: 0,
+		rangeHint: "use 0 to keep the output and diff of every iteration"},
+	{key: "history_max_size", typ: typeSize, def: int64(500 << 20), example: "500MiB", noneOK: true, sizeMax: 1 << 50},
 	{key: "prompt", typ: typeString, example: "PROMPT_review.md", fileOnly: true, check: checkPrompt},
 	{key: "prompts", typ: typeStrings, def: []string(nil), example: `["prompts/common.md", "PROMPT_plan.md"]`,
 		fileOnly: true, check: checkPrompts},
@@ -219,19 +223,40 @@ func (s *spec) duration(raw string) (any, *problem) {
 func (s *spec) size(raw string) (any, *problem) {
 	n, scale, ok := parseSize(raw)
 	if !ok {
-		return nil, newProblem(sizeHint, "want a size, got %q", raw)
+		return nil, newProblem(s.sizeRangeHint(), "want a size, got %q", raw)
 	}
-	if n < 1 || n > maxSize/scale {
-		return nil, newProblem(sizeHint, "must be between 1 byte and 1GiB, got %q", raw)
+	if n == 0 && s.noneOK {
+		return int64(0), nil
+	}
+	if n < 1 || n > s.largest()/scale {
+		return nil, newProblem(s.sizeRangeHint(), "must be between 1 byte and %s, got %q", formatSize(s.largest()), raw)
 	}
 	return s.validate(n * scale)
 }
 
 func (s *spec) checkSize(n int64, shown string) (any, *problem) {
-	if n < 1 || n > maxSize {
-		return nil, newProblem(sizeHint, "must be between 1 byte and 1GiB, got %s", shown)
+	if n == 0 && s.noneOK {
+		return int64(0), nil
+	}
+	if n < 1 || n > s.largest() {
+		return nil, newProblem(s.sizeRangeHint(), "must be between 1 byte and %s, got %s", formatSize(s.largest()), shown)
 	}
 	return s.validate(n)
+}
+
+// largest is the largest size the key allows.
+func (s *spec) largest() int64 {
+	if s.sizeMax > 0 {
+		return s.sizeMax
+	}
+	return maxSize
+}
+
+func (s *spec) sizeRangeHint() string {
+	if s.noneOK {
+		return sizeHint + "; 0 for no limit"
+	}
+	return sizeHint
 }
 
 func (s *spec) strings(list []any) (any, *problem) {

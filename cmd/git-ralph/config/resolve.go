@@ -61,6 +61,8 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		MaxLimitWait:         get[time.Duration](ts, "max_limit_wait"),
 		LogLevel:             get[string](ts, "log_level"),
 		ShowAgentOutput:      get[bool](ts, "show_agent_output"),
+		HistoryKeep:          get[int](ts, "history_keep"),
+		HistoryMaxSize:       get[int64](ts, "history_max_size"),
 		Prompts:              get[[]string](ts, "prompts"),
 		Agents:               mergeAgents(user, repo),
 		Hooks:                mergeHooks(user, repo),
@@ -190,6 +192,8 @@ func (c *Config) Entries() []Entry {
 		duration("max_limit_wait", c.MaxLimitWait),
 		text("log_level", c.LogLevel, "none"),
 		{"show_agent_output", strconv.FormatBool(c.ShowAgentOutput.V), c.ShowAgentOutput.Origin},
+		number("history_keep", c.HistoryKeep),
+		{"history_max_size", sizeOrNone(c.HistoryMaxSize.V), c.HistoryMaxSize.Origin},
 		{"prompts", c.describePrompts(), c.Prompts.Origin},
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Agents)) {
@@ -222,6 +226,14 @@ func text(key string, v Value[string], none string) Entry {
 		return Entry{key, none, v.Origin}
 	}
 	return Entry{key, v.V, v.Origin}
+}
+
+// sizeOrNone reads a size whose 0 means no limit.
+func sizeOrNone(n int64) string {
+	if n == 0 {
+		return "no limit"
+	}
+	return formatSize(n)
 }
 
 func number(key string, v Value[int]) Entry { return Entry{key, strconv.Itoa(v.V), v.Origin} }

@@ -1,0 +1,105 @@
+package history
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// iterationsOfSize makes a history of len(sizes) iterations whose saved output and diff
+// together take sizes[i] bytes.
+func iterationsOfSize(t *testing.T, sizes ...int) *Store {
+	t.Helper()
+	s := openStore(t, t.TempDir())
+	for _, size := range sizes {
+		n := next(t, s)
+		if err := s.Save(Record{Iteration: n, Run: "r"}); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(s.OutputPath(n), []byte(strings.Repeat("o", size/2)), 0o644)
+		os.WriteFile(s.DiffPath(n), []byte(strings.Repeat("d", size-size/2)), 0o644)
+	}
+	return s
+}
+
+func TestPrune(t *testing.T) {
+	tests := []struct {
+		name  string
+		sizes []int
+		r     Retention
+		want  []int
+	}{
+		{"no bounds", []int{10, 10, 10}, Retention{}, nil},
+		{"keep 2", []int{10, 10, 10, 10}, Retention{Keep: 2}, []int{1, 2}},
+		{"size", []int{10, 10, 10, 10}, Retention{MaxBytes: 25}, []int{1, 2}},
+		{"oldest go first, even small ones", []int{1, 50, 10, 10}, Retention{MaxBytes: 25}, []int{1, 2}},
+		{"the newest stays whatever its size", []int{10, 100}, Retention{MaxBytes: 20}, []int{1}},
+		{"both bounds", []int{1, 1, 1, 1, 1}, Retention{Keep: 4, MaxBytes: 2}, []int{1, 2, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := iterationsOfSize(t, tt.sizes...)
+			got, err := s.Prune(tt.r)
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Fatalf("Prune = %v, %v; want %v", got, err, tt.want)
+			}
+			for n := 1; n <= len(tt.sizes); n++ {
+				rec, err := s.Get(n)
+				_, statErr := os.Stat(s.OutputPath(n))
+				pruned := slices.Contains(tt.want, n)
+				if err != nil || rec.Pruned != pruned || (statErr == nil) == pruned {
+					t.Errorf("iteration %d: record %+v, %v, output %v; want pruned %v", n, rec, err, statErr, pruned)
+				}
+			}
+			if again, _ := s.Prune(tt.r); len(again) != 0 {
+				t.Errorf("a second Prune pruned %v again", again)
+			}
+		})
+	}
+}
+
+// A damaged record does not stop the pruning: its files go, the record is left as it is.
+func TestPruneWithADamagedRecord(t *testing.T) {
+	s := iterationsOfSize(t, 5, 5, 5)
+	os.WriteFile(s.recordPath(1), []byte("run = 'x\n"), 0o644)
+	got, err := s.Prune(Retention{Keep: 1})
+	if err != nil || fmt.Sprint(got) != "[1 2]" {
+		t.Fatalf("Prune = %v, %v", got, err)
+	}
+	if _, err := os.Stat(s.DiffPath(1)); !os.IsNotExist(err) {
+		t.Errorf("diff of the damaged iteration kept: %v", err)
+	}
+}
+
+func TestRemoveLeftovers(t *testing.T) {
+	s := iterationsOfSize(t, 1, 1)
+	root := filepath.Dir(filepath.Dir(s.dir))
+	SaveState(root, State{Run: "r"})
+	leftovers := []string{
+		filepath.Join(root, Dir, ".state.toml.1"+tempSuffix),
+		filepath.Join(s.dir, ".last.2"+tempSuffix),
+		filepath.Join(s.IterationDir(1), ".record.toml.3"+tempSuffix),
+		filepath.Join(s.IterationDir(2), ".record.toml.4"+tempSuffix),
+	}
+	others := []string{StatePath(root), s.counterPath(), s.recordPath(1), s.OutputPath(2),
+		filepath.Join(root, Dir, ".config.toml.5"+tempSuffix)}
+	for _, p := range append(leftovers, others[4]) {
+		os.WriteFile(p, []byte("x"), 0o600)
+	}
+	if n := RemoveLeftovers(root); n != len(leftovers) {
+		t.Errorf("removed %d, want %d", n, len(leftovers))
+	}
+	for _, p := range leftovers {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s kept", p)
+		}
+	}
+	for _, p := range others {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
+	}
+}
