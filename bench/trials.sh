@@ -192,7 +192,8 @@ fail() {
 hygiene_trial() {
 	local i=$1 d=$tmp/hygiene/$i endings=($HYGIENE_ENDINGS)
 	local ending=${endings[$(((i - 1) % ${#endings[@]}))]} ignore=0 mark=$session-hygiene-$i
-	[ $((i % 3)) -eq 0 ] && ignore=1
+	# Every third round of endings has a child that ignores SIGTERM, so each ending gets it.
+	[ $(((i - 1) / ${#endings[@]} % 3)) -eq 2 ] && ignore=1
 	new_repo "$d/repo" >/dev/null || return 1
 	mkfifo "$d/fifo" && exec {fd}<>"$d/fifo"
 	local args=(loop --fresh --max 1 --idle-threshold 0 --agent-cmd "$agents/hygiene-agent.sh")
@@ -235,16 +236,20 @@ hygiene() {
 	run_trials hygiene "$TRIALS" "$JOBS" hygiene_trial
 	local files=("$tmp"/res/hygiene/[0-9]*) f line total=0 per="" e n k
 	files=($(printf '%s\n' "${files[@]}" | grep -v '\.err$'))
+	local slowest="" ms top
 	for e in $HYGIENE_ENDINGS; do
-		n=0 k=0
+		n=0 k=0 top=0
 		for f in "${files[@]}"; do
 			line=$(cat "$f")
 			[ "$(field ending "$line")" = "$e" ] || continue
 			n=$((n + 1))
 			k=$((k + $(field leftovers "$line")))
+			ms=$(field ms "$line")
+			[ "${ms:-0}" -le $top ] || top=$ms
 		done
 		total=$((total + k))
 		per="$per${per:+, }$e $n/$k"
+		slowest="$slowest${slowest:+, }$e $((top / 1000)).$((top % 1000 / 100)) s"
 	done
 	local bad=0 nospawn=0 slow=0
 	for f in "${files[@]}"; do
@@ -263,7 +268,7 @@ hygiene() {
 		[ "$(field ms "$line")" -lt 10000 ] || slow=$((slow + 1))
 	done
 	[ $nospawn -eq 0 ] || fail hygiene "$nospawn trials saw fewer than 7 marked processes while the agent ran: the scan does not work"
-	echo "hygiene: ${#files[@]} trials, $total leftover processes (trials/leftovers: $per); unexpected exit statuses: $bad; loops that took over 10 s: $slow"
+	echo "hygiene: ${#files[@]} trials, $total leftover processes (trials/leftovers: $per); unexpected exit statuses: $bad; slowest loop: $slowest; loops that took over 10 s: $slow"
 }
 
 # ---------------------------------------------------------------------------- kill -9
@@ -342,6 +347,7 @@ kill_trial() {
 		"missing_dirs=$(count missing_dirs "$after")" \
 		"duplicates=$(count duplicates "$after")" \
 		"run_gaps=$(count run_gaps "$after")" \
+		"run_iterations=$(field state_run_iterations "$after")" \
 		"scratch=$(($(field scratch_indexes "$after") + $(field scratch_temps "$after")))" \
 		"scratch_indexes=$(field scratch_indexes "$after") scratch_temps=$(field scratch_temps "$after") lost=$lost leftovers=$(echo $left | wc -w) left=$(describe $left | sed 's/ $//; s/ /,/g')"
 }
@@ -358,11 +364,18 @@ kill9() {
 			continue
 		fi
 		local why=""
-		[ "$(field state "$line")" = ok ] || why="$why torn state;"
+		case $(field state "$line") in
+		ok) ;;
+		missing) why="$why no .ralph/state.toml after the resume (bench/trialcheck reads .ralph/: has the layout moved?);" ;;
+		*) why="$why torn state;" ;;
+		esac
 		[ "$(field corrupt_states "$line")" = 0 ] || why="$why a state kept aside as corrupt;"
-		for k in bad_records missing_dirs duplicates run_gaps lost leftovers scratch; do
+		for k in bad_records duplicates run_gaps lost leftovers scratch; do
 			[ "$(field $k "$line")" = 0 ] || why="$why $k;"
 		done
+		# One kill can cost at most the one number it interrupted.
+		[ $(($(field unrecorded "$line") + $(field missing_dirs "$line"))) -le 1 ] || why="$why more than one number without a record;"
+		[ "$(field run_iterations "$line")" = 3 ] || why="$why the last run has $(field run_iterations "$line") of its 3 iterations recorded;"
 		[ "$(field resume_rc "$line")" = 2 ] || why="$why resume exited $(field resume_rc "$line");"
 		[ "$(field status_rc "$line")" = 0 ] || why="$why status exited $(field status_rc "$line");"
 		[ -z "$why" ] || fail kill "trial $(basename "$f"):$why $line"
@@ -373,15 +386,15 @@ kill9() {
 		per="$per${per:+, }$p $n"
 	done
 	local torn
-	torn=$(grep -L "state=ok " "${files[@]}" | wc -l)
+	torn=$(grep -l "state=torn " "${files[@]}" | wc -l)
 	echo "kill -9: ${#files[@]} trials ($per; $(sum missed "${files[@]}") ended before the kill):" \
 		"torn states $torn, states kept aside $(sum corrupt_states "${files[@]}"), bad records $(sum bad_records "${files[@]}")," \
 		"duplicate run iterations $(sum duplicates "${files[@]}"), run gaps $(sum run_gaps "${files[@]}")," \
-		"missing numbers $(sum missing_dirs "${files[@]}"), lost files $(sum lost "${files[@]}")," \
+		"runs not completed by the resume $(grep -L "run_iterations=3 " "${files[@]}" | wc -l), lost files $(sum lost "${files[@]}")," \
 		"leftover processes after resume $(sum leftovers "${files[@]}"), failed resumes $(grep -L "resume_rc=2 " "${files[@]}" | wc -l)," \
 		"failed status $(grep -L "status_rc=0 " "${files[@]}" | wc -l)," \
 		"scratch leftovers $(sum scratch "${files[@]}") ($(sum scratch_indexes "${files[@]}") ralph-index-*, $(sum scratch_temps "${files[@]}") .tmp);" \
-		"crashed iterations (numbered, no record) $(sum unrecorded "${files[@]}")," \
+		"crashed iterations (numbered, no record) $(sum unrecorded "${files[@]}") (no directory: $(sum missing_dirs "${files[@]}"))," \
 		"runs resumed $(sum resumed_run "${files[@]}"); trials with agent processes still running after the kill" \
 		"$(sum unsupervised "${files[@]}") ($(sum alive_after_kill "${files[@]}") processes), 'status' mentioning an agent in $(sum status_says_agent "${files[@]}") of them"
 }
@@ -421,7 +434,7 @@ gc_trial() {
 gc() {
 	echo "gc: $GC_TRIALS trials, one at a time..." >&2
 	run_trials gc "$GC_TRIALS" 1 gc_trial
-	local files f line aborted_in=0 aborted_out=0 n_in=0 n_out=0 lost=0
+	local files f line aborted_in=0 aborted_out=0 n_in=0 n_out=0
 	files=($(printf '%s\n' "$tmp"/res/gc/[0-9]* | grep -v '\.err$'))
 	for f in "${files[@]}"; do
 		line=$(cat "$f")
@@ -439,13 +452,15 @@ gc() {
 		fi
 		local rec
 		rec=$(field records "$line")
-		[ "$rec" -ge 4 ] || { why="$why $((4 - rec)) records lost;" && lost=$((lost + 4 - rec)); }
+		[ "$rec" -ge 4 ] || why="$why $rec of 4 iterations recorded;"
+		[ "$(field unrecorded "$line")" = 0 ] || why="$why $(field unrecorded "$line") iterations ran without a record;"
 		[ "$(field missing_objects "$line")" = 0 ] || why="$why refs to missing objects;"
 		[ "$(field failed_range_diff "$line")" = 0 ] || why="$why history --diff 1..N failed;"
 		[ -z "$why" ] || fail gc "trial $(basename "$f"):$why $line"
 	done
 	echo "gc: ${#files[@]} trials ($(sum gcs "${files[@]}") gc runs beside $n_out loops, gc inside the agent of $n_in):" \
-		"aborted loops $((aborted_in + aborted_out)) (beside $aborted_out/$n_out, inside $aborted_in/$n_in), lost records $lost," \
+		"aborted loops $((aborted_in + aborted_out)) (beside $aborted_out/$n_out, inside $aborted_in/$n_in)," \
+		"lost records (iterations numbered, never recorded) $(sum unrecorded "${files[@]}")," \
 		"refs to missing objects $(sum missing_objects "${files[@]}"), failed 'history --diff 1..N' $(sum failed_range_diff "${files[@]}")"
 }
 

@@ -13,6 +13,7 @@
 //	corrupt_states=K          state.toml.corrupt-* files kept aside by git-ralph
 //	last=N                    .ralph/history/last, the last number handed out
 //	records=K                 record.toml files that parse
+//	state_run_iterations=K    distinct run iterations recorded for the run the state names
 //	bad_records=N …           records that do not parse, or name another iteration
 //	unrecorded=N …            numbers up to last whose directory has no record (a crashed iteration)
 //	missing_dirs=N …          numbers up to last with no directory at all
@@ -106,6 +107,13 @@ func journal(root, gitDir string) {
 	sort.Strings(dups)
 	sort.Strings(gaps)
 	fmt.Printf("records=%d\n", records)
+	stateRunIterations := 0
+	for key := range seen {
+		if run != "" && strings.HasPrefix(key, run+":") {
+			stateRunIterations++
+		}
+	}
+	fmt.Printf("state_run_iterations=%d\n", stateRunIterations)
 	fmt.Printf("bad_records=%s\nunrecorded=%s\nmissing_dirs=%s\n", strings.Join(bad, " "), strings.Join(unrecorded, " "), strings.Join(missing, " "))
 	fmt.Printf("duplicates=%s\nrun_gaps=%s\n", strings.Join(dups, " "), strings.Join(gaps, " "))
 	indexes, temps := scratch(ralph, gitDir)
