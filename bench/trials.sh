@@ -11,14 +11,17 @@
 #              iteration) killed with -9 at a random moment of loop start, agent run or
 #              end-of-iteration bookkeeping, then `git ralph status` and `git ralph loop`
 #              to resume; checks the state, the records, the files and the processes.
+#   orphans    ORPHAN_TRIALS loops killed with -9 while their agent runs past --timeout 2s:
+#              the agent must be gone within the timeout and grace, or `git ralph status`
+#              must show it and `git ralph cancel --now` stop it.
 #   gc         GC_TRIALS loops with a dirty tree while `git gc --prune=now` runs beside them
 #              in a tight loop (odd trials) or inside the agent (even trials).
 #   worktrees  WT_TRIALS pairs of loops run at once in the main work tree and in a linked
 #              worktree; then history, history --diff A..B and rollback in each.
 #
-#   bench/trials.sh [hygiene] [kill] [gc] [worktrees]     default: all four
+#   bench/trials.sh [hygiene] [kill] [orphans] [gc] [worktrees]     default: all five
 #
-# Environment: TRIALS (100), GC_TRIALS (20), WT_TRIALS (10), JOBS (trials run at once in
+# Environment: TRIALS (100), ORPHAN_TRIALS (10), GC_TRIALS (20), WT_TRIALS (10), JOBS (trials run at once in
 # hygiene, kill and worktrees; 4), SEED (for the random choices; default: the pid),
 # HYGIENE_ENDINGS ("timeout sigint cancel"; "exit" adds an agent that exits leaving its
 # children), HYGIENE_SETSID=1 (the agent also starts a `setsid` child, which leaves its
@@ -28,15 +31,16 @@
 # exit status is 1 when any check failed. See docs/benchmarks.md.
 set -u
 
-sections=${*:-hygiene kill gc worktrees}
+sections=${*:-hygiene kill orphans gc worktrees}
 for s in $sections; do
-	case $s in hygiene | kill | gc | worktrees) ;; *)
-		echo "usage: bench/trials.sh [hygiene] [kill] [gc] [worktrees]" >&2
+	case $s in hygiene | kill | orphans | gc | worktrees) ;; *)
+		echo "usage: bench/trials.sh [hygiene] [kill] [orphans] [gc] [worktrees]" >&2
 		exit 2
 		;;
 	esac
 done
 TRIALS=${TRIALS:-100} GC_TRIALS=${GC_TRIALS:-20} WT_TRIALS=${WT_TRIALS:-10} JOBS=${JOBS:-4}
+ORPHAN_TRIALS=${ORPHAN_TRIALS:-10}
 SEED=${SEED:-$$} HYGIENE_ENDINGS=${HYGIENE_ENDINGS:-timeout sigint cancel}
 HYGIENE_SETSID=${HYGIENE_SETSID:-0} KEEP=${KEEP:-0}
 
@@ -399,6 +403,71 @@ kill9() {
 		"$(sum unsupervised "${files[@]}") ($(sum alive_after_kill "${files[@]}") processes), 'status' mentioning an agent in $(sum status_says_agent "${files[@]}") of them"
 }
 
+# ---------------------------------------------------------------------------- orphans
+
+# gone_within MARK SECONDS: wait until no process marked MARK is left, up to SECONDS;
+# prints the milliseconds it took, or nothing if they are still there.
+gone_within() {
+	local start
+	start=$(now_ms)
+	while [ -n "$(marked "$1")" ]; do
+		[ $(($(now_ms) - start)) -lt $(($2 * 1000)) ] || return 0
+		sleep 0.2
+	done
+	echo $(($(now_ms) - start))
+}
+
+orphan_trial() {
+	local i=$1 d=$tmp/orphans/$i mark=$session-orphans-$i
+	new_repo "$d/repo" >/dev/null || return 1
+	mkfifo "$d/fifo" && exec {fd}<>"$d/fifo"
+	ralph "$d/repo" "$mark" AUDIT_FIFO="$d/fifo" -- \
+		loop --fresh --max 1 --timeout 2s --agent-cmd "$agents/orphan-agent.sh"
+	local pid=$! line wd started
+	wd=$(watchdog $pid 60)
+	read -r -t 30 -u "$fd" line
+	started=$(now_ms)
+	sleep "$(secs 100 500)"
+	kill -9 $pid 2>/dev/null
+	wait $pid
+	kill $wd 2>/dev/null
+	# The agent may live on until its timeout (2 s) and the grace (5 s) are over, plus 1 s.
+	local left=$((8 - ($(now_ms) - started) / 1000)) gone status_shows=0 cancel_rc=- after_cancel=
+	gone=$(gone_within "$mark" $left)
+	if [ -z "$gone" ]; then
+		git ralph status >"$d/status.out" 2>&1
+		grep -qi agent "$d/status.out" && status_shows=1
+		cancel_rc=0
+		git ralph cancel --now >"$d/cancel.out" 2>&1 || cancel_rc=$?
+		after_cancel=$(gone_within "$mark" 7)
+	fi
+	kill_marked "$mark"
+	echo "gone_by_itself=$([ -n "$gone" ] && echo 1 || echo 0) status_shows=$status_shows" \
+		"cancel_rc=$cancel_rc stopped_by_cancel=$([ -n "$after_cancel" ] && echo 1 || echo 0)"
+}
+
+orphans() {
+	local jobs=$((ORPHAN_TRIALS > 10 ? 10 : ORPHAN_TRIALS))
+	echo "orphans: $ORPHAN_TRIALS trials, $jobs at a time..." >&2
+	run_trials orphans "$ORPHAN_TRIALS" "$jobs" orphan_trial
+	local files f line
+	files=($(printf '%s\n' "$tmp"/res/orphans/[0-9]* | grep -v '\.err$'))
+	for f in "${files[@]}"; do
+		line=$(cat "$f")
+		if [ -z "$line" ]; then
+			fail orphans "trial $(basename "$f"): no result ($(head -c 300 "$f.err"))"
+			continue
+		fi
+		[ "$(field gone_by_itself "$line")" = 1 ] && continue
+		[ "$(field status_shows "$line")" = 1 ] && [ "$(field stopped_by_cancel "$line")" = 1 ] && continue
+		fail orphans "trial $(basename "$f"): the agent outlived its killed loop by more than timeout + grace, and status did not show it or cancel --now did not stop it: $line"
+	done
+	echo "orphans: ${#files[@]} trials (loop killed with -9 while a 30 s agent runs under --timeout 2s):" \
+		"agent gone within timeout + grace $(sum gone_by_itself "${files[@]}"); of the others, shown by status" \
+		"$(sum status_shows "${files[@]}"), stopped by 'cancel --now' $(sum stopped_by_cancel "${files[@]}")" \
+		"('cancel --now' failed in $(grep -l 'cancel_rc=[1-9]' "${files[@]}" | wc -l))"
+}
+
 # ---------------------------------------------------------------------------- gc
 
 gc_trial() {
@@ -585,6 +654,7 @@ for s in $sections; do
 	case $s in
 	hygiene) hygiene ;;
 	kill) kill9 ;;
+	orphans) orphans ;;
 	gc) gc ;;
 	worktrees) worktrees ;;
 	esac
