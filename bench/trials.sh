@@ -25,7 +25,9 @@
 # hygiene, kill and worktrees; 4), SEED (for the random choices; default: the pid),
 # HYGIENE_ENDINGS ("timeout sigint cancel"; "exit" adds an agent that exits leaving its
 # children), HYGIENE_SETSID=1 (the agent also starts a `setsid` child, which leaves its
-# process group and session), KEEP=1 (keep the scratch directory with every trial's logs).
+# process group and session), HYGIENE_ESCAPE=1 (the instrument's self-check: a child
+# that leaves the session without RALPH_RUN, which no loop can find, so every trial must
+# report one leftover), KEEP=1 (keep the scratch directory with every trial's logs).
 #
 # Each section prints a one-line summary on stdout, failed trials' details on stderr; the
 # exit status is 1 when any check failed. See docs/benchmarks.md.
@@ -42,7 +44,7 @@ done
 TRIALS=${TRIALS:-100} GC_TRIALS=${GC_TRIALS:-20} WT_TRIALS=${WT_TRIALS:-10} JOBS=${JOBS:-4}
 ORPHAN_TRIALS=${ORPHAN_TRIALS:-10}
 SEED=${SEED:-$$} HYGIENE_ENDINGS=${HYGIENE_ENDINGS:-timeout sigint cancel}
-HYGIENE_SETSID=${HYGIENE_SETSID:-0} KEEP=${KEEP:-0}
+HYGIENE_SETSID=${HYGIENE_SETSID:-0} HYGIENE_ESCAPE=${HYGIENE_ESCAPE:-0} KEEP=${KEEP:-0}
 
 cd "$(dirname "$0")/.."
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -65,10 +67,10 @@ if [ -e "$(git --exec-path)/git-ralph" ]; then
 	echo "warning: 'git ralph' runs $(git --exec-path)/git-ralph, not the one just built" >&2
 fi
 
-# marked PREFIX: the pids of live processes whose environment has an AUDIT_MARK starting
-# with PREFIX (zombies have no environment left, so they never match).
+# marked MARK: the pids of live processes whose environment has AUDIT_MARK=MARK (zombies
+# have no environment left, so they never match).
 marked() {
-	grep -lsz "^AUDIT_MARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
+	grep -lszxF "AUDIT_MARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
 }
 
 # describe PID...: "pid:command line" for each, for the report.
@@ -78,7 +80,7 @@ describe() {
 	done
 }
 
-# kill_marked PREFIX: SIGKILL every live process marked PREFIX…
+# kill_marked MARK: SIGKILL every live process marked MARK.
 kill_marked() {
 	local pids
 	pids=$(marked "$1")
@@ -86,7 +88,9 @@ kill_marked() {
 }
 
 cleanup() {
-	kill_marked "$session-"
+	local pids
+	pids=$(grep -lsz "^AUDIT_MARK=$session-" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3)
+	[ -z "$pids" ] || kill -9 $pids 2>/dev/null
 	if [ "$KEEP" = 1 ]; then
 		echo "kept: $tmp" >&2
 	else
@@ -207,7 +211,7 @@ hygiene_trial() {
 	local start
 	start=$(now_ms)
 	ralph "$d/repo" "$mark" AUDIT_FIFO="$d/fifo" AUDIT_IGNORE_TERM=$ignore AUDIT_EXIT=$exit_now \
-		AUDIT_SETSID="$HYGIENE_SETSID" -- "${args[@]}"
+		AUDIT_SETSID="$HYGIENE_SETSID" AUDIT_ESCAPE="$HYGIENE_ESCAPE" -- "${args[@]}"
 	local pid=$! wd line spawned=0
 	wd=$(watchdog $pid 60)
 	if read -r -t 30 -u "$fd" line; then
@@ -493,7 +497,8 @@ gc_trial() {
 	local j fatal=0 missing=0 diffs=0
 	j=$(trialcheck journal "$d/repo" "$d/repo/.git")
 	grep -qE 'fatal|bad object|error:' "$d/repo.out" && fatal=1
-	missing=$(git for-each-ref --format='%(objectname)' refs/ralph/ | git cat-file --batch-check 2>&1 | grep -c missing)
+	# refs/worktree/: where per-worktree checkpoint refs may live.
+	missing=$(git for-each-ref --format='%(objectname)' refs/ralph/ refs/worktree/ | git cat-file --batch-check 2>&1 | grep -c missing)
 	git ralph history --diff "1..$(field last "$j")" >"$d/diff.out" 2>&1 || diffs=1
 	echo "inside=$inside gcs=$gcs rc=$rc error_printed=$fatal records=$(field records "$j")" \
 		"unrecorded=$(count unrecorded "$j") state=$(field state "$j")" \

@@ -14,6 +14,9 @@ fi
 if [ "${AUDIT_SETSID:-0}" = 1 ]; then       # leaves the session (found by RALPH_RUN only)
 	setsid sleep 300 &
 fi
+if [ "${AUDIT_ESCAPE:-0}" = 1 ]; then       # the instrument's self-check: a child that
+	env -u RALPH_RUN setsid sleep 300 &       # no loop can find (own session, no RALPH_RUN)
+fi
 sleep 0.05 # let the children exec
 echo ready >"$AUDIT_FIFO"
 if [ "${AUDIT_EXIT:-0}" = 1 ]; then
