@@ -3,9 +3,10 @@
 # git-ralph built from this checkout, in scratch repositories, it runs
 #
 #   hygiene    TRIALS loops whose agent leaves children and grandchildren behind (background
-#              sleeps, a nohup child, a pipeline, a child in its own process group, every
-#              third trial one that ignores SIGTERM), ended in turn by --timeout, by SIGINT
-#              to git-ralph and by `git ralph cancel --now`; then counts the processes left.
+#              sleeps, a nohup child, a pipeline, a child in its own process group, in every
+#              third round of endings one that ignores SIGTERM), ended in turn by --timeout,
+#              by SIGINT to git-ralph and by `git ralph cancel --now`; then counts the
+#              processes left.
 #   kill       TRIALS loops (dirty tree, untracked and ignored files of the user's, an agent
 #              that edits, adds files, writes to an ignored file and commits every other
 #              iteration) killed with -9 at a random moment of loop start, agent run or
@@ -21,8 +22,8 @@
 #
 #   bench/trials.sh [hygiene] [kill] [orphans] [gc] [worktrees]     default: all five
 #
-# Environment: TRIALS (100), ORPHAN_TRIALS (10), GC_TRIALS (20), WT_TRIALS (10), JOBS (trials run at once in
-# hygiene, kill and worktrees; 4), SEED (for the random choices; default: the pid),
+# Environment: TRIALS (100), ORPHAN_TRIALS (10), GC_TRIALS (20), WT_TRIALS (10), JOBS
+# (trials run at once in hygiene and kill; worktrees at most 2, orphans at most 10; 4), SEED (for the random choices; default: the pid),
 # HYGIENE_ENDINGS ("timeout sigint cancel"; "exit" adds an agent that exits leaving its
 # children), HYGIENE_SETSID=1 (the agent also starts a `setsid` child, which leaves its
 # process group and session), HYGIENE_ESCAPE=1 (the instrument's self-check: a child
