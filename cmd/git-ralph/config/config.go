@@ -100,6 +100,10 @@ type Config struct {
 	Agents  map[string]AgentOverride // [agents.NAME] of both files, merged field by field
 	Hooks   Hooks
 
+	// Warnings are what deserves a word but does not stop anything: RALPH_ variables
+	// that are no setting.
+	Warnings []string
+
 	repoCommands map[string]string
 }
 
@@ -187,7 +191,12 @@ func Load(src Sources) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return resolve(user, repo, env, flags)
+	c, err := resolve(user, repo, env, flags)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings = envWarnings(src.Env)
+	return c, nil
 }
 
 // displayPath shows path with the home directory as "~".
