@@ -152,7 +152,7 @@ func (p *progress) runFinished(r loop.Result) {
 	case loop.StatusSuccess:
 		p.info("Done: the agent signalled SUCCESS after %s (total: %s)", plural(r.Iterations, "iteration"), total)
 	case loop.StatusMaxIters:
-		p.info("Reached max iterations: %d (total: %s)", r.Iterations, total)
+		p.info("Reached max iterations: %d (%stotal: %s)", r.Last, thisInvocation(r), total)
 	case loop.StatusIdle:
 		p.line("Stopping: %s in a row changed nothing in git (%s completed, total: %s)", plural(r.Idle, "iteration"), plural(r.Iterations, "iteration"), total)
 	case loop.StatusAborted:
@@ -197,9 +197,7 @@ func (p *progress) line(format string, args ...any) {
 	if p.dated {
 		layout = "2006-01-02 15:04:05"
 	}
-	// a line names commands, and the agent's and validation's words: none may drive the
-	// terminal or break the one-event-per-line log
-	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), fmt.Sprintf(format, args...))
 }
 
 // idleNote adds the idle count to an iteration that changed nothing in git.
@@ -315,4 +313,13 @@ func (t *ticker) stop() {
 		close(t.done)
 	}
 	<-t.over
+}
+
+// thisInvocation counts the iterations of a resumed run that this invocation ran, when
+// they are not all of the run's: "2 in this invocation, ".
+func thisInvocation(r loop.Result) string {
+	if r.Iterations == r.Last {
+		return ""
+	}
+	return fmt.Sprintf("%d in this invocation, ", r.Iterations)
 }
