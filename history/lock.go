@@ -95,7 +95,7 @@ func Acquire(path string, holder Holder) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the lock file: %w", err)
 	}
-	if err := flockRetry(f, syscall.LOCK_EX); err != nil {
+	if err := flockRetry(f, lockExclusive); err != nil {
 		defer f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, &LockedError{Holder: readHolderFrom(f)}
@@ -103,7 +103,7 @@ func Acquire(path string, holder Holder) (*Lock, error) {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
 	if err := writeHolder(f, holder); err != nil {
-		flock(f, syscall.LOCK_UN)
+		flock(f, lockUnlock)
 		f.Close()
 		return nil, fmt.Errorf("writing the lock holder to %s: %w", path, err)
 	}
@@ -120,7 +120,7 @@ func (l *Lock) Release() error {
 	f := l.f
 	l.f = nil
 	err := f.Truncate(0) // still locked: no one else writes the file now
-	if uerr := flock(f, syscall.LOCK_UN); err == nil {
+	if uerr := flock(f, lockUnlock); err == nil {
 		err = uerr
 	}
 	if cerr := f.Close(); err == nil {
@@ -144,14 +144,14 @@ func ReadHolder(path string) (h Holder, held bool, err error) {
 		return Holder{}, false, fmt.Errorf("opening the lock file: %w", err)
 	}
 	defer f.Close()
-	err = flock(f, syscall.LOCK_SH|syscall.LOCK_NB)
+	err = flock(f, lockShared|lockNonBlocking)
 	switch {
 	case errors.Is(err, syscall.EWOULDBLOCK):
 		return readHolderFrom(f), true, nil
 	case err != nil:
 		return Holder{}, false, fmt.Errorf("testing the lock %s: %w", path, err)
 	}
-	return Holder{}, false, flock(f, syscall.LOCK_UN)
+	return Holder{}, false, flock(f, lockUnlock)
 }
 
 // writeHolder replaces the lock file's content with the holder line. Truncating first means
@@ -179,32 +179,10 @@ func readHolderFrom(f *os.File) Holder {
 // after each of lockRetryDelays before giving up with EWOULDBLOCK.
 func flockRetry(f *os.File, how int) error {
 	for i := 0; ; i++ {
-		err := flock(f, how|syscall.LOCK_NB)
+		err := flock(f, how|lockNonBlocking)
 		if !errors.Is(err, syscall.EWOULDBLOCK) || i == len(lockRetryDelays) {
 			return err
 		}
 		time.Sleep(lockRetryDelays[i])
 	}
-}
-
-// flock applies flock(2) to f, retrying when interrupted by a signal. It goes through
-// SyscallConn rather than Fd, which would switch the file to blocking mode for good.
-func flock(f *os.File, how int) error {
-	conn, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var ferr error
-	err = conn.Control(func(fd uintptr) {
-		for {
-			ferr = syscall.Flock(int(fd), how)
-			if ferr != syscall.EINTR {
-				return
-			}
-		}
-	})
-	if err != nil {
-		return err
-	}
-	return ferr
 }

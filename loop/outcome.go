@@ -3,6 +3,7 @@ package loop
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"syscall"
 
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -103,8 +104,8 @@ func SignalName(sig syscall.Signal) string {
 		syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
 		syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
 		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-		syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2", syscall.SIGXCPU: "SIGXCPU",
 	}
+	maps.Copy(names, unixSignalNames)
 	if name, ok := names[sig]; ok {
 		return name
 	}

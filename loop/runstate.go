@@ -40,6 +40,7 @@ func (r *runner) open(ctx context.Context) (int, error) {
 	if r.here, err = gitops.TakeCheckpoint(ctx, r.cfg.Dir); err != nil {
 		return 0, fmt.Errorf("reading the repository before the first iteration: %w", err)
 	}
+	r.recordCrashed(saved)
 	r.report(RunStarted{Run: r.res.Run, Mode: r.cfg.Mode, Max: r.cfg.MaxIterations, At: now,
 		Resumed: resumed, First: first, Why: why})
 	return first, nil

@@ -30,7 +30,7 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 	if c.Now {
 		sig, done = syscall.SIGINT, "interrupted the loop (pid %d)"
 	}
-	if err := syscall.Kill(holder.PID, sig); err != nil {
+	if err := signalProcess(holder.PID, sig); err != nil {
 		return signalError(holder, err)
 	}
 	fmt.Fprintf(s.Stdout, done+"\n", holder.PID)

@@ -32,8 +32,10 @@ type CLI struct {
 	Completion CompletionCmd    `cmd:"" help:"Print shell completion for bash, zsh or fish."`
 	Demo       DemoCmd          `cmd:"" help:"Run a whole plan+build loop in a scratch repository with a built-in scripted agent."`
 	Man        ManCmd           `cmd:"" help:"Print the man page, or install it where 'git help ralph' finds it."`
+	Help       HelpCmd          `cmd:"" help:"Show the help of git ralph or of a command: 'git ralph help loop'."`
+	VersionCmd VersionCmd       `cmd:"" name:"version" help:"Print the version and the commit it was built from."`
 	DemoAgent  DemoAgentCmd     `cmd:"" hidden:"" name:"demo-agent" help:"The scripted agent that 'git ralph demo' runs."`
-	Version    kong.VersionFlag `help:"Print the version and exit."`
+	Version    kong.VersionFlag `help:"Print the version and the commit it was built from, and exit."`
 }
 
 // Streams are the process's standard streams, bound into every command.
@@ -57,7 +59,7 @@ func parser(cli *CLI, s Streams, exit func(int)) (*kong.Kong, error) {
 		kong.Exit(exit),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"version": "git-ralph " + version},
+		kong.Vars{"version": versionText()},
 	)
 }
 
@@ -80,11 +82,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = h.code
 		}
 	}()
-	kctx, err := k.Parse(args)
+	if len(args) == 0 {
+		args = []string{"--help"} // bare `git ralph`: the usage, as git does
+	}
+	kctx, err := k.Parse(joinNegativeValues(k, args))
 	if err != nil {
 		var parseErr *kong.ParseError
 		if errors.As(err, &parseErr) {
-			return report(s.Stderr, withHint(err, "run 'git ralph %s -h' for usage", commandName(parseErr.Context)))
+			return report(s.Stderr, withHint(explainMissingValue(k, err), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
 		}
 		return report(s.Stderr, err)
 	}

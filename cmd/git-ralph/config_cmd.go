@@ -24,6 +24,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	warnSettings(s.Stderr, set.resolved)
 	entries := set.entries()
 	if c.JSON {
 		type entry struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -42,7 +43,7 @@ func (c *DemoCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err != nil {
 		return err
 	}
-	c.summarise(ctx, s.Stdout, dir)
+	c.summarise(ctx, s.Stdout, dir, agentCmd)
 	if status != loop.StatusSuccess {
 		return &exitError{code: status.ExitCode(), err: fmt.Errorf("the demo ended %s instead of success", status)}
 	}
@@ -60,12 +61,11 @@ func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, 
 	}
 	var status loop.Status
 	for _, step := range steps {
-		fmt.Fprintf(s.Stdout, "%s\n$ git ralph loop --mode %s --max %d --verbose\n", step.title, step.mode, step.max)
+		fmt.Fprintf(s.Stdout, "%s\n$ %s\n", step.title, demoLoopCommand(step.mode, step.max, agentCmd))
 		cfg := loop.Config{Dir: dir, Mode: step.mode, AgentCmd: agentCmd, MaxIterations: step.max,
 			MaxConsecutiveErrors: loop.DefaultMaxConsecutiveErrors, MaxOutputBuffer: loop.DefaultMaxOutputBuffer,
 			IdleThreshold: loop.DefaultIdleThreshold}
-		res, err := loop.Run(ctx, cfg, loop.Deps{Reporter: newProgress(s.Stdout, false), Hurry: in.hurry,
-			Live: &indented{w: s.Stdout, prefix: "    │ "}})
+		res, err := runDemoLoop(ctx, s, in, cfg)
 		if err != nil {
 			return "", err
 		}
@@ -75,6 +75,26 @@ func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, 
 		}
 	}
 	return status, nil
+}
+
+// runDemoLoop runs one loop of the demo, reporting to the terminal and, like every
+// loop, to the structured log (git ralph logs).
+func runDemoLoop(ctx context.Context, s Streams, in *interrupts, cfg loop.Config) (loop.Result, error) {
+	reporter := reporters{newProgress(s.Stdout, false)}
+	if log, err := openRunLog(cfg.Dir, "info"); err != nil {
+		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
+	} else {
+		defer log.close()
+		reporter = append(reporter, log)
+	}
+	return loop.Run(ctx, cfg, loop.Deps{Reporter: reporter, Hurry: in.hurry,
+		Live: &indented{w: s.Stdout, prefix: "    │ "}})
+}
+
+// demoLoopCommand is the command line that runs the demo's loop: the same settings, so
+// that it works in the kept repository.
+func demoLoopCommand(mode string, max int, agentCmd string) string {
+	return fmt.Sprintf("git ralph loop --mode %s --max %d --verbose --agent-cmd %s", mode, max, shellWord(agentCmd))
 }
 
 // newDemoRepo makes dir a repository with the demo project's specs, the default
@@ -93,23 +113,27 @@ func newDemoRepo(ctx context.Context, dir string) error {
 	if err := demoagent.Scaffold(dir); err != nil {
 		return err
 	}
-	if err := writeScaffold(dir, false); err != nil {
+	if _, err := writeScaffold(dir, false); err != nil {
 		return err
 	}
 	_, err := gitops.CommitAll(ctx, dir, "textkit: specs and Ralph prompts")
 	return err
 }
 
-// demoAgentCommand runs this very binary as the agent, through sh like any agent.
+// demoAgentCommand runs this very binary as the agent, through sh like any agent:
+// "git ralph demo-agent" when that is the git-ralph on PATH, else by its path.
 func demoAgentCommand() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("finding git-ralph's own executable: %w", err)
 	}
-	return shellQuote(exe) + " demo-agent", nil
+	if onPath, err := exec.LookPath("git-ralph"); err == nil && sameFile(onPath, exe) {
+		return "git ralph demo-agent", nil
+	}
+	return shellWord(exe) + " demo-agent", nil
 }
 
-func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir string) {
+func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir, agentCmd string) {
 	fmt.Fprintf(w, "What happened, in git (newest first):\n")
 	if log, err := gitops.Log(ctx, dir, 20); err == nil {
 		for _, line := range log {
@@ -121,10 +145,12 @@ func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir string) {
 	}
 	if c.Keep {
 		fmt.Fprintf(w, "\nThe scratch repository is kept: cd %s\n", dir)
+		fmt.Fprintf(w, "There, 'git ralph history' and 'git ralph logs' show the runs, and this runs the build loop again:\n  %s\n",
+			demoLoopCommand("build", 10, agentCmd))
 	} else {
 		fmt.Fprintf(w, "\nThe scratch repository was removed; run 'git ralph demo --keep' to look around in it.\n")
 	}
-	fmt.Fprintf(w, "With a real agent: git ralph init, then git ralph loop --mode plan --agent-cmd 'claude -p --dangerously-skip-permissions'.\n")
+	fmt.Fprintf(w, "With a real agent, in your repository: git ralph init, then %s\n", firstLoop)
 }
 
 // indented prefixes every line written through it, to set the agent's output apart.

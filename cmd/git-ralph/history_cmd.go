@@ -152,15 +152,20 @@ func outcomeText(r history.Record) string {
 		return r.Outcome + " (timeout)"
 	case r.KilledBy != "":
 		return r.Outcome + " (" + r.KilledBy + ")"
+	case r.Validation != "" && r.Validation != "passed":
+		return r.Outcome + " (validation " + strings.SplitN(r.Validation, ":", 2)[0] + ")" // "failed", "timed out after 10m0s"
 	}
 	return r.Outcome
 }
 
-// changesText is seed 003's "+120 -30 (5 files)", with ", pruned" when the saved diff
-// and output are gone.
+// changesText is "+120 -30 (5 files)", with ", pruned" when the saved diff and output
+// are gone; a crashed iteration's changes were never measured.
 func changesText(r history.Record) string {
 	text := "none"
-	if r.FilesChanged > 0 {
+	switch {
+	case r.Outcome == string(loop.OutcomeCrashed):
+		text = "not measured"
+	case r.FilesChanged > 0:
 		text = fmt.Sprintf("+%d -%d (%s)", r.Insertions, r.Deletions, plural(r.FilesChanged, "file"))
 	}
 	if r.Pruned {

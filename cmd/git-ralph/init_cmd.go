@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/history"
@@ -16,6 +17,17 @@ import (
 
 //go:embed templates/config.toml
 var configTemplate string
+
+//go:embed templates/spec_example.md
+var specExample string
+
+// specExamplePath is the example init writes when specs/ has no specification yet, so
+// that the README's `$EDITOR specs/*.md` opens something and plan mode has a spec.
+var specExamplePath = filepath.Join("specs", "example.md")
+
+// firstLoop is the first loop to run on a repository, as the README, init and the demo
+// all suggest it.
+const firstLoop = "git ralph loop --mode plan --max 1 --agent claude"
 
 // InitCmd is `git ralph init`.
 type InitCmd struct {
@@ -45,20 +57,47 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	if err := writeScaffold(root, c.Force); err != nil {
+	written, err := writeScaffold(root, c.Force)
+	if err != nil {
 		return err
 	}
-	for _, f := range scaffold() {
-		fmt.Fprintf(s.Stdout, "wrote %s\n", f.path)
+	for _, path := range written {
+		fmt.Fprintf(s.Stdout, "wrote %s\n", filepath.ToSlash(path))
 	}
-	fmt.Fprintf(s.Stdout, "next: edit the prompts, then run 'git ralph loop --mode plan --agent-cmd CMD'\n")
+	// committed, the scaffold is where rollback and history start, and no iteration
+	// takes it for the agent's work
+	fmt.Fprintf(s.Stdout, "next:\n"+
+		"  $EDITOR specs/*.md    # say what you want built\n"+
+		"  git add %s && git commit -m 'Ralph prompts and specs'\n"+
+		"  %s\n", strings.Join(addPaths(written), " "), firstLoop)
 	return nil
 }
 
-// writeScaffold writes every scaffold file under root; unless force, it first checks
-// that none exists, so it never leaves a half-written scaffold behind.
-func writeScaffold(root string, force bool) error {
+// addPaths are the written files as 'git add' takes them: directories for what is under
+// specs/ and .ralph/.
+func addPaths(written []string) []string {
+	var paths []string
+	for _, p := range written {
+		top, _, nested := strings.Cut(filepath.ToSlash(p), "/")
+		if nested {
+			p = top
+		}
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// writeScaffold writes every scaffold file under root, and the example specification
+// when specs/ holds no Markdown file; unless force, it first checks that none of the
+// scaffold exists, so it never leaves a half-written scaffold behind. It returns the
+// paths written.
+func writeScaffold(root string, force bool) ([]string, error) {
 	files := scaffold()
+	if !hasSpecs(root) {
+		files = append(files, scaffoldFile{specExamplePath, specExample})
+	}
 	if !force {
 		var existing []string
 		for _, f := range files {
@@ -67,18 +106,26 @@ func writeScaffold(root string, force bool) error {
 			}
 		}
 		if len(existing) > 0 {
-			return withHint(fmt.Errorf("not overwriting %s", strings.Join(existing, ", ")),
+			return nil, withHint(fmt.Errorf("not overwriting %s", strings.Join(existing, ", ")),
 				"use 'git ralph init --force' to replace them with the defaults")
 		}
 	}
+	var written []string
 	for _, f := range files {
 		path := filepath.Join(root, f.path)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+			return written, fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
 		}
 		if err := os.WriteFile(path, []byte(f.body), 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
+			return written, fmt.Errorf("writing %s: %w", path, err)
 		}
+		written = append(written, f.path)
 	}
-	return nil
+	return written, nil
+}
+
+// hasSpecs reports whether specs/ holds a Markdown file already: then it needs no example.
+func hasSpecs(root string) bool {
+	found, _ := filepath.Glob(filepath.Join(root, "specs", "*.md"))
+	return len(found) > 0
 }

@@ -17,7 +17,7 @@ import (
 type LoopCmd struct {
 	Mode                 string         `help:"Mode: plan, build, or any NAME with a PROMPT_NAME.md (default: build)." placeholder:"MODE"`
 	Max                  *int           `help:"Stop after N iterations (default: 5)." placeholder:"N"`
-	Unlimited            bool           `help:"No iteration limit (--max still wins)."`
+	Unlimited            *bool          `help:"No iteration limit (--max still wins); --unlimited=false brings a limit back over a config file's unlimited = true."`
 	Agent                string         `help:"A built-in agent preset: claude, codex, gemini, opencode, aider, cursor-agent, copilot, amp, kiro-cli." placeholder:"NAME"`
 	AgentCmd             string         `name:"agent-cmd" help:"Your own agent command, run with 'sh -c' in the repository root; the prompt arrives on stdin. With --agent, that preset reads its output." placeholder:"CMD"`
 	Timeout              *time.Duration `help:"Stop an iteration that runs longer than DUR, e.g. 30m (default: none)." placeholder:"DUR"`
@@ -52,6 +52,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err != nil {
 		return err
 	}
+	warnSettings(s.Stderr, set.resolved)
 	if c.DryRun {
 		return dryRun(ctx, s, set)
 	}

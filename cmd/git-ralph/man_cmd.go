@@ -39,7 +39,26 @@ func (c *ManCmd) Run(s Streams, k *kong.Kong) error {
 		return err
 	}
 	fmt.Fprintf(s.Stdout, "installed %s; 'git help ralph' and 'git ralph --help' now open it\n", path)
+	if note := manPathNote(os.Getenv("MANPATH"), dir); note != "" {
+		fmt.Fprintf(s.Stdout, "%s\n", note)
+	}
 	return f.Close()
+}
+
+// manPathNote says how to make man find dir when MANPATH is set: man then searches only
+// the directories it lists, unless an empty entry (a leading or trailing ':', or '::')
+// stands for the default search, which finds share/man beside each bin directory on PATH.
+func manPathNote(manpath, dir string) string {
+	if manpath == "" {
+		return ""
+	}
+	for _, entry := range filepath.SplitList(manpath) {
+		if entry == "" || filepath.Clean(entry) == filepath.Clean(dir) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("note: MANPATH is set, so man looks only where it says: add %s to it (export MANPATH=\"$MANPATH:%s\"),\n"+
+		"or end it with ':' to keep man's own search as well", dir, dir)
 }
 
 // manDir is DIR, or ../share/man from the executable's directory: man-db adds that

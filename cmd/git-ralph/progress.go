@@ -154,7 +154,7 @@ func (p *progress) runFinished(r loop.Result) {
 	case loop.StatusSuccess:
 		p.info("Done: the agent signalled SUCCESS after %s (total: %s)", plural(r.Iterations, "iteration"), total)
 	case loop.StatusMaxIters:
-		p.info("Reached max iterations: %d (total: %s)", r.Iterations, total)
+		p.info("Reached max iterations: %d (%stotal: %s)", r.Last, thisInvocation(r), total)
 	case loop.StatusIdle:
 		p.line("Stopping: %s in a row changed nothing in git (%s completed, total: %s)", plural(r.Idle, "iteration"), plural(r.Iterations, "iteration"), total)
 	case loop.StatusAborted:
@@ -315,4 +315,13 @@ func (t *ticker) stop() {
 		close(t.done)
 	}
 	<-t.over
+}
+
+// thisInvocation counts the iterations of a resumed run that this invocation ran, when
+// they are not all of the run's: "2 in this invocation, ".
+func thisInvocation(r loop.Result) string {
+	if r.Iterations == r.Last {
+		return ""
+	}
+	return fmt.Sprintf("%d in this invocation, ", r.Iterations)
 }

@@ -50,7 +50,9 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.Mode != "", "mode", "--mode", c.Mode)
 	add(c.Agent != "", "agent", "--agent", c.Agent)
 	add(c.AgentCmd != "", "agent_cmd", "--agent-cmd", c.AgentCmd)
-	add(c.Unlimited, "unlimited", "--unlimited", "true")
+	if c.Unlimited != nil {
+		add(true, "unlimited", "--unlimited", strconv.FormatBool(*c.Unlimited))
+	}
 	add(c.Max != nil, "max_iterations", "--max", intText(c.Max))
 	add(c.Timeout != nil, "iteration_timeout", "--timeout", durationText(c.Timeout))
 	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", intText(c.MaxConsecutiveErrors))
@@ -61,6 +63,13 @@ func (c *LoopCmd) flags() []config.Flag {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}
 	return fs
+}
+
+// warnSettings prints the configuration's warnings, such as a misspelt RALPH_ variable.
+func warnSettings(w io.Writer, c *config.Config) {
+	for _, msg := range c.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
 }
 
 // loadConfig reads the configuration of the repository at root with these flags.

@@ -101,9 +101,6 @@ func (in *interrupts) cancelRequested(stderr io.Writer) {
 	}
 }
 
-// cancelSignal is what `git ralph cancel` sends to the loop.
-const cancelSignal = syscall.SIGUSR1
-
 // lockedWriter serialises writes from the loop's reporter, the signal watcher and the
 // event hooks' goroutine. It also draws the terminal's status line (statusDrawer), so
 // that any other write clears that line first instead of being appended to it.

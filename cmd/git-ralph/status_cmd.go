@@ -23,6 +23,9 @@ type loopStatus struct {
 	LockHolder *holderJSON `json:"lock_holder"`
 	*history.State
 	ElapsedMS *int64 `json:"elapsed_ms,omitempty"`
+	// HistoryIteration is the repository-wide number of the last iteration begun (the one
+	// 'history', 'logs N' and 'rollback' take); 0 when none.
+	HistoryIteration int `json:"history_iteration,omitempty"`
 }
 
 type holderJSON struct {
@@ -66,6 +69,9 @@ func readStatus(ctx context.Context, root string, now time.Time) (loopStatus, er
 	}
 	if state.Exists() {
 		st.State = &state
+		if st.HistoryIteration, err = historyLast(root); err != nil {
+			return loopStatus{}, err
+		}
 		elapsed := st.elapsed(now).Milliseconds()
 		st.ElapsedMS = &elapsed
 	}
@@ -133,16 +139,34 @@ func (st loopStatus) summary() string {
 	return fmt.Sprintf("%s; 'git ralph loop' resumes it at iteration %d", ended, st.Iteration+1)
 }
 
-// iterationText is i/N: the one in progress while a loop runs, else the last completed.
+// iterationText is i/N: the one in progress while a loop runs, else the last completed;
+// then the number the history knows it by.
 func (st loopStatus) iterationText() string {
 	i, note := st.Iteration, "completed"
 	if st.Running {
 		i, note = st.Iteration+1, "in progress"
 	}
+	text := fmt.Sprintf("%d/%d in this run (%s)", i, st.MaxIterations, note)
 	if st.MaxIterations == 0 {
-		return fmt.Sprintf("%d of unlimited (%s)", i, note)
+		text = fmt.Sprintf("%d of unlimited in this run (%s)", i, note)
 	}
-	return fmt.Sprintf("%d/%d (%s)", i, st.MaxIterations, note)
+	switch {
+	case st.HistoryIteration == 0:
+	case !st.Running && st.Active: // the loop died: the last number begun never completed
+		text += fmt.Sprintf("; the one that was running is number %d for history, logs and rollback", st.HistoryIteration)
+	default:
+		text += fmt.Sprintf("; number %d for history, logs and rollback", st.HistoryIteration)
+	}
+	return text
+}
+
+// historyLast is the repository-wide number of the last iteration begun.
+func historyLast(root string) (int, error) {
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return 0, err
+	}
+	return store.Last()
 }
 
 func localTime(t time.Time) string {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"os"
+
+	"golang.org/x/term"
 )
 
-// isTerminal reports whether the stream is a terminal (a character device). Anything
-// else — a pipe, a file, a buffer in a test — is not.
+// isTerminal reports whether the stream is a terminal: a file the terminal driver answers
+// for (isatty). Character devices that are no terminal — /dev/null above all, which cron
+// and `</dev/null` give — are not, nor is a pipe, a file or a buffer in a test.
 func isTerminal(stream any) bool {
 	f, ok := stream.(*os.File)
 	if !ok {
@@ -14,8 +17,13 @@ func isTerminal(stream any) bool {
 		}
 		return false
 	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	conn, err := f.SyscallConn() // not Fd, which would switch the file to blocking mode
+	if err != nil {
+		return false
+	}
+	tty := false
+	conn.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) })
+	return tty
 }
 
 // fancyTerminal reports whether redrawn status lines and countdowns may be written to

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -127,5 +129,60 @@ func scratchRepo(t *testing.T) {
 		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
+	}
+}
+
+// TestDevNullIsNoTerminal: /dev/null is a character device, but no terminal; cron and
+// `</dev/null` give it as stdin.
+func TestDevNullIsNoTerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Error("/dev/null is taken for a terminal")
+	}
+}
+
+// TestTrustFromDevNullRefuses: with stdin on /dev/null there is no one to ask, so trust
+// refuses and names --yes rather than reading an empty answer.
+func TestTrustFromDevNullRefuses(t *testing.T) {
+	scratchRepo(t)
+	if err := os.MkdirAll(".ralph", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(".ralph/config.toml", []byte("validate = \"true\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var stderr bytes.Buffer
+	if code := run([]string{"trust"}, null, io.Discard, &stderr); code != 1 {
+		t.Fatalf("trust </dev/null exited %d, want 1; stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "hint:") || !strings.Contains(stderr.String(), "--yes") {
+		t.Errorf("no hint naming --yes:\n%s", stderr.String())
+	}
+}
+
+// TestInjectFromDevNullReadsEmptyInput: `inject - </dev/null` reads stdin (empty), it
+// does not take /dev/null for a terminal.
+func TestInjectFromDevNullReadsEmptyInput(t *testing.T) {
+	scratchRepo(t)
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var stderr bytes.Buffer
+	if code := run([]string{"inject", "-"}, null, io.Discard, &stderr); code != 1 {
+		t.Fatalf("inject - </dev/null exited %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), "error: nothing to inject: the text is empty") {
+		t.Errorf("want the empty-text error, got:\n%s", stderr.String())
 	}
 }

@@ -53,13 +53,29 @@ func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
 		return nil
 	}
 	showCommands(s.Stdout, cmds)
-	if !c.Yes && isTerminal(s.Stdin) && !confirm(s, "Trust these commands?") {
-		return &exitError{code: 1, err: errors.New("not trusted: nothing was recorded")}
+	if err := c.approved(s); err != nil {
+		return err
 	}
 	if err := store.Approve(root, cmds, time.Now()); err != nil {
 		return trustError(err)
 	}
 	fmt.Fprintf(s.Stdout, "trusted: recorded in %s; any change to them asks again\n", store.Path())
+	return nil
+}
+
+// approved asks on a terminal unless --yes was given. Without a terminal to ask on —
+// a pipe, a file, /dev/null — there is no answer but --yes: text piped in could come
+// from anywhere, so it never approves.
+func (c *TrustCmd) approved(s Streams) error {
+	switch {
+	case c.Yes:
+		return nil
+	case !isTerminal(s.Stdin):
+		return &exitError{code: 1, err: withHint(errors.New("not trusted: no terminal to ask on, nothing was recorded"),
+			"read the commands above, then approve them with 'git ralph trust --yes'")}
+	case !confirm(s, "Trust these commands?"):
+		return &exitError{code: 1, err: errors.New("not trusted: nothing was recorded")}
+	}
 	return nil
 }
 

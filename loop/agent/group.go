@@ -2,9 +2,7 @@ package agent
 
 import (
 	"bytes"
-	"errors"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -13,29 +11,6 @@ import (
 // even one that moves to a process group of its own (`timeout`, `set -m`); only setsid
 // leaves it.
 type group int
-
-// alive reports whether any process of the session is still running.
-func (g group) alive() bool {
-	if members, known := liveMembers(int(g)); known {
-		return len(members) > 0
-	}
-	return !errors.Is(syscall.Kill(-int(g), 0), syscall.ESRCH)
-}
-
-// signal sends sig to the agent's process group and to every other process of its
-// session. ESRCH (already gone) is what we want and is ignored.
-func (g group) signal(sig syscall.Signal) {
-	_ = syscall.Kill(-int(g), sig)
-	members, _ := liveMembers(int(g))
-	for _, m := range members {
-		if m.pgrp != int(g) {
-			_ = syscall.Kill(m.pid, sig)
-		}
-	}
-	if sig == syscall.SIGTERM {
-		g.signal(syscall.SIGCONT) // a stopped process would hold SIGTERM pending all grace long
-	}
-}
 
 // awaitExit polls until the group is gone, the deadline passes, or hurry is closed.
 // It reports whether the group is gone.

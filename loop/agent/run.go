@@ -93,6 +93,10 @@ type process struct {
 }
 
 func start(s Spec) (*process, error) {
+	attr, err := sessionAttr()
+	if err != nil {
+		return nil, err
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("creating the agent's output pipe: %w", err)
@@ -107,7 +111,7 @@ func start(s Spec) (*process, error) {
 	cmd.Dir = s.Dir
 	cmd.Env = append(os.Environ(), s.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = attr
 	err = cmd.Start()
 	inR.Close() // the child has its own copies now; ours would keep the pipes open
 	outW.Close()

@@ -40,7 +40,7 @@ func (k Kind) String() string {
 // Origin says where a value came from.
 type Origin struct {
 	Kind Kind
-	Name string // flag name ("--max") or environment variable ("RALPH_MAX_ITERATIONS")
+	Name string // flag name ("--max"), environment variable ("RALPH_MAX_ITERATIONS"), or what supplied a default ("preset claude")
 	File string // display path: ".ralph/config.toml", or the user file with $HOME shown as "~"
 	Line int    // 1-based line in File
 	Mode string // set when the value came from a [modes.NAME] section
@@ -52,6 +52,9 @@ type Origin struct {
 func (o Origin) String() string {
 	switch o.Kind {
 	case FromDefault:
+		if o.Name != "" {
+			return o.Name // a default that is not built in: "preset claude"
+		}
 		return "default"
 	case FromEnv:
 		return "env " + o.Name
@@ -101,6 +104,10 @@ type Config struct {
 	Prompts Value[[]string]
 	Agents  map[string]AgentOverride // [agents.NAME] of both files, merged field by field
 	Hooks   Hooks
+
+	// Warnings are what deserves a word but does not stop anything: RALPH_ variables
+	// that are no setting.
+	Warnings []string
 
 	repoCommands map[string]string
 }
@@ -189,7 +196,12 @@ func Load(src Sources) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return resolve(user, repo, env, flags)
+	c, err := resolve(user, repo, env, flags)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings = envWarnings(src.Env)
+	return c, nil
 }
 
 // displayPath shows path with the home directory as "~".

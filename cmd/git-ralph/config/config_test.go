@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,10 +194,18 @@ func TestMaxIterations(t *testing.T) {
 			0, "env RALPH_UNLIMITED"},
 		{"--max beats --unlimited", fixture{flags: []Flag{unlimited, max("4")}}, 4, "flag --max"},
 		{"--unlimited beats env max", fixture{env: []string{"RALPH_MAX_ITERATIONS=8"}, flags: []Flag{unlimited}}, 0, "flag --unlimited"},
-		{"unlimited = false never overrides", fixture{repo: "max_iterations = 7\n[modes.build]\nunlimited = false\n"},
+		{"mode unlimited = false keeps the top-level max", fixture{repo: "max_iterations = 7\n[modes.build]\nunlimited = false\n"},
 			7, ".ralph/config.toml:1"},
-		{"--unlimited=false keeps the repo's unlimited", fixture{repo: "unlimited = true\n",
-			flags: []Flag{{Key: "unlimited", Name: "--unlimited", Raw: "false"}}}, 0, ".ralph/config.toml:1"},
+		{"mode unlimited = false overrides the top-level unlimited", fixture{repo: "unlimited = true\n[modes.build]\nunlimited = false\n"},
+			5, ".ralph/config.toml:3 [modes.build]"},
+		{"mode unlimited = false overrides the user's unlimited", fixture{user: "unlimited = true\n", repo: "[modes.build]\nunlimited = false\n"},
+			5, ".ralph/config.toml:2 [modes.build]"},
+		{"RALPH_UNLIMITED=false overrides the repo's unlimited", fixture{repo: "unlimited = true\n", env: []string{"RALPH_UNLIMITED=false"}},
+			5, "env RALPH_UNLIMITED"},
+		{"RALPH_UNLIMITED=false keeps the user's max", fixture{user: "max_iterations = 8\n", repo: "unlimited = true\n",
+			env: []string{"RALPH_UNLIMITED=false"}}, 8, "~/.config/git-ralph/config.toml:1"},
+		{"--unlimited=false overrides the repo's unlimited", fixture{repo: "unlimited = true\n",
+			flags: []Flag{{Key: "unlimited", Name: "--unlimited", Raw: "false"}}}, 5, "flag --unlimited"},
 		{"inside an outer loop RALPH_MAX_ITERATIONS is ignored", fixture{repo: "max_iterations = 7\n",
 			env: []string{"RALPH_RUN=r1", "RALPH_MAX_ITERATIONS=1"}}, 7, ".ralph/config.toml:1"},
 		{"empty RALPH_MAX_ITERATIONS counts as unset", fixture{repo: "max_iterations = 7\n",
@@ -508,5 +517,32 @@ func TestKeys(t *testing.T) {
 	keys := Keys()
 	if len(keys) != 23 || keys[0] != "agent" || keys[len(keys)-1] != "prompts" {
 		t.Errorf("Keys() = %q", keys)
+	}
+}
+
+func TestEnvWarnings(t *testing.T) {
+	tests := []struct {
+		name string
+		env  []string
+		want []string
+	}{
+		{"settings and git ralph's own variables", []string{"RALPH_MAX_ITERATIONS=3", "RALPH_UNLIMITED=", "RALPH_RUN=r1",
+			"RALPH_ITERATION=2", "RALPH_MODE=plan", "RALPH_EVENT=x", "RALPH_HOOK=y", "PATH=/bin", "NOT_RALPH_X=1"}, nil},
+		{"a typo", []string{"RALPH_MAX_ITERATONS=3"},
+			[]string{"environment variable RALPH_MAX_ITERATONS is not a git ralph setting and is ignored; did you mean RALPH_MAX_ITERATIONS?"}},
+		{"lower case", []string{"RALPH_validate=make"},
+			[]string{"environment variable RALPH_validate is not a git ralph setting and is ignored; did you mean RALPH_VALIDATE?"}},
+		{"a file-only key", []string{"RALPH_PROMPTS=a.md"},
+			[]string{"environment variable RALPH_PROMPTS is ignored: prompts can be set only in a config file"}},
+		{"nothing close", []string{"RALPH_XYZZY=1"},
+			[]string{"environment variable RALPH_XYZZY is not a git ralph setting and is ignored; 'git ralph config' lists the settings"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := fixture{env: tt.env}.mustLoad(t)
+			if !slices.Equal(c.Warnings, tt.want) {
+				t.Errorf("warnings:\n%q\nwant:\n%q", c.Warnings, tt.want)
+			}
+		})
 	}
 }

@@ -75,17 +75,28 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 }
 
 // maxIterations applies "--max > --unlimited > mode setting > top level setting > 5":
-// the highest tier that sets max_iterations or unlimited = true decides, and
-// max_iterations wins within a tier.
+// the highest tier that sets max_iterations or unlimited decides, and max_iterations wins
+// within a tier. unlimited = true means no limit; unlimited = false means a limit: the
+// max_iterations of the highest lower tier that sets one, else the default 5, which is
+// then credited to the unlimited = false that brought it back.
 func maxIterations(ts tiers) Value[int] {
 	for i := len(ts) - 1; i >= 0; i-- {
 		if s, ok := ts[i]["max_iterations"]; ok {
 			n, _ := s.v.(int)
 			return Value[int]{V: n, Origin: s.origin}
 		}
-		if s, ok := ts[i]["unlimited"]; ok && s.v == true {
+		s, ok := ts[i]["unlimited"]
+		if !ok {
+			continue
+		}
+		if s.v == true {
 			return Value[int]{V: 0, Origin: s.origin}
 		}
+		limit := get[int](ts[:i], "max_iterations")
+		if limit.Origin.Kind == FromDefault {
+			limit.Origin = s.origin
+		}
+		return limit
 	}
 	return Value[int]{}
 }

@@ -1,0 +1,40 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// OutcomeCrashed is the outcome recorded for an iteration whose loop died while it ran
+// (kill -9, a power cut): the next loop writes it, so that the history has no holes.
+const OutcomeCrashed Outcome = "crashed"
+
+// recordCrashed gives the iteration that was running when the saved run's loop died a
+// record, if it has none: its number was allocated (it has a directory and maybe part of
+// its output) but the loop never got to save what happened. What it changed was not
+// measured; the commit it left is the one the repository is at now.
+func (r *runner) recordCrashed(saved history.State) {
+	if !saved.Active {
+		return
+	}
+	store := r.journal.store
+	n, err := store.Last()
+	if err != nil || n == 0 {
+		return
+	}
+	if _, err := store.Get(n); !errors.Is(err, history.ErrNoRecord) {
+		return // recorded, or unreadable: nothing is missing that we could write
+	}
+	rec := history.Record{Iteration: n, Run: saved.Run, RunIteration: saved.Iteration + 1, Mode: saved.Mode,
+		StartedAt: saved.AgentStartedAt, Outcome: string(OutcomeCrashed),
+		CommitBefore: saved.LastCommit, CommitAfter: r.here.Head}
+	if _, err := os.Stat(store.OutputPath(n)); err == nil {
+		rec.OutputPath = r.journal.relative(store.OutputPath(n))
+	}
+	if err := store.Save(rec); err != nil {
+		r.report(Warning{Message: fmt.Sprintf("could not record iteration %d, which was running when the last loop died: %v", n, err)})
+	}
+}
