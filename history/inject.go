@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // injectDir holds the texts `git ralph inject` queued for the next iteration's prompt,
@@ -55,7 +57,8 @@ func Injections(root string) ([]Injection, error) {
 		if !ok || strings.HasPrefix(e.Name(), ".") {
 			continue // a temp file still being written
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		// A repository can commit anything under .ralph/, a FIFO or a symlink too.
+		data, err := repofile.ReadIn(root, filepath.Join(Dir, injectDir, e.Name()), Dir+"/"+injectDir+"/"+e.Name(), repofile.TextLimit)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // consumed meanwhile
 		}

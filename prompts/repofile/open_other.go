@@ -1,0 +1,7 @@
+//go:build !unix
+
+package repofile
+
+// openFlags: outside Unix there are no FIFOs to block an open; the fstat that follows
+// still refuses anything but a regular file.
+const openFlags = 0

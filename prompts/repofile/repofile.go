@@ -1,0 +1,144 @@
+package repofile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Size caps: far above any real file of the kind, far below what hurts the machine.
+const (
+	ConfigLimit = 1 << 20  // a config file; go-toml slows down sharply on huge documents
+	PromptLimit = 16 << 20 // one prompt file or fragment; it goes to the agent every iteration
+	TextLimit   = 1 << 20  // one injected text
+)
+
+// RefusedError is a file that exists but is not read, with the reason.
+type RefusedError struct {
+	Path   string // as the caller named it, for the message
+	Reason string // "it is a FIFO, not a regular file", …
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("refusing to read %s: %s", e.Path, e.Reason)
+}
+
+// Hint says what to do about it.
+func (e *RefusedError) Hint() string {
+	return "make " + e.Path + " a regular file inside the repository, of at most the size said"
+}
+
+// ReadIn reads the file name (relative to root, with / or the OS separator) of the
+// repository at root. Symlinks are followed only while they stay inside root; display
+// names the file in errors. A missing file gives an error for which
+// errors.Is(err, fs.ErrNotExist) holds.
+func ReadIn(root, name, display string, limit int64) ([]byte, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	name = filepath.FromSlash(name)
+	f, err := r.OpenFile(name, os.O_RDONLY|openFlags, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// os.Root refuses every symlink that leaves root on the way, even an absolute
+		// one that comes back in: resolve it and try once more with where it leads.
+		rel, inside := resolveInside(root, name)
+		if !inside {
+			return nil, &RefusedError{Path: display, Reason: "it leads outside the repository (through a symlink or '..')"}
+		}
+		if rel != name {
+			f, err = r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readRegular(f, display, limit)
+}
+
+// resolveInside resolves the symlinks of name under root and reports where it leads,
+// relative to root, and whether that is inside root. A dangling symlink is outside.
+func resolveInside(root, name string) (string, bool) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(root, name))
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(realRoot, target)
+	return rel, err == nil && filepath.IsLocal(rel)
+}
+
+// Read reads a file the user named, wherever it is (the user's own config, a file given
+// to inject --file): a regular file within limit, opened without blocking.
+func Read(path, display string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readRegular(f, display, limit)
+}
+
+// readRegular checks the opened file itself (not the path, which may have changed) and
+// reads at most limit bytes, refusing more.
+func readRegular(f *os.File, display string, limit int64) ([]byte, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
+	}
+	if info.Size() > limit {
+		return nil, tooLarge(display, limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1)) // a file may grow after the stat
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", display, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, tooLarge(display, limit)
+	}
+	return data, nil
+}
+
+func tooLarge(display string, limit int64) error {
+	return &RefusedError{Path: display, Reason: "it is larger than " + FormatSize(limit)}
+}
+
+// kind names a file type that is not a regular file.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// FormatSize prints a cap as 1 MiB, 16 MiB, 512 KiB or 100 bytes.
+func FormatSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
