@@ -48,7 +48,7 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 		return &exitError{code: 1, err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
 	}
 	text := prompt.Text()
-	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), prompt.Marked())
+	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), printableText(prompt.Marked()))
 	fmt.Fprintf(w, "────────────────\n\nDry run OK: nothing was run.\n")
 	return nil
 }
@@ -74,7 +74,7 @@ func showAgentCheck(w io.Writer, c programCheck) bool {
 	case c.note != "":
 		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.program, c.note)
 	default:
-		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", c.path)
+		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", printable(c.path))
 	}
 	return c.ok
 }

@@ -21,6 +21,7 @@ const (
 type RefusedError struct {
 	Path   string // as the caller named it, for the message
 	Reason string // "it is a FIFO, not a regular file", …
+	Limit  int64  // the size cap that applied
 }
 
 func (e *RefusedError) Error() string {
@@ -29,7 +30,7 @@ func (e *RefusedError) Error() string {
 
 // Hint says what to do about it.
 func (e *RefusedError) Hint() string {
-	return "make " + e.Path + " a regular file inside the repository, of at most the size said"
+	return "make " + e.Path + " a regular file inside the repository, of at most " + FormatSize(e.Limit)
 }
 
 // ReadIn reads the file name (relative to root, with / or the OS separator) of the
@@ -49,7 +50,7 @@ func ReadIn(root, name, display string, limit int64) ([]byte, error) {
 		// one that comes back in: resolve it and try once more with where it leads.
 		rel, inside := resolveInside(root, name)
 		if !inside {
-			return nil, &RefusedError{Path: display, Reason: "it leads outside the repository (through a symlink or '..')"}
+			return nil, &RefusedError{Path: display, Reason: "it leads outside the repository (through a symlink or '..')", Limit: limit}
 		}
 		if rel != name {
 			f, err = r.OpenFile(rel, os.O_RDONLY|openFlags, 0)
@@ -96,7 +97,7 @@ func readRegular(f *os.File, display string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
+		return nil, &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file", Limit: limit}
 	}
 	if info.Size() > limit {
 		return nil, tooLarge(display, limit)
@@ -112,7 +113,7 @@ func readRegular(f *os.File, display string, limit int64) ([]byte, error) {
 }
 
 func tooLarge(display string, limit int64) error {
-	return &RefusedError{Path: display, Reason: "it is larger than " + FormatSize(limit)}
+	return &RefusedError{Path: display, Reason: "it is larger than " + FormatSize(limit), Limit: limit}
 }
 
 // kind names a file type that is not a regular file.
