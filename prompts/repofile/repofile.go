@@ -15,6 +15,7 @@ const (
 	ConfigLimit = 1 << 20  // a config file; go-toml slows down sharply on huge documents
 	PromptLimit = 16 << 20 // one prompt file or fragment; it goes to the agent every iteration
 	TextLimit   = 1 << 20  // one injected text
+	StateLimit  = 64 << 20 // a file git-ralph writes under .ralph/ (state, records), which a repository could replace
 )
 
 // RefusedError is a file that exists but is not read, with the reason.
@@ -87,6 +88,24 @@ func Read(path, display string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return readRegular(f, display, limit)
+}
+
+// Open opens a file to stream it (a saved diff, a log being followed) when it is a
+// regular file, without blocking; the caller closes it.
+func Open(path, display string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // readRegular checks the opened file itself (not the path, which may have changed) and
