@@ -35,12 +35,12 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	if err != nil {
 		ok = fail(w, explain(err).Error())
 		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {
-			fmt.Fprintf(w, "    %s\n", h.Hint())
+			fmt.Fprintf(w, "    %s\n", printableText(h.Hint()))
 		}
 	} else {
 		for _, section := range prompt.Sections {
 			if section.Title == "" {
-				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", section.Source)
+				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", printable(section.Source))
 			}
 		}
 	}
@@ -106,6 +106,6 @@ func showTrustCheck(w io.Writer, set *settings) bool {
 }
 
 func fail(w io.Writer, problem string) bool {
-	fmt.Fprintf(w, "  ✗ %s\n", problem)
+	fmt.Fprintf(w, "  ✗ %s\n", printableText(problem))
 	return false
 }
