@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 func TestAssemble(t *testing.T) {
@@ -115,6 +117,26 @@ func TestConfiguredPromptFiles(t *testing.T) {
 	for _, name := range []string{"../outside.md", "/etc/passwd"} {
 		if _, err := Assemble(Spec{Dir: dir, Mode: "plan", Files: []string{name}}); err == nil || !strings.Contains(err.Error(), "inside the repository") {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// A prompt or fragment that leads outside the repository is refused, naming the file,
+// and none of its content reaches the prompt.
+func TestAssembleRefusesFilesOutsideTheRepository(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(secret, []byte("aws_secret_access_key=XYZ"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(secret, filepath.Join(dir, "PROMPT_build.md")); err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []Spec{{Dir: dir, Mode: "build"}, {Dir: dir, Mode: "build", Files: []string{"PROMPT_build.md"}}} {
+		p, err := Assemble(spec)
+		var refused *repofile.RefusedError
+		if !errors.As(err, &refused) || refused.Path != "PROMPT_build.md" || strings.Contains(p.Text(), "XYZ") {
+			t.Errorf("Assemble(%+v) = %q, %v; want a refusal of PROMPT_build.md", spec, p.Text(), err)
 		}
 	}
 }
