@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 )
 
 // Size caps: far above any real file of the kind, far below what hurts the machine.
@@ -100,6 +101,28 @@ func Open(path, display string) (*os.File, error) {
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
 		err = &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// OpenAppend opens a log git-ralph appends to (creating it with perm), refusing a
+// symlink, a FIFO or anything else that is not a regular file: the file lives in the
+// work tree, where a repository or an agent can put anything in its place.
+func OpenAppend(path string, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|appendFlags, perm)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &RefusedError{Path: path, Reason: "it is a symlink, which git-ralph does not follow to write"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = &RefusedError{Path: path, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
 	}
 	if err != nil {
 		f.Close()

@@ -95,3 +95,25 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestOpenAppend(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), ".bashrc")
+	must(t, os.WriteFile(outside, []byte("alias ll='ls -l'\n"), 0o644))
+	must(t, os.Symlink(outside, filepath.Join(dir, "link.log")))
+	must(t, syscall.Mkfifo(filepath.Join(dir, "fifo.log"), 0o644))
+	f, err := OpenAppend(filepath.Join(dir, "new.log"), 0o644)
+	if err != nil {
+		t.Fatalf("a new log: %v", err)
+	}
+	f.Close()
+	for _, name := range []string{"link.log", "fifo.log"} {
+		if f, err := OpenAppend(filepath.Join(dir, name), 0o644); err == nil {
+			f.Close()
+			t.Errorf("OpenAppend(%s) succeeded, want a refusal", name)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "alias ll='ls -l'\n" {
+		t.Errorf("the file outside changed: %q", data)
+	}
+}
