@@ -32,6 +32,9 @@ func (e *RefusedError) Error() string {
 
 // Hint says what to do about it.
 func (e *RefusedError) Hint() string {
+	if e.Limit == 0 {
+		return "make " + e.Path + " a regular file inside the repository"
+	}
 	return "make " + e.Path + " a regular file inside the repository, of at most " + FormatSize(e.Limit)
 }
 
