@@ -52,6 +52,7 @@ func Injections(root string) ([]Injection, error) {
 		return nil, fmt.Errorf("reading the injected texts: %w", err)
 	}
 	var list []Injection
+	total := 0
 	for _, e := range entries {
 		stamp, ok := strings.CutSuffix(e.Name(), ".md")
 		if !ok || strings.HasPrefix(e.Name(), ".") {
@@ -64,6 +65,9 @@ func Injections(root string) ([]Injection, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading the injected text %s: %w", e.Name(), err)
+		}
+		if total += len(data); total > repofile.TextLimit && len(list) > 0 {
+			break // the texts after it wait for the next iteration: one prompt carries 1 MiB at most
 		}
 		nanos, _ := strconv.ParseInt(strings.SplitN(stamp, "-", 2)[0], 10, 64)
 		list = append(list, Injection{Path: filepath.Join(dir, e.Name()), Text: string(data), At: time.Unix(0, nanos)})

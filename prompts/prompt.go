@@ -131,10 +131,17 @@ func Assemble(s Spec) (Prompt, error) {
 		}
 		p.Sections = append(p.Sections, file)
 	}
+	total := 0
 	for _, name := range s.Files {
 		fragment, err := LoadFile(s.Dir, s.Mode, name)
 		if err != nil {
 			return Prompt{}, err
+		}
+		// the cap holds for all the fragments together too: a config can list one
+		// large file thousands of times
+		if total += len(fragment.Body); total > repofile.PromptLimit {
+			return Prompt{}, &repofile.RefusedError{Path: fragment.Source, Limit: repofile.PromptLimit,
+				Reason: "with the prompt files before it, the prompt is larger than " + repofile.FormatSize(repofile.PromptLimit)}
 		}
 		p.Sections = append(p.Sections, fragment)
 	}

@@ -140,3 +140,21 @@ func TestAssembleRefusesFilesOutsideTheRepository(t *testing.T) {
 		}
 	}
 }
+
+// The size cap holds for the fragments together: a config can list one large file many
+// times, each read within the cap.
+func TestAssembleCapsTheFragmentsTogether(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("x", repofile.PromptLimit/2+1)
+	if err := os.WriteFile(filepath.Join(dir, "big.md"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Assemble(Spec{Dir: dir, Mode: "build", Files: []string{"big.md"}}); err != nil {
+		t.Fatalf("one fragment within the cap: %v", err)
+	}
+	_, err := Assemble(Spec{Dir: dir, Mode: "build", Files: []string{"big.md", "big.md", "big.md"}})
+	var refused *repofile.RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "refusing to read big.md: with the prompt files before it, the prompt is larger than 16 MiB") {
+		t.Fatalf("three halves of the cap: %v, want a refusal", err)
+	}
+}
