@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // injectDir holds the texts `git ralph inject` queued for the next iteration's prompt,
@@ -50,17 +52,22 @@ func Injections(root string) ([]Injection, error) {
 		return nil, fmt.Errorf("reading the injected texts: %w", err)
 	}
 	var list []Injection
+	total := 0
 	for _, e := range entries {
 		stamp, ok := strings.CutSuffix(e.Name(), ".md")
 		if !ok || strings.HasPrefix(e.Name(), ".") {
 			continue // a temp file still being written
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		// A repository can commit anything under .ralph/, a FIFO or a symlink too.
+		data, err := repofile.ReadIn(root, filepath.Join(Dir, injectDir, e.Name()), Dir+"/"+injectDir+"/"+e.Name(), repofile.TextLimit)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // consumed meanwhile
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading the injected text %s: %w", e.Name(), err)
+		}
+		if total += len(data); total > repofile.TextLimit && len(list) > 0 {
+			break // the texts after it wait for the next iteration: one prompt carries 1 MiB at most
 		}
 		nanos, _ := strconv.ParseInt(strings.SplitN(stamp, "-", 2)[0], 10, 64)
 		list = append(list, Injection{Path: filepath.Join(dir, e.Name()), Text: string(data), At: time.Unix(0, nanos)})

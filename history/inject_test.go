@@ -2,6 +2,7 @@ package history
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,5 +46,27 @@ func TestInjectionsAreReadInOrderAndConsumedOnce(t *testing.T) {
 func TestNoInjections(t *testing.T) {
 	if list, err := Injections(t.TempDir()); err != nil || list != nil {
 		t.Errorf("Injections = %v, %v", list, err)
+	}
+}
+
+// One prompt carries at most 1 MiB of injected texts: a queue of many (a repository can
+// commit thousands) is read a prompt's worth at a time, the rest waiting their turn.
+func TestInjectionsTakeOnePromptsWorthAtATime(t *testing.T) {
+	root := t.TempDir()
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	text := strings.Repeat("x", 400<<10)
+	for i := range 5 {
+		if _, err := Inject(root, text, at.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []int{2, 2, 1, 0} {
+		list, err := Injections(root)
+		if err != nil || len(list) != want {
+			t.Fatalf("Injections = %d texts, %v; want %d", len(list), err, want)
+		}
+		if err := Consume(list); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/git-ralph/git-ralph/history/redact"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // LogsDir is where git-ralph's own logs live, relative to the repository root.
@@ -69,7 +70,7 @@ func OpenRotating(path string, maxBytes int64, keep int) (*RotatingFile, error) 
 
 // open opens the file at r.path for appending and learns its size.
 func (r *RotatingFile) open() error {
-	f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := repofile.OpenAppend(r.path, 0o644)
 	if err != nil {
 		return fmt.Errorf("opening the log: %w", err)
 	}

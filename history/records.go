@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history/redact"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -154,7 +155,7 @@ func (s *Store) Next() (int, error) {
 // is missing or unreadable, the highest numbered directory stands in for it (one directory
 // listing; normally the counter is there and this costs one small read).
 func (s *Store) Last() (int, error) {
-	data, err := os.ReadFile(s.counterPath())
+	data, err := repofile.Read(s.counterPath(), s.counterPath(), 1<<10)
 	switch {
 	case err == nil:
 		if n, ok := parseNumber(strings.TrimSpace(string(data))); ok {
@@ -213,7 +214,7 @@ func (s *Store) Get(n int) (Record, error) {
 		return Record{}, fmt.Errorf("%w of iteration %d", ErrNoRecord, n)
 	}
 	path := s.recordPath(n)
-	data, err := os.ReadFile(path)
+	data, err := repofile.Read(path, path, repofile.StateLimit) // never a FIFO or /dev/zero a repository committed
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, fmt.Errorf("%w of iteration %d", ErrNoRecord, n)
 	}

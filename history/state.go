@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history/redact"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -96,7 +97,7 @@ func StatePath(root string) string { return filepath.Join(root, Dir, stateFile) 
 func LoadState(root string) (State, error) {
 	path := StatePath(root)
 	removeStaleTemps(path, time.Now())
-	data, err := os.ReadFile(path)
+	data, err := repofile.ReadIn(root, filepath.Join(Dir, stateFile), Dir+"/"+stateFile, repofile.StateLimit) // it may be committed: a FIFO, /dev/zero
 	if errors.Is(err, fs.ErrNotExist) {
 		return State{}, nil
 	}

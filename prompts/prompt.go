@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // Section is one titled part of an assembled prompt.
@@ -92,12 +93,12 @@ func Load(dir, mode string) (Section, error) {
 		return Section{}, fmt.Errorf("%w %q: use letters, digits, '-' and '_'", ErrBadMode, mode)
 	}
 	path := filepath.Join(dir, FileName(mode))
-	data, err := os.ReadFile(path)
+	data, err := repofile.ReadIn(dir, FileName(mode), FileName(mode), repofile.PromptLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Section{}, &MissingError{Mode: mode, Path: path}
 	}
 	if err != nil {
-		return Section{}, fmt.Errorf("reading the prompt of mode %q: %w", mode, err)
+		return Section{}, readError(err, fmt.Sprintf("the prompt of mode %q", mode))
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return Section{}, fmt.Errorf("the prompt of mode %q is empty: %s", mode, path)
@@ -130,10 +131,17 @@ func Assemble(s Spec) (Prompt, error) {
 		}
 		p.Sections = append(p.Sections, file)
 	}
+	total := 0
 	for _, name := range s.Files {
 		fragment, err := LoadFile(s.Dir, s.Mode, name)
 		if err != nil {
 			return Prompt{}, err
+		}
+		// the cap holds for all the fragments together too: a config can list one
+		// large file thousands of times
+		if total += len(fragment.Body); total > repofile.PromptLimit {
+			return Prompt{}, &repofile.RefusedError{Path: fragment.Source, Limit: repofile.PromptLimit,
+				Reason: "with the prompt files before it, the prompt is larger than " + repofile.FormatSize(repofile.PromptLimit)}
 		}
 		p.Sections = append(p.Sections, fragment)
 	}
@@ -158,12 +166,22 @@ func LoadFile(dir, mode, name string) (Section, error) {
 	if filepath.IsAbs(name) || !filepath.IsLocal(filepath.Clean(name)) {
 		return Section{}, fmt.Errorf("prompt file %q of mode %q must be a path inside the repository", name, mode)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, name))
+	data, err := repofile.ReadIn(dir, name, filepath.ToSlash(name), repofile.PromptLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Section{}, &MissingError{Mode: mode, Path: filepath.Join(dir, name), Configured: true}
 	}
 	if err != nil {
-		return Section{}, fmt.Errorf("reading prompt file %s of mode %q: %w", name, mode, err)
+		return Section{}, readError(err, fmt.Sprintf("prompt file %s of mode %q", name, mode))
 	}
 	return Section{Source: filepath.ToSlash(name), Body: string(data)}, nil
+}
+
+// readError keeps a refusal as it is (it names the file and the reason, and has a hint)
+// and says what was being read otherwise.
+func readError(err error, what string) error {
+	var refused *repofile.RefusedError
+	if errors.As(err, &refused) {
+		return err
+	}
+	return fmt.Errorf("reading %s: %w", what, err)
 }

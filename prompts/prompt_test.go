@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 func TestAssemble(t *testing.T) {
@@ -116,5 +118,43 @@ func TestConfiguredPromptFiles(t *testing.T) {
 		if _, err := Assemble(Spec{Dir: dir, Mode: "plan", Files: []string{name}}); err == nil || !strings.Contains(err.Error(), "inside the repository") {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// A prompt or fragment that leads outside the repository is refused, naming the file,
+// and none of its content reaches the prompt.
+func TestAssembleRefusesFilesOutsideTheRepository(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "credentials")
+	if err := os.WriteFile(secret, []byte("aws_secret_access_key=XYZ"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(secret, filepath.Join(dir, "PROMPT_build.md")); err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range []Spec{{Dir: dir, Mode: "build"}, {Dir: dir, Mode: "build", Files: []string{"PROMPT_build.md"}}} {
+		p, err := Assemble(spec)
+		var refused *repofile.RefusedError
+		if !errors.As(err, &refused) || refused.Path != "PROMPT_build.md" || strings.Contains(p.Text(), "XYZ") {
+			t.Errorf("Assemble(%+v) = %q, %v; want a refusal of PROMPT_build.md", spec, p.Text(), err)
+		}
+	}
+}
+
+// The size cap holds for the fragments together: a config can list one large file many
+// times, each read within the cap.
+func TestAssembleCapsTheFragmentsTogether(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("x", repofile.PromptLimit/2+1)
+	if err := os.WriteFile(filepath.Join(dir, "big.md"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Assemble(Spec{Dir: dir, Mode: "build", Files: []string{"big.md"}}); err != nil {
+		t.Fatalf("one fragment within the cap: %v", err)
+	}
+	_, err := Assemble(Spec{Dir: dir, Mode: "build", Files: []string{"big.md", "big.md", "big.md"}})
+	var refused *repofile.RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "refusing to read big.md: with the prompt files before it, the prompt is larger than 16 MiB") {
+		t.Fatalf("three halves of the cap: %v, want a refusal", err)
 	}
 }

@@ -50,7 +50,7 @@ func checkProgram(dir, program string) programCheck {
 	path, err := exec.LookPath(program)
 	if err != nil {
 		return programCheck{program: program,
-			problem: fmt.Sprintf("agent program not found: %s", program),
+			problem: fmt.Sprintf("agent program not found: %s", printable(program)),
 			hint:    fmt.Sprintf("searched PATH: %s\ninstall it, or pass the right command with --agent-cmd", os.Getenv("PATH"))}
 	}
 	return programCheck{ok: true, program: program, path: path}
@@ -64,10 +64,10 @@ func checkPath(dir, program string) programCheck {
 	info, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return programCheck{program: program, problem: fmt.Sprintf("agent program not found: %s", path),
+		return programCheck{program: program, problem: fmt.Sprintf("agent program not found: %s", printable(path)),
 			hint: "check the path in --agent-cmd (relative paths start in the repository root)"}
 	case info.IsDir() || info.Mode()&0o111 == 0:
-		return programCheck{program: program, problem: fmt.Sprintf("agent program is not executable: %s", path),
+		return programCheck{program: program, problem: fmt.Sprintf("agent program is not executable: %s", printable(path)),
 			hint: fmt.Sprintf("chmod +x %s", path)}
 	}
 	return programCheck{ok: true, program: program, path: path}

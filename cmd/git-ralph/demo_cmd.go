@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/demoagent"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // DemoCmd is `git ralph demo`: the whole tool at work on a scratch repository, with a
@@ -140,7 +140,7 @@ func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir, agentCmd stri
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}
-	if plan, err := os.ReadFile(filepath.Join(dir, demoagent.PlanFile)); err == nil {
+	if plan, err := repofile.ReadIn(dir, demoagent.PlanFile, demoagent.PlanFile, repofile.PromptLimit); err == nil {
 		fmt.Fprintf(w, "\n%s now reads:\n%s", demoagent.PlanFile, indent(string(plan), "  "))
 	}
 	if c.Keep {

@@ -35,12 +35,12 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	if err != nil {
 		ok = fail(w, explain(err).Error())
 		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {
-			fmt.Fprintf(w, "    %s\n", h.Hint())
+			fmt.Fprintf(w, "    %s\n", printableText(h.Hint()))
 		}
 	} else {
 		for _, section := range prompt.Sections {
 			if section.Title == "" {
-				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", section.Source)
+				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", printable(section.Source))
 			}
 		}
 	}
@@ -48,7 +48,7 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 		return &exitError{code: 1, err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
 	}
 	text := prompt.Text()
-	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), prompt.Marked())
+	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), printableText(prompt.Marked()))
 	fmt.Fprintf(w, "────────────────\n\nDry run OK: nothing was run.\n")
 	return nil
 }
@@ -74,7 +74,7 @@ func showAgentCheck(w io.Writer, c programCheck) bool {
 	case c.note != "":
 		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.program, c.note)
 	default:
-		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", c.path)
+		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", printable(c.path))
 	}
 	return c.ok
 }
@@ -106,6 +106,6 @@ func showTrustCheck(w io.Writer, set *settings) bool {
 }
 
 func fail(w io.Writer, problem string) bool {
-	fmt.Fprintf(w, "  ✗ %s\n", problem)
+	fmt.Fprintf(w, "  ✗ %s\n", printableText(problem))
 	return false
 }

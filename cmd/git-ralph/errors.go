@@ -53,10 +53,12 @@ func report(w io.Writer, err error) int {
 			return code
 		}
 	}
-	fmt.Fprintf(w, "error: %s\n", err)
+	// errors name files, commands and values from the repository: spell out whatever in
+	// them would drive the terminal
+	fmt.Fprintf(w, "error: %s\n", printableText(err.Error()))
 	var h interface{ Hint() string }
 	if errors.As(err, &h) && h.Hint() != "" {
-		for _, line := range strings.Split(h.Hint(), "\n") {
+		for _, line := range strings.Split(printableText(h.Hint()), "\n") {
 			fmt.Fprintf(w, "hint: %s\n", line)
 		}
 	}

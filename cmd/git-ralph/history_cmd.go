@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -16,6 +15,7 @@ import (
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // HistoryCmd is `git ralph history`.
@@ -229,7 +229,7 @@ func (c *HistoryCmd) printDiff(ctx context.Context, w io.Writer, root string, st
 // savedDiff streams iteration n's diff as it was saved, so it needs none of git's
 // objects and survives a rebase or gc.
 func (c *HistoryCmd) savedDiff(ctx context.Context, w io.Writer, root string, store *history.Store, n int) error {
-	f, err := os.Open(store.DiffPath(n))
+	f, err := repofile.Open(store.DiffPath(n), store.DiffPath(n))
 	if errors.Is(err, fs.ErrNotExist) {
 		return missingIteration(store, n, "saved diff")
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // HookCmd is `git ralph hook install|uninstall`.
@@ -184,9 +185,9 @@ func (h hookFiles) kind() (hookKind, error) {
 	case info.IsDir():
 		return 0, withHint(fmt.Errorf("%s is a directory, not a hook", h.show(h.hook)), "move it away, then install again")
 	}
-	f, err := os.Open(h.hook)
+	f, err := repofile.Open(h.hook, h.hook) // core.hooksPath may point into the work tree
 	if err != nil {
-		return hookForeign, nil // e.g. a dangling symlink: someone's, not ours
+		return hookForeign, nil // e.g. a dangling symlink or a FIFO: someone's, not ours
 	}
 	defer f.Close()
 	lines := bufio.NewScanner(f)

@@ -5,16 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // maxInjection bounds one injected text: it goes into every agent's prompt once, and a
 // mistaken `git ralph inject --file big.log` should say so rather than flood the agent.
-const maxInjection = 1 << 20
+const maxInjection = repofile.TextLimit
 
 // InjectCmd is `git ralph inject`.
 type InjectCmd struct {
@@ -46,7 +46,13 @@ func (c *InjectCmd) read(stdin io.Reader) (string, error) {
 	case c.File != "" && c.Text != "":
 		return "", withHint(errors.New("give the text or --file, not both"), "git ralph inject 'text' | git ralph inject --file notes.md | echo text | git ralph inject -")
 	case c.File != "":
-		data, err = readBounded(os.Open(c.File))
+		// The user's choice of file, inside the repository or not; but a FIFO or a
+		// device would hang or flood like a hostile prompt.
+		data, err = repofile.Read(c.File, c.File, maxInjection)
+		var refused *repofile.RefusedError
+		if errors.As(err, &refused) {
+			return "", withHint(err, "inject a regular file of at most %s; for more, a summary, or point the agent at the file", repofile.FormatSize(maxInjection))
+		}
 	case c.Text == "-":
 		if isTerminal(stdin) {
 			return "", withHint(errors.New("'-' reads the text from stdin, which is a terminal"), "pipe the text in: echo 'use the v2 API' | git ralph inject -")

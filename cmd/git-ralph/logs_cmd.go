@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // LogsCmd is `git ralph logs [N]`.
@@ -196,7 +197,7 @@ func (t *logTail) readNew(add func([]byte) error) error {
 
 // open opens the file if it exists now.
 func (t *logTail) open() bool {
-	f, err := os.Open(t.path)
+	f, err := repofile.Open(t.path, t.path) // a FIFO committed in its place must not hang 'logs -f'
 	if err != nil {
 		return false
 	}

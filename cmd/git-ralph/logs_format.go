@@ -129,15 +129,6 @@ func quoteIfNeeded(s string) string {
 	return s
 }
 
-// quoteIfUnprintable quotes s only when it holds a character that does not print (a
-// newline in a message would break the one-line-per-record layout).
-func quoteIfUnprintable(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }) {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
 // format is the human line: local time, level padded to five, message, attributes.
 func (rec logRecord) format(loc *time.Location) string {
 	var b strings.Builder
@@ -145,9 +136,9 @@ func (rec logRecord) format(loc *time.Location) string {
 		b.WriteString(formatLogTime(rec.time, loc) + " ")
 	}
 	if rec.level != "" {
-		b.WriteString(padRight(quoteIfUnprintable(rec.level), 5) + " ")
+		b.WriteString(padRight(printable(rec.level), 5) + " ")
 	}
-	b.WriteString(quoteIfUnprintable(rec.msg))
+	b.WriteString(printable(rec.msg))
 	for _, a := range rec.attrs {
 		b.WriteString(" " + a.key + "=" + a.value)
 	}

@@ -73,9 +73,9 @@ func (o *loopOutputs) hookFailed(stderr io.Writer, r hookResult) {
 		last = last[i+1:]
 	}
 	if last != "" {
-		last = ": " + quoteIfUnprintable(last) // a hook's colours or \r must not reach a log file
+		last = ": " + printable(last) // a hook's colours or \r must not reach a log file
 	}
-	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.name, quoteIfUnprintable(r.command), r.event, r.err, last)
+	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.name, printable(r.command), r.event, r.err, last)
 	if o.log != nil {
 		o.log.hookFailed(r)
 	}

@@ -199,7 +199,9 @@ func (p *progress) line(format string, args ...any) {
 	if p.dated {
 		layout = "2006-01-02 15:04:05"
 	}
-	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), fmt.Sprintf(format, args...))
+	// a line names commands, and the agent's and validation's words: none may drive the
+	// terminal or break the one-event-per-line log
+	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), printable(fmt.Sprintf(format, args...)))
 }
 
 // idleNote adds the idle count to an iteration that changed nothing in git.

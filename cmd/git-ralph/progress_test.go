@@ -74,3 +74,21 @@ func TestStatusLineShowsElapsedAndOutputOnATerminalOnly(t *testing.T) {
 		}
 	}
 }
+
+// A progress line names the validate command and carries the agent's words (limit and
+// error messages): escapes in them are spelled out, never sent to the terminal.
+func TestProgressLinesQuoteControlCharacters(t *testing.T) {
+	var out bytes.Buffer
+	p := &progress{w: &out, now: time.Now}
+	p.Report(loop.ValidationFailed{Iteration: 2, Validation: loop.Validation{Command: "touch /tmp/PWN #\r\x1b[2K make test", ExitCode: 1}})
+	p.Report(loop.Waiting{Iteration: 3, Kind: "transient", Message: "overloaded\x1b]0;owned\a", Until: time.Now().Add(time.Minute)})
+	got := out.String()
+	if strings.ContainsAny(got, "\r\x1b\a") {
+		t.Errorf("control characters reached the output: %q", got)
+	}
+	for _, want := range []string{`touch /tmp/PWN #\r\x1b[2K make test`, `overloaded\x1b]0;owned\a`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output %q does not spell out %s", got, want)
+		}
+	}
+}

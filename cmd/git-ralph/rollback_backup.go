@@ -93,7 +93,7 @@ func undoGoal(ctx context.Context, root, name string) (rollbackGoal, error) {
 		return rollbackGoal{}, err
 	}
 	if !strings.HasPrefix(ref, backupRef) || hash == "" {
-		return rollbackGoal{}, withHint(fmt.Errorf("no rollback backup %s", quoteIfUnprintable(name)),
+		return rollbackGoal{}, withHint(fmt.Errorf("no rollback backup %s", printable(name)),
 			"'git for-each-ref %s' lists the backups; pass the name a rollback printed", backupRef)
 	}
 	commit, err := gitops.ReadCommit(ctx, root, ref)

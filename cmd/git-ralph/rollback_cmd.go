@@ -216,7 +216,7 @@ func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.
 	names := make([]string, len(lost))
 	ignored := false
 	for i, p := range lost {
-		names[i] = quoteIfUnprintable(p)
+		names[i] = printable(p)
 		if plan.IsIgnored(p) {
 			names[i] += " (ignored)"
 			ignored = true

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // parseLoopFlags reads the flags with the loop's own command-line model, without
@@ -127,7 +129,7 @@ func programDirs(exe string, set *settings) []string {
 // interpreterDir is the directory of a script's interpreter, from its #! line; "" for
 // a binary or when the interpreter cannot be found.
 func interpreterDir(program string) string {
-	f, err := os.Open(program)
+	f, err := repofile.Open(program, program) // a FIFO must not hang 'schedule add'
 	if err != nil {
 		return ""
 	}

@@ -29,6 +29,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"waitexit": bg.waitexit,
 		"chaos":    cmdChaos,
 		"jsonl":    cmdJSONL,
+		"genfile":  cmdGenfile,
 	}
 }
 

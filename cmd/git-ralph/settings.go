@@ -30,15 +30,6 @@ func printEntries(w io.Writer, list []config.Entry) {
 	}
 }
 
-// printable keeps a value from a repository's config from driving the terminal: control
-// characters are shown quoted.
-func printable(v string) string {
-	if strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
-		return strconv.Quote(v)
-	}
-	return v
-}
-
 // flags lists the loop flags the user gave, as the config package takes them.
 func (c *LoopCmd) flags() []config.Flag {
 	var fs []config.Flag

@@ -98,7 +98,8 @@ func (st loopStatus) print(w io.Writer, now time.Time) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	field := func(name, format string, args ...any) {
-		fmt.Fprintf(tw, "%s:\t%s\n", name, fmt.Sprintf(format, args...))
+		// the state file is in the work tree, and last_error holds the agent's words
+		fmt.Fprintf(tw, "%s:\t%s\n", name, printable(fmt.Sprintf(format, args...)))
 	}
 	field("status", "%s", st.summary())
 	if st.State == nil {

@@ -102,9 +102,11 @@ func requireTrust(s Streams, root string, resolved *config.Config) error {
 		"read them in %s, then run 'git ralph trust'", config.RepoFile)
 }
 
+// showCommands lists what the user is asked to approve. Each value is shown through
+// printable: what the terminal shows is what will run, escape sequences included.
 func showCommands(w io.Writer, cmds map[string]string) {
 	for _, k := range slices.Sorted(maps.Keys(cmds)) {
-		fmt.Fprintf(w, "  %-28s %s\n", k, cmds[k])
+		fmt.Fprintf(w, "  %-28s %s\n", printable(k), printable(cmds[k]))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // Feature is one tool the specs ask for; each becomes one plan item.
@@ -75,7 +76,7 @@ func readSpecs(dir string, out io.Writer) ([]Feature, error) {
 	var features []Feature
 	for _, path := range paths {
 		say(out, "reading specs/%s", filepath.Base(path))
-		data, err := os.ReadFile(path)
+		data, err := repofile.ReadIn(dir, filepath.Join("specs", filepath.Base(path)), "specs/"+filepath.Base(path), repofile.PromptLimit)
 		if err != nil {
 			return nil, fmt.Errorf("reading spec: %w", err)
 		}
@@ -140,7 +141,7 @@ func implemented(dir, feature string) bool {
 
 // readPlan loads the plan; a missing plan is reported as fs.ErrNotExist.
 func readPlan(dir string) (Plan, error) {
-	data, err := os.ReadFile(filepath.Join(dir, PlanFile))
+	data, err := repofile.ReadIn(dir, PlanFile, PlanFile, repofile.PromptLimit)
 	if err != nil {
 		return Plan{}, fmt.Errorf("reading plan: %w", err)
 	}

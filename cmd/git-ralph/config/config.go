@@ -176,15 +176,15 @@ func Load(src Sources) (*Config, error) {
 	if home == "" {
 		home = lookupEnv(src.Env, "HOME")
 	}
-	user, err := loadFile(src.UserFile, displayPath(src.UserFile, home), FromUser)
+	user, err := loadFile("", src.UserFile, displayPath(src.UserFile, home), FromUser)
 	if err != nil {
 		return nil, err
 	}
 	repoPath := ""
 	if src.RepoRoot != "" {
-		repoPath = filepath.Join(src.RepoRoot, filepath.FromSlash(RepoFile))
+		repoPath = RepoFile
 	}
-	repo, err := loadFile(repoPath, RepoFile, FromRepo)
+	repo, err := loadFile(src.RepoRoot, repoPath, RepoFile, FromRepo)
 	if err != nil {
 		return nil, err
 	}

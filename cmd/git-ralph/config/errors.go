@@ -69,6 +69,10 @@ func (p *problem) at(o Origin, field string) *Error {
 
 // tomlError turns a go-toml syntax error into an *Error at its line.
 func tomlError(file string, kind Kind, err error) *Error {
+	if errors.Is(err, ErrTooManyDefinitions) {
+		return &Error{Kind: kind, File: file, Msg: "refusing to read the file: " + err.Error(), err: err,
+			HintText: "a config needs a few dozen keys; remove the generated ones"}
+	}
 	e := &Error{Kind: kind, File: file, Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: "), err: err}
 	col := 0
 	var de *toml.DecodeError

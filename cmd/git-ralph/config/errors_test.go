@@ -2,11 +2,14 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 func TestBadInput(t *testing.T) {
@@ -160,8 +163,14 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestUnreadableFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads a file of mode 000")
+	}
 	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, ".ralph", "config.toml"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, ".ralph"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".ralph", "config.toml"), nil, 0o000); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Load(Sources{RepoRoot: root})
@@ -172,6 +181,44 @@ func TestUnreadableFile(t *testing.T) {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) {
 		t.Errorf("error %v does not wrap the *fs.PathError", err)
+	}
+}
+
+// A config file that is not a regular file inside the repository, or is too large, is
+// refused with one error naming it and the reason, before anything reads it.
+func TestRefusedFile(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(outside, []byte("agent_cmd = \"x\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, setup := range map[string]func(path string) error{
+		"directory": func(path string) error { return os.Mkdir(path, 0o755) },
+		"dev-zero":  func(path string) error { return os.Symlink("/dev/zero", path) },
+		"outside":   func(path string) error { return os.Symlink(outside, path) },
+		"too-large": func(path string) error { return os.WriteFile(path, make([]byte, repofile.ConfigLimit+1), 0o644) },
+		"too-many-tables": func(path string) error {
+			var b strings.Builder
+			for i := 0; i <= maxDefinitions; i++ {
+				fmt.Fprintf(&b, "[modes.m%d]\n", i)
+			}
+			return os.WriteFile(path, []byte(b.String()), 0o644)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(root, ".ralph"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := setup(filepath.Join(root, ".ralph", "config.toml")); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(Sources{RepoRoot: root})
+			var e *Error
+			if !errors.As(err, &e) || e.File != ".ralph/config.toml" || e.Hint() == "" ||
+				!strings.HasPrefix(e.Error(), ".ralph/config.toml: refusing to read the file: ") {
+				t.Fatalf("Load() error = %v, want a refusal naming .ralph/config.toml", err)
+			}
+		})
 	}
 }
 

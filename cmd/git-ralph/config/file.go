@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // table is one set of settings: the top level of a file, one of its [modes.NAME]
@@ -35,20 +36,45 @@ func newLayer() *layer {
 	return &layer{top: table{}, modes: map[string]table{}, agents: map[string]table{}, hooks: table{}, commands: map[string]string{}}
 }
 
-// loadFile reads and decodes a config file; a missing file is an empty layer.
-func loadFile(path, display string, kind Kind) (*layer, error) {
+// loadFile reads and decodes a config file; a missing file is an empty layer. The file
+// must be a regular file of at most repofile.ConfigLimit; the repository's must also be
+// inside the repository (root), symlinks resolved. With no root, path is the user's file.
+func loadFile(root, path, display string, kind Kind) (*layer, error) {
 	if path == "" {
 		return newLayer(), nil
 	}
-	data, err := os.ReadFile(path)
+	var data []byte
+	var err error
+	if root != "" {
+		data, err = repofile.ReadIn(root, path, display, repofile.ConfigLimit)
+	} else {
+		data, err = repofile.Read(path, display, repofile.ConfigLimit)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return newLayer(), nil
 	}
+	var refused *repofile.RefusedError
+	if errors.As(err, &refused) {
+		where := ""
+		if root != "" {
+			where = " inside the repository"
+		}
+		return nil, &Error{Kind: kind, File: display, Msg: "refusing to read the file: " + refused.Reason,
+			HintText: "make it a regular file" + where + " of at most " + repofile.FormatSize(repofile.ConfigLimit), err: err}
+	}
 	if err != nil {
-		return nil, &Error{Kind: kind, File: display, Msg: "can't read the file: " + errors.Unwrap(err).Error(),
-			HintText: "check that " + path + " is a readable file", err: err}
+		return nil, &Error{Kind: kind, File: display, Msg: "can't read the file: " + unwrapped(err).Error(),
+			HintText: "check that " + display + " is a readable file", err: err}
 	}
 	return decodeFile(data, display, kind)
+}
+
+// unwrapped drops the path from an *fs.PathError, which the message names already.
+func unwrapped(err error) error {
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner
+	}
+	return err
 }
 
 // decodeFile checks a config file's contents against the schema.

@@ -1,0 +1,13 @@
+//go:build unix
+
+package repofile
+
+import "syscall"
+
+// openFlags keep an open from blocking: opening a FIFO for reading waits for a writer
+// unless O_NONBLOCK is given. The fstat that follows refuses anything but a regular file.
+const openFlags = syscall.O_NONBLOCK
+
+// appendFlags keep a log that git-ralph appends to from being a FIFO (the open would wait
+// for a reader) or a symlink to a file outside the repository (~/.bashrc).
+const appendFlags = syscall.O_NONBLOCK | syscall.O_NOFOLLOW
