@@ -38,3 +38,35 @@ func (r *runner) recordCrashed(saved history.State) {
 		r.report(Warning{Message: fmt.Sprintf("could not record iteration %d, which was running when the last loop died: %v", n, err)})
 	}
 }
+
+// catchUp brings the saved state level with the history when the last loop died after
+// recording an iteration but before saving the state that says it is over (the record
+// is written first). Without it, the resumed run would run that step again: the agent
+// would work and commit twice, and history would hold the step twice. The counters
+// follow the record's outcome as the loop would have counted it; the idle count, which
+// needs the checkpoints the dead loop held, is left as it was.
+func catchUp(saved history.State, store *history.Store) history.State {
+	if !saved.Active || saved.Run == "" {
+		return saved
+	}
+	n, err := store.Last()
+	if err != nil || n == 0 {
+		return saved
+	}
+	rec, err := store.Get(n)
+	if err != nil || rec.Run != saved.Run || rec.RunIteration <= saved.Iteration {
+		return saved
+	}
+	outcome := Outcome(rec.Outcome)
+	if outcome == OutcomeCrashed || !outcome.Counts() {
+		return saved
+	}
+	saved.Iteration, saved.LastCommit, saved.LastIterationAt = rec.RunIteration, rec.CommitAfter, rec.EndedAt
+	if outcome == OutcomeFailure {
+		saved.ConsecutiveErrors++
+		saved.ErrorCount++
+	} else {
+		saved.ConsecutiveErrors = 0
+	}
+	return saved
+}

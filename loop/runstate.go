@@ -29,6 +29,7 @@ func (r *runner) open(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	r.stopOrphans(saved)
+	saved = catchUp(saved, r.journal.store)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
 	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
