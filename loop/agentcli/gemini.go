@@ -73,9 +73,10 @@ func (r *reading) geminiResult(e geminiEvent) {
 		r.rep.IsError = true
 		if e.Error != nil {
 			if strings.Contains(e.Error.Type, "Authentication") {
+				r.resultErr = strings.TrimSpace(e.Error.Message)
 				r.fatal(e.Error.Message)
 			} else {
-				r.failure(e.Error.Message)
+				r.failedWith(e.Error.Message)
 			}
 		}
 	}
