@@ -51,9 +51,9 @@ type claudeUsage struct {
 
 // claudeRateLimit is rate_limit_event.rate_limit_info (handarbeit/fabrik#1815, PR #1820).
 type claudeRateLimit struct {
-	Status         string   `json:"status"` // allowed, allowed_warning, rejected
-	ResetsAt       *float64 `json:"resetsAt"`
-	RateLimitType  string   `json:"rateLimitType"`
+	Status        string   `json:"status"` // allowed, allowed_warning, rejected
+	ResetsAt      *float64 `json:"resetsAt"`
+	RateLimitType string   `json:"rateLimitType"`
 	// IsUsingOverage: the plan's window is spent, and requests are served as paid
 	// extra usage ("status":"rejected" with it is not a limit).
 	IsUsingOverage bool `json:"isUsingOverage"`
