@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
@@ -53,6 +54,9 @@ type Config struct {
 	BackoffBase  time.Duration // first wait after a limit with no stated reset; doubles
 	BackoffMax   time.Duration // cap of those waits
 	MaxLimitWait time.Duration // the longest wait for a limit before the run stops instead
+	// StopOnOverage stops the run after an iteration the agent was served on paid extra
+	// usage (claude past its plan's window); off, such an iteration counts like any other.
+	StopOnOverage bool
 }
 
 // Deps are what Run needs from its surroundings.
@@ -95,6 +99,8 @@ type Result struct {
 	Idle        int
 	Cancelled   bool   // stopped by `git ralph cancel`
 	Reason      string // why a limited, fatal or aborted-by-push run stopped, in words
+	Hint        string // what the user can do about it, when there is more to say than Reason
+	Record      int    // the history number of the iteration that stopped a limited or fatal run; 0: none
 	Elapsed     time.Duration
 	Stats       Stats
 }
@@ -279,13 +285,13 @@ type verdict struct {
 	reason  string
 	stop    Status // set when the run ends after this iteration whatever the counters say
 	why     string // the run's stop reason in words, with stop
+	hint    string // what the user can do about stop
 }
 
 // finish classifies iteration i, validates it, pushes it, records it, and decides
 // whether the run stops.
 func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt, prompt string) error {
-	res := a.res
-	promise := ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
+	res, promise := a.res, a.promise
 	v := r.classify(a, promise)
 	var val Validation
 	if v.outcome.Counts() {
@@ -301,6 +307,9 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	}
 	progress := idle.Progress(r.here, after)
 	r.here = after
+	if v.stop != "" && v.stop != StatusAborted {
+		r.res.Record, r.res.Hint = rec.Iteration, v.hint
+	}
 	r.count(v, progress)
 	if v.outcome.Counts() {
 		r.res.Iterations++
@@ -331,11 +340,52 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
 	case outcome == OutcomeInterrupted:
 	case a.stop != "":
-		return verdict{outcome: OutcomeHalted, reason: a.stopWhy, stop: a.stop, why: a.stopWhy}
+		return verdict{outcome: OutcomeHalted, reason: a.stopWhy, stop: a.stop, why: a.stopWhy, hint: a.stopHint}
 	case a.read.IsError && outcome == OutcomeSuccess:
 		outcome, reason = OutcomeFailure, "the agent reported an error"
+	case outcome == OutcomeFailure && promise == PromiseNone && res.Signal == 0:
+		reason = r.exitReason(res.ExitCode)
 	}
-	return verdict{outcome: outcome, reason: reason}
+	if outcome == OutcomeFailure && !res.TimedOut && res.Signal == 0 && promise == PromiseNone && a.read.Error != "" {
+		reason += ": " + oneLine(a.read.Error, maxReasonError)
+	}
+	v := verdict{outcome: outcome, reason: reason}
+	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone {
+		v.stop = StatusLimited
+		v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
+		v.hint = "the iteration counted; the next 'git ralph loop' goes on, and stops again after an iteration served on overage: wait for the plan's window to reset, or set stop_on_overage = false to go on paying for extra usage"
+	}
+	return v
+}
+
+// maxReasonError bounds the agent's error text in an iteration's one-line reason (the
+// record's error field has more).
+const maxReasonError = 300
+
+// oneLine is s on one line, its lines joined with " / ", cut to about max bytes.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " ")
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// exitReason names the agent's exit code as its program means it. A preset's program
+// is exec'd by the shell, so a code above 128 is its own, not a shell's report of a
+// signal: gemini exits 144 for an HTTP 400.
+func (r *runner) exitReason(code int) string {
+	if what, ok := r.cfg.Agent.ExitMeaning(code); ok {
+		return fmt.Sprintf("exit code %d (%s)", code, what)
+	}
+	if r.runsPreset() {
+		return fmt.Sprintf("exit code %d", code)
+	}
+	return exitReason(code)
 }
 
 // judgeValidation applies the validate command's result: SUCCESS ends the run only when
@@ -376,18 +426,47 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 		v.stop, v.why = StatusAborted, "the agent signalled SUCCESS, but the push failed: "+err.Error()
 	}
 	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
+	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, pushFeedback(i, target.String(), err))
 	return "failed: " + err.Error()
 }
 
+// pushFeedback tells the next iteration's agent that its work did not reach the
+// remote, with git's own message, so that it can pull or rebase and try again.
+func pushFeedback(i int, target string, err error) string {
+	msg := strings.TrimSpace(err.Error())
+	fence := codeFence(msg)
+	return fmt.Sprintf("After iteration %d, `git push` to %s failed, so the commits are only local. "+
+		"If the remote has commits you do not have, pull or rebase onto them (resolving any conflict) "+
+		"and commit; git-ralph pushes again after the next iteration. git said:\n\n%s\n%s\n%s",
+		i, target, fence, msg, fence)
+}
+
+// joinFeedback puts two pieces of feedback for the next prompt one after the other.
+func joinFeedback(a, b string) string {
+	if strings.TrimSpace(a) == "" {
+		return b
+	}
+	return a + "\n\n" + b
+}
+
 // fillRecord adds to an iteration's record what the attempts, validation and push did.
+// Its tokens and cost are summed over every attempt, retried and limited ones included:
+// each was paid for.
 func fillRecord(rec *history.Record, a attempt, val Validation, pushed, preset string) {
 	rec.RateLimitWaits, rec.Retries, rec.WaitedMS = a.limitWaits, a.retries, a.waited.Milliseconds()
 	rec.Validation, rec.Push, rec.Agent = val.Summary(), pushed, preset
-	u := a.read.Usage
+	u := a.usage
 	rec.Model, rec.InputTokens, rec.OutputTokens = u.Model, u.InputTokens, u.OutputTokens
 	rec.CacheRead, rec.CacheWrite = u.CacheReadTokens, u.CacheWriteTokens
 	if u.HasCost {
 		rec.CostUSD = u.CostUSD
+	}
+	rec.Overage = a.overage
+	if o := Outcome(rec.Outcome); o == OutcomeFailure || o == OutcomeHalted {
+		rec.Error = bounded(a.read.Error)
+	}
+	if len(a.tries) > 1 {
+		rec.Attempts = a.tries
 	}
 }
 
@@ -409,7 +488,13 @@ func (r *runner) count(v verdict, progress bool) {
 	default:
 		r.res.Consecutive = 0
 	}
-	idleStop := r.idle.Observe(progress)
+	// Only an iteration that succeeded and changed nothing is idle: a failure that changed
+	// nothing is the consecutive-error breaker's (an API that is down must abort as
+	// failing, with its message, not stop as idle first).
+	idleStop := false
+	if v.outcome != OutcomeFailure || progress {
+		idleStop = r.idle.Observe(progress)
+	}
 	r.res.Idle = r.idle.Idle
 	switch {
 	case v.stop != "":

@@ -82,7 +82,8 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		Context: c.Context, Fresh: c.Fresh,
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
-		BackoffBase: resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V}
+		BackoffBase: resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
+		StopOnOverage: resolved.StopOnOverage.V}
 	if err := s.choosePreset(); err != nil {
 		return nil, err
 	}

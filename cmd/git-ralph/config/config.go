@@ -92,6 +92,7 @@ type Config struct {
 	BackoffBase          Value[time.Duration]
 	BackoffMax           Value[time.Duration]
 	MaxLimitWait         Value[time.Duration]
+	StopOnOverage        Value[bool]   // stop after an iteration served on paid extra usage
 	LogLevel             Value[string] // debug, info, warn or error
 	ShowAgentOutput      Value[bool]
 	// Prompts are the prompt files of the mode, from prompt or prompts, as written

@@ -63,6 +63,7 @@ var topSpecs = []spec{
 		rangeHint: `use a positive duration like "60s"`},
 	{key: "max_limit_wait", typ: typeDuration, def: 6 * time.Hour, example: "6h",
 		rangeHint: `use a positive duration like "6h"`},
+	{key: "stop_on_overage", typ: typeBool, def: false, example: "true"},
 	{key: "log_level", typ: typeString, def: "info", example: "info", check: checkLogLevel},
 	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
 	{key: "prompt", typ: typeString, example: "PROMPT_review.md", fileOnly: true, check: checkPrompt},
