@@ -65,10 +65,10 @@ var fixtures = []struct {
 	// gemini pointed at a local mock of its API (GOOGLE_GEMINI_BASE_URL) answering 400
 	// API_KEY_INVALID and 401 UNAUTHENTICATED; it exits with the HTTP status mod 256.
 	{"gemini-api-key-invalid.jsonl", "gemini", 144, want{structured: true, isError: true, saidExactly: ptr(""),
-		fatal: "API key not valid. Please pass a valid API key.", hint: "GEMINI_API_KEY",
-		err: `[API Error: {"error":{"code":400`, usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
+		fatal: "API Error 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid. Please pass a valid API key.", hint: "GEMINI_API_KEY",
+		err: "API Error 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid.", usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
 	{"gemini-unauthenticated.jsonl", "gemini", 145, want{structured: true, isError: true, saidExactly: ptr(""),
-		fatal: "Request had invalid authentication credentials", hint: "GEMINI_API_KEY",
+		fatal: "API Error 401 UNAUTHENTICATED: Request had invalid authentication credentials", hint: "GEMINI_API_KEY",
 		usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
 	// codex pointed at a local mock of the Responses API answering 500, and streaming a
 	// response.failed server_is_overloaded.
