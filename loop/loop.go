@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
@@ -234,7 +233,7 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 			r.report(Warning{Message: fmt.Sprintf("cannot remove the injected texts the prompt carried: %v", err)})
 		}
 	}
-	return r.finish(ctx, i, it, a, text)
+	return r.finish(ctx, i, it, a)
 }
 
 // NextPrompt says what the next iteration's prompt is made of: the prompt files, the
@@ -290,7 +289,7 @@ type verdict struct {
 
 // finish classifies iteration i, validates it, pushes it, records it, and decides
 // whether the run stops.
-func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt, prompt string) error {
+func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt) error {
 	res, promise := a.res, a.promise
 	v := r.classify(a, promise)
 	var val Validation
@@ -358,36 +357,6 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 	return v
 }
 
-// maxReasonError bounds the agent's error text in an iteration's one-line reason (the
-// record's error field has more).
-const maxReasonError = 300
-
-// oneLine is s on one line, its lines joined with " / ", cut to about max bytes.
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " ")
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-// exitReason names the agent's exit code as its program means it. A preset's program
-// is exec'd by the shell, so a code above 128 is its own, not a shell's report of a
-// signal: gemini exits 144 for an HTTP 400.
-func (r *runner) exitReason(code int) string {
-	if what, ok := r.cfg.Agent.ExitMeaning(code); ok {
-		return fmt.Sprintf("exit code %d (%s)", code, what)
-	}
-	if r.runsPreset() {
-		return fmt.Sprintf("exit code %d", code)
-	}
-	return exitReason(code)
-}
-
 // judgeValidation applies the validate command's result: SUCCESS ends the run only when
 // validation passes, and a failure goes into the next prompt. A failed validation is not
 // an agent error (seed 004): the counters see the agent's own outcome.
@@ -428,25 +397,6 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
 	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, pushFeedback(i, target.String(), err))
 	return "failed: " + err.Error()
-}
-
-// pushFeedback tells the next iteration's agent that its work did not reach the
-// remote, with git's own message, so that it can pull or rebase and try again.
-func pushFeedback(i int, target string, err error) string {
-	msg := strings.TrimSpace(err.Error())
-	fence := codeFence(msg)
-	return fmt.Sprintf("After iteration %d, `git push` to %s failed, so the commits are only local. "+
-		"If the remote has commits you do not have, pull or rebase onto them (resolving any conflict) "+
-		"and commit; git-ralph pushes again after the next iteration. git said:\n\n%s\n%s\n%s",
-		i, target, fence, msg, fence)
-}
-
-// joinFeedback puts two pieces of feedback for the next prompt one after the other.
-func joinFeedback(a, b string) string {
-	if strings.TrimSpace(a) == "" {
-		return b
-	}
-	return a + "\n\n" + b
 }
 
 // fillRecord adds to an iteration's record what the attempts, validation and push did.
