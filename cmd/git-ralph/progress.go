@@ -133,9 +133,9 @@ func (p *progress) finished(e loop.IterationFinished) {
 	it := counter(e.Iteration, e.Max)
 	switch e.Outcome {
 	case loop.OutcomeSuccess:
-		p.info("Iteration %s completed in %s (success%s)", it, took, idleNote(e))
+		p.info("Iteration %s completed in %s (success%s%s)", it, took, idleNote(e), overageNote(e))
 	case loop.OutcomeDone:
-		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS)", it, took)
+		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS%s)", it, took, overageNote(e))
 	case loop.OutcomeHalted:
 		p.warn("Iteration %s stopped after %s (%s); it runs again when the loop resumes", it, took, e.Reason)
 	case loop.OutcomeInterrupted:
@@ -222,6 +222,14 @@ func (p *progress) line(format string, args ...any) {
 		layout = "2006-01-02 15:04:05"
 	}
 	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), fmt.Sprintf(format, args...))
+}
+
+// overageNote says that an iteration was served on paid extra usage.
+func overageNote(e loop.IterationFinished) string {
+	if !e.Record.Overage {
+		return ""
+	}
+	return ", served on extra usage"
 }
 
 // idleNote adds the idle count to a successful iteration that changed nothing in git
