@@ -79,6 +79,9 @@ var fixtures = []struct {
 	{"claude-session-limit-no-overage.jsonl", "claude", 1, want{structured: true, isError: true,
 		limit: &wantLimit{message: "You've hit your session limit · resets 3:58am (UTC)", resetAt: time.Date(2026, 11, 23, 3, 58, 11, 0, time.UTC)},
 		err:   "You've hit your session limit"}},
+	// The agent says SUCCESS and runs a tool; the next request gets HTTP 500 (mock API).
+	{"claude-success-then-500.jsonl", "claude", 1, want{structured: true, isError: true,
+		said: []string{"<promise>SUCCESS</promise>"}, transient: "API Error: 500 Internal server error", err: "API Error: 500"}},
 	// codex pointed at a local mock of the Responses API answering 500, and streaming a
 	// response.failed server_is_overloaded.
 	{"codex-high-demand.jsonl", "codex", 1, want{structured: true, isError: true,
