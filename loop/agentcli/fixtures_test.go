@@ -65,17 +65,17 @@ var fixtures = []struct {
 	// gemini pointed at a local mock of its API (GOOGLE_GEMINI_BASE_URL) answering 400
 	// API_KEY_INVALID and 401 UNAUTHENTICATED; it exits with the HTTP status mod 256.
 	{"gemini-api-key-invalid.jsonl", "gemini", 144, want{structured: true, isError: true, saidExactly: ptr(""),
-		fatal: "API Error 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid. Please pass a valid API key.", hint: "GEMINI_API_KEY",
-		err: "API Error 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid.", usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
+		fatal: "API Error: 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid. Please pass a valid API key.", hint: "GEMINI_API_KEY",
+		err: "API Error: 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid.", usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
 	{"gemini-unauthenticated.jsonl", "gemini", 145, want{structured: true, isError: true, saidExactly: ptr(""),
-		fatal: "API Error 401 UNAUTHENTICATED: Request had invalid authentication credentials", hint: "GEMINI_API_KEY",
+		fatal: "API Error: 401 UNAUTHENTICATED: Request had invalid authentication credentials", hint: "GEMINI_API_KEY",
 		usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
 	// claude logged in with a (fake) subscription token, pointed at a local mock of the
 	// Messages API whose rate-limit headers say: five-hour window rejected, overage
 	// allowed and in use (a 200 with the answer); then overage rejected (a 429).
 	{"claude-overage-served.jsonl", "claude", 0, want{structured: true, overage: true,
 		saidExactly: ptr("Done: the plan is complete.\n\n<promise>SUCCESS</promise>"),
-		usage: &Usage{InputTokens: 12, OutputTokens: 9, CostUSD: 0.000342, HasCost: true, Model: "claude-sonnet-5"}}},
+		usage:       &Usage{InputTokens: 12, OutputTokens: 9, CostUSD: 0.000342, HasCost: true, Model: "claude-sonnet-5"}}},
 	{"claude-session-limit-no-overage.jsonl", "claude", 1, want{structured: true, isError: true,
 		limit: &wantLimit{message: "You've hit your session limit · resets 3:58am (UTC)", resetAt: time.Date(2026, 11, 23, 3, 58, 11, 0, time.UTC)},
 		err:   "You've hit your session limit"}},

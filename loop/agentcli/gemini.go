@@ -100,7 +100,7 @@ func (r *reading) geminiResult(e geminiEvent) {
 // API's JSON error body, quoted whole ("[API Error: {\"error\":{…}}]").
 var geminiAPIErrorRule = regexp.MustCompile(`(?s)^\[API Error: (\{.*\})\]$`)
 
-// geminiAPIError is the API error msg quotes, in words: "API Error 400 INVALID_ARGUMENT
+// geminiAPIError is the API error msg quotes, in words: "API Error: 400 INVALID_ARGUMENT
 // (API_KEY_INVALID): API key not valid. Please pass a valid API key."; msg itself when
 // it quotes none.
 func geminiAPIError(msg string) string {
@@ -122,7 +122,7 @@ func geminiAPIError(msg string) string {
 		return msg
 	}
 	e := body.Error
-	head := fmt.Sprintf("API Error %d %s", e.Code, e.Status)
+	head := fmt.Sprintf("API Error: %d %s", e.Code, e.Status)
 	for _, d := range e.Details {
 		if d.Reason != "" {
 			head += " (" + d.Reason + ")"
