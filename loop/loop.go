@@ -429,12 +429,12 @@ func (r *runner) count(v verdict, progress bool) {
 		return
 	case OutcomeHalted:
 		r.res.Status, r.res.Reason = v.stop, v.why
-		r.journal.state.LastError = v.reason
+		r.journal.state.LastError = oneLine(v.reason, maxErrorText)
 		return
 	case OutcomeFailure:
 		r.res.Consecutive++
 		r.journal.state.ErrorCount++
-		r.journal.state.LastError = v.reason
+		r.journal.state.LastError = oneLine(v.reason, maxErrorText)
 	default:
 		r.res.Consecutive = 0
 	}
