@@ -72,6 +72,30 @@ type Record struct {
 	OutputPath     string    `toml:"output_path,omitempty" json:"output_path,omitempty"` // see Store.OutputPath
 	DiffPath       string    `toml:"diff_path,omitempty" json:"diff_path,omitempty"`     // see Store.DiffPath
 	Pruned         bool      `toml:"pruned,omitempty" json:"pruned,omitempty"`           // its output and diff were removed by the retention settings (see Store.Prune)
+	// Error is the agent's own words about why a failed or halted iteration failed.
+	Error string `toml:"error,omitempty" json:"error,omitempty"`
+	// Overage: an attempt was served on paid extra usage past the plan's limit (claude).
+	Overage bool `toml:"overage,omitempty" json:"overage,omitempty"`
+	// Attempts are the figures of each run of the agent when the iteration took more
+	// than one (a limit or a transient error ran it again); the tokens and cost above
+	// are their sums.
+	Attempts []Attempt `toml:"attempts,omitempty" json:"attempts,omitempty"`
+}
+
+// Attempt is one run of the agent within an iteration.
+type Attempt struct {
+	Attempt      int     `toml:"attempt" json:"attempt"`                     // 1-based
+	Retried      string  `toml:"retried,omitempty" json:"retried,omitempty"` // "limit" or "transient" when it was run again; "" for the one that counted
+	ExitCode     int     `toml:"exit_code" json:"exit_code"`
+	DurationMS   int64   `toml:"duration_ms" json:"duration_ms"`
+	Model        string  `toml:"model,omitempty" json:"model,omitempty"`
+	InputTokens  int64   `toml:"input_tokens,omitempty" json:"input_tokens,omitempty"`
+	OutputTokens int64   `toml:"output_tokens,omitempty" json:"output_tokens,omitempty"`
+	CacheRead    int64   `toml:"cache_read_tokens,omitempty" json:"cache_read_tokens,omitempty"`
+	CacheWrite   int64   `toml:"cache_write_tokens,omitempty" json:"cache_write_tokens,omitempty"`
+	CostUSD      float64 `toml:"cost_usd,omitempty" json:"cost_usd,omitempty"`
+	Overage      bool    `toml:"overage,omitempty" json:"overage,omitempty"`
+	Error        string  `toml:"error,omitempty" json:"error,omitempty"`
 }
 
 // Store reads and writes the iteration records of one repository.

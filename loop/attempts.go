@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
@@ -29,16 +31,59 @@ const (
 type attempt struct {
 	res        agent.Result
 	read       agentcli.Report
-	limitWaits int           // attempts that hit a usage or rate limit
-	retries    int           // attempts retried after a transient error
-	waited     time.Duration // time spent waiting between attempts
-	stop       Status        // StatusLimited or StatusFatal: the run stops after this iteration
+	promise    Promise           // the promise in the last run's words
+	tries      []history.Attempt // every run's figures, the last one last
+	usage      agentcli.Usage    // the tokens and cost of every run, summed: each was paid for
+	overage    bool              // a run was served on paid extra usage
+	limitWaits int               // attempts that hit a usage or rate limit
+	retries    int               // attempts retried after a transient error
+	waited     time.Duration     // time spent waiting between attempts
+	stop       Status            // StatusLimited or StatusFatal: the run stops after this iteration
 	stopWhy    string
+	stopHint   string // what the user can do about stop
+}
+
+// add keeps the figures of run n, whose result is res and whose output read says.
+func (a *attempt) add(n int, res agent.Result, read agentcli.Report) {
+	u := read.Usage
+	a.tries = append(a.tries, history.Attempt{Attempt: n, ExitCode: res.ExitCode,
+		DurationMS: res.Duration.Milliseconds(), Model: u.Model, InputTokens: u.InputTokens,
+		OutputTokens: u.OutputTokens, CacheRead: u.CacheReadTokens, CacheWrite: u.CacheWriteTokens,
+		CostUSD: u.CostUSD, Overage: read.Overage, Error: bounded(read.Error)})
+	a.usage.InputTokens += u.InputTokens
+	a.usage.OutputTokens += u.OutputTokens
+	a.usage.CacheReadTokens += u.CacheReadTokens
+	a.usage.CacheWriteTokens += u.CacheWriteTokens
+	a.usage.CostUSD += u.CostUSD
+	a.usage.HasCost = a.usage.HasCost || u.HasCost
+	if u.Model != "" {
+		a.usage.Model = u.Model
+	}
+	a.overage = a.overage || read.Overage
+}
+
+// maxErrorText bounds the agent's error text kept in a record and the state.
+const maxErrorText = 2000
+
+// bounded is s cut to maxErrorText bytes, at a rune boundary.
+func bounded(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxErrorText {
+		return s
+	}
+	cut := maxErrorText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // attempts runs the agent for iteration i until an attempt counts: a limited attempt is
 // not an iteration and not an error, so the same iteration runs again after a wait; a
-// transient error gets a few quick retries. Every attempt's output goes to the same log.
+// transient error gets a few quick retries. An attempt whose words carry a promise is
+// never run again: SUCCESS or FAILURE is the agent's verdict on the work, and an error
+// after it (an API 500 as it wrapped up) does not undo the work in git. Every attempt's
+// output goes to the same log.
 func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, prompt string) (attempt, error) {
 	var a attempt
 	for n := 1; ; n++ {
@@ -47,13 +92,16 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 			return a, err
 		}
 		a.res, a.read = res, r.readOutput(res)
-		if res.Interrupted || res.TimedOut {
+		a.promise = ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
+		a.add(n, res, a.read)
+		if res.Interrupted || res.TimedOut || a.promise != PromiseNone {
 			return a, nil
 		}
 		until, kind, msg := r.retryPlan(&a)
 		if kind == "" {
 			return a, nil
 		}
+		a.tries[len(a.tries)-1].Retried = kind
 		fmt.Fprintf(it.output, "\n[git-ralph: attempt %d: %s: %s; retrying at %s]\n", n, kind, msg, until.Format(time.RFC3339))
 		began := r.deps.Now()
 		ok := r.wait(ctx, Waiting{Iteration: i, Kind: kind, Message: msg, Until: until, Attempt: a.limitWaits + a.retries})
@@ -119,10 +167,11 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 	now, read := r.deps.Now(), a.read
 	switch {
 	case read.Fatal != "":
-		a.stop, a.stopWhy = StatusFatal, "the agent cannot run: "+read.Fatal
+		a.stop, a.stopWhy, a.stopHint = StatusFatal, "the agent cannot run: "+read.Fatal, read.Hint
 		return time.Time{}, "", ""
 	case read.Limit != nil && read.Limit.Permanent:
 		a.stop, a.stopWhy = StatusLimited, "usage limit that waiting will not clear: "+read.Limit.Message
+		a.stopHint = "waiting will not clear this limit: check the plan, credits or spend cap of the agent's account; the run resumes where it stopped with the next 'git ralph loop'"
 		return time.Time{}, "", ""
 	case read.Limit != nil:
 		a.limitWaits++
@@ -133,8 +182,8 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 		if limit := r.maxLimitWait(); until.Sub(now)+a.waited > limit {
 			r.journal.state.WaitUntil, r.journal.state.LimitMessage = until, read.Limit.Message
 			a.stop = StatusLimited
-			a.stopWhy = fmt.Sprintf("usage limit until %s, longer than max_limit_wait (%s): %s",
-				until.Local().Format("2006-01-02 15:04:05"), limit, read.Limit.Message)
+			a.stopWhy = tooLong(until, now, a.waited, limit, read.Limit.Message)
+			a.stopHint = limitWaitHint
 			return time.Time{}, "", ""
 		}
 		return until, "limit", read.Limit.Message
@@ -143,6 +192,38 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 		return now.Add(r.backoff(a.retries - 1)), "transient", read.Transient
 	}
 	return time.Time{}, "", ""
+}
+
+// limitWaitHint is what to do about a limit that resets later than max_limit_wait.
+const limitWaitHint = "the run resumes where it stopped with the next 'git ralph loop'; raise max_limit_wait to wait longer"
+
+// tooLong says why a limit's wait is not made: when it ends, how long that really is
+// from now (and what the iteration already waited), against max_limit_wait.
+func tooLong(until, now time.Time, waited, limit time.Duration, msg string) string {
+	left := roughly(until.Sub(now)) + " from now"
+	if waited > 0 {
+		left += ", after " + roughly(waited) + " already waited"
+	}
+	return fmt.Sprintf("usage limit until %s (%s), longer than max_limit_wait (%s): %s",
+		until.Local().Format("2006-01-02 15:04:05"), left, roughly(limit), msg)
+}
+
+// roughly prints d to the second under an hour and to the minute above, without the
+// zero units time.Duration prints ("6h", not "6h0m0s").
+func roughly(d time.Duration) string {
+	if d >= time.Hour {
+		d = d.Round(time.Minute)
+	} else {
+		d = d.Round(time.Second)
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // backoff is backoff_base·2^n, capped at backoff_max (seed 004: 2^n seconds up to 60 s).
@@ -212,8 +293,8 @@ func (r *runner) waitSaved(ctx context.Context, i int) bool {
 	}
 	if limit := r.maxLimitWait(); until.Sub(r.deps.Now()) > limit {
 		r.res.Status = StatusLimited
-		r.res.Reason = fmt.Sprintf("still waiting for a usage limit until %s, longer than max_limit_wait (%s): %s",
-			until.Local().Format("2006-01-02 15:04:05"), limit, st.LimitMessage)
+		r.res.Reason = "still waiting for a " + tooLong(until, r.deps.Now(), 0, limit, st.LimitMessage)
+		r.res.Hint = limitWaitHint
 		return false
 	}
 	if !r.wait(ctx, Waiting{Iteration: i, Kind: "limit", Message: st.LimitMessage, Until: until, Attempt: 1, Resumed: true}) {

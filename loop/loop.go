@@ -53,6 +53,9 @@ type Config struct {
 	BackoffBase  time.Duration // first wait after a limit with no stated reset; doubles
 	BackoffMax   time.Duration // cap of those waits
 	MaxLimitWait time.Duration // the longest wait for a limit before the run stops instead
+	// StopOnOverage stops the run after an iteration the agent was served on paid extra
+	// usage (claude past its plan's window); off, such an iteration counts like any other.
+	StopOnOverage bool
 
 	Retention history.Retention // how much of the history's outputs and diffs to keep; zero: all
 }
@@ -97,6 +100,8 @@ type Result struct {
 	Idle        int
 	Cancelled   bool   // stopped by `git ralph cancel`
 	Reason      string // why a limited, fatal or aborted-by-push run stopped, in words
+	Hint        string // what the user can do about it, when there is more to say than Reason
+	Record      int    // the history number of the iteration that stopped a limited or fatal run; 0: none
 	Elapsed     time.Duration
 	Stats       Stats
 }
@@ -230,7 +235,7 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 			r.report(Warning{Message: fmt.Sprintf("cannot remove the injected texts the prompt carried: %v", err)})
 		}
 	}
-	return r.finish(ctx, i, it, a, text)
+	return r.finish(ctx, i, it, a)
 }
 
 // NextPrompt says what the next iteration's prompt is made of: the prompt files, the
@@ -281,13 +286,13 @@ type verdict struct {
 	reason  string
 	stop    Status // set when the run ends after this iteration whatever the counters say
 	why     string // the run's stop reason in words, with stop
+	hint    string // what the user can do about stop
 }
 
 // finish classifies iteration i, validates it, pushes it, records it, and decides
 // whether the run stops.
-func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt, prompt string) error {
-	res := a.res
-	promise := ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
+func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt) error {
+	res, promise := a.res, a.promise
 	v := r.classify(a, promise)
 	var val Validation
 	if v.outcome.Counts() {
@@ -304,6 +309,9 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	r.prune(context.WithoutCancel(ctx))
 	progress := idle.Progress(r.here, after)
 	r.here = after
+	if v.stop != "" && v.stop != StatusAborted {
+		r.res.Record, r.res.Hint = rec.Iteration, v.hint
+	}
 	r.count(v, progress)
 	if v.outcome.Counts() {
 		r.res.Iterations++
@@ -334,11 +342,22 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
 	case outcome == OutcomeInterrupted:
 	case a.stop != "":
-		return verdict{outcome: OutcomeHalted, reason: a.stopWhy, stop: a.stop, why: a.stopWhy}
+		return verdict{outcome: OutcomeHalted, reason: a.stopWhy, stop: a.stop, why: a.stopWhy, hint: a.stopHint}
 	case a.read.IsError && outcome == OutcomeSuccess:
 		outcome, reason = OutcomeFailure, "the agent reported an error"
+	case outcome == OutcomeFailure && promise == PromiseNone && res.Signal == 0:
+		reason = r.exitReason(res.ExitCode)
 	}
-	return verdict{outcome: outcome, reason: reason}
+	if outcome == OutcomeFailure && !res.TimedOut && res.Signal == 0 && promise == PromiseNone && a.read.Error != "" {
+		reason += ": " + oneLine(a.read.Error, maxReasonError)
+	}
+	v := verdict{outcome: outcome, reason: reason}
+	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone {
+		v.stop = StatusLimited
+		v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
+		v.hint = "the iteration counted; the next 'git ralph loop' goes on, and stops again after an iteration served on overage: wait for the plan's window to reset, or set stop_on_overage = false to go on paying for extra usage"
+	}
+	return v
 }
 
 // judgeValidation applies the validate command's result: SUCCESS ends the run only when
@@ -379,18 +398,28 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 		v.stop, v.why = StatusAborted, "the agent signalled SUCCESS, but the push failed: "+err.Error()
 	}
 	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
+	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, pushFeedback(i, target.String(), err))
 	return "failed: " + err.Error()
 }
 
 // fillRecord adds to an iteration's record what the attempts, validation and push did.
+// Its tokens and cost are summed over every attempt, retried and limited ones included:
+// each was paid for.
 func fillRecord(rec *history.Record, a attempt, val Validation, pushed, preset string) {
 	rec.RateLimitWaits, rec.Retries, rec.WaitedMS = a.limitWaits, a.retries, a.waited.Milliseconds()
 	rec.Validation, rec.Push, rec.Agent = val.Summary(), pushed, preset
-	u := a.read.Usage
+	u := a.usage
 	rec.Model, rec.InputTokens, rec.OutputTokens = u.Model, u.InputTokens, u.OutputTokens
 	rec.CacheRead, rec.CacheWrite = u.CacheReadTokens, u.CacheWriteTokens
 	if u.HasCost {
 		rec.CostUSD = u.CostUSD
+	}
+	rec.Overage = a.overage
+	if o := Outcome(rec.Outcome); o == OutcomeFailure || o == OutcomeHalted {
+		rec.Error = bounded(a.read.Error)
+	}
+	if len(a.tries) > 1 {
+		rec.Attempts = a.tries
 	}
 }
 
@@ -403,16 +432,22 @@ func (r *runner) count(v verdict, progress bool) {
 		return
 	case OutcomeHalted:
 		r.res.Status, r.res.Reason = v.stop, v.why
-		r.journal.state.LastError = v.reason
+		r.journal.state.LastError = oneLine(v.reason, maxErrorText)
 		return
 	case OutcomeFailure:
 		r.res.Consecutive++
 		r.journal.state.ErrorCount++
-		r.journal.state.LastError = v.reason
+		r.journal.state.LastError = oneLine(v.reason, maxErrorText)
 	default:
 		r.res.Consecutive = 0
 	}
-	idleStop := r.idle.Observe(progress)
+	// Only an iteration that succeeded and changed nothing is idle: a failure that changed
+	// nothing is the consecutive-error breaker's (an API that is down must abort as
+	// failing, with its message, not stop as idle first).
+	idleStop := false
+	if v.outcome != OutcomeFailure || progress {
+		idleStop = r.idle.Observe(progress)
+	}
 	r.res.Idle = r.idle.Idle
 	switch {
 	case v.stop != "":

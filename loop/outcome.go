@@ -89,16 +89,21 @@ func Classify(res agent.Result, promise Promise) (Outcome, string) {
 	return OutcomeSuccess, ""
 }
 
-// exitReason names the exit code, and the signal a shell means by 128+N.
+// exitReason names the exit code, and the signal a shell means by 128+N when N is a
+// signal that kills programs in practice: a program's own code such as 144 is not
+// "signal 16".
 func exitReason(code int) string {
-	if code > 128 && code < 128+65 {
-		return fmt.Sprintf("exit code %d (%s in the shell's words)", code, SignalName(syscall.Signal(code-128)))
+	if code > 128 {
+		if name, ok := signalNames[syscall.Signal(code-128)]; ok {
+			return fmt.Sprintf("exit code %d (%s in the shell's words)", code, name)
+		}
 	}
 	return fmt.Sprintf("exit code %d", code)
 }
 
-// SignalName is the conventional name of sig, such as SIGKILL.
-func SignalName(sig syscall.Signal) string {
+// signalNames are the conventional names of the signals that end programs; the ones
+// only Unix systems define come from a platform file.
+var signalNames = func() map[syscall.Signal]string {
 	names := map[syscall.Signal]string{
 		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
 		syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
@@ -106,7 +111,12 @@ func SignalName(sig syscall.Signal) string {
 		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
 	}
 	maps.Copy(names, unixSignalNames)
-	if name, ok := names[sig]; ok {
+	return names
+}()
+
+// SignalName is the conventional name of sig, such as SIGKILL.
+func SignalName(sig syscall.Signal) string {
+	if name, ok := signalNames[sig]; ok {
 		return name
 	}
 	return fmt.Sprintf("signal %d", int(sig))

@@ -115,7 +115,8 @@ type Spec struct {
 	Context string
 	// Injected is what `git ralph inject` queued for the next iteration, in order.
 	Injected []Section
-	// Feedback is the previous iteration's validation failure, already written out.
+	// Feedback is what went wrong after the previous iteration (its validation failure,
+	// a rejected push), already written out.
 	Feedback string
 }
 
@@ -155,7 +156,7 @@ func Assemble(s Spec) (Prompt, error) {
 		}
 	}
 	if strings.TrimSpace(s.Feedback) != "" {
-		p.Sections = append(p.Sections, Section{Title: "Previous iteration", Source: "validation", Body: s.Feedback})
+		p.Sections = append(p.Sections, Section{Title: "Previous iteration", Source: "git ralph", Body: s.Feedback})
 	}
 	return p, nil
 }

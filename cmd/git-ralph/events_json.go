@@ -86,6 +86,8 @@ type runFinishedJSON struct {
 	Status              loop.Status    `json:"status"`
 	ExitCode            int            `json:"exit_code"`
 	Reason              string         `json:"reason,omitempty"`
+	Hint                string         `json:"hint,omitempty"`   // what to do about a limited or fatal stop
+	Record              int            `json:"record,omitempty"` // the history number of the iteration that stopped it
 	Iterations          int            `json:"iterations"`
 	LastIteration       int            `json:"last_iteration"`
 	ConsecutiveFailures int            `json:"consecutive_failures"`
@@ -156,7 +158,7 @@ func (c *eventEncoder) encode(e loop.Event) (name string, obj any, ok bool) {
 func (c *eventEncoder) runFinished(h eventHeader, r loop.Result) runFinishedJSON {
 	ms := func(d time.Duration) int64 { return d.Milliseconds() }
 	return runFinishedJSON{
-		eventHeader: h, Status: r.Status, ExitCode: r.Status.ExitCode(), Reason: r.Reason,
+		eventHeader: h, Status: r.Status, ExitCode: r.Status.ExitCode(), Reason: r.Reason, Hint: r.Hint, Record: r.Record,
 		Iterations: r.Iterations, LastIteration: r.Last, ConsecutiveFailures: r.Consecutive,
 		IdleIterations: r.Idle, Cancelled: r.Cancelled, ElapsedMS: ms(r.Elapsed),
 		Statistics: statisticsJSON{Count: r.Stats.Count, MinMS: ms(r.Stats.Min), MaxMS: ms(r.Stats.Max),

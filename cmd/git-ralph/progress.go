@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"syscall"
 	"time"
 
@@ -53,7 +54,7 @@ func (p *progress) Report(e loop.Event) {
 		p.warn("Iteration %d: validation failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Validation.Summary(), e.Validation.Command)
 	case loop.Pushed:
 		if e.Err != nil {
-			p.warn("Iteration %d: %v", e.Iteration, e.Err)
+			p.warn("Iteration %d: %s", e.Iteration, oneLine(e.Err.Error()))
 		} else {
 			p.info("Iteration %d: pushed %.7s to %s", e.Iteration, e.Commit, e.Target)
 		}
@@ -66,12 +67,12 @@ func (p *progress) waiting(e loop.Waiting) {
 	left := e.Until.Sub(p.now())
 	switch {
 	case e.Kind == "transient":
-		p.warn("Iteration %d: transient error (%s); retrying in %s", e.Iteration, e.Message, formatDuration(left))
+		p.warn("Iteration %d: transient error (%s); retrying in %s", e.Iteration, oneLine(e.Message), formatDuration(left))
 		return
 	case e.Resumed:
-		p.warn("Still waiting for a usage limit (%s) until %s (%s left)", e.Message, e.Until.Local().Format("15:04:05"), formatDuration(left))
+		p.warn("Still waiting for a usage limit (%s) until %s (%s left)", oneLine(e.Message), e.Until.Local().Format("15:04:05"), formatDuration(left))
 	default:
-		p.warn("Iteration %d: usage limit (%s); waiting until %s (%s) to run it again", e.Iteration, e.Message, e.Until.Local().Format("2006-01-02 15:04:05"), formatDuration(left))
+		p.warn("Iteration %d: usage limit (%s); waiting until %s (%s) to run it again", e.Iteration, oneLine(e.Message), e.Until.Local().Format("2006-01-02 15:04:05"), formatDuration(left))
 	}
 	p.info("  Ctrl+C or 'git ralph cancel' stops the loop; the next 'git ralph loop' goes on waiting")
 	if p.fancy && !p.quiet {
@@ -129,13 +130,14 @@ func (p *progress) stopping(e loop.AgentStopping) {
 }
 
 func (p *progress) finished(e loop.IterationFinished) {
+	e.Reason = oneLine(e.Reason)
 	took := formatDuration(e.Duration)
 	it := counter(e.Iteration, e.Max)
 	switch e.Outcome {
 	case loop.OutcomeSuccess:
-		p.info("Iteration %s completed in %s (success%s)", it, took, idleNote(e))
+		p.info("Iteration %s completed in %s (success%s%s)", it, took, idleNote(e), overageNote(e))
 	case loop.OutcomeDone:
-		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS)", it, took)
+		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS%s)", it, took, overageNote(e))
 	case loop.OutcomeHalted:
 		p.warn("Iteration %s stopped after %s (%s); it runs again when the loop resumes", it, took, e.Reason)
 	case loop.OutcomeInterrupted:
@@ -149,6 +151,7 @@ func (p *progress) finished(e loop.IterationFinished) {
 }
 
 func (p *progress) runFinished(r loop.Result) {
+	r.Reason = oneLine(r.Reason)
 	total := formatDuration(r.Elapsed)
 	switch r.Status {
 	case loop.StatusSuccess:
@@ -165,10 +168,17 @@ func (p *progress) runFinished(r loop.Result) {
 		p.line("ERROR: Aborting after %d consecutive failures (%s completed, total: %s)", r.Consecutive, plural(r.Iterations, "iteration"), total)
 	case loop.StatusLimited:
 		p.line("Stopped: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
-		fmt.Fprintf(p.w, "hint: the run resumes where it stopped with the next 'git ralph loop'; raise max_limit_wait to wait longer\n")
+		hint := r.Hint
+		if hint == "" {
+			hint = "the run resumes where it stopped with the next 'git ralph loop'"
+		}
+		fmt.Fprintf(p.w, "hint: %s\n", hint)
 	case loop.StatusFatal:
 		p.line("ERROR: Stopping: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
-		fmt.Fprintf(p.w, "hint: run the agent by hand once in this repository to fix it (log in, set its API key, check its flags); its output is in .ralph/history/<N>/output.log\n")
+		if r.Hint != "" {
+			fmt.Fprintf(p.w, "hint: %s\n", r.Hint)
+		}
+		fmt.Fprintf(p.w, "hint: run the agent by hand once in this repository to fix it (log in, set its API key, check its flags); its output is in %s\n", outputLogPath(r.Record))
 	case loop.StatusInterrupted:
 		what := "Interrupted"
 		if r.Cancelled {
@@ -180,6 +190,20 @@ func (p *progress) runFinished(r loop.Result) {
 		fmt.Fprintf(p.w, "  Iteration timing: count=%d, min=%s, max=%s, mean=%s, stddev=%s\n", r.Stats.Count,
 			formatDuration(r.Stats.Min), formatDuration(r.Stats.Max), formatDuration(r.Stats.Mean()), formatDuration(r.Stats.Stddev()))
 	}
+}
+
+// outputLogPath is where the output of history iteration n is kept.
+func outputLogPath(n int) string {
+	if n <= 0 {
+		return ".ralph/history/<N>/output.log"
+	}
+	return fmt.Sprintf(".ralph/history/%d/output.log", n)
+}
+
+// oneLine keeps an agent's or git's message (which may span lines) on one progress
+// line: its lines joined with " / ", runs of blanks made one space.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " ")
 }
 
 func (p *progress) info(format string, args ...any) {
@@ -204,9 +228,18 @@ func (p *progress) line(format string, args ...any) {
 	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), printable(fmt.Sprintf(format, args...)))
 }
 
-// idleNote adds the idle count to an iteration that changed nothing in git.
+// overageNote says that an iteration was served on paid extra usage.
+func overageNote(e loop.IterationFinished) string {
+	if !e.Record.Overage {
+		return ""
+	}
+	return ", served on extra usage"
+}
+
+// idleNote adds the idle count to a successful iteration that changed nothing in git
+// (a failure is not idle: it counts towards the consecutive failures).
 func idleNote(e loop.IterationFinished) string {
-	if e.Progress || e.IdleThreshold == 0 {
+	if e.Progress || e.IdleThreshold == 0 || e.Outcome == loop.OutcomeFailure {
 		return ""
 	}
 	return fmt.Sprintf(", no changes: %d/%d", e.Idle, e.IdleThreshold)

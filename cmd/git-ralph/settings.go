@@ -84,7 +84,8 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
 		BackoffBase: resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
-		Retention: history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
+		StopOnOverage: resolved.StopOnOverage.V,
+		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
 	if err := s.choosePreset(); err != nil {
 		return nil, err
 	}

@@ -72,6 +72,10 @@ var (
 		`\b(?:invalid|incorrect) (?:x-)?api[ _-]?key\b`, `\bauthentication_error\b`,
 		`\bAuthenticationError\b`, `\bauthentication_failed\b`, `\bAPI Error: 40[13]\b`,
 		`\b401 Unauthorized\b`,
+		// Google's API (gemini): a 400 API_KEY_INVALID, a 401 UNAUTHENTICATED, a 403
+		// PERMISSION_DENIED; the status names are matched in capitals only.
+		`\bAPI_KEY_INVALID\b`, `\bAPI key not valid\b`, `(?-i:\bUNAUTHENTICATED\b)`,
+		`\binvalid authentication credentials\b`, `(?-i:\bPERMISSION_DENIED\b)`,
 		`cannot be launched inside another Claude Code session`,
 		// The CLI rejected its arguments: commander, clap, yargs, argparse.
 		`^\W*(?:error:\s*)+unknown option\b`, `^\W*error: unexpected argument\b`,
@@ -90,6 +94,9 @@ var (
 		`\bfailed to lookup address\b`, `\berror sending request\b`, `\bcouldn't connect to\b`,
 		`\bnetwork (?:is )?unreachable\b`, `\btemporarily (?:unavailable|busy)\b`,
 		`\bhaving trouble responding right now\b`,
+		// Codex's words for an HTTP 500 and for a mid-stream overload (codex-rs
+		// InternalServerError and ServerOverloaded).
+		`\bcurrently experiencing high demand\b`, `\bselected model is at capacity\b`,
 	)
 )
 

@@ -1,6 +1,8 @@
 package agentcli
 
 import (
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,5 +217,33 @@ func TestPlainTextFromAStructuredPreset(t *testing.T) {
 	r := claude.Read([]byte("All done.\n<promise>SUCCESS</promise>\n"), 0, now)
 	if r.Structured || !strings.Contains(r.Said, "<promise>SUCCESS</promise>") {
 		t.Errorf("Read = %+v, want the whole text as Said", r)
+	}
+}
+
+// gemini quotes the API's JSON error body in its result: read into words, its status
+// decides like claude's "API Error: 500" (gemini-cli 0.61 passes the body through whole,
+// as the recorded 400 and 401 fixtures show; these statuses are shaped like them).
+func TestGeminiAPIErrorStatuses(t *testing.T) {
+	gemini, _ := Lookup("gemini")
+	result := func(code int, status, message string) []byte {
+		body := fmt.Sprintf(`{"error":{"code":%d,"message":%q,"status":%q}}`, code, message, status)
+		msg, _ := json.Marshal("[API Error: " + body + "]")
+		return []byte(`{"type":"result","status":"error","error":{"type":"unknown","message":` + string(msg) + `}}` + "\n")
+	}
+	r := gemini.Read(result(500, "INTERNAL", "Internal error encountered."), 244, now)
+	if r.Transient != "API Error: 500 INTERNAL: Internal error encountered." {
+		t.Errorf("500: %+v", r)
+	}
+	r = gemini.Read(result(503, "UNAVAILABLE", "The model is overloaded. Please try again later."), 247, now)
+	if r.Transient == "" {
+		t.Errorf("503: %+v", r)
+	}
+	r = gemini.Read(result(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota)."), 173, now)
+	if r.Limit == nil {
+		t.Errorf("429: %+v", r)
+	}
+	r = gemini.Read(result(403, "PERMISSION_DENIED", "Permission denied on resource project."), 147, now)
+	if r.Fatal == "" {
+		t.Errorf("403: %+v", r)
 	}
 }

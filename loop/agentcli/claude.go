@@ -51,9 +51,12 @@ type claudeUsage struct {
 
 // claudeRateLimit is rate_limit_event.rate_limit_info (handarbeit/fabrik#1815, PR #1820).
 type claudeRateLimit struct {
-	Status         string   `json:"status"` // allowed, allowed_warning, rejected
-	ResetsAt       *float64 `json:"resetsAt"`
-	RateLimitType  string   `json:"rateLimitType"`
+	Status        string   `json:"status"` // allowed, allowed_warning, rejected
+	ResetsAt      *float64 `json:"resetsAt"`
+	RateLimitType string   `json:"rateLimitType"`
+	// IsUsingOverage: the plan's window is spent, and requests are served as paid
+	// extra usage ("status":"rejected" with it is not a limit).
+	IsUsingOverage bool `json:"isUsingOverage"`
 	UnifiedWindows map[string]struct {
 		Utilization float64  `json:"utilization"`
 		ResetsAt    *float64 `json:"resetsAt"`
@@ -156,11 +159,18 @@ func (r *reading) claudeErrorCode(code, text string) {
 	}
 }
 
-// claudeRateLimit reads a rate_limit_event. Only "rejected" is a limit; "allowed" and
-// "allowed_warning" are information. The reset is the latest of resetsAt and of the
+// claudeRateLimit reads a rate_limit_event. Only "rejected" without overage may be a
+// limit; "allowed" and "allowed_warning" are information, and so is "rejected" with
+// isUsingOverage: a subscriber on extra usage goes on being served, as paid overage.
+// Even then the event is only a forecast: a run whose result is not an error was not
+// limited (claudeResult). The reset is the latest of resetsAt and of the
 // unifiedWindows at full utilization (handarbeit/fabrik PR #1820), in epoch seconds.
 func (r *reading) claudeRateLimit(info *claudeRateLimit) {
 	r.claude.rateEvent = true
+	if info != nil && info.IsUsingOverage {
+		r.rep.Overage = true
+		return
+	}
 	if info == nil || info.Status != "rejected" {
 		return
 	}
@@ -195,10 +205,16 @@ func (r *reading) claudeRateLimit(info *claudeRateLimit) {
 // "subtype":"success","is_error":false).
 var resultLimitLead = regexp.MustCompile(`(?i)^\W*(?:claude (?:ai )?usage limit reached|you've hit your|you’ve hit your|you're out of extra usage|\d+-hour limit reached)`)
 
-// claudeResult reads the run's final event.
+// claudeResult reads the run's final event. A result that is not an error means the
+// run was served and finished: whatever limit the events before it forecast, it was
+// not limited — unless the result text itself is a limit notice.
 func (r *reading) claudeResult(e claudeEvent) {
 	r.rep.IsError = r.rep.IsError || e.IsError
-	r.ended, r.completed = true, !e.IsError
+	limitNotice := resultLimitLead.MatchString(e.Result)
+	r.ended, r.completed = true, !e.IsError && !limitNotice
+	if r.completed {
+		r.rep.Limit, r.guessed = nil, false
+	}
 	if e.Result != r.lastSaid() {
 		r.say(e.Result)
 	}
@@ -213,8 +229,8 @@ func (r *reading) claudeResult(e claudeEvent) {
 		// rate-limit event or a 429 is it a limit (handarbeit/fabrik PR #1202, #1818).
 		r.limit(text, r.claude.rateReset, false)
 	}
-	if e.IsError || resultLimitLead.MatchString(e.Result) {
-		r.failure(text)
+	if e.IsError || limitNotice {
+		r.failedWith(text)
 	}
 }
 

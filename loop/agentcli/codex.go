@@ -53,7 +53,7 @@ func (r *reading) codexEvent(typ string, line []byte) {
 		}
 	case "turn.failed":
 		r.ended, r.rep.IsError = true, true
-		r.failure(e.Error.Message)
+		r.failedWith(e.Error.Message)
 	case "error":
 		// Reconnect notices are not a failure by themselves; a usage limit comes as an
 		// error event and then turn.failed with the same message.

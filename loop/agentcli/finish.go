@@ -11,7 +11,9 @@ func (r *reading) finish(exitCode int) Report {
 	r.geminiFlush()
 	if r.rep.Structured {
 		r.rep.Said = strings.Join(r.said, "\n")
-		r.fromText(r.other, !r.completed)
+		if r.resultErr == "" { // an error result is the verdict, not the stderr around it
+			r.fromText(r.other, !r.completed || exitCode != 0)
+		}
 	} else {
 		// Plain text, or a structured preset that printed no event at all (a usage error,
 		// a login failure, or arguments replaced by the user): the output is all there is.
@@ -23,7 +25,32 @@ func (r *reading) finish(exitCode int) Report {
 	}
 	r.noticed()
 	r.exitStatus(exitCode)
-	return r.settle()
+	rep := r.settle()
+	rep.Error = r.errorText(exitCode)
+	rep.Hint = hint(rep.Fatal)
+	return rep
+}
+
+// errorLines is how many last lines of a failed plain-text run are its error text.
+const errorLines = 3
+
+// errorText is the agent's own words about why the run failed, "" when it did not:
+// the verdict's message, else the error its result ended with, else the last lines of
+// a failed run's text.
+func (r *reading) errorText(exitCode int) string {
+	switch {
+	case r.rep.Fatal != "":
+		return r.rep.Fatal
+	case r.rep.Limit != nil:
+		return r.rep.Limit.Message
+	case r.rep.Transient != "":
+		return r.rep.Transient
+	case r.resultErr != "":
+		return r.resultErr
+	case exitCode == 0 && !r.rep.IsError:
+		return ""
+	}
+	return strings.Join(tail(r.other, errorLines), "\n")
 }
 
 // exitStatus reads what the exit status alone tells: the shell exits 127 when the

@@ -21,6 +21,9 @@ type want struct {
 	fatal         string // a substring of Fatal
 	isError       bool
 	usage         *Usage
+	overage       bool
+	err           string // a substring of Error, checked when set
+	hint          string // a substring of Hint, checked when set
 }
 
 type wantLimit struct {
@@ -41,7 +44,8 @@ var fixtures = []struct {
 	{"claude-not-logged-in.jsonl", "claude", 1, want{structured: true, isError: true,
 		saidExactly: ptr("Not logged in · Please run /login"), fatal: "Not logged in · Please run /login",
 		usage: &Usage{Model: "claude-opus-4-8[1m]", HasCost: true}}},
-	{"claude-root-refusal.txt", "claude", 1, want{fatal: "--dangerously-skip-permissions cannot be used with root/sudo privileges"}},
+	{"claude-root-refusal.txt", "claude", 1, want{fatal: "--dangerously-skip-permissions cannot be used with root/sudo privileges",
+		hint: "IS_SANDBOX=1"}},
 	{"claude-needs-verbose.txt", "claude", 1, want{fatal: "--output-format=stream-json requires --verbose"}},
 	{"claude-unknown-option.txt", "claude", 1, want{fatal: "error: unknown option '--no-such-flag'"}},
 	{"claude-text-not-logged-in.txt", "claude", 1, want{said: []string{"Not logged in"}, fatal: "Not logged in · Please run /login"}},
@@ -58,6 +62,32 @@ var fixtures = []struct {
 	{"gemini-offline-retrying.jsonl", "gemini", 124, want{structured: true, saidExactly: ptr(""),
 		transient: "fetch failed", usage: &Usage{Model: "auto"}}},
 	{"gemini-unknown-option.txt", "gemini", 1, want{fatal: "Unknown arguments: such-flag, suchFlag"}},
+	// gemini pointed at a local mock of its API (GOOGLE_GEMINI_BASE_URL) answering 400
+	// API_KEY_INVALID and 401 UNAUTHENTICATED; it exits with the HTTP status mod 256.
+	{"gemini-api-key-invalid.jsonl", "gemini", 144, want{structured: true, isError: true, saidExactly: ptr(""),
+		fatal: "API Error: 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid. Please pass a valid API key.", hint: "GEMINI_API_KEY",
+		err: "API Error: 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid.", usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
+	{"gemini-unauthenticated.jsonl", "gemini", 145, want{structured: true, isError: true, saidExactly: ptr(""),
+		fatal: "API Error: 401 UNAUTHENTICATED: Request had invalid authentication credentials", hint: "GEMINI_API_KEY",
+		usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
+	// claude logged in with a (fake) subscription token, pointed at a local mock of the
+	// Messages API whose rate-limit headers say: five-hour window rejected, overage
+	// allowed and in use (a 200 with the answer); then overage rejected (a 429).
+	{"claude-overage-served.jsonl", "claude", 0, want{structured: true, overage: true,
+		saidExactly: ptr("Done: the plan is complete.\n\n<promise>SUCCESS</promise>"),
+		usage:       &Usage{InputTokens: 12, OutputTokens: 9, CostUSD: 0.000342, HasCost: true, Model: "claude-sonnet-5"}}},
+	{"claude-session-limit-no-overage.jsonl", "claude", 1, want{structured: true, isError: true,
+		limit: &wantLimit{message: "You've hit your session limit · resets 3:58am (UTC)", resetAt: time.Date(2026, 11, 23, 3, 58, 11, 0, time.UTC)},
+		err:   "You've hit your session limit"}},
+	// The agent says SUCCESS and runs a tool; the next request gets HTTP 500 (mock API).
+	{"claude-success-then-500.jsonl", "claude", 1, want{structured: true, isError: true,
+		said: []string{"<promise>SUCCESS</promise>"}, transient: "API Error: 500 Internal server error", err: "API Error: 500"}},
+	// codex pointed at a local mock of the Responses API answering 500, and streaming a
+	// response.failed server_is_overloaded.
+	{"codex-high-demand.jsonl", "codex", 1, want{structured: true, isError: true,
+		transient: "We’re currently experiencing high demand, which may cause temporary errors."}},
+	{"codex-at-capacity.jsonl", "codex", 1, want{structured: true, isError: true,
+		transient: "Selected model is at capacity. Please try a different model."}},
 	{"opencode-unknown-option.txt", "opencode", 1, want{fatal: "opencode run [message..]"}},
 	{"opencode-offline-silent.txt", "opencode", 124, want{saidExactly: ptr("")}},
 	{"copilot-not-logged-in.txt", "copilot", 1, want{fatal: "Error: No authentication information found."}},
@@ -90,6 +120,14 @@ var fixtures = []struct {
 	{"claude-prompt-too-long.jsonl", "claude", 1, want{structured: true, isError: true, said: []string{"Prompt is too long"}}},
 	{"claude-limit-warning-then-success.jsonl", "claude", 0, want{structured: true,
 		said: []string{"the weekly rate limit test passes now"}}},
+	{"claude-overage-success.jsonl", "claude", 0, want{structured: true, overage: true,
+		said: []string{"<promise>SUCCESS</promise>"},
+		usage: &Usage{InputTokens: 6, OutputTokens: 88, CacheReadTokens: 12000, CacheWriteTokens: 1800,
+			CostUSD: 0.02125, HasCost: true, Model: "claude-opus-4-8[1m]"}}},
+	{"claude-rejected-then-served.jsonl", "claude", 0, want{structured: true,
+		said: []string{"one item of the plan is left"}}},
+	{"claude-success-then-api-500.jsonl", "claude", 1, want{structured: true, isError: true,
+		said: []string{"<promise>SUCCESS</promise>"}, transient: "API Error: 500", err: "API Error: 500"}},
 	{"codex-success.jsonl", "codex", 0, want{structured: true,
 		saidExactly: ptr("Added the --verbose flag and committed it; the tests pass. One item of the plan is left, so no promise yet."),
 		usage:       &Usage{InputTokens: 24763, CacheReadTokens: 24448, OutputTokens: 1122}}},
@@ -187,6 +225,15 @@ func check(t *testing.T, got Report, w want) {
 	checkText(t, "Transient", got.Transient, w.transient)
 	checkText(t, "Fatal", got.Fatal, w.fatal)
 	checkLimit(t, got.Limit, w.limit)
+	if got.Overage != w.overage {
+		t.Errorf("Overage = %v, want %v", got.Overage, w.overage)
+	}
+	if !strings.Contains(got.Error, w.err) || w.err != "" && got.Error == "" {
+		t.Errorf("Error = %q, want it to contain %q", got.Error, w.err)
+	}
+	if !strings.Contains(got.Hint, w.hint) {
+		t.Errorf("Hint = %q, want it to contain %q", got.Hint, w.hint)
+	}
 	if w.usage != nil && got.Usage != *w.usage {
 		t.Errorf("Usage = %+v, want %+v", got.Usage, *w.usage)
 	}

@@ -2,6 +2,8 @@ package agentcli
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -73,9 +75,10 @@ func (r *reading) geminiResult(e geminiEvent) {
 		r.rep.IsError = true
 		if e.Error != nil {
 			if strings.Contains(e.Error.Type, "Authentication") {
+				r.resultErr = strings.TrimSpace(e.Error.Message)
 				r.fatal(e.Error.Message)
 			} else {
-				r.failure(e.Error.Message)
+				r.failedWith(geminiAPIError(e.Error.Message))
 			}
 		}
 	}
@@ -91,4 +94,40 @@ func (r *reading) geminiResult(e geminiEvent) {
 			u.Model = strings.Join(models, ",")
 		}
 	}
+}
+
+// geminiAPIErrorRule matches the message gemini's result carries for an API error: the
+// API's JSON error body, quoted whole ("[API Error: {\"error\":{…}}]").
+var geminiAPIErrorRule = regexp.MustCompile(`(?s)^\[API Error: (\{.*\})\]$`)
+
+// geminiAPIError is the API error msg quotes, in words: "API Error: 400 INVALID_ARGUMENT
+// (API_KEY_INVALID): API key not valid. Please pass a valid API key."; msg itself when
+// it quotes none.
+func geminiAPIError(msg string) string {
+	m := geminiAPIErrorRule.FindStringSubmatch(strings.TrimSpace(msg))
+	if m == nil {
+		return msg
+	}
+	var body struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+			Status  string `json:"status"`
+			Details []struct {
+				Reason string `json:"reason"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(m[1]), &body) != nil || body.Error.Message == "" {
+		return msg
+	}
+	e := body.Error
+	head := fmt.Sprintf("API Error: %d %s", e.Code, e.Status)
+	for _, d := range e.Details {
+		if d.Reason != "" {
+			head += " (" + d.Reason + ")"
+			break
+		}
+	}
+	return head + ": " + e.Message
 }

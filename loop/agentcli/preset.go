@@ -44,6 +44,16 @@ type Preset struct {
 	Timeout time.Duration
 	Env     []string // extra environment entries ("KEY=value") for the program, if any
 	Note    string   // one line for docs and --dry-run: "stream-json; prompt on stdin"
+	// ExitCodes are what the program's own exit codes mean, where they mean something
+	// of their own (gemini exits 41 for an auth error and an API error's HTTP status
+	// mod 256: 144 for a 400). Read only.
+	ExitCodes map[int]string
+}
+
+// ExitMeaning is what the program means by exiting with code, if the preset knows.
+func (p Preset) ExitMeaning(code int) (string, bool) {
+	what, ok := p.ExitCodes[code]
+	return what, ok
 }
 
 // Argv is the program and its arguments, with promptFile in place of PromptFile when

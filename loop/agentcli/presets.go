@@ -40,7 +40,8 @@ var presets = []Preset{
 		Name: "gemini", Program: "gemini",
 		Args:   []string{"--output-format", "stream-json", "--approval-mode", "yolo", "--skip-trust"},
 		Prompt: Stdin, Format: GeminiStream,
-		Note: "stream-json; prompt on stdin",
+		Note:      "stream-json; prompt on stdin",
+		ExitCodes: geminiExitCodes,
 	},
 	{
 		// Without --auto every permission request is auto-rejected in `run`. It hangs on
@@ -91,6 +92,19 @@ var presets = []Preset{
 		Prompt: Stdin, Format: Text,
 		Note: "plain text; prompt on stdin",
 	},
+}
+
+// geminiExitCodes are gemini-cli's own exit codes (0.61: its Fatal*Error classes), and
+// the HTTP statuses its handleError passes to process.exit, which the OS takes mod 256.
+var geminiExitCodes = map[int]string{
+	41: "gemini: authentication error", 42: "gemini: input error", 44: "gemini: sandbox error",
+	52: "gemini: configuration error", 53: "gemini: turn limit reached", 54: "gemini: tool execution error",
+	55:        "gemini: untrusted workspace",
+	400 % 256: "gemini: API error HTTP 400", 401 % 256: "gemini: API error HTTP 401",
+	403 % 256: "gemini: API error HTTP 403", 404 % 256: "gemini: API error HTTP 404",
+	429 % 256: "gemini: API error HTTP 429", 500 % 256: "gemini: API error HTTP 500",
+	502 % 256: "gemini: API error HTTP 502", 503 % 256: "gemini: API error HTTP 503",
+	504 % 256: "gemini: API error HTTP 504",
 }
 
 // aliases are other names users reach for; Lookup resolves them to the preset's name.

@@ -19,6 +19,7 @@ type reading struct {
 	ended     bool     // a terminal event (a result, a failed turn) was seen
 	completed bool     // a terminal event said the run finished without error
 	notices   []notice // warnings and retry notices, which count only if the run never ended
+	resultErr string   // the error message the run's terminal event carried, if any
 	guessed   bool     // rep.Limit.Message was made up from a structured event, not the agent's words
 
 	claude claudeState // state kept between the events of each format
@@ -143,6 +144,17 @@ func (r *reading) transient(msg string) {
 	if r.rep.Transient == "" {
 		r.rep.Transient = strings.TrimSpace(msg)
 	}
+}
+
+// failedWith records msg as the error the run's terminal event ended with (claude's
+// error result, codex's turn.failed, gemini's result error) and classifies it. That
+// message is the run's verdict: the text lines around the events (stack dumps on
+// stderr) are then not searched.
+func (r *reading) failedWith(msg string) kind {
+	if strings.TrimSpace(msg) != "" && r.resultErr == "" {
+		r.resultErr = strings.TrimSpace(msg)
+	}
+	return r.failure(msg)
 }
 
 // failure classifies msg, an error the agent reported in its structured output, and

@@ -28,6 +28,17 @@ type Report struct {
 	// IsError is true when the agent's own result says the run failed (claude's
 	// result.is_error, codex's turn.failed, gemini's result status "error", …).
 	IsError bool
+	// Error is the agent's own words about why the run failed: the fatal, limit or
+	// transient message, the error its final result carries, or, for a plain-text run
+	// that failed, its last lines. "" when the run did not fail.
+	Error string
+	// Hint says how to fix a Fatal error, where the CLI's own message does not
+	// (claude's root refusal, gemini's refused API key); "" otherwise.
+	Hint string
+	// Overage is true when the agent said it was served on paid extra usage past its
+	// plan's limit (claude's rate_limit_event with isUsingOverage): information about
+	// what the run costs, not a limit.
+	Overage bool
 }
 
 // Limit is a usage or rate limit the agent hit.

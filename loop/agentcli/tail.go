@@ -82,17 +82,18 @@ func indented(line string) bool {
 var stackFrame = regexp.MustCompile(`^\s+at \S`)
 
 // fromText records what the text lines say, where the structured events said nothing
-// of the kind. A transient error counts only when allowTransient: a run whose
-// structured result says it completed may have printed, and recovered from, one.
-func (r *reading) fromText(lines []string, allowTransient bool) {
+// of the kind. A limit or a transient error counts only when failed: a run whose
+// structured result says it completed was served, whatever it printed and recovered
+// from on the way.
+func (r *reading) fromText(lines []string, failed bool) {
 	s := findSignals(tail(lines, tailLines))
 	if s.fatal != "" {
 		r.fatal(s.fatal)
 	}
-	if s.limit != "" && r.rep.Limit == nil {
+	if s.limit != "" && r.rep.Limit == nil && (failed || !r.rep.Structured) {
 		r.limit(s.limit, time.Time{}, false)
 	}
-	if s.transient != "" && allowTransient {
+	if s.transient != "" && failed {
 		r.transient(s.transient)
 	}
 }

@@ -95,6 +95,7 @@ type Config struct {
 	BackoffBase          Value[time.Duration]
 	BackoffMax           Value[time.Duration]
 	MaxLimitWait         Value[time.Duration]
+	StopOnOverage        Value[bool]   // stop after an iteration served on paid extra usage
 	LogLevel             Value[string] // debug, info, warn or error
 	ShowAgentOutput      Value[bool]
 	HistoryKeep          Value[int]   // iterations whose output and diff are kept; 0 = all

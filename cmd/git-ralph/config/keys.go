@@ -64,6 +64,7 @@ var topSpecs = []spec{
 		rangeHint: `use a positive duration like "60s"`},
 	{key: "max_limit_wait", typ: typeDuration, def: 6 * time.Hour, example: "6h",
 		rangeHint: `use a positive duration like "6h"`},
+	{key: "stop_on_overage", typ: typeBool, def: false, example: "true"},
 	{key: "log_level", typ: typeString, def: "info", example: "info", check: checkLogLevel},
 	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
 	{key: "history_keep", typ: typeInt, def: 100, example: "100", min: 0,

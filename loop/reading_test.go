@@ -1,0 +1,132 @@
+package loop
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop/agentcli"
+)
+
+// The loop's side of issue 10's "Reading the agents": what it does with what the
+// agents' output says.
+
+func TestAFailingAgentIsTheBreakersNotIdle(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `echo "API is down: 418" >&2; exit 1`, 10)
+	cfg.IdleThreshold, cfg.MaxConsecutiveErrors = 2, 3
+	rec := &recorder{}
+	res, err := Run(context.Background(), cfg, Deps{Reporter: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusAborted || res.Iterations != 3 {
+		t.Fatalf("status %s after %d iterations, want aborted after 3 (not idle after 2)", res.Status, res.Iterations)
+	}
+	last := rec.finished()[2]
+	if last.Reason != "exit code 1: API is down: 418" || last.Record.Error != "API is down: 418" || last.Idle != 0 {
+		t.Errorf("reason %q, record error %q, idle %d", last.Reason, last.Record.Error, last.Idle)
+	}
+}
+
+func TestIdleCountsOnlySuccessesThatChangeNothing(t *testing.T) {
+	dir := newRepo(t)
+	// success, failure, success: two idle successes with a failure between them
+	cfg := config(dir, `[ "$RALPH_ITERATION" = 2 ] && exit 1; true`, 10)
+	cfg.IdleThreshold = 2
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusIdle || res.Iterations != 3 {
+		t.Errorf("status %s after %d iterations, want idle after 3", res.Status, res.Iterations)
+	}
+}
+
+func TestEveryAttemptIsPaidForAndRecorded(t *testing.T) {
+	dir := newRepo(t)
+	// claude stream-json: an overloaded attempt that cost 0.005, then one that cost 0.01
+	cfg := config(dir, `n=$(cat attempts 2>/dev/null || echo 0); echo $((n+1)) > attempts
+		if [ "$n" = 0 ]; then
+			echo '{"type":"result","is_error":true,"api_error_status":529,"result":"API Error: Repeated 529 Overloaded errors","total_cost_usd":0.005,"usage":{"input_tokens":4,"output_tokens":20}}'
+			exit 1
+		fi
+		echo '{"type":"result","is_error":false,"result":"done","total_cost_usd":0.01,"usage":{"input_tokens":6,"output_tokens":30}}'`, 1)
+	cfg.Agent = claudeReader(t)
+	cfg.BackoffBase, cfg.BackoffMax = 10*time.Millisecond, 50*time.Millisecond
+	rec := &recorder{}
+	if _, err := Run(context.Background(), cfg, Deps{Reporter: rec}); err != nil {
+		t.Fatal(err)
+	}
+	r := rec.finished()[0].Record
+	if r.CostUSD < 0.0149 || r.CostUSD > 0.0151 || r.InputTokens != 10 || r.OutputTokens != 50 {
+		t.Errorf("recorded cost %v, tokens %d/%d; want the sums 0.015, 10/50", r.CostUSD, r.InputTokens, r.OutputTokens)
+	}
+	if len(r.Attempts) != 2 || r.Attempts[0].Retried != "transient" || r.Attempts[0].CostUSD != 0.005 || r.Attempts[1].CostUSD != 0.01 {
+		t.Errorf("attempts = %+v", r.Attempts)
+	}
+}
+
+func TestSuccessThenACrashIsDoneOnce(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `n=$(cat attempts 2>/dev/null || echo 0); echo $((n+1)) > attempts
+		echo '{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"All done. <promise>SUCCESS</promise>"}]}}'
+		echo '{"type":"result","is_error":true,"api_error_status":500,"result":"API Error: 500 Internal server error"}'
+		exit 1`, 5)
+	cfg.Agent = claudeReader(t)
+	cfg.BackoffBase, cfg.BackoffMax = 10*time.Millisecond, 50*time.Millisecond
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusSuccess || res.Iterations != 1 {
+		t.Errorf("status %s after %d iterations, want success after 1", res.Status, res.Iterations)
+	}
+	if n := readFile(t, dir, "attempts"); n != "1\n" {
+		t.Errorf("the agent ran %q times, want once", n)
+	}
+}
+
+func TestExitReasonNamesOnlyRealSignals(t *testing.T) {
+	for code, want := range map[int]string{
+		1:   "exit code 1",
+		137: "exit code 137 (SIGKILL in the shell's words)",
+		143: "exit code 143 (SIGTERM in the shell's words)",
+		144: "exit code 144",
+		255: "exit code 255",
+	} {
+		if got := exitReason(code); got != want {
+			t.Errorf("exitReason(%d) = %q, want %q", code, got, want)
+		}
+	}
+}
+
+func TestTooLongStatesTheTimeLeft(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	got := tooLong(now.Add(7*time.Hour+12*time.Minute+20*time.Second), now, 20*time.Minute, 6*time.Hour, "limit")
+	if !strings.Contains(got, "(7h12m from now, after 20m already waited), longer than max_limit_wait (6h): limit") {
+		t.Errorf("tooLong = %q", got)
+	}
+}
+
+// claudeReader is the claude preset, to read a custom command's output as claude's.
+func claudeReader(t *testing.T) agentcli.Preset {
+	t.Helper()
+	p, ok := agentcli.Lookup("claude")
+	if !ok {
+		t.Fatal("no claude preset")
+	}
+	return p
+}
+
+func readFile(t *testing.T, dir, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
