@@ -411,7 +411,7 @@ func TestDiffCommittedAndUncommitted(t *testing.T) {
 	run(t, dir, "add", "-A")
 	run(t, dir, "commit", "-q", "-m", "first")
 	hostileDiffConfig(t, dir)
-	before, err := TakeCheckpoint(ctx, dir)
+	before, err := TakeCheckpoint(ctx, dir, keepNothing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func TestDiffCommittedAndUncommitted(t *testing.T) {
 	run(t, nested, "init", "-q")
 	run(t, nested, "add", "n.txt")
 	run(t, nested, "commit", "-q", "-m", "nested")
-	after, err := TakeCheckpoint(ctx, dir)
+	after, err := TakeCheckpoint(ctx, dir, keepNothing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,7 +639,7 @@ func BenchmarkCheckpoint(b *testing.B) {
 	ctx := context.Background()
 	benchStates(b, func(b *testing.B, dir string) {
 		for b.Loop() {
-			if _, err := TakeCheckpoint(ctx, dir); err != nil {
+			if _, err := TakeCheckpoint(ctx, dir, keepNothing); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -660,3 +660,6 @@ func BenchmarkShellMinimum(b *testing.B) {
 		}
 	})
 }
+
+// keepNothing is a TakeCheckpoint keep function for tests that do not look at refs.
+func keepNothing(Checkpoint) []Ref { return nil }

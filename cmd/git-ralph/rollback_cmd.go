@@ -130,21 +130,25 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 
 // commitBefore is the commit HEAD was on when iteration n started.
 func commitBefore(ctx context.Context, root string, store *history.Store, n int) (string, error) {
-	commit, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before")+"^{commit}")
+	ref, err := loop.CheckpointRef(ctx, root, n, "before")
+	if err != nil {
+		return "", err
+	}
+	commit, err := gitops.ResolveRef(ctx, root, ref+"^{commit}")
 	if err != nil || commit != "" {
 		return commit, err
 	}
 	rec, err := store.Get(n)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
-		return "", missingIteration(store, n, "checkpoint "+loop.CheckpointRef(n, "before"))
+		return "", missingIteration(store, n, "checkpoint "+ref)
 	case err != nil:
 		return "", err
 	case rec.CommitBefore == "":
 		return "", withHint(fmt.Errorf("iteration %d started on a branch with no commit yet: there is no commit to go back to", n),
 			"roll back to a later iteration, or see its changes with 'git ralph history --diff %d'", n)
 	}
-	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", loop.CheckpointRef(n, "before"), n),
+	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", ref, n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
 }
 
