@@ -33,6 +33,7 @@ func TakeCheckpoint(ctx context.Context, dir string, keep func(Checkpoint) []Ref
 	for attempt := 1; attempt <= checkpointAttempts; attempt++ {
 		var c Checkpoint
 		if c, err = takeCheckpoint(ctx, dir); err == nil {
+			beforeKeep(dir, c)
 			if err = KeepAliveAll(ctx, dir, keep(c)); err == nil {
 				return c, nil
 			}
@@ -43,6 +44,10 @@ func TakeCheckpoint(ctx context.Context, dir string, keep func(Checkpoint) []Ref
 	}
 	return Checkpoint{}, fmt.Errorf("the objects of the checkpoint went missing %d times while it was taken (is `git gc --prune=now` running in a loop?): %w", checkpointAttempts, err)
 }
+
+// beforeKeep runs between a checkpoint's snapshot and the ref update that keeps it: the
+// window a concurrent gc can hit, where tests put one.
+var beforeKeep = func(dir string, c Checkpoint) {}
 
 // checkpointAttempts bounds TakeCheckpoint's retries after a concurrent gc.
 const checkpointAttempts = 3

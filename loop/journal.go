@@ -185,15 +185,17 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 // counts what changed. A checkpoint whose objects a concurrent gc pruned shows as a diff
 // that fails on a missing object: the checkpoint after is taken again (the work tree still
 // holds it). When the missing object is the checkpoint before's, nothing brings it back:
-// the iteration is recorded without its changes, with a warning, rather than lost.
+// the iteration is recorded without its changes (nil), with a warning, rather than lost.
 func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitops.Changes, error) {
-	keep := func(after gitops.Checkpoint) []gitops.Ref {
-		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, it.before, after)...)
-	}
 	for attempt := 1; ; attempt++ {
-		after, err := gitops.TakeCheckpoint(ctx, j.root, keep)
-		if err != nil || after.Tree == it.before.Tree {
-			return after, &gitops.Changes{}, err
+		after, err := j.keepAfter(ctx, it)
+		switch {
+		case err != nil:
+			return after, nil, err
+		case it.before.Tree == "":
+			return after, nil, nil // lost, and said so
+		case after.Tree == it.before.Tree:
+			return after, &gitops.Changes{}, nil
 		}
 		changes, err := gitops.DiffStat(ctx, j.root, it.before.Tree, after.Tree)
 		if err == nil {
@@ -203,10 +205,35 @@ func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Chec
 			return after, nil, err
 		}
 		if attempt == measureAttempts {
-			j.warn(fmt.Sprintf("iteration %d is recorded without its changes: a git object of its checkpoints is missing (pruned by a concurrent git gc?): %v", it.number, err))
+			j.lostBefore(it, err)
 			return after, nil, nil
 		}
 	}
+}
+
+// keepAfter takes the checkpoint after iteration it and keeps both of its checkpoints with
+// its refs. If that fails on a missing object, and does again when the checkpoint after
+// is taken alone, the one before is what a gc pruned.
+func (j *journal) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, error) {
+	after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, it.before, after)...)
+	})
+	if !gitops.IsPruned(err) {
+		return after, err
+	}
+	after, err2 := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, gitops.Checkpoint{}, after)...)
+	})
+	if err2 != nil {
+		return after, err2
+	}
+	j.lostBefore(it, err)
+	it.before.Tree = "" // unknown: measure records no changes
+	return after, nil
+}
+
+func (j *journal) lostBefore(it *iterationRecord, err error) {
+	j.warn(fmt.Sprintf("iteration %d is recorded without its changes: a git object of the checkpoint it started from is missing (pruned by a concurrent git gc?): %v", it.number, err))
 }
 
 // measureAttempts bounds how often measure takes the checkpoint after an iteration again.

@@ -1,0 +1,82 @@
+package gitops
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// pruneUnreachable does what `git gc --prune=now` does to objects no ref keeps, whenever
+// they were written: it dates every loose object an hour back, then prunes.
+func pruneUnreachable(t *testing.T, dir string) {
+	t.Helper()
+	past := time.Now().Add(-time.Hour)
+	objects := filepath.Join(dir, ".git", "objects")
+	err := filepath.WalkDir(objects, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			err = os.Chtimes(path, past, past)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "prune", "--expire=now")
+}
+
+// TestTakeCheckpointRacingGC prunes the snapshot's objects in the window between its
+// write-tree and the ref update that keeps it: the checkpoint is taken again, and what it
+// returns is kept and whole.
+func TestTakeCheckpointRacingGC(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	write(t, dir, "untracked.txt", "only in the work tree\n")
+	var windows []Checkpoint
+	beforeKeep = func(_ string, c Checkpoint) {
+		windows = append(windows, c)
+		if len(windows) == 1 {
+			pruneUnreachable(t, dir)
+			if _, err := Git(ctx, dir, "cat-file", "-e", c.Tree); err == nil {
+				t.Fatal("the snapshot survived the prune; the test proves nothing")
+			}
+		}
+	}
+	defer func() { beforeKeep = func(string, Checkpoint) {} }()
+
+	keep := func(c Checkpoint) []Ref { return []Ref{{Name: "refs/ralph/latest-tree", Hash: c.Tree}} }
+	c, err := TakeCheckpoint(ctx, dir, keep)
+	if err != nil {
+		t.Fatalf("TakeCheckpoint after a gc in its window: %v", err)
+	}
+	if len(windows) != 2 {
+		t.Fatalf("the checkpoint was taken %d times, want 2 (once more after the prune)", len(windows))
+	}
+	if got := run(t, dir, "rev-parse", "refs/ralph/latest-tree"); got != c.Tree {
+		t.Errorf("refs/ralph/latest-tree = %s, want the checkpoint's tree %s", got, c.Tree)
+	}
+	pruneUnreachable(t, dir)
+	if got := run(t, dir, "cat-file", "-p", c.Tree+":untracked.txt"); got != "only in the work tree" {
+		t.Errorf("untracked.txt in the kept checkpoint holds %q", got)
+	}
+}
+
+// TestTakeCheckpointGivesUp: a gc that prunes in every window makes TakeCheckpoint fail
+// after a few attempts, saying why, rather than loop for ever.
+func TestTakeCheckpointGivesUp(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	write(t, dir, "untracked.txt", "only in the work tree\n")
+	attempts := 0
+	beforeKeep = func(_ string, c Checkpoint) { attempts++; pruneUnreachable(t, dir) }
+	defer func() { beforeKeep = func(string, Checkpoint) {} }()
+	keep := func(c Checkpoint) []Ref { return []Ref{{Name: "refs/ralph/latest-tree", Hash: c.Tree}} }
+	_, err := TakeCheckpoint(ctx, dir, keep)
+	if err == nil || !IsPruned(err) {
+		t.Fatalf("TakeCheckpoint = %v, want an error about pruned objects", err)
+	}
+	if attempts != checkpointAttempts {
+		t.Errorf("%d attempts, want %d", attempts, checkpointAttempts)
+	}
+}
