@@ -55,3 +55,22 @@ func TestRunRecordsIterationWhoseCheckpointWasPruned(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRemovesScratchLeftovers: the scratch index of a snapshot whose loop was killed is
+// removed by the next loop.
+func TestRunRemovesScratchLeftovers(t *testing.T) {
+	dir := newRepo(t)
+	leftover := filepath.Join(dir, ".git", "ralph-index-4242")
+	if err := os.MkdirAll(leftover, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(leftover, "index"), []byte("DIRC"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), config(dir, "true", 1), Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
+		t.Errorf("the leftover scratch index %s is still there (%v)", leftover, err)
+	}
+}
