@@ -144,12 +144,14 @@ type Changes struct {
 
 // diffArgs pin every setting that changes what a diff says or how it is spelled, whatever the
 // user's config: no external or textconv drivers, a/ and b/ prefixes, whole-repository paths,
-// submodules as one commit line and never hidden.
+// submodules never hidden, and shown as the diff of their content (a submodule's uncommitted
+// work is a snapshot commit in the checkpoints, see stageSubmoduleWork). The counts of
+// --numstat take a changed submodule as one file with one line removed and one added.
 // Renames are not detected (diff.renames is on by default since git 2.9): a moved file is a
 // deletion and an addition, which is what its lines did, costs no rename search, and keeps the
 // counts independent of config and of diff.renameLimit.
 var diffArgs = []string{"--no-ext-diff", "--no-textconv", "--no-color", "--no-renames",
-	"--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--submodule=short", "--ignore-submodules=none"}
+	"--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--submodule=diff", "--ignore-submodules=none"}
 
 // DiffStat counts the files and lines that differ between two trees, normally the Tree of the
 // checkpoints before and after an iteration: its commits and its uncommitted work together.

@@ -80,3 +80,35 @@ func TestTakeCheckpointGivesUp(t *testing.T) {
 		t.Errorf("%d attempts, want %d", attempts, checkpointAttempts)
 	}
 }
+
+// TestSnapshotSubmoduleWork: uncommitted work in a submodule is in the snapshot, as a commit
+// of the submodule's repository that a gc there keeps; the same work gives the same tree.
+func TestSnapshotSubmoduleWork(t *testing.T) {
+	lib := committedRepo(t)
+	dir := committedRepo(t)
+	run(t, dir, "-c", "protocol.file.allow=always", "submodule", "--quiet", "add", lib, "lib")
+	run(t, dir, "commit", "-q", "-m", "lib")
+	clean := snapshot(t, dir)
+	sub := filepath.Join(dir, "lib")
+	write(t, sub, "a.txt", "edited in the submodule\n")
+	write(t, sub, "dir/new.txt", "untracked in the submodule\n")
+
+	tree := snapshot(t, dir)
+	if tree == clean {
+		t.Fatal("the snapshot does not see the submodule's uncommitted work")
+	}
+	if again := snapshot(t, dir); again != tree {
+		t.Errorf("the same work gave trees %s and %s", tree, again)
+	}
+	commit := run(t, dir, "rev-parse", tree+":lib")
+	run(t, sub, "gc", "--quiet", "--prune=now")
+	if got := run(t, sub, "cat-file", "-p", commit+":dir/new.txt"); got != "untracked in the submodule" {
+		t.Errorf("dir/new.txt in the submodule's snapshot holds %q", got)
+	}
+	if head, parent := run(t, sub, "rev-parse", "HEAD"), run(t, sub, "rev-parse", commit+"^"); parent != head {
+		t.Errorf("the submodule's snapshot has parent %s, want its HEAD %s", parent, head)
+	}
+	if status := run(t, sub, "status", "--porcelain"); status != " M a.txt\n?? dir/new.txt" && status != " M a.txt\n?? dir/" {
+		t.Errorf("the submodule's status changed: %q", status)
+	}
+}

@@ -38,7 +38,7 @@ func snapshotAt(ctx context.Context, dir, head string) (string, error) {
 	if head != "" && status == "" {
 		return headTree(ctx, dir, head)
 	}
-	return snapshotDirty(ctx, dir, changedPaths(status))
+	return snapshotDirty(ctx, dir, parseStatus(status))
 }
 
 // cleanWorkTree reports whether `git status` finds nothing to say: no staged, unstaged or
@@ -48,38 +48,62 @@ func cleanWorkTree(ctx context.Context, dir string) (bool, error) {
 	return out == "", err
 }
 
-// porcelainStatus is `git status --porcelain -z`, submodules included. It reads the user's
-// index without writing it.
+// porcelainStatus is `git status --porcelain=v2 -z`, submodules included. It reads the
+// user's index without writing it.
 func porcelainStatus(ctx context.Context, dir string) (string, error) {
-	out, err := Git(ctx, dir, "status", "--porcelain", "-z", "--untracked-files=normal", "--ignore-submodules=none")
+	out, err := Git(ctx, dir, "status", "--porcelain=v2", "-z", "--untracked-files=normal", "--ignore-submodules=none")
 	if err != nil {
 		return "", asNotRepo(dir, fmt.Errorf("reading the working tree's status: %w", err))
 	}
 	return out, nil
 }
 
-// changedPaths lists, from `git status --porcelain -z`, the paths where the work tree
-// differs from the index: modified, deleted and untracked (not ignored) files, and whole
-// untracked directories as "dir/". Changes only staged are left out: the index has them.
-// An entry is "XY path\0", followed by "orig\0" for a rename or copy in the index (X is R
-// or C); Y is the work tree against the index. Paths are from the top of the work tree.
-func changedPaths(out string) []string {
-	var paths []string
+// workChanges is what a snapshot must add to a copy of the index, from `git status`.
+type workChanges struct {
+	paths      []string // where the work tree differs from the index, from the top
+	submodules []string // submodules with uncommitted work (among paths)
+}
+
+// parseStatus reads `git status --porcelain=v2 -z`. It lists the paths where the work tree
+// differs from the index: modified, deleted and untracked (not ignored) files, whole
+// untracked directories as "dir/", and unmerged paths. Changes only staged are left out:
+// the index has them already. Entries are, with fields split by spaces:
+//
+//	1 XY sub mH mI mW hH hI path
+//	2 XY sub mH mI mW hH hI Xscore path\0origPath
+//	u XY sub m1 m2 m3 mW h1 h2 h3 path
+//	? path
+//
+// Y is the work tree against the index ('.' for the same); sub is "N..." for a file and
+// "S<c><m><u>" for a submodule, with m 'M' for modified and u 'U' for untracked content.
+func parseStatus(out string) workChanges {
+	var w workChanges
 	fields := strings.Split(out, "\x00")
 	for i := 0; i < len(fields); i++ {
 		entry := fields[i]
-		if len(entry) < 4 {
+		if len(entry) < 3 {
 			continue
 		}
-		x, y, path := entry[0], entry[1], entry[3:]
-		if x == 'R' || x == 'C' {
-			i++ // the original path: the index holds its side of the rename
-		}
-		if y != ' ' {
-			paths = append(paths, path)
+		switch entry[0] {
+		case '?':
+			w.paths = append(w.paths, entry[2:])
+		case '1', '2', 'u':
+			n := map[byte]int{'1': 9, '2': 10, 'u': 11}[entry[0]]
+			parts := strings.SplitN(entry, " ", n)
+			if entry[0] == '2' {
+				i++ // the original path: the index holds its side of the rename
+			}
+			if len(parts) < n || (parts[1][1] == '.' && entry[0] != 'u') {
+				continue
+			}
+			path := parts[n-1]
+			w.paths = append(w.paths, path)
+			if sub := parts[2]; len(sub) == 4 && sub[0] == 'S' && (sub[2] == 'M' || sub[3] == 'U') {
+				w.submodules = append(w.submodules, path)
+			}
 		}
 	}
-	return paths
+	return w
 }
 
 // headTree is the tree of commit head, read with go-git or else with the git CLI.
@@ -114,15 +138,16 @@ func treeGoGit(dir, head string) (string, bool) {
 const scratchPrefix = "ralph-index-"
 
 // snapshotDirty writes the working tree as a tree object. It stages the changed paths
-// (`git add --all -- <paths>`, the paths `git status` reported) into a scratch copy of the
-// index and runs `git write-tree` on that copy. The copy keeps the index's stat data, and
+// (`git add --all -- <paths>`, the paths `git status` reported) and the uncommitted work of
+// submodules (see stageSubmoduleWork) into a scratch copy of the index and runs
+// `git write-tree` on that copy. The copy keeps the index's stat data, and
 // only the changed paths are looked at again, so the cost follows what changed rather than
 // the size of the tree.
 //
 // New blobs and trees are written to the object store, unreachable until a ref keeps them
 // (see TakeCheckpoint). Files that git add cannot take (such as a nested repository with no
 // commit yet) are left out rather than failing.
-func snapshotDirty(ctx context.Context, dir string, changed []string) (string, error) {
+func snapshotDirty(ctx context.Context, dir string, changed workChanges) (string, error) {
 	index, err := GitPath(ctx, dir, "index")
 	if err != nil {
 		return "", err
@@ -139,7 +164,10 @@ func snapshotDirty(ctx context.Context, dir string, changed []string) (string, e
 		return "", fmt.Errorf("snapshotting the working tree: %w", err)
 	}
 	env := []string{"GIT_INDEX_FILE=" + scratch}
-	if err := stagePaths(ctx, dir, env, changed); err != nil {
+	if err := stagePaths(ctx, dir, env, changed.paths); err != nil {
+		return "", fmt.Errorf("snapshotting the working tree: %w", err)
+	}
+	if err := stageSubmoduleWork(ctx, dir, env, changed.submodules); err != nil {
 		return "", fmt.Errorf("snapshotting the working tree: %w", err)
 	}
 	tree, err := gitEnv(ctx, dir, env, "write-tree")
