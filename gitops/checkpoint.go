@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 )
@@ -40,6 +41,11 @@ func TakeCheckpoint(ctx context.Context, dir string, keep func(Checkpoint) []Ref
 		}
 		if !IsPruned(err) {
 			return Checkpoint{}, err
+		}
+		select { // let a gc's pack-refs release the ref locks it holds
+		case <-ctx.Done():
+			return Checkpoint{}, err
+		case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
 		}
 	}
 	return Checkpoint{}, fmt.Errorf("the objects of the checkpoint went missing %d times while it was taken (is `git gc --prune=now` running in a loop?): %w", checkpointAttempts, err)

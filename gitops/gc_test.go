@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -110,5 +111,40 @@ func TestSnapshotSubmoduleWork(t *testing.T) {
 	}
 	if status := run(t, sub, "status", "--porcelain"); status != " M a.txt\n?? dir/new.txt" && status != " M a.txt\n?? dir/" {
 		t.Errorf("the submodule's status changed: %q", status)
+	}
+}
+
+// TestDiffCounted: one process gives what DiffStat and Diff give apart.
+func TestDiffCounted(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	before := snapshot(t, dir)
+	write(t, dir, "a.txt", "ONE\ntwo\n")
+	write(t, dir, "new.txt", "new\n")
+	remove(t, filepath.Join(dir, "dir", "b.txt"))
+	after := snapshot(t, dir)
+
+	var patch bytes.Buffer
+	got, err := DiffCounted(ctx, dir, before, after, &patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := DiffStat(ctx, dir, before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || got.Files != 3 {
+		t.Errorf("DiffCounted counts %+v, DiffStat %+v (want 3 files)", got, want)
+	}
+	var wantPatch bytes.Buffer
+	if err := Diff(ctx, dir, before, after, &wantPatch); err != nil {
+		t.Fatal(err)
+	}
+	if patch.String() != wantPatch.String() {
+		t.Errorf("DiffCounted's patch:\n%q\nDiff's:\n%q", patch.String(), wantPatch.String())
+	}
+	patch.Reset()
+	if same, err := DiffCounted(ctx, dir, after, after, &patch); err != nil || same != (Changes{}) || patch.Len() != 0 {
+		t.Errorf("DiffCounted of a tree with itself = %+v, %v, patch %q", same, err, patch.String())
 	}
 }

@@ -18,7 +18,8 @@ import (
 //
 // A clean working tree (`git status` lists nothing) is HEAD's tree, read without writing
 // anything: that is the common case between iterations, since agents commit their work,
-// and it costs one `git status`. Otherwise the tree is built as snapshotDirty describes.
+// and it costs one `git status`. Otherwise the tree is built from HEAD's and the changed
+// files as quickSnapshot describes, or, for changes it does not take, as snapshotDirty does.
 //
 // Nothing keeps the new objects from gc: TakeCheckpoint, which keeps them, is what the loop uses.
 func Snapshot(ctx context.Context, dir string) (string, error) {
@@ -37,6 +38,12 @@ func snapshotAt(ctx context.Context, dir, head string) (string, error) {
 	}
 	if head != "" && status == "" {
 		return headTree(ctx, dir, head)
+	}
+	if head != "" {
+		tree, err := quickSnapshot(ctx, dir, head, status)
+		if !errors.Is(err, errNotQuick) {
+			return tree, err
+		}
 	}
 	return snapshotDirty(ctx, dir, parseStatus(status))
 }

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -165,9 +166,6 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 	if err != nil {
 		return after, rec, fmt.Errorf("reading the repository after iteration %d: %w", rec.RunIteration, err)
 	}
-	if err := j.saveDiff(ctx, it, after, changes); err != nil {
-		return after, rec, err
-	}
 	rec.Iteration = it.number
 	rec.CommitBefore, rec.CommitAfter = it.before.Head, after.Head
 	if changes != nil {
@@ -181,34 +179,65 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 	return after, rec, nil
 }
 
-// measure takes the checkpoint after iteration it, kept alive with the iteration's refs, and
-// counts what changed. A checkpoint whose objects a concurrent gc pruned shows as a diff
-// that fails on a missing object: the checkpoint after is taken again (the work tree still
-// holds it). When the missing object is the checkpoint before's, nothing brings it back:
-// the iteration is recorded without its changes (nil), with a warning, rather than lost.
+// measure takes the checkpoint after iteration it, kept alive with the iteration's refs,
+// saves the iteration's diff and counts what changed. A checkpoint whose objects a
+// concurrent gc pruned shows as a diff that fails on a missing object: the checkpoint after
+// is taken again (the work tree still holds it). When the missing object is the checkpoint
+// before's, nothing brings it back: the iteration is recorded without its changes (nil) and
+// with an empty diff, with a warning, rather than lost.
 func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitops.Changes, error) {
 	for attempt := 1; ; attempt++ {
 		after, err := j.keepAfter(ctx, it)
+		if err != nil {
+			return after, nil, err
+		}
+		if it.before.Tree == "" || after.Tree == it.before.Tree { // lost (and said so), or no change
+			return after, changesIf(it.before.Tree != ""), j.saveDiff(it, nil)
+		}
+		changes, err := j.diff(ctx, it, after)
 		switch {
-		case err != nil:
-			return after, nil, err
-		case it.before.Tree == "":
-			return after, nil, nil // lost, and said so
-		case after.Tree == it.before.Tree:
-			return after, &gitops.Changes{}, nil
-		}
-		changes, err := gitops.DiffStat(ctx, j.root, it.before.Tree, after.Tree)
-		if err == nil {
+		case err == nil:
 			return after, &changes, nil
-		}
-		if !gitops.IsPruned(err) {
+		case !gitops.IsPruned(err):
 			return after, nil, err
-		}
-		if attempt == measureAttempts {
+		case attempt == measureAttempts:
 			j.lostBefore(it, err)
-			return after, nil, nil
+			return after, nil, j.saveDiff(it, nil)
 		}
 	}
+}
+
+// changesIf is no change when known, else nil: unknown.
+func changesIf(known bool) *gitops.Changes {
+	if known {
+		return &gitops.Changes{}
+	}
+	return nil
+}
+
+// diff saves the iteration's unified diff, produced by git, to its record and counts it.
+func (j *journal) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitops.Changes, error) {
+	var changes gitops.Changes
+	err := j.saveDiff(it, func(f io.Writer) (err error) {
+		changes, err = gitops.DiffCounted(ctx, j.root, it.before.Tree, after.Tree, f)
+		return err
+	})
+	return changes, err
+}
+
+// saveDiff writes the iteration's diff file with write, or empty when write is nil.
+func (j *journal) saveDiff(it *iterationRecord, write func(io.Writer) error) error {
+	f, err := os.Create(j.store.DiffPath(it.number))
+	if err != nil {
+		return fmt.Errorf("saving the diff of iteration %d: %w", it.number, err)
+	}
+	if write != nil {
+		err = write(f)
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("saving the diff of iteration %d: %w", it.number, cerr)
+	}
+	return err
 }
 
 // keepAfter takes the checkpoint after iteration it and keeps both of its checkpoints with
@@ -238,22 +267,6 @@ func (j *journal) lostBefore(it *iterationRecord, err error) {
 
 // measureAttempts bounds how often measure takes the checkpoint after an iteration again.
 const measureAttempts = 3
-
-// saveDiff writes the iteration's unified diff, produced by git, to its record; an empty
-// one when nothing changed or the changes could not be measured (changes is nil).
-func (j *journal) saveDiff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint, changes *gitops.Changes) error {
-	f, err := os.Create(j.store.DiffPath(it.number))
-	if err != nil {
-		return fmt.Errorf("saving the diff of iteration %d: %w", it.number, err)
-	}
-	if changes != nil && it.before.Tree != after.Tree {
-		err = gitops.Diff(ctx, j.root, it.before.Tree, after.Tree, f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
 
 func (j *journal) relative(path string) string {
 	if rel, err := filepath.Rel(j.root, path); err == nil {

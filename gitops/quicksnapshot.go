@@ -1,0 +1,219 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// errNotQuick says a work tree's changes are not of the simple kind quickSnapshot handles.
+var errNotQuick = errors.New("not a quick snapshot")
+
+// fileChange is one path of the work tree that differs from HEAD: its new mode and blob,
+// or deleted.
+type fileChange struct {
+	path    string
+	mode    filemode.FileMode
+	hash    plumbing.Hash
+	deleted bool
+}
+
+// quickSnapshot builds the tree of the work tree from HEAD's tree and the files `git status`
+// reported, without an index: it hashes the changed files (`git hash-object -w`, which
+// applies the same filters as `git add`) and writes new trees only for the directories above
+// them. On a large repository that costs a fraction of staging into a copy of the index and
+// writing a tree from it, which read and write the whole index twice.
+//
+// It takes only the common case, and says errNotQuick otherwise: nothing staged (so the
+// index is HEAD), tracked files modified or deleted as regular files, untracked regular files
+// that are not executable in directories HEAD has, no submodule, no conflict, and dir the top
+// of a SHA-1 repository that go-git reads, with no object directory set in the environment.
+func quickSnapshot(ctx context.Context, dir, head, status string) (string, error) {
+	changes, err := quickChanges(dir, status)
+	if err != nil {
+		return "", err
+	}
+	repo, root, err := openForTrees(dir, head)
+	if err != nil {
+		return "", err
+	}
+	if err := hashChanges(ctx, dir, changes); err != nil {
+		return "", err
+	}
+	hash, _, err := rebuildTree(repo, root, changes)
+	if err != nil {
+		return "", err
+	}
+	return hash.String(), nil
+}
+
+// quickChanges reads `git status --porcelain=v2 -z` (see parseStatus) into the changes
+// quickSnapshot can take, or errNotQuick.
+func quickChanges(dir, status string) ([]*fileChange, error) {
+	var changes []*fileChange
+	for _, entry := range strings.Split(status, "\x00") {
+		if entry == "" {
+			continue
+		}
+		c, err := quickChange(dir, entry)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+func quickChange(dir, entry string) (*fileChange, error) {
+	switch {
+	case strings.HasPrefix(entry, "? "):
+		path := entry[2:]
+		info, err := os.Lstat(filepath.Join(dir, path))
+		if err != nil || !info.Mode().IsRegular() || info.Mode()&0o111 != 0 || strings.HasSuffix(path, "/") {
+			return nil, errNotQuick // a directory, a link, an executable, or gone meanwhile
+		}
+		return &fileChange{path: path, mode: filemode.Regular}, nil
+	case strings.HasPrefix(entry, "1 "):
+		parts := strings.SplitN(entry, " ", 9)
+		if len(parts) < 9 || parts[1][0] != '.' || parts[2] != "N..." {
+			return nil, errNotQuick // staged, or a submodule
+		}
+		if parts[1][1] == 'D' {
+			return &fileChange{path: parts[8], deleted: true}, nil
+		}
+		mode := map[string]filemode.FileMode{"100644": filemode.Regular, "100755": filemode.Executable}[parts[5]]
+		if mode == filemode.Empty || (parts[1][1] != 'M' && parts[1][1] != 'T') {
+			return nil, errNotQuick
+		}
+		return &fileChange{path: parts[8], mode: mode}, nil
+	}
+	return nil, errNotQuick // renamed, unmerged
+}
+
+// openForTrees opens the repository with go-git and reads the tree of commit head, when
+// go-git reads and writes objects as git would.
+func openForTrees(dir, head string) (*git.Repository, *object.Tree, error) {
+	for _, name := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_WORK_TREE"} {
+		if os.Getenv(name) != "" {
+			return nil, nil, errNotQuick
+		}
+	}
+	if len(head) != 40 {
+		return nil, nil, errNotQuick
+	}
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, nil, errNotQuick // not the top of the work tree, or go-git cannot read it
+	}
+	commit, err := repo.CommitObject(plumbing.NewHash(head))
+	if err != nil {
+		return nil, nil, errNotQuick
+	}
+	root, err := commit.Tree()
+	if err != nil {
+		return nil, nil, errNotQuick
+	}
+	return repo, root, nil
+}
+
+// hashChanges writes the blobs of the changed files (`git hash-object -w --stdin-paths`).
+func hashChanges(ctx context.Context, dir string, changes []*fileChange) error {
+	var paths strings.Builder
+	var written []*fileChange
+	for _, c := range changes {
+		if !c.deleted {
+			paths.WriteString(c.path + "\n")
+			written = append(written, c)
+		}
+	}
+	if len(written) == 0 {
+		return nil
+	}
+	for _, c := range written {
+		if strings.ContainsAny(c.path, "\n\"\\") {
+			return errNotQuick // --stdin-paths reads lines, and unquotes C-style quoting
+		}
+	}
+	var out strings.Builder
+	if err := gitTo(ctx, dir, nil, strings.NewReader(paths.String()), &out, "hash-object", "-w", "--stdin-paths"); err != nil {
+		return err
+	}
+	hashes := strings.Fields(out.String())
+	if len(hashes) != len(written) {
+		return errNotQuick
+	}
+	for i, c := range written {
+		c.hash = plumbing.NewHash(hashes[i])
+	}
+	return nil
+}
+
+// rebuildTree returns the hash of tree with changes applied (paths relative to it), writing
+// the trees that differ, and whether the result is empty (git keeps no empty directory).
+func rebuildTree(repo *git.Repository, tree *object.Tree, changes []*fileChange) (plumbing.Hash, bool, error) {
+	here, below := map[string]*fileChange{}, map[string][]*fileChange{}
+	for _, c := range changes {
+		if name, rest, nested := strings.Cut(c.path, "/"); nested {
+			below[name] = append(below[name], &fileChange{path: rest, mode: c.mode, hash: c.hash, deleted: c.deleted})
+		} else {
+			here[c.path] = c
+		}
+	}
+	var entries []object.TreeEntry
+	for _, e := range tree.Entries {
+		switch c, sub := here[e.Name], below[e.Name]; {
+		case c != nil:
+			delete(here, e.Name)
+			if !c.deleted {
+				entries = append(entries, object.TreeEntry{Name: e.Name, Mode: c.mode, Hash: c.hash})
+			}
+		case sub != nil:
+			delete(below, e.Name)
+			if e.Mode != filemode.Dir {
+				return plumbing.ZeroHash, false, errNotQuick
+			}
+			subtree, err := repo.TreeObject(e.Hash)
+			if err != nil {
+				return plumbing.ZeroHash, false, errNotQuick
+			}
+			hash, empty, err := rebuildTree(repo, subtree, sub)
+			if err != nil {
+				return plumbing.ZeroHash, false, err
+			}
+			if !empty {
+				entries = append(entries, object.TreeEntry{Name: e.Name, Mode: filemode.Dir, Hash: hash})
+			}
+		default:
+			entries = append(entries, e)
+		}
+	}
+	if len(below) > 0 {
+		return plumbing.ZeroHash, false, errNotQuick // a file in a directory HEAD does not have
+	}
+	for name, c := range here {
+		if !c.deleted {
+			entries = append(entries, object.TreeEntry{Name: name, Mode: c.mode, Hash: c.hash})
+		}
+	}
+	return writeTree(repo, entries)
+}
+
+// writeTree stores a tree of entries, in git's order, and reports whether it is empty.
+func writeTree(repo *git.Repository, entries []object.TreeEntry) (plumbing.Hash, bool, error) {
+	sort.Sort(object.TreeEntrySorter(entries))
+	tree := &object.Tree{Entries: entries}
+	obj := repo.Storer.NewEncodedObject()
+	if err := tree.Encode(obj); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	hash, err := repo.Storer.SetEncodedObject(obj)
+	return hash, len(entries) == 0, err
+}

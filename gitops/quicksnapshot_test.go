@@ -1,0 +1,82 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestQuickSnapshotMatchesIndex: for every kind of change, the tree built without an index
+// is the tree staging into a copy of the index gives, or the quick way declines.
+func TestQuickSnapshotMatchesIndex(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		quick  bool // the quick way takes it
+	}{
+		{"tracked file modified", func(t *testing.T, dir string) { write(t, dir, "a.txt", "ONE\n") }, true},
+		{"nested file modified", func(t *testing.T, dir string) { write(t, dir, "dir/b.txt", "TWO\n") }, true},
+		{"tracked file deleted", func(t *testing.T, dir string) { remove(t, filepath.Join(dir, "a.txt")) }, true},
+		{"last file of a directory deleted", func(t *testing.T, dir string) { remove(t, filepath.Join(dir, "dir", "b.txt")) }, true},
+		{"made executable", func(t *testing.T, dir string) { chmod(t, filepath.Join(dir, "a.txt"), 0o755) }, true},
+		{"untracked file", func(t *testing.T, dir string) { write(t, dir, "new.txt", "new\n") }, true},
+		{"untracked file in a tracked directory", func(t *testing.T, dir string) { write(t, dir, "dir/new.txt", "new\n") }, true},
+		{"several at once", func(t *testing.T, dir string) {
+			write(t, dir, "a.txt", "ONE\n")
+			write(t, dir, "dir/c.txt", "c\n")
+			remove(t, filepath.Join(dir, "dir", "b.txt"))
+			write(t, dir, "z.txt", "z\n")
+		}, true},
+		{"crlf converted by attributes", func(t *testing.T, dir string) {
+			run(t, dir, "config", "core.autocrlf", "input")
+			write(t, dir, "a.txt", "one\r\ntwo\r\n")
+		}, true},
+		{"untracked directory", func(t *testing.T, dir string) { write(t, dir, "newdir/x.txt", "x\n") }, false},
+		{"untracked executable", func(t *testing.T, dir string) {
+			write(t, dir, "run.sh", "#!/bin/sh\n")
+			chmod(t, filepath.Join(dir, "run.sh"), 0o755)
+		}, false},
+		{"symlink", func(t *testing.T, dir string) {
+			if err := os.Symlink("a.txt", filepath.Join(dir, "link")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"change staged", func(t *testing.T, dir string) { write(t, dir, "a.txt", "staged\n"); run(t, dir, "add", "a.txt") }, false},
+		{"file name with a quote", func(t *testing.T, dir string) { write(t, dir, `say "hi".txt`, "hi\n") }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := committedRepo(t)
+			tt.change(t, dir)
+			head := run(t, dir, "rev-parse", "HEAD")
+			status, err := porcelainStatus(ctx, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := snapshotDirty(ctx, dir, parseStatus(status))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := quickSnapshot(ctx, dir, head, status)
+			if !tt.quick {
+				if !errors.Is(err, errNotQuick) {
+					t.Fatalf("quickSnapshot = %s, %v; want it to decline", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("quickSnapshot: %v", err)
+			}
+			if got != want {
+				t.Errorf("quickSnapshot = %s, the index gives %s:\n%s\n---\n%s", got, want,
+					run(t, dir, "ls-tree", "-r", got), run(t, dir, "ls-tree", "-r", want))
+			}
+			if snap := snapshot(t, dir); snap != want {
+				t.Errorf("Snapshot = %s, want %s", snap, want)
+			}
+		})
+	}
+}
