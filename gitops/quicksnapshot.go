@@ -1,11 +1,13 @@
 package gitops
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
@@ -41,14 +43,18 @@ func quickSnapshot(ctx context.Context, dir, head, status string) (string, error
 	if err != nil {
 		return "", err
 	}
-	repo, root, err := openForTrees(dir, head)
+	repo, err := openForTrees(dir, head)
 	if err != nil {
 		return "", err
 	}
 	if err := hashChanges(ctx, dir, changes); err != nil {
 		return "", err
 	}
-	hash, _, err := rebuildTree(repo, root, changes)
+	trees, err := readTrees(ctx, dir, head, changes)
+	if err != nil {
+		return "", err
+	}
+	hash, _, err := rebuildTree(repo, trees, "", changes)
 	if err != nil {
 		return "", err
 	}
@@ -66,6 +72,9 @@ func quickChanges(dir, status string) ([]*fileChange, error) {
 		c, err := quickChange(dir, entry)
 		if err != nil {
 			return nil, err
+		}
+		if strings.ContainsAny(c.path, "\n\"\\") {
+			return nil, errNotQuick // hash-object and cat-file read lines, and unquote C-style quoting
 		}
 		changes = append(changes, c)
 	}
@@ -98,30 +107,100 @@ func quickChange(dir, entry string) (*fileChange, error) {
 	return nil, errNotQuick // renamed, unmerged
 }
 
-// openForTrees opens the repository with go-git and reads the tree of commit head, when
-// go-git reads and writes objects as git would.
-func openForTrees(dir, head string) (*git.Repository, *object.Tree, error) {
+// openForTrees opens the repository with go-git, to write tree objects, when go-git
+// writes them where and as git would (a SHA-1 repository, dir its top).
+func openForTrees(dir, head string) (*git.Repository, error) {
 	for _, name := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_WORK_TREE"} {
 		if os.Getenv(name) != "" {
-			return nil, nil, errNotQuick
+			return nil, errNotQuick
 		}
 	}
 	if len(head) != 40 {
-		return nil, nil, errNotQuick
+		return nil, errNotQuick
 	}
 	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
-		return nil, nil, errNotQuick // not the top of the work tree, or go-git cannot read it
+		return nil, errNotQuick // not the top of the work tree, or go-git cannot read it
 	}
-	commit, err := repo.CommitObject(plumbing.NewHash(head))
-	if err != nil {
-		return nil, nil, errNotQuick
+	return repo, nil
+}
+
+// readTrees reads HEAD's trees of the directories that hold a changed path ("" is the top)
+// with one `git cat-file --batch`: git reads its packs without loading their whole index,
+// as go-git does. A directory HEAD lacks is left out of the map.
+func readTrees(ctx context.Context, dir, head string, changes []*fileChange) (map[string][]object.TreeEntry, error) {
+	dirs := map[string]bool{"": true}
+	for _, c := range changes {
+		for d := parentDir(c.path); d != ""; d = parentDir(d) {
+			dirs[d] = true
+		}
 	}
-	root, err := commit.Tree()
-	if err != nil {
-		return nil, nil, errNotQuick
+	var order []string
+	var request strings.Builder
+	for d := range dirs {
+		order = append(order, d)
+		request.WriteString(head + ":" + d + "\n")
 	}
-	return repo, root, nil
+	var out bytes.Buffer
+	if err := gitTo(ctx, dir, nil, strings.NewReader(request.String()), &out, "cat-file", "--batch"); err != nil {
+		return nil, err
+	}
+	return parseBatchTrees(out.Bytes(), order)
+}
+
+func parentDir(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
+// parseBatchTrees reads `git cat-file --batch` answers for names, in order: "<hash> tree
+// <size>\n<size bytes>\n", or "<name> missing\n".
+func parseBatchTrees(out []byte, names []string) (map[string][]object.TreeEntry, error) {
+	trees := map[string][]object.TreeEntry{}
+	for _, name := range names {
+		header, rest, ok := bytes.Cut(out, []byte{'\n'})
+		if !ok {
+			return nil, errNotQuick
+		}
+		fields := strings.Fields(string(header))
+		if len(fields) == 2 && fields[1] == "missing" {
+			out = rest
+			continue
+		}
+		size, err := strconv.Atoi(fields[len(fields)-1])
+		if len(fields) != 3 || fields[1] != "tree" || err != nil || size+1 > len(rest) {
+			return nil, errNotQuick
+		}
+		entries, err := parseTree(rest[:size])
+		if err != nil {
+			return nil, err
+		}
+		trees[name], out = entries, rest[size+1:]
+	}
+	return trees, nil
+}
+
+// parseTree reads a SHA-1 tree object: "<octal mode> <name>\0<20-byte hash>" per entry.
+func parseTree(data []byte) ([]object.TreeEntry, error) {
+	var entries []object.TreeEntry
+	for len(data) > 0 {
+		mode, rest, ok1 := bytes.Cut(data, []byte{' '})
+		name, rest, ok2 := bytes.Cut(rest, []byte{0})
+		if !ok1 || !ok2 || len(rest) < 20 {
+			return nil, errNotQuick
+		}
+		m, err := filemode.New(string(mode))
+		if err != nil {
+			return nil, errNotQuick
+		}
+		var hash plumbing.Hash
+		copy(hash[:], rest[:20])
+		entries = append(entries, object.TreeEntry{Name: string(name), Mode: m, Hash: hash})
+		data = rest[20:]
+	}
+	return entries, nil
 }
 
 // hashChanges writes the blobs of the changed files (`git hash-object -w --stdin-paths`).
@@ -137,11 +216,6 @@ func hashChanges(ctx context.Context, dir string, changes []*fileChange) error {
 	if len(written) == 0 {
 		return nil
 	}
-	for _, c := range written {
-		if strings.ContainsAny(c.path, "\n\"\\") {
-			return errNotQuick // --stdin-paths reads lines, and unquotes C-style quoting
-		}
-	}
 	var out strings.Builder
 	if err := gitTo(ctx, dir, nil, strings.NewReader(paths.String()), &out, "hash-object", "-w", "--stdin-paths"); err != nil {
 		return err
@@ -156,9 +230,10 @@ func hashChanges(ctx context.Context, dir string, changes []*fileChange) error {
 	return nil
 }
 
-// rebuildTree returns the hash of tree with changes applied (paths relative to it), writing
-// the trees that differ, and whether the result is empty (git keeps no empty directory).
-func rebuildTree(repo *git.Repository, tree *object.Tree, changes []*fileChange) (plumbing.Hash, bool, error) {
+// rebuildTree returns the hash of HEAD's tree at dir (in trees) with changes applied
+// (paths relative to it), writing the trees that differ, and whether the result is empty
+// (git keeps no empty directory).
+func rebuildTree(repo *git.Repository, trees map[string][]object.TreeEntry, dir string, changes []*fileChange) (plumbing.Hash, bool, error) {
 	here, below := map[string]*fileChange{}, map[string][]*fileChange{}
 	for _, c := range changes {
 		if name, rest, nested := strings.Cut(c.path, "/"); nested {
@@ -168,7 +243,7 @@ func rebuildTree(repo *git.Repository, tree *object.Tree, changes []*fileChange)
 		}
 	}
 	var entries []object.TreeEntry
-	for _, e := range tree.Entries {
+	for _, e := range trees[dir] {
 		switch c, sub := here[e.Name], below[e.Name]; {
 		case c != nil:
 			delete(here, e.Name)
@@ -177,14 +252,11 @@ func rebuildTree(repo *git.Repository, tree *object.Tree, changes []*fileChange)
 			}
 		case sub != nil:
 			delete(below, e.Name)
-			if e.Mode != filemode.Dir {
+			path := strings.TrimPrefix(dir+"/"+e.Name, "/")
+			if _, ok := trees[path]; !ok || e.Mode != filemode.Dir {
 				return plumbing.ZeroHash, false, errNotQuick
 			}
-			subtree, err := repo.TreeObject(e.Hash)
-			if err != nil {
-				return plumbing.ZeroHash, false, errNotQuick
-			}
-			hash, empty, err := rebuildTree(repo, subtree, sub)
+			hash, empty, err := rebuildTree(repo, trees, path, sub)
 			if err != nil {
 				return plumbing.ZeroHash, false, err
 			}

@@ -45,6 +45,19 @@ func TestQuickSnapshotMatchesIndex(t *testing.T) {
 		}, false},
 		{"change staged", func(t *testing.T, dir string) { write(t, dir, "a.txt", "staged\n"); run(t, dir, "add", "a.txt") }, false},
 		{"file name with a quote", func(t *testing.T, dir string) { write(t, dir, `say "hi".txt`, "hi\n") }, false},
+		{"deleted in a directory with a line break in its name", func(t *testing.T, dir string) {
+			write(t, dir, "two\nlines/x.txt", "x\n")
+			run(t, dir, "add", "-A")
+			run(t, dir, "commit", "-q", "-m", "odd name")
+			remove(t, filepath.Join(dir, "two\nlines", "x.txt"))
+		}, false},
+		{"deep change", func(t *testing.T, dir string) {
+			write(t, dir, "dir/deep/er/f.txt", "f\n")
+			run(t, dir, "add", "-A")
+			run(t, dir, "commit", "-q", "-m", "deep")
+			write(t, dir, "dir/deep/er/f.txt", "F\n")
+			write(t, dir, "dir/deep/new.txt", "new\n")
+		}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
