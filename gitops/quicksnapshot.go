@@ -284,8 +284,11 @@ func writeTree(repo *git.Repository, entries []object.TreeEntry) (plumbing.Hash,
 	tree := &object.Tree{Entries: entries}
 	obj := repo.Storer.NewEncodedObject()
 	if err := tree.Encode(obj); err != nil {
-		return plumbing.ZeroHash, false, err
+		return plumbing.ZeroHash, false, errNotQuick
 	}
 	hash, err := repo.Storer.SetEncodedObject(obj)
-	return hash, len(entries) == 0, err
+	if err != nil {
+		return plumbing.ZeroHash, false, errNotQuick // git itself, the index way, will say why
+	}
+	return hash, len(entries) == 0, nil
 }
