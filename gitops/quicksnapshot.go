@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -127,7 +128,9 @@ func openForTrees(dir, head string) (*git.Repository, error) {
 
 // readTrees reads HEAD's trees of the directories that hold a changed path ("" is the top)
 // with one `git cat-file --batch`: git reads its packs without loading their whole index,
-// as go-git does. A directory HEAD lacks is left out of the map.
+// as go-git does. A directory HEAD lacks is left out of the map. What a commit's trees hold
+// never changes, so the answers for the last HEAD are kept for the next snapshot (an agent
+// that leaves its work uncommitted leaves HEAD where it was).
 func readTrees(ctx context.Context, dir, head string, changes []*fileChange) (map[string][]object.TreeEntry, error) {
 	dirs := map[string]bool{"": true}
 	for _, c := range changes {
@@ -135,17 +138,66 @@ func readTrees(ctx context.Context, dir, head string, changes []*fileChange) (ma
 			dirs[d] = true
 		}
 	}
-	var order []string
+	trees, missing := headTrees.lookup(head, dirs)
+	if len(missing) == 0 {
+		return trees, nil
+	}
 	var request strings.Builder
-	for d := range dirs {
-		order = append(order, d)
+	for _, d := range missing {
 		request.WriteString(head + ":" + d + "\n")
 	}
 	var out bytes.Buffer
 	if err := gitTo(ctx, dir, nil, strings.NewReader(request.String()), &out, "cat-file", "--batch"); err != nil {
 		return nil, err
 	}
-	return parseBatchTrees(out.Bytes(), order)
+	read, err := parseBatchTrees(out.Bytes(), missing)
+	if err != nil {
+		return nil, err
+	}
+	headTrees.store(head, missing, read)
+	for d, entries := range read {
+		trees[d] = entries
+	}
+	return trees, nil
+}
+
+// headTrees keeps the trees readTrees read for one commit.
+var headTrees treeCache
+
+type treeCache struct {
+	mu    sync.Mutex
+	head  string
+	trees map[string][]object.TreeEntry // nil: HEAD has no such directory
+}
+
+// lookup returns the known trees of dirs at head, and the dirs it does not know.
+func (c *treeCache) lookup(head string, dirs map[string]bool) (map[string][]object.TreeEntry, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	trees := map[string][]object.TreeEntry{}
+	var missing []string
+	for d := range dirs {
+		entries, known := c.trees[d]
+		switch {
+		case c.head != head || !known:
+			missing = append(missing, d)
+		case entries != nil:
+			trees[d] = entries
+		}
+	}
+	return trees, missing
+}
+
+// store remembers what was read of dirs at head (dirs absent from read do not exist there).
+func (c *treeCache) store(head string, dirs []string, read map[string][]object.TreeEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.head != head {
+		c.head, c.trees = head, map[string][]object.TreeEntry{}
+	}
+	for _, d := range dirs {
+		c.trees[d] = read[d]
+	}
 }
 
 func parentDir(path string) string {

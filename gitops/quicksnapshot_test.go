@@ -93,3 +93,35 @@ func TestQuickSnapshotMatchesIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestQuickSnapshotTreeCache: snapshots at one HEAD reuse the trees read for it, and give
+// what the index way gives as the changes move around; a new HEAD reads its own.
+func TestQuickSnapshotTreeCache(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	check := func(step string) {
+		t.Helper()
+		head := run(t, dir, "rev-parse", "HEAD")
+		status, err := porcelainStatus(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := snapshotDirty(ctx, dir, parseStatus(status))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := quickSnapshot(ctx, dir, head, status); err != nil || got != want {
+			t.Errorf("%s: quickSnapshot = %s, %v; the index gives %s", step, got, err, want)
+		}
+	}
+	write(t, dir, "a.txt", "first\n")
+	check("top-level change")
+	write(t, dir, "dir/b.txt", "second\n")
+	check("nested change at the same HEAD")
+	run(t, dir, "commit", "-q", "-am", "both")
+	write(t, dir, "dir/c.txt", "third\n")
+	check("after a commit")
+	run(t, dir, "reset", "-q", "--hard", "HEAD^")
+	write(t, dir, "dir/c.txt", "third\n")
+	check("back at the first HEAD")
+}
