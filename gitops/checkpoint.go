@@ -56,7 +56,7 @@ func TakeCheckpoint(ctx context.Context, dir string, keep func(Checkpoint) []Ref
 var beforeKeep = func(dir string, c Checkpoint) {}
 
 // checkpointAttempts bounds TakeCheckpoint's retries after a concurrent gc.
-const checkpointAttempts = 3
+const checkpointAttempts = 5
 
 func takeCheckpoint(ctx context.Context, dir string) (Checkpoint, error) {
 	head, err := Head(ctx, dir)
@@ -71,7 +71,8 @@ func takeCheckpoint(ctx context.Context, dir string) (Checkpoint, error) {
 }
 
 // IsPruned reports whether err is git failing on an object that is not (or no longer) in the
-// repository, or on a ref lock held by a concurrent gc's pack-refs: what a
+// repository, on a ref lock held by a concurrent gc's pack-refs, or on writing an object
+// into a directory of .git/objects that a concurrent prune removed as empty: what a
 // `git gc --prune=now` running at the same time causes.
 func IsPruned(err error) bool {
 	var gitErr *Error
@@ -79,7 +80,8 @@ func IsPruned(err error) bool {
 		return false
 	}
 	for _, sign := range []string{"nonexistent object", "invalid object", "bad object", "missing object",
-		"unable to read", "cannot lock ref", "Unable to create"} {
+		"unable to read", "cannot lock ref", "Unable to create",
+		"unable to write", "unable to create temporary file", "No such file or directory"} { // prune removes empty object directories
 		if strings.Contains(gitErr.Stderr, sign) {
 			return true
 		}
@@ -244,4 +246,31 @@ func KeepAliveAll(ctx context.Context, dir string, refs []Ref) error {
 		return fmt.Errorf("keeping checkpoints alive: %w", err)
 	}
 	return nil
+}
+
+// MissingObjects returns those of the objects named that git does not have (one
+// `git cat-file --batch-check`); empty names are skipped.
+func MissingObjects(ctx context.Context, dir string, names ...string) ([]string, error) {
+	var request strings.Builder
+	var asked []string
+	for _, name := range names {
+		if name != "" && !strings.ContainsAny(name, "\n") {
+			request.WriteString(name + "\n")
+			asked = append(asked, name)
+		}
+	}
+	if len(asked) == 0 {
+		return nil, nil
+	}
+	var out strings.Builder
+	if err := gitTo(ctx, dir, nil, strings.NewReader(request.String()), &out, "cat-file", "--batch-check"); err != nil {
+		return nil, fmt.Errorf("looking for objects: %w", err)
+	}
+	var missing []string
+	for i, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if i < len(asked) && strings.HasSuffix(line, " missing") {
+			missing = append(missing, asked[i])
+		}
+	}
+	return missing, nil
 }

@@ -148,3 +148,17 @@ func TestDiffCounted(t *testing.T) {
 		t.Errorf("DiffCounted of a tree with itself = %+v, %v, patch %q", same, err, patch.String())
 	}
 }
+
+func TestMissingObjects(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	head := run(t, dir, "rev-parse", "HEAD")
+	absent := "1111111111111111111111111111111111111111"
+	missing, err := MissingObjects(ctx, dir, head, "", absent, head+"^{tree}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) != 1 || missing[0] != absent {
+		t.Errorf("MissingObjects = %q, want only %s", missing, absent)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -48,14 +49,26 @@ func quickSnapshot(ctx context.Context, dir, head, status string) (string, error
 	if err != nil {
 		return "", err
 	}
+	shield, err := newShield(ctx, dir)
+	if err != nil {
+		return "", err
+	}
 	if err := hashChanges(ctx, dir, changes); err != nil {
 		return "", err
+	}
+	for _, c := range changes {
+		shield.cover(c.hash)
 	}
 	trees, err := readTrees(ctx, dir, head, changes)
 	if err != nil {
 		return "", err
 	}
-	hash, _, err := rebuildTree(repo, trees, "", changes)
+	write := func(entries []object.TreeEntry) (plumbing.Hash, bool, error) {
+		hash, empty, err := writeTree(repo, entries)
+		shield.cover(hash)
+		return hash, empty, err
+	}
+	hash, _, err := rebuildTree(write, trees, "", changes)
 	if err != nil {
 		return "", err
 	}
@@ -285,7 +298,7 @@ func hashChanges(ctx context.Context, dir string, changes []*fileChange) error {
 // rebuildTree returns the hash of HEAD's tree at dir (in trees) with changes applied
 // (paths relative to it), writing the trees that differ, and whether the result is empty
 // (git keeps no empty directory).
-func rebuildTree(repo *git.Repository, trees map[string][]object.TreeEntry, dir string, changes []*fileChange) (plumbing.Hash, bool, error) {
+func rebuildTree(write treeWriter, trees map[string][]object.TreeEntry, dir string, changes []*fileChange) (plumbing.Hash, bool, error) {
 	here, below := map[string]*fileChange{}, map[string][]*fileChange{}
 	for _, c := range changes {
 		if name, rest, nested := strings.Cut(c.path, "/"); nested {
@@ -308,7 +321,7 @@ func rebuildTree(repo *git.Repository, trees map[string][]object.TreeEntry, dir 
 			if _, ok := trees[path]; !ok || e.Mode != filemode.Dir {
 				return plumbing.ZeroHash, false, errNotQuick
 			}
-			hash, empty, err := rebuildTree(repo, trees, path, sub)
+			hash, empty, err := rebuildTree(write, trees, path, sub)
 			if err != nil {
 				return plumbing.ZeroHash, false, err
 			}
@@ -327,8 +340,11 @@ func rebuildTree(repo *git.Repository, trees map[string][]object.TreeEntry, dir 
 			entries = append(entries, object.TreeEntry{Name: name, Mode: c.mode, Hash: c.hash})
 		}
 	}
-	return writeTree(repo, entries)
+	return write(entries)
 }
+
+// treeWriter stores a tree of entries and reports whether it is empty.
+type treeWriter func(entries []object.TreeEntry) (plumbing.Hash, bool, error)
 
 // writeTree stores a tree of entries, in git's order, and reports whether it is empty.
 func writeTree(repo *git.Repository, entries []object.TreeEntry) (plumbing.Hash, bool, error) {
@@ -343,4 +359,31 @@ func writeTree(repo *git.Repository, entries []object.TreeEntry) (plumbing.Hash,
 		return plumbing.ZeroHash, false, errNotQuick // git itself, the index way, will say why
 	}
 	return hash, len(entries) == 0, nil
+}
+
+// shield keeps the loose objects a snapshot writes from a `git gc --prune=now` that is
+// already running: such a gc looked for what refs keep before the snapshot's refs exist,
+// and prunes, of what it did not find, the objects not newer than its start. So the new
+// objects are dated a few seconds ahead as soon as they are written, which leaves only the
+// instant between writing and dating them to chance. Objects git already had packed have
+// no loose file to date, and need none.
+type shield struct {
+	objects string
+	until   time.Time
+}
+
+func newShield(ctx context.Context, dir string) (shield, error) {
+	objects, err := GitPath(ctx, dir, "objects")
+	if err != nil {
+		return shield{}, err
+	}
+	return shield{objects: objects, until: time.Now().Add(5 * time.Second)}, nil
+}
+
+func (s shield) cover(hash plumbing.Hash) {
+	if hash.IsZero() {
+		return
+	}
+	hex := hash.String()
+	_ = os.Chtimes(filepath.Join(s.objects, hex[:2], hex[2:]), s.until, s.until)
 }

@@ -241,22 +241,39 @@ func (j *journal) saveDiff(it *iterationRecord, write func(io.Writer) error) err
 }
 
 // keepAfter takes the checkpoint after iteration it and keeps both of its checkpoints with
-// its refs. If that fails on a missing object, and does again when the checkpoint after
-// is taken alone, the one before is what a gc pruned.
+// its refs. When that fails on a missing object, the one before is what a gc pruned if git
+// no longer has its commit or tree; otherwise the new checkpoint was pruned while being
+// taken, and is taken again.
 func (j *journal) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, error) {
-	after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
-		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, it.before, after)...)
-	})
-	if !gitops.IsPruned(err) {
-		return after, err
+	for attempt := 1; ; attempt++ {
+		after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+			return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, it.before, after)...)
+		})
+		if !gitops.IsPruned(err) {
+			return after, err
+		}
+		missing, merr := gitops.MissingObjects(ctx, j.root, it.before.Head, it.before.Tree)
+		if merr != nil {
+			return after, merr
+		}
+		if len(missing) > 0 {
+			return j.keepAfterAlone(ctx, it, err)
+		}
+		if attempt == measureAttempts {
+			return after, err
+		}
 	}
-	after, err2 := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+}
+
+// keepAfterAlone keeps the checkpoint after iteration it when the one before is lost.
+func (j *journal) keepAfterAlone(ctx context.Context, it *iterationRecord, lost error) (gitops.Checkpoint, error) {
+	after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
 		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, gitops.Checkpoint{}, after)...)
 	})
-	if err2 != nil {
-		return after, err2
+	if err != nil {
+		return after, err
 	}
-	j.lostBefore(it, err)
+	j.lostBefore(it, lost)
 	it.before.Tree = "" // unknown: measure records no changes
 	return after, nil
 }
