@@ -38,14 +38,14 @@ type fileChange struct {
 //
 // It takes only the common case, and says errNotQuick otherwise: nothing staged (so the
 // index is HEAD), tracked files modified or deleted as regular files, untracked regular files
-// that are not executable in directories HEAD has, no submodule, no conflict, and dir the top
-// of a SHA-1 repository that go-git reads, with no object directory set in the environment.
+// that are not executable, no submodule, no conflict, and dir the top of a SHA-1 repository
+// that go-git reads, with no object directory set in the environment.
 func quickSnapshot(ctx context.Context, dir, head, status string) (string, error) {
-	changes, err := quickChanges(dir, status)
+	repo, err := openForTrees(dir, head)
 	if err != nil {
 		return "", err
 	}
-	repo, err := openForTrees(dir, head)
+	changes, err := quickChanges(ctx, dir, status)
 	if err != nil {
 		return "", err
 	}
@@ -76,10 +76,15 @@ func quickSnapshot(ctx context.Context, dir, head, status string) (string, error
 }
 
 // quickChanges reads `git status --porcelain=v2 -z` (see parseStatus) into the changes
-// quickSnapshot can take, or errNotQuick.
-func quickChanges(dir, status string) ([]*fileChange, error) {
+// quickSnapshot can take, or errNotQuick. Untracked directories, which status names as
+// "dir/", are listed file by file (see untrackedFiles).
+func quickChanges(ctx context.Context, dir, status string) ([]*fileChange, error) {
+	entries, err := untrackedFiles(ctx, dir, strings.Split(status, "\x00"))
+	if err != nil {
+		return nil, err
+	}
 	var changes []*fileChange
-	for _, entry := range strings.Split(status, "\x00") {
+	for _, entry := range entries {
 		if entry == "" {
 			continue
 		}
@@ -93,6 +98,33 @@ func quickChanges(dir, status string) ([]*fileChange, error) {
 		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// untrackedFiles replaces the untracked directories among status entries ("? dir/") by
+// their untracked files that are not ignored, "? dir/file" each, as `git ls-files --others
+// --exclude-standard` lists them: with the ignore rules `git status` applies.
+func untrackedFiles(ctx context.Context, dir string, entries []string) ([]string, error) {
+	var out, dirs []string
+	for _, e := range entries {
+		if strings.HasPrefix(e, "? ") && strings.HasSuffix(e, "/") {
+			dirs = append(dirs, e[2:])
+		} else {
+			out = append(out, e)
+		}
+	}
+	if len(dirs) == 0 {
+		return out, nil
+	}
+	files, err := Git(ctx, dir, append([]string{"--literal-pathspecs", "ls-files", "-z", "--others", "--exclude-standard", "--"}, dirs...)...)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range strings.Split(files, "\x00") {
+		if f != "" {
+			out = append(out, "? "+f)
+		}
+	}
+	return out, nil
 }
 
 func quickChange(dir, entry string) (*fileChange, error) {
@@ -332,8 +364,17 @@ func rebuildTree(write treeWriter, trees map[string][]object.TreeEntry, dir stri
 			entries = append(entries, e)
 		}
 	}
-	if len(below) > 0 {
-		return plumbing.ZeroHash, false, errNotQuick // a file in a directory HEAD does not have
+	for name, sub := range below { // directories HEAD does not have, made of untracked files
+		if _, ok := here[name]; ok {
+			return plumbing.ZeroHash, false, errNotQuick
+		}
+		hash, empty, err := rebuildTree(write, trees, strings.TrimPrefix(dir+"/"+name, "/"), sub)
+		if err != nil {
+			return plumbing.ZeroHash, false, err
+		}
+		if !empty {
+			entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: hash})
+		}
 	}
 	for name, c := range here {
 		if !c.deleted {

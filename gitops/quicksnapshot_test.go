@@ -33,7 +33,25 @@ func TestQuickSnapshotMatchesIndex(t *testing.T) {
 			run(t, dir, "config", "core.autocrlf", "input")
 			write(t, dir, "a.txt", "one\r\ntwo\r\n")
 		}, true},
-		{"untracked directory", func(t *testing.T, dir string) { write(t, dir, "newdir/x.txt", "x\n") }, false},
+		{"untracked directory", func(t *testing.T, dir string) { write(t, dir, "newdir/x.txt", "x\n") }, true},
+		{"untracked directories, nested, with ignored files", func(t *testing.T, dir string) {
+			write(t, dir, "newdir/x.txt", "x\n")
+			write(t, dir, "newdir/debug.log", "ignored\n")
+			write(t, dir, "newdir/sub/y.txt", "y\n")
+			write(t, dir, "dir/new/z.txt", "z\n")
+			write(t, dir, "only-ignored/a.log", "ignored\n")
+		}, true},
+		{"untracked directory holding a repository", func(t *testing.T, dir string) {
+			write(t, dir, "newdir/x.txt", "x\n")
+			run(t, filepath.Join(dir, "newdir"), "init", "-q", "inner")
+			write(t, dir, "newdir/inner/f.txt", "f\n")
+			run(t, filepath.Join(dir, "newdir", "inner"), "add", "f.txt")
+			run(t, filepath.Join(dir, "newdir", "inner"), "commit", "-q", "-m", "inner")
+		}, false},
+		{"untracked directory holding an executable", func(t *testing.T, dir string) {
+			write(t, dir, "bin/run.sh", "#!/bin/sh\n")
+			chmod(t, filepath.Join(dir, "bin", "run.sh"), 0o755)
+		}, false},
 		{"untracked executable", func(t *testing.T, dir string) {
 			write(t, dir, "run.sh", "#!/bin/sh\n")
 			chmod(t, filepath.Join(dir, "run.sh"), 0o755)
