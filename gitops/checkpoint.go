@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Checkpoint is the state of a repository at one moment: the commit HEAD points to ("" on an
@@ -22,8 +21,44 @@ type Checkpoint struct {
 	Tree string
 }
 
-// TakeCheckpoint reads HEAD and snapshots the working tree of the repository containing dir.
-func TakeCheckpoint(ctx context.Context, dir string) (Checkpoint, error) {
+// TakeCheckpoint reads HEAD, snapshots the working tree of the repository containing dir, and
+// at once points the refs keep names for it at the checkpoint (see KeepAliveAll), so that a
+// gc can prune nothing the checkpoint holds once it is taken.
+//
+// Between writing the snapshot's objects and that ref update, a concurrent
+// `git gc --prune=now` may still prune them: git offers no way to write objects and a ref to
+// them in one step. The update then fails on a missing object (or git-write-tree does, on a
+// missing blob), and the checkpoint is taken again, up to checkpointAttempts times.
+func TakeCheckpoint(ctx context.Context, dir string, keep func(Checkpoint) []Ref) (Checkpoint, error) {
+	var err error
+	for attempt := 1; attempt <= checkpointAttempts; attempt++ {
+		var c Checkpoint
+		if c, err = takeCheckpoint(ctx, dir); err == nil {
+			beforeKeep(dir, c)
+			if err = KeepAliveAll(ctx, dir, keep(c)); err == nil {
+				return c, nil
+			}
+		}
+		if !IsPruned(err) {
+			return Checkpoint{}, err
+		}
+		select { // let a gc's pack-refs release the ref locks it holds
+		case <-ctx.Done():
+			return Checkpoint{}, err
+		case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
+		}
+	}
+	return Checkpoint{}, fmt.Errorf("the objects of the checkpoint went missing %d times while it was taken (is `git gc --prune=now` running in a loop?): %w", checkpointAttempts, err)
+}
+
+// beforeKeep runs between a checkpoint's snapshot and the ref update that keeps it: the
+// window a concurrent gc can hit, where tests put one.
+var beforeKeep = func(dir string, c Checkpoint) {}
+
+// checkpointAttempts bounds TakeCheckpoint's retries after a concurrent gc.
+const checkpointAttempts = 5
+
+func takeCheckpoint(ctx context.Context, dir string) (Checkpoint, error) {
 	head, err := Head(ctx, dir)
 	if err != nil {
 		return Checkpoint{}, err
@@ -33,6 +68,25 @@ func TakeCheckpoint(ctx context.Context, dir string) (Checkpoint, error) {
 		return Checkpoint{}, err
 	}
 	return Checkpoint{Head: head, Tree: tree}, nil
+}
+
+// IsPruned reports whether err is git failing on an object that is not (or no longer) in the
+// repository, on a ref lock held by a concurrent gc's pack-refs, or on writing an object
+// into a directory of .git/objects that a concurrent prune removed as empty: what a
+// `git gc --prune=now` running at the same time causes.
+func IsPruned(err error) bool {
+	var gitErr *Error
+	if !errors.As(err, &gitErr) {
+		return false
+	}
+	for _, sign := range []string{"nonexistent object", "invalid object", "bad object", "missing object",
+		"unable to read", "cannot lock ref", "Unable to create",
+		"unable to write", "unable to create temporary file", "No such file or directory"} { // prune removes empty object directories
+		if strings.Contains(gitErr.Stderr, sign) {
+			return true
+		}
+	}
+	return false
 }
 
 // Head returns the hash of the commit HEAD points to, or "" on an unborn branch.
@@ -70,139 +124,6 @@ func headGoGit(dir string) (string, bool) {
 	return ref.Hash().String(), true
 }
 
-// Snapshot returns the hash of a tree object holding the working tree of the repository
-// containing dir, leaving the index and refs alone.
-//
-// A clean working tree (`git status` lists nothing) is HEAD's tree, read without writing
-// anything: that is the common case between iterations, since agents commit their work,
-// and it costs one `git status`. Otherwise the tree is built as snapshotDirty describes.
-func Snapshot(ctx context.Context, dir string) (string, error) {
-	head, err := Head(ctx, dir)
-	if err != nil {
-		return "", err
-	}
-	return snapshotAt(ctx, dir, head)
-}
-
-// snapshotAt is Snapshot when HEAD is already known to be head.
-func snapshotAt(ctx context.Context, dir, head string) (string, error) {
-	if head != "" {
-		clean, err := cleanWorkTree(ctx, dir)
-		if err != nil {
-			return "", err
-		}
-		if clean {
-			return headTree(ctx, dir, head)
-		}
-	}
-	return snapshotDirty(ctx, dir)
-}
-
-// cleanWorkTree reports whether `git status` finds nothing to say: no staged, unstaged or
-// untracked (not ignored) change. It reads the user's index without writing it.
-func cleanWorkTree(ctx context.Context, dir string) (bool, error) {
-	out, err := Git(ctx, dir, "status", "--porcelain", "-z", "--untracked-files=normal", "--ignore-submodules=none")
-	if err != nil {
-		return false, asNotRepo(dir, fmt.Errorf("reading the working tree's status: %w", err))
-	}
-	return out == "", nil
-}
-
-// headTree is the tree of commit head, read with go-git or else with the git CLI.
-func headTree(ctx context.Context, dir, head string) (string, error) {
-	if tree, ok := treeGoGit(dir, head); ok {
-		return tree, nil
-	}
-	tree, err := Git(ctx, dir, "rev-parse", "--verify", "--quiet", head+"^{tree}")
-	if err != nil {
-		return "", fmt.Errorf("reading the tree of %s: %w", head, err)
-	}
-	return tree, nil
-}
-
-func treeGoGit(dir, head string) (string, bool) {
-	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || len(head) != 40 {
-		return "", false
-	}
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return "", false
-	}
-	commit, err := repo.CommitObject(plumbing.NewHash(head))
-	if err != nil {
-		return "", false
-	}
-	return commit.TreeHash.String(), true
-}
-
-// snapshotDirty writes the working tree as a tree object. It stages everything (`git add --all`)
-// into a scratch copy of the index and runs `git write-tree` on that copy; the copy keeps the
-// index's stat data, so only files that changed since the last `git add` are read and hashed.
-//
-// New blobs and trees are written to the object store, unreachable until a ref keeps them
-// (see KeepAlive); gc prunes them after gc.pruneExpire. Files that git add cannot take
-// (such as a nested repository with no commit yet) are left out rather than failing.
-func snapshotDirty(ctx context.Context, dir string) (string, error) {
-	index, err := GitPath(ctx, dir, "index")
-	if err != nil {
-		return "", err
-	}
-	// The scratch index lives in the git directory: never in the work tree (TMPDIR may be
-	// inside it), and on the same filesystem as the real index.
-	scratchDir, err := os.MkdirTemp(filepath.Dir(index), "ralph-index-")
-	if err != nil {
-		return "", fmt.Errorf("snapshotting the working tree: %w", err)
-	}
-	defer os.RemoveAll(scratchDir)
-	scratch := filepath.Join(scratchDir, "index")
-	if err := copyIndex(index, scratch); err != nil {
-		return "", fmt.Errorf("snapshotting the working tree: %w", err)
-	}
-	env := []string{"GIT_INDEX_FILE=" + scratch}
-	_, err = gitEnv(ctx, dir, env, "-c", "advice.addEmbeddedRepo=false", "add", "--all", "--ignore-errors")
-	var gitErr *Error
-	if err != nil && !(errors.As(err, &gitErr) && gitErr.ExitCode == 1) {
-		return "", fmt.Errorf("snapshotting the working tree: %w", err)
-	}
-	tree, err := gitEnv(ctx, dir, env, "write-tree")
-	if err != nil {
-		return "", fmt.Errorf("snapshotting the working tree: %w", err)
-	}
-	return tree, nil
-}
-
-// copyIndex copies the index at src to dst with src's modification time. git compares each
-// entry's mtime with the index file's own to find "racily clean" entries, files changed in the
-// same tick the index was written, whose stat data cannot be trusted; a copy stamped "now"
-// would make git trust them and miss such a change. A missing src leaves dst absent, which
-// git reads as an empty index (a repository where nothing was ever added).
-func copyIndex(src, dst string) error {
-	in, err := os.Open(src)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	info, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Chtimes(dst, info.ModTime(), info.ModTime())
-}
-
 // asNotRepo turns git's "not a git repository" failure into ErrNotRepo.
 func asNotRepo(dir string, err error) error {
 	var gitErr *Error
@@ -231,12 +152,14 @@ type Changes struct {
 
 // diffArgs pin every setting that changes what a diff says or how it is spelled, whatever the
 // user's config: no external or textconv drivers, a/ and b/ prefixes, whole-repository paths,
-// submodules as one commit line and never hidden.
+// submodules never hidden, and shown as the diff of their content (a submodule's uncommitted
+// work is a snapshot commit in the checkpoints, see stageSubmoduleWork). The counts of
+// --numstat take a changed submodule as one file with one line removed and one added.
 // Renames are not detected (diff.renames is on by default since git 2.9): a moved file is a
 // deletion and an addition, which is what its lines did, costs no rename search, and keeps the
 // counts independent of config and of diff.renameLimit.
 var diffArgs = []string{"--no-ext-diff", "--no-textconv", "--no-color", "--no-renames",
-	"--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--submodule=short", "--ignore-submodules=none"}
+	"--no-relative", "--src-prefix=a/", "--dst-prefix=b/", "--submodule=diff", "--ignore-submodules=none"}
 
 // DiffStat counts the files and lines that differ between two trees, normally the Tree of the
 // checkpoints before and after an iteration: its commits and its uncommitted work together.
@@ -323,4 +246,31 @@ func KeepAliveAll(ctx context.Context, dir string, refs []Ref) error {
 		return fmt.Errorf("keeping checkpoints alive: %w", err)
 	}
 	return nil
+}
+
+// MissingObjects returns those of the objects named that git does not have (one
+// `git cat-file --batch-check`); empty names are skipped.
+func MissingObjects(ctx context.Context, dir string, names ...string) ([]string, error) {
+	var request strings.Builder
+	var asked []string
+	for _, name := range names {
+		if name != "" && !strings.ContainsAny(name, "\n") {
+			request.WriteString(name + "\n")
+			asked = append(asked, name)
+		}
+	}
+	if len(asked) == 0 {
+		return nil, nil
+	}
+	var out strings.Builder
+	if err := gitTo(ctx, dir, nil, strings.NewReader(request.String()), &out, "cat-file", "--batch-check"); err != nil {
+		return nil, fmt.Errorf("looking for objects: %w", err)
+	}
+	var missing []string
+	for i, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if i < len(asked) && strings.HasSuffix(line, " missing") {
+			missing = append(missing, asked[i])
+		}
+	}
+	return missing, nil
 }

@@ -44,7 +44,7 @@ func ignoredRepo(t *testing.T) (dir string, target Checkpoint) {
 	write(t, dir, "cache/a", "cached\n")
 	run(t, dir, "add", "-A")
 	run(t, dir, "commit", "-q", "-m", "first")
-	target, err := TakeCheckpoint(context.Background(), dir)
+	target, err := TakeCheckpoint(context.Background(), dir, keepNothing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestPlanRestoreUncommittedWork(t *testing.T) {
 	dir := committedRepo(t)
 	write(t, dir, "a.txt", "checkpoint edit\n") // uncommitted at the checkpoint
 	write(t, dir, "new.txt", "untracked at the checkpoint\n")
-	target, err := TakeCheckpoint(ctx, dir)
+	target, err := TakeCheckpoint(ctx, dir, keepNothing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestPlanRestoreUncommittedWork(t *testing.T) {
 func TestApplyRefusesAFileChangedSincePlan(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
-	target, err := TakeCheckpoint(ctx, dir)
+	target, err := TakeCheckpoint(ctx, dir, keepNothing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestApplyBeforeTheFirstCommit(t *testing.T) {
 	ctx := context.Background()
 	dir := newRepo(t)
 	write(t, dir, "prompt.md", "untracked at the checkpoint\n")
-	target, err := TakeCheckpoint(ctx, dir)
+	target, err := TakeCheckpoint(ctx, dir, keepNothing)
 	if err != nil || target.Head != "" {
 		t.Fatalf("checkpoint = %+v, %v; want one with no commit", target, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,8 +22,10 @@ import (
 // for diffs after a rebase or gc.
 type journal struct {
 	root  string
+	refs  string // where this work tree's refs go: refPrefix
 	store *history.Store
 	state history.State
+	warn  func(string)
 }
 
 // iterationRecord is what the journal keeps while one iteration runs.
@@ -87,7 +90,7 @@ func afterCutWord(b []byte) []byte {
 	return b[i:]
 }
 
-func openJournal(root string) (*journal, error) {
+func openJournal(ctx context.Context, root string, warn func(string)) (*journal, error) {
 	store, err := history.OpenStore(root)
 	if err != nil {
 		return nil, err
@@ -96,7 +99,23 @@ func openJournal(root string) (*journal, error) {
 		return nil, fmt.Errorf("writing .ralph/.gitignore: %w", err)
 	}
 	history.RemoveLeftovers(root) // Run is called with the repository's lock held
-	return &journal{root: root, store: store}, nil
+	refs, err := refPrefix(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	return &journal{root: root, refs: refs, store: store, warn: warn}, nil
+}
+
+// checkpoint takes the checkpoint the loop starts from, kept alive by the work tree's
+// latest refs from the moment it is written.
+func (j *journal) checkpoint(ctx context.Context) (gitops.Checkpoint, error) {
+	return gitops.TakeCheckpoint(ctx, j.root, j.latestRefs)
+}
+
+// latestRefs keep the work tree's last checkpoint alive: the one the next iteration starts
+// from, before that iteration's own refs exist, so that a gc meanwhile prunes none of it.
+func (j *journal) latestRefs(c gitops.Checkpoint) []gitops.Ref {
+	return []gitops.Ref{{Name: j.refs + "latest", Hash: c.Head}, {Name: j.refs + "latest-tree", Hash: c.Tree}}
 }
 
 // save writes the state atomically.
@@ -122,11 +141,11 @@ func (j *journal) begin(before gitops.Checkpoint, now time.Time, logLimit int) (
 
 // checkpointRefs keep both checkpoints of iteration n alive: the commits for rollback,
 // the trees (which hold uncommitted work too) for diffs after a rebase or gc. They are
-// written together, in one git process, when the iteration is over.
-func checkpointRefs(n int, before, after gitops.Checkpoint) []gitops.Ref {
+// written together, in the git process that keeps the checkpoint after it.
+func checkpointRefs(prefix string, n int, before, after gitops.Checkpoint) []gitops.Ref {
 	return []gitops.Ref{
-		{Name: CheckpointRef(n, "before"), Hash: before.Head}, {Name: CheckpointRef(n, "before-tree"), Hash: before.Tree},
-		{Name: CheckpointRef(n, "after"), Hash: after.Head}, {Name: CheckpointRef(n, "after-tree"), Hash: after.Tree},
+		{Name: checkpointRef(prefix, n, "before"), Hash: before.Head}, {Name: checkpointRef(prefix, n, "before-tree"), Hash: before.Tree},
+		{Name: checkpointRef(prefix, n, "after"), Hash: after.Head}, {Name: checkpointRef(prefix, n, "after-tree"), Hash: after.Tree},
 	}
 }
 
@@ -144,7 +163,7 @@ func (r *runner) prune(ctx context.Context) {
 	var refs []string
 	for _, n := range pruned {
 		for _, which := range checkpointKinds {
-			refs = append(refs, CheckpointRef(n, which))
+			refs = append(refs, checkpointRef(r.journal.refs, n, which))
 		}
 	}
 	if refErr := gitops.DeleteRefs(ctx, r.journal.root, refs); refErr != nil {
@@ -155,10 +174,37 @@ func (r *runner) prune(ctx context.Context) {
 	}
 }
 
-// CheckpointRef names the ref that keeps one of iteration n's checkpoints alive: which is
-// before, before-tree, after or after-tree.
-func CheckpointRef(n int, which string) string {
-	return "refs/ralph/iterations/" + strconv.Itoa(n) + "/" + which
+// CheckpointRef names the ref that keeps one of iteration n's checkpoints alive in the work
+// tree at root: which is before, before-tree, after or after-tree. Each work tree has its
+// own (iteration numbers are per work tree, like .ralph/): refs/ralph/iterations/N/ in the
+// main work tree, refs/ralph/worktrees/<id>/iterations/N/ in a linked one.
+func CheckpointRef(ctx context.Context, root string, n int, which string) (string, error) {
+	prefix, err := refPrefix(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	return checkpointRef(prefix, n, which), nil
+}
+
+func checkpointRef(prefix string, n int, which string) string {
+	return prefix + "iterations/" + strconv.Itoa(n) + "/" + which
+}
+
+// refPrefix is where the refs of the work tree at root go: refs/ralph/ in the main work
+// tree, where they always were, and refs/ralph/worktrees/<id>/ in a linked one.
+//
+// They are ordinary shared refs, not git's per-worktree refs/worktree/: git 2.39's gc,
+// run in one work tree, ignores the refs/worktree/ refs of the others and prunes what only
+// they keep.
+func refPrefix(ctx context.Context, root string) (string, error) {
+	id, err := gitops.WorktreeID(ctx, root)
+	if err != nil {
+		return "", err
+	}
+	if id == "" {
+		return "refs/ralph/", nil
+	}
+	return "refs/ralph/worktrees/" + id + "/", nil
 }
 
 // finish measures what the iteration changed, saves its diff and record, and returns
@@ -167,25 +213,15 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 	if err := it.output.close(res.Output, res.OutputBytes); err != nil {
 		return gitops.Checkpoint{}, rec, fmt.Errorf("saving the output of iteration %d: %w", it.number, err)
 	}
-	after, err := gitops.TakeCheckpoint(ctx, j.root)
+	after, changes, err := j.measure(ctx, it)
 	if err != nil {
 		return after, rec, fmt.Errorf("reading the repository after iteration %d: %w", rec.RunIteration, err)
 	}
-	var changes gitops.Changes
-	if after.Tree != it.before.Tree {
-		if changes, err = gitops.DiffStat(ctx, j.root, it.before.Tree, after.Tree); err != nil {
-			return after, rec, err
-		}
-	}
-	if err := j.saveDiff(ctx, it, after); err != nil {
-		return after, rec, err
-	}
-	if err := gitops.KeepAliveAll(ctx, j.root, checkpointRefs(it.number, it.before, after)); err != nil {
-		return after, rec, err
-	}
 	rec.Iteration = it.number
 	rec.CommitBefore, rec.CommitAfter = it.before.Head, after.Head
-	rec.FilesChanged, rec.Insertions, rec.Deletions = changes.Files, changes.Insertions, changes.Deletions
+	if changes != nil {
+		rec.FilesChanged, rec.Insertions, rec.Deletions = changes.Files, changes.Insertions, changes.Deletions
+	}
 	rec.OutputPath = j.relative(j.store.OutputPath(it.number))
 	rec.DiffPath = j.relative(j.store.DiffPath(it.number))
 	if err := j.store.Save(rec); err != nil {
@@ -194,20 +230,111 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 	return after, rec, nil
 }
 
-// saveDiff writes the iteration's unified diff, produced by git, to its record.
-func (j *journal) saveDiff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) error {
+// measure takes the checkpoint after iteration it, kept alive with the iteration's refs,
+// saves the iteration's diff and counts what changed. A checkpoint whose objects a
+// concurrent gc pruned shows as a diff that fails on a missing object: the checkpoint after
+// is taken again (the work tree still holds it). When the missing object is the checkpoint
+// before's, nothing brings it back: the iteration is recorded without its changes (nil) and
+// with an empty diff, with a warning, rather than lost.
+func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitops.Changes, error) {
+	for attempt := 1; ; attempt++ {
+		after, err := j.keepAfter(ctx, it)
+		if err != nil {
+			return after, nil, err
+		}
+		if it.before.Tree == "" || after.Tree == it.before.Tree { // lost (and said so), or no change
+			return after, changesIf(it.before.Tree != ""), j.saveDiff(it, nil)
+		}
+		changes, err := j.diff(ctx, it, after)
+		switch {
+		case err == nil:
+			return after, &changes, nil
+		case !gitops.IsPruned(err):
+			return after, nil, err
+		case attempt == measureAttempts:
+			j.lostBefore(it, err)
+			return after, nil, j.saveDiff(it, nil)
+		}
+	}
+}
+
+// changesIf is no change when known, else nil: unknown.
+func changesIf(known bool) *gitops.Changes {
+	if known {
+		return &gitops.Changes{}
+	}
+	return nil
+}
+
+// diff saves the iteration's unified diff, produced by git, to its record and counts it.
+func (j *journal) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitops.Changes, error) {
+	var changes gitops.Changes
+	err := j.saveDiff(it, func(f io.Writer) (err error) {
+		changes, err = gitops.DiffCounted(ctx, j.root, it.before.Tree, after.Tree, f)
+		return err
+	})
+	return changes, err
+}
+
+// saveDiff writes the iteration's diff file with write, or empty when write is nil.
+func (j *journal) saveDiff(it *iterationRecord, write func(io.Writer) error) error {
 	f, err := os.Create(j.store.DiffPath(it.number))
 	if err != nil {
 		return fmt.Errorf("saving the diff of iteration %d: %w", it.number, err)
 	}
-	if it.before.Tree != after.Tree {
-		err = gitops.Diff(ctx, j.root, it.before.Tree, after.Tree, f)
+	if write != nil {
+		err = write(f)
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("saving the diff of iteration %d: %w", it.number, cerr)
 	}
 	return err
 }
+
+// keepAfter takes the checkpoint after iteration it and keeps both of its checkpoints with
+// its refs. When that fails on a missing object, the one before is what a gc pruned if git
+// no longer has its commit or tree; otherwise the new checkpoint was pruned while being
+// taken, and is taken again.
+func (j *journal) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, error) {
+	for attempt := 1; ; attempt++ {
+		after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+			return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, it.before, after)...)
+		})
+		if !gitops.IsPruned(err) {
+			return after, err
+		}
+		missing, merr := gitops.MissingObjects(ctx, j.root, it.before.Head, it.before.Tree)
+		if merr != nil {
+			return after, merr
+		}
+		if len(missing) > 0 {
+			return j.keepAfterAlone(ctx, it, err)
+		}
+		if attempt == measureAttempts {
+			return after, err
+		}
+	}
+}
+
+// keepAfterAlone keeps the checkpoint after iteration it when the one before is lost.
+func (j *journal) keepAfterAlone(ctx context.Context, it *iterationRecord, lost error) (gitops.Checkpoint, error) {
+	after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, gitops.Checkpoint{}, after)...)
+	})
+	if err != nil {
+		return after, err
+	}
+	j.lostBefore(it, lost)
+	it.before.Tree = "" // unknown: measure records no changes
+	return after, nil
+}
+
+func (j *journal) lostBefore(it *iterationRecord, err error) {
+	j.warn(fmt.Sprintf("iteration %d is recorded without its changes: a git object of the checkpoint it started from is missing (pruned by a concurrent git gc?): %v", it.number, err))
+}
+
+// measureAttempts bounds how often measure takes the checkpoint after an iteration again.
+const measureAttempts = 3
 
 func (j *journal) relative(path string) string {
 	if rel, err := filepath.Rel(j.root, path); err == nil {

@@ -19,7 +19,7 @@ import (
 // decides between resuming and a new run, and saves the run as active. It returns the
 // first iteration to run.
 func (r *runner) open(ctx context.Context) (int, error) {
-	j, err := openJournal(r.cfg.Dir)
+	j, err := openJournal(ctx, r.cfg.Dir, func(m string) { r.report(Warning{Message: m}) })
 	if err != nil {
 		return 0, err
 	}
@@ -30,6 +30,7 @@ func (r *runner) open(ctx context.Context) (int, error) {
 	}
 	r.stopOrphans(saved)
 	saved = catchUp(saved, r.journal.store)
+	r.removeLeftovers(ctx)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
 	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
@@ -38,7 +39,7 @@ func (r *runner) open(ctx context.Context) (int, error) {
 	if err := r.journal.save(); err != nil {
 		return 0, err
 	}
-	if r.here, err = gitops.TakeCheckpoint(ctx, r.cfg.Dir); err != nil {
+	if r.here, err = r.journal.checkpoint(ctx); err != nil {
 		return 0, fmt.Errorf("reading the repository before the first iteration: %w", err)
 	}
 	r.recordCrashed(saved)
@@ -67,6 +68,14 @@ func (r *runner) stopOrphans(saved history.State) {
 	}
 	if stopped := agent.StopOrphans(saved.Run, r.deps.Grace); len(stopped) > 0 {
 		r.report(Warning{Message: fmt.Sprintf("stopped the agent the previous loop left running (session %s)", joinInts(stopped))})
+	}
+}
+
+// removeLeftovers removes the scratch index copies of snapshots that a killed loop (or
+// rollback) left in the git directory. The caller holds the lock, so none is in use.
+func (r *runner) removeLeftovers(ctx context.Context) {
+	if _, err := gitops.RemoveScratch(ctx, r.cfg.Dir); err != nil {
+		r.report(Warning{Message: err.Error()})
 	}
 }
 

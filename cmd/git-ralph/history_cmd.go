@@ -268,11 +268,15 @@ func (c *HistoryCmd) rangeDiff(ctx context.Context, w io.Writer, root string, st
 
 // keptTree resolves one of the trees the loop keeps for iteration n.
 func keptTree(ctx context.Context, root string, store *history.Store, n int, which string) (string, error) {
-	tree, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, which))
+	ref, err := loop.CheckpointRef(ctx, root, n, which)
+	if err != nil {
+		return "", err
+	}
+	tree, err := gitops.ResolveRef(ctx, root, ref)
 	if err != nil || tree != "" {
 		return tree, err
 	}
-	return "", missingIteration(store, n, "checkpoint "+loop.CheckpointRef(n, which))
+	return "", missingIteration(store, n, "checkpoint "+ref)
 }
 
 // missingIteration explains why iteration n lacks what, naming the range there is.

@@ -99,7 +99,11 @@ func lastIterationTree(ctx context.Context, root string, store *history.Store) s
 	if err != nil || last == 0 {
 		return ""
 	}
-	tree, _ := gitops.ResolveRef(ctx, root, loop.CheckpointRef(last, "after-tree")+"^{tree}")
+	ref, err := loop.CheckpointRef(ctx, root, last, "after-tree")
+	if err != nil {
+		return ""
+	}
+	tree, _ := gitops.ResolveRef(ctx, root, ref+"^{tree}")
 	return tree
 }
 
@@ -171,7 +175,10 @@ func checkpointBefore(ctx context.Context, root string, store *history.Store, n 
 	if err != nil {
 		return gitops.Checkpoint{}, err
 	}
-	treeRef := loop.CheckpointRef(n, "before-tree")
+	treeRef, err := loop.CheckpointRef(ctx, root, n, "before-tree")
+	if err != nil {
+		return gitops.Checkpoint{}, err
+	}
 	tree, err := gitops.ResolveRef(ctx, root, treeRef+"^{tree}")
 	switch {
 	case err != nil || tree != "":
@@ -188,18 +195,22 @@ func checkpointBefore(ctx context.Context, root string, store *history.Store, n 
 // commitBefore is the commit HEAD was on when iteration n started, or "" when the
 // iteration started on a branch with no commit yet.
 func commitBefore(ctx context.Context, root string, store *history.Store, n int) (string, error) {
-	commit, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before")+"^{commit}")
+	ref, err := loop.CheckpointRef(ctx, root, n, "before")
+	if err != nil {
+		return "", err
+	}
+	commit, err := gitops.ResolveRef(ctx, root, ref+"^{commit}")
 	if err != nil || commit != "" {
 		return commit, err
 	}
 	rec, err := store.Get(n)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
-		return "", missingIteration(store, n, "checkpoint "+loop.CheckpointRef(n, "before"))
+		return "", missingIteration(store, n, "checkpoint "+ref)
 	case err != nil || rec.CommitBefore == "":
 		return "", err
 	}
-	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", loop.CheckpointRef(n, "before"), n),
+	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", ref, n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
 }
 

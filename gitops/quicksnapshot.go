@@ -1,0 +1,423 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// errNotQuick says a work tree's changes are not of the simple kind quickSnapshot handles.
+var errNotQuick = errors.New("not a quick snapshot")
+
+// fileChange is one path of the work tree that differs from HEAD: its new mode and blob,
+// or deleted.
+type fileChange struct {
+	path    string
+	mode    filemode.FileMode
+	hash    plumbing.Hash
+	deleted bool
+}
+
+// quickSnapshot builds the tree of the work tree from HEAD's tree and the files `git status`
+// reported, without an index: it hashes the changed files (`git hash-object -w`, which
+// applies the same filters as `git add`) and writes new trees only for the directories above
+// them. On a large repository that costs a fraction of staging into a copy of the index and
+// writing a tree from it, which read and write the whole index twice.
+//
+// It takes only the common case, and says errNotQuick otherwise: nothing staged (so the
+// index is HEAD), tracked files modified or deleted as regular files, untracked regular files
+// that are not executable, no submodule, no conflict, and dir the top of a SHA-1 repository
+// that go-git reads, with no object directory set in the environment.
+func quickSnapshot(ctx context.Context, dir, head, status string) (string, error) {
+	repo, err := openForTrees(dir, head)
+	if err != nil {
+		return "", err
+	}
+	changes, err := quickChanges(ctx, dir, status)
+	if err != nil {
+		return "", err
+	}
+	shield, err := newShield(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	if err := hashChanges(ctx, dir, changes); err != nil {
+		return "", err
+	}
+	for _, c := range changes {
+		shield.cover(c.hash)
+	}
+	trees, err := readTrees(ctx, dir, head, changes)
+	if err != nil {
+		return "", err
+	}
+	write := func(entries []object.TreeEntry) (plumbing.Hash, bool, error) {
+		hash, empty, err := writeTree(repo, entries)
+		shield.cover(hash)
+		return hash, empty, err
+	}
+	hash, _, err := rebuildTree(write, trees, "", changes)
+	if err != nil {
+		return "", err
+	}
+	return hash.String(), nil
+}
+
+// quickChanges reads `git status --porcelain=v2 -z` (see parseStatus) into the changes
+// quickSnapshot can take, or errNotQuick. Untracked directories, which status names as
+// "dir/", are listed file by file (see untrackedFiles).
+func quickChanges(ctx context.Context, dir, status string) ([]*fileChange, error) {
+	entries, err := untrackedFiles(ctx, dir, strings.Split(status, "\x00"))
+	if err != nil {
+		return nil, err
+	}
+	var changes []*fileChange
+	for _, entry := range entries {
+		if entry == "" {
+			continue
+		}
+		c, err := quickChange(dir, entry)
+		if err != nil {
+			return nil, err
+		}
+		if strings.ContainsAny(c.path, "\n\"\\") {
+			return nil, errNotQuick // hash-object and cat-file read lines, and unquote C-style quoting
+		}
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+// untrackedFiles replaces the untracked directories among status entries ("? dir/") by
+// their untracked files that are not ignored, "? dir/file" each, as `git ls-files --others
+// --exclude-standard` lists them: with the ignore rules `git status` applies.
+func untrackedFiles(ctx context.Context, dir string, entries []string) ([]string, error) {
+	var out, dirs []string
+	for _, e := range entries {
+		if strings.HasPrefix(e, "? ") && strings.HasSuffix(e, "/") {
+			dirs = append(dirs, e[2:])
+		} else {
+			out = append(out, e)
+		}
+	}
+	if len(dirs) == 0 {
+		return out, nil
+	}
+	files, err := Git(ctx, dir, append([]string{"--literal-pathspecs", "ls-files", "-z", "--others", "--exclude-standard", "--"}, dirs...)...)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range strings.Split(files, "\x00") {
+		if f != "" {
+			out = append(out, "? "+f)
+		}
+	}
+	return out, nil
+}
+
+func quickChange(dir, entry string) (*fileChange, error) {
+	switch {
+	case strings.HasPrefix(entry, "? "):
+		path := entry[2:]
+		info, err := os.Lstat(filepath.Join(dir, path))
+		if err != nil || !info.Mode().IsRegular() || info.Mode()&0o111 != 0 || strings.HasSuffix(path, "/") {
+			return nil, errNotQuick // a directory, a link, an executable, or gone meanwhile
+		}
+		return &fileChange{path: path, mode: filemode.Regular}, nil
+	case strings.HasPrefix(entry, "1 "):
+		parts := strings.SplitN(entry, " ", 9)
+		if len(parts) < 9 || parts[1][0] != '.' || parts[2] != "N..." {
+			return nil, errNotQuick // staged, or a submodule
+		}
+		if parts[1][1] == 'D' {
+			return &fileChange{path: parts[8], deleted: true}, nil
+		}
+		mode := map[string]filemode.FileMode{"100644": filemode.Regular, "100755": filemode.Executable}[parts[5]]
+		if mode == filemode.Empty || (parts[1][1] != 'M' && parts[1][1] != 'T') {
+			return nil, errNotQuick
+		}
+		return &fileChange{path: parts[8], mode: mode}, nil
+	}
+	return nil, errNotQuick // renamed, unmerged
+}
+
+// openForTrees opens the repository with go-git, to write tree objects, when go-git
+// writes them where and as git would (a SHA-1 repository, dir its top).
+func openForTrees(dir, head string) (*git.Repository, error) {
+	for _, name := range []string{"GIT_DIR", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_WORK_TREE"} {
+		if os.Getenv(name) != "" {
+			return nil, errNotQuick
+		}
+	}
+	if len(head) != 40 {
+		return nil, errNotQuick
+	}
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, errNotQuick // not the top of the work tree, or go-git cannot read it
+	}
+	return repo, nil
+}
+
+// readTrees reads HEAD's trees of the directories that hold a changed path ("" is the top)
+// with one `git cat-file --batch`: git reads its packs without loading their whole index,
+// as go-git does. A directory HEAD lacks is left out of the map. What a commit's trees hold
+// never changes, so the answers for the last HEAD are kept for the next snapshot (an agent
+// that leaves its work uncommitted leaves HEAD where it was).
+func readTrees(ctx context.Context, dir, head string, changes []*fileChange) (map[string][]object.TreeEntry, error) {
+	dirs := map[string]bool{"": true}
+	for _, c := range changes {
+		for d := parentDir(c.path); d != ""; d = parentDir(d) {
+			dirs[d] = true
+		}
+	}
+	trees, missing := headTrees.lookup(head, dirs)
+	if len(missing) == 0 {
+		return trees, nil
+	}
+	var request strings.Builder
+	for _, d := range missing {
+		request.WriteString(head + ":" + d + "\n")
+	}
+	var out bytes.Buffer
+	if err := gitTo(ctx, dir, nil, strings.NewReader(request.String()), &out, "cat-file", "--batch"); err != nil {
+		return nil, err
+	}
+	read, err := parseBatchTrees(out.Bytes(), missing)
+	if err != nil {
+		return nil, err
+	}
+	headTrees.store(head, missing, read)
+	for d, entries := range read {
+		trees[d] = entries
+	}
+	return trees, nil
+}
+
+// headTrees keeps the trees readTrees read for one commit.
+var headTrees treeCache
+
+type treeCache struct {
+	mu    sync.Mutex
+	head  string
+	trees map[string][]object.TreeEntry // nil: HEAD has no such directory
+}
+
+// lookup returns the known trees of dirs at head, and the dirs it does not know.
+func (c *treeCache) lookup(head string, dirs map[string]bool) (map[string][]object.TreeEntry, []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	trees := map[string][]object.TreeEntry{}
+	var missing []string
+	for d := range dirs {
+		entries, known := c.trees[d]
+		switch {
+		case c.head != head || !known:
+			missing = append(missing, d)
+		case entries != nil:
+			trees[d] = entries
+		}
+	}
+	return trees, missing
+}
+
+// store remembers what was read of dirs at head (dirs absent from read do not exist there).
+func (c *treeCache) store(head string, dirs []string, read map[string][]object.TreeEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.head != head {
+		c.head, c.trees = head, map[string][]object.TreeEntry{}
+	}
+	for _, d := range dirs {
+		c.trees[d] = read[d]
+	}
+}
+
+// parseBatchTrees reads `git cat-file --batch` answers for names, in order: "<hash> tree
+// <size>\n<size bytes>\n", or "<name> missing\n".
+func parseBatchTrees(out []byte, names []string) (map[string][]object.TreeEntry, error) {
+	trees := map[string][]object.TreeEntry{}
+	for _, name := range names {
+		header, rest, ok := bytes.Cut(out, []byte{'\n'})
+		if !ok {
+			return nil, errNotQuick
+		}
+		fields := strings.Fields(string(header))
+		if len(fields) == 2 && fields[1] == "missing" {
+			out = rest
+			continue
+		}
+		size, err := strconv.Atoi(fields[len(fields)-1])
+		if len(fields) != 3 || fields[1] != "tree" || err != nil || size+1 > len(rest) {
+			return nil, errNotQuick
+		}
+		entries, err := parseTree(rest[:size])
+		if err != nil {
+			return nil, err
+		}
+		trees[name], out = entries, rest[size+1:]
+	}
+	return trees, nil
+}
+
+// parseTree reads a SHA-1 tree object: "<octal mode> <name>\0<20-byte hash>" per entry.
+func parseTree(data []byte) ([]object.TreeEntry, error) {
+	var entries []object.TreeEntry
+	for len(data) > 0 {
+		mode, rest, ok1 := bytes.Cut(data, []byte{' '})
+		name, rest, ok2 := bytes.Cut(rest, []byte{0})
+		if !ok1 || !ok2 || len(rest) < 20 {
+			return nil, errNotQuick
+		}
+		m, err := filemode.New(string(mode))
+		if err != nil {
+			return nil, errNotQuick
+		}
+		var hash plumbing.Hash
+		copy(hash[:], rest[:20])
+		entries = append(entries, object.TreeEntry{Name: string(name), Mode: m, Hash: hash})
+		data = rest[20:]
+	}
+	return entries, nil
+}
+
+// hashChanges writes the blobs of the changed files (`git hash-object -w --stdin-paths`).
+func hashChanges(ctx context.Context, dir string, changes []*fileChange) error {
+	var paths strings.Builder
+	var written []*fileChange
+	for _, c := range changes {
+		if !c.deleted {
+			paths.WriteString(c.path + "\n")
+			written = append(written, c)
+		}
+	}
+	if len(written) == 0 {
+		return nil
+	}
+	var out strings.Builder
+	if err := gitTo(ctx, dir, nil, strings.NewReader(paths.String()), &out, "hash-object", "-w", "--stdin-paths"); err != nil {
+		return err
+	}
+	hashes := strings.Fields(out.String())
+	if len(hashes) != len(written) {
+		return errNotQuick
+	}
+	for i, c := range written {
+		c.hash = plumbing.NewHash(hashes[i])
+	}
+	return nil
+}
+
+// rebuildTree returns the hash of HEAD's tree at dir (in trees) with changes applied
+// (paths relative to it), writing the trees that differ, and whether the result is empty
+// (git keeps no empty directory).
+func rebuildTree(write treeWriter, trees map[string][]object.TreeEntry, dir string, changes []*fileChange) (plumbing.Hash, bool, error) {
+	here, below := map[string]*fileChange{}, map[string][]*fileChange{}
+	for _, c := range changes {
+		if name, rest, nested := strings.Cut(c.path, "/"); nested {
+			below[name] = append(below[name], &fileChange{path: rest, mode: c.mode, hash: c.hash, deleted: c.deleted})
+		} else {
+			here[c.path] = c
+		}
+	}
+	var entries []object.TreeEntry
+	for _, e := range trees[dir] {
+		switch c, sub := here[e.Name], below[e.Name]; {
+		case c != nil:
+			delete(here, e.Name)
+			if !c.deleted {
+				entries = append(entries, object.TreeEntry{Name: e.Name, Mode: c.mode, Hash: c.hash})
+			}
+		case sub != nil:
+			delete(below, e.Name)
+			path := strings.TrimPrefix(dir+"/"+e.Name, "/")
+			if _, ok := trees[path]; !ok || e.Mode != filemode.Dir {
+				return plumbing.ZeroHash, false, errNotQuick
+			}
+			hash, empty, err := rebuildTree(write, trees, path, sub)
+			if err != nil {
+				return plumbing.ZeroHash, false, err
+			}
+			if !empty {
+				entries = append(entries, object.TreeEntry{Name: e.Name, Mode: filemode.Dir, Hash: hash})
+			}
+		default:
+			entries = append(entries, e)
+		}
+	}
+	for name, sub := range below { // directories HEAD does not have, made of untracked files
+		if _, ok := here[name]; ok {
+			return plumbing.ZeroHash, false, errNotQuick
+		}
+		hash, empty, err := rebuildTree(write, trees, strings.TrimPrefix(dir+"/"+name, "/"), sub)
+		if err != nil {
+			return plumbing.ZeroHash, false, err
+		}
+		if !empty {
+			entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: hash})
+		}
+	}
+	for name, c := range here {
+		if !c.deleted {
+			entries = append(entries, object.TreeEntry{Name: name, Mode: c.mode, Hash: c.hash})
+		}
+	}
+	return write(entries)
+}
+
+// treeWriter stores a tree of entries and reports whether it is empty.
+type treeWriter func(entries []object.TreeEntry) (plumbing.Hash, bool, error)
+
+// writeTree stores a tree of entries, in git's order, and reports whether it is empty.
+func writeTree(repo *git.Repository, entries []object.TreeEntry) (plumbing.Hash, bool, error) {
+	sort.Sort(object.TreeEntrySorter(entries))
+	tree := &object.Tree{Entries: entries}
+	obj := repo.Storer.NewEncodedObject()
+	if err := tree.Encode(obj); err != nil {
+		return plumbing.ZeroHash, false, errNotQuick
+	}
+	hash, err := repo.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, false, errNotQuick // git itself, the index way, will say why
+	}
+	return hash, len(entries) == 0, nil
+}
+
+// shield keeps the loose objects a snapshot writes from a `git gc --prune=now` that is
+// already running: such a gc looked for what refs keep before the snapshot's refs exist,
+// and prunes, of what it did not find, the objects not newer than its start. So the new
+// objects are dated a few seconds ahead as soon as they are written, which leaves only the
+// instant between writing and dating them to chance. Objects git already had packed have
+// no loose file to date, and need none.
+type shield struct {
+	objects string
+	until   time.Time
+}
+
+func newShield(ctx context.Context, dir string) (shield, error) {
+	objects, err := GitPath(ctx, dir, "objects")
+	if err != nil {
+		return shield{}, err
+	}
+	return shield{objects: objects, until: time.Now().Add(5 * time.Second)}, nil
+}
+
+func (s shield) cover(hash plumbing.Hash) {
+	if hash.IsZero() {
+		return
+	}
+	hex := hash.String()
+	_ = os.Chtimes(filepath.Join(s.objects, hex[:2], hex[2:]), s.until, s.until)
+}
