@@ -264,6 +264,15 @@ func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec
 	}
 }
 
+// grace is the agent's SIGTERM→SIGKILL grace period, which also bounds the bookkeeping
+// after an interrupt.
+func (r *runner) grace() time.Duration {
+	if r.deps.Grace > 0 {
+		return r.deps.Grace
+	}
+	return agent.DefaultGrace
+}
+
 // agentStarted saves the agent's process group, so that a git-ralph killed with -9
 // can stop it when the loop next starts.
 func (r *runner) agentStarted(pgid int) {
@@ -295,7 +304,14 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	pushed := r.autoPush(ctx, i, it, &v, val)
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
-	after, rec, err := r.journal.finish(context.WithoutCancel(ctx), it, res, rec)
+	bctx, stop := bookkeeping(ctx, r.grace(), r.deps.Hurry)
+	after, rec, err := r.journal.finish(bctx, it, res, rec)
+	stop()
+	if err != nil && ctx.Err() != nil {
+		r.report(Warning{Message: fmt.Sprintf("iteration %d: its record is incomplete: %v", i, err)})
+		r.res.Status = StatusInterrupted
+		return nil
+	}
 	if err != nil {
 		return err
 	}
