@@ -2,6 +2,8 @@
 
 package agent
 
+import "syscall"
+
 // liveMembers cannot list a session's processes without /proc; the caller falls back to
 // signalling the process group alone.
 func liveMembers(sid int) ([]member, bool) { return nil, false }
@@ -9,3 +11,10 @@ func liveMembers(sid int) ([]member, bool) { return nil, false }
 // sessionsOfRun cannot read another process's environment without /proc, so it finds
 // none: an orphaned agent is left alone rather than risk stopping an unrelated one.
 func sessionsOfRun(marker string) []int { return nil }
+
+// isLoop cannot tell a git-ralph from another program without /proc: any live process
+// counts, so that a left-over agent is never stopped under a loop that may be alive.
+func isLoop(pid int) bool { return pid > 1 && syscall.Kill(pid, 0) == nil }
+
+// supervised is false: without /proc no session is found to ask about.
+func supervised(sid int) bool { return false }
