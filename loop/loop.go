@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"syscall"
 	"time"
@@ -63,6 +64,9 @@ type Deps struct {
 	Finish   <-chan struct{} // closed by `git ralph cancel`: stop after this iteration
 	Grace    time.Duration   // SIGTERM→SIGKILL; 0: agent.DefaultGrace
 	Now      func() time.Time
+	// Watchdog builds the command of the process that stops the agent if git-ralph dies
+	// (see agent.Spec.Watchdog); optional.
+	Watchdog func(marker string, grace time.Duration) *exec.Cmd
 }
 
 // Status is how a run ended.
@@ -258,6 +262,7 @@ func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec
 		Hurry:     r.deps.Hurry,
 		Started:   r.agentStarted,
 		Marker:    "RALPH_RUN=" + r.res.Run,
+		Watchdog:  r.deps.Watchdog,
 		Stopping: func(sig syscall.Signal, why string) {
 			r.report(AgentStopping{Iteration: i, Signal: sig, Why: why})
 		},

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // liveMembers lists the running processes of session sid. Zombies do not count: they
@@ -126,3 +127,8 @@ func supervised(sid int) bool {
 	stat, ok := parseStat(data)
 	return ok && stat.ppid != os.Getpid() && isLoop(stat.ppid)
 }
+
+// deathSignal asks the kernel to send SIGTERM to the agent when git-ralph dies, the first
+// line of defence: it reaches the agent only, not what the agent started (the watchdog
+// stops those).
+func deathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGTERM }

@@ -18,3 +18,6 @@ func isLoop(pid int) bool { return pid > 1 && syscall.Kill(pid, 0) == nil }
 
 // supervised is false: without /proc no session is found to ask about.
 func supervised(sid int) bool { return false }
+
+// deathSignal does nothing where there is no parent-death signal: the watchdog remains.
+func deathSignal(attr *syscall.SysProcAttr) {}
