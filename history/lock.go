@@ -113,8 +113,8 @@ func Acquire(path string, holder Holder) (*Lock, error) {
 	}
 	dir, err := lockDir(path)
 	if err != nil {
-		// the file was deleted under a running loop, which still holds the directory
-		flock(f, syscall.LOCK_UN)
+		// the file was deleted under a running loop, which still holds the directory;
+		// closing the file lets go of its lock
 		f.Close()
 		return nil, &LockedError{}
 	}

@@ -2,7 +2,10 @@
 
 package agent
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // liveMembers cannot list a session's processes without /proc; the caller falls back to
 // signalling the process group alone.
@@ -14,7 +17,10 @@ func sessionsOfRun(marker string) []int { return nil }
 
 // isLoop cannot tell a git-ralph from another program without /proc: any live process
 // counts, so that a left-over agent is never stopped under a loop that may be alive.
-func isLoop(pid int) bool { return pid > 1 && syscall.Kill(pid, 0) == nil }
+func isLoop(pid int) bool {
+	p, err := os.FindProcess(pid)
+	return pid > 1 && err == nil && p.Signal(syscall.Signal(0)) == nil
+}
 
 // supervised is false: without /proc no session is found to ask about.
 func supervised(sid int) bool { return false }

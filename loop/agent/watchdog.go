@@ -34,7 +34,7 @@ func startWatchdog(s Spec) *watchdog {
 		return nil
 	}
 	cmd.Stdin = r
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = ownGroupAttr()
 	err = cmd.Start()
 	r.Close()
 	if err != nil {
