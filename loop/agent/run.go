@@ -116,18 +116,20 @@ func start(s Spec) (*process, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	deathSignal(cmd.SysProcAttr)
+	dog := startWatchdog(s) // first: a loop killed a moment after the agent started has one
 	waited := make(chan error, 1)
 	err = startAndWait(cmd, waited)
 	inR.Close() // the child has its own copies now; ours would keep the pipes open
 	outW.Close()
 	if err != nil {
+		dog.release()
 		outR.Close()
 		inW.Close()
 		return nil, fmt.Errorf("starting the agent (sh -c %q): %w", s.Command, err)
 	}
 	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR, input: inW,
 		tail: NewTail(s.MaxOutput), waited: waited, drained: make(chan struct{})}
-	p.watchdog = startWatchdog(s)
+	p.watchdog = dog
 	if s.Started != nil {
 		s.Started(cmd.Process.Pid)
 	}
