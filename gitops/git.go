@@ -39,6 +39,10 @@ var noHooks = []string{"-c", "core.hooksPath=/dev/null"}
 // generous because a legitimate git on a huge repository can take minutes; tests shorten it.
 var CallTimeout = 10 * time.Minute
 
+// PushTimeout is the bound of `git push` instead, which may send a large history over a
+// slow link.
+var PushTimeout = time.Hour
+
 // stopGrace is how long a cancelled git gets after SIGTERM, which lets it remove its lock
 // files, before its whole process group is killed.
 const stopGrace = 2 * time.Second
@@ -82,7 +86,7 @@ func gitEnv(ctx context.Context, dir string, env []string, args ...string) (stri
 // ends, the group (git and whatever hook, filter or helper it started) gets SIGTERM, then
 // SIGKILL after stopGrace, and git-ralph stops waiting for the pipes such a process holds.
 func gitTo(ctx context.Context, dir string, env []string, stdin io.Reader, w io.Writer, args ...string) error {
-	ctx, cancel := context.WithTimeoutCause(ctx, CallTimeout, ErrGitHung)
+	ctx, cancel := context.WithTimeoutCause(ctx, bound(args), ErrGitHung)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", gitArgs(args)...)
 	cmd.Dir = dir
@@ -143,9 +147,17 @@ func stopped(ctx context.Context, args []string) error {
 	name := "git " + subcommand(args)
 	cause := context.Cause(ctx)
 	if errors.Is(cause, ErrGitHung) {
-		return fmt.Errorf("%s ran longer than %s and was stopped (a hook, filter or setting of this repository may wait forever): %w", name, CallTimeout, ErrGitHung)
+		return fmt.Errorf("%s ran longer than %s and was stopped (a hook, filter or setting of this repository may wait forever): %w", name, bound(args), ErrGitHung)
 	}
 	return fmt.Errorf("%s stopped: %w (%w)", name, cause, ctx.Err())
+}
+
+// bound is how long the git command args may run.
+func bound(args []string) time.Duration {
+	if subcommand(args) == "push" {
+		return max(CallTimeout, PushTimeout)
+	}
+	return CallTimeout
 }
 
 // subcommand is the name of the git command args run, after any `-c name=value`.
