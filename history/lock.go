@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -72,10 +73,18 @@ func (e *LockedError) Hint() string {
 	return "wait for it to finish, or stop it with `git ralph cancel`"
 }
 
-// Lock is a held single-instance lock.
+// Lock is a held single-instance lock: the lock file and the directory that holds it.
 type Lock struct {
-	f *os.File
+	mu     sync.Mutex
+	f      *os.File
+	dir    *os.File // nil where directories cannot be locked
+	path   string
+	holder Holder
+	stop   chan struct{}
 }
+
+// keepEvery is how often a held lock checks that its file is still there.
+const keepEvery = time.Second
 
 // lockRetryDelays space out the attempts on a taken lock. ReadHolder (`git ralph status`)
 // takes a shared lock for a few microseconds to see whether a loop runs; a loop starting at
@@ -102,21 +111,62 @@ func Acquire(path string, holder Holder) (*Lock, error) {
 		}
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
+	dir, err := lockDir(path)
+	if err != nil {
+		// the file was deleted under a running loop, which still holds the directory;
+		// closing the file lets go of its lock
+		f.Close()
+		return nil, &LockedError{}
+	}
 	if err := writeHolder(f, holder); err != nil {
 		flock(f, lockUnlock)
 		f.Close()
+		if dir != nil {
+			dir.Close()
+		}
 		return nil, fmt.Errorf("writing the lock holder to %s: %w", path, err)
 	}
-	return &Lock{f: f}, nil
+	l := &Lock{f: f, dir: dir, path: path, holder: holder, stop: make(chan struct{})}
+	go l.keep()
+	return l, nil
+}
+
+// keep puts the lock file back, with the holder line, whenever it was deleted or replaced
+// while the loop runs, so that `git ralph status` and `cancel` keep finding the loop. The
+// directory lock is what keeps a second loop out meanwhile.
+func (l *Lock) keep() {
+	tick := time.NewTicker(keepEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-tick.C:
+		}
+		l.mu.Lock()
+		if l.f != nil {
+			if f, ok := l.relock(); ok {
+				l.f.Close()
+				l.f = f
+			}
+		}
+		l.mu.Unlock()
+	}
 }
 
 // Release empties the holder line, unlocks and closes. It does not delete the file:
 // deleting a file others may have opened and be waiting to flock would let two loops hold
 // locks on two different files of the same name. Releasing twice is harmless.
 func (l *Lock) Release() error {
-	if l == nil || l.f == nil {
+	if l == nil {
 		return nil
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	close(l.stop)
 	f := l.f
 	l.f = nil
 	err := f.Truncate(0) // still locked: no one else writes the file now
@@ -125,6 +175,9 @@ func (l *Lock) Release() error {
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if l.dir != nil {
+		l.dir.Close() // after the file: a loop that gets the directory finds the file free
 	}
 	if err != nil {
 		return fmt.Errorf("releasing the lock: %w", err)
@@ -138,7 +191,7 @@ func (l *Lock) Release() error {
 func ReadHolder(path string) (h Holder, held bool, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Holder{}, false, nil
+		return Holder{}, dirHeld(path), nil // a loop whose lock file was just deleted
 	}
 	if err != nil {
 		return Holder{}, false, fmt.Errorf("opening the lock file: %w", err)
@@ -151,7 +204,7 @@ func ReadHolder(path string) (h Holder, held bool, err error) {
 	case err != nil:
 		return Holder{}, false, fmt.Errorf("testing the lock %s: %w", path, err)
 	}
-	return Holder{}, false, flock(f, lockUnlock)
+	return Holder{}, dirHeld(path), flock(f, lockUnlock)
 }
 
 // writeHolder replaces the lock file's content with the holder line. Truncating first means

@@ -164,3 +164,44 @@ func TestLockDiesWithItsProcess(t *testing.T) {
 		t.Errorf("ReadHolder after the kill: held=%v, %v", held, err)
 	}
 }
+
+// An agent's `rm -f .git/*.lock` deletes the lock file under a running loop: a second
+// Acquire is still refused, status still sees the loop, and the file comes back.
+func TestDeletedLockFileKeepsTheSecondLoopOut(t *testing.T) {
+	path := lockPath(t)
+	first := Holder{PID: 123, Host: "box", Since: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	l, err := Acquire(path, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, held, err := ReadHolder(path); err != nil || !held {
+		t.Errorf("ReadHolder with the file deleted = held %v, %v; want held", held, err)
+	}
+	if second, err := Acquire(path, Holder{PID: 456, Host: "box", Since: time.Now()}); !errors.Is(err, ErrLocked) {
+		second.Release()
+		t.Fatalf("Acquire after the lock file was deleted: %v, want ErrLocked", err)
+	}
+	deadline := time.Now().Add(3 * keepEvery)
+	for {
+		h, held, err := ReadHolder(path)
+		if err == nil && held && h.PID == first.PID {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the lock file did not come back with its holder: %+v, %v, %v", h, held, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Acquire(path, Holder{PID: 789})
+	if err != nil {
+		t.Fatalf("Acquire after Release: %v", err)
+	}
+	again.Release()
+}

@@ -207,6 +207,30 @@ func refPrefix(ctx context.Context, root string) (string, error) {
 	return "refs/ralph/worktrees/" + id + "/", nil
 }
 
+// bookkeeping is the context of the end-of-iteration bookkeeping: not cancelled with ctx,
+// so that an interrupted iteration still gets its record, but bounded once ctx is: it ends
+// grace after the interrupt (or after the bookkeeping began, if the interrupt came first,
+// while the agent was being stopped), or at once on hurry. So whatever git does, it cannot
+// keep Ctrl+C from ending the loop.
+func bookkeeping(ctx context.Context, grace time.Duration, hurry <-chan struct{}) (context.Context, context.CancelFunc) {
+	bctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	go func() {
+		select {
+		case <-bctx.Done():
+			return
+		case <-ctx.Done():
+		}
+		select {
+		case <-bctx.Done():
+		case <-hurry:
+			cancel(context.Cause(ctx))
+		case <-time.After(grace):
+			cancel(context.Cause(ctx))
+		}
+	}()
+	return bctx, func() { cancel(nil) }
+}
+
 // finish measures what the iteration changed, saves its diff and record, and returns
 // the checkpoint after it and the changes.
 func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Result, rec history.Record) (gitops.Checkpoint, history.Record, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"syscall"
 	"time"
@@ -68,6 +69,9 @@ type Deps struct {
 	Finish   <-chan struct{} // closed by `git ralph cancel`: stop after this iteration
 	Grace    time.Duration   // SIGTERM→SIGKILL; 0: agent.DefaultGrace
 	Now      func() time.Time
+	// Watchdog builds the command of the process that stops the agent if git-ralph dies
+	// (see agent.Spec.Watchdog); optional.
+	Watchdog func(marker string, grace time.Duration) *exec.Cmd
 }
 
 // Status is how a run ended.
@@ -265,10 +269,20 @@ func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec
 		Hurry:     r.deps.Hurry,
 		Started:   r.agentStarted,
 		Marker:    "RALPH_RUN=" + r.res.Run,
+		Watchdog:  r.deps.Watchdog,
 		Stopping: func(sig syscall.Signal, why string) {
 			r.report(AgentStopping{Iteration: i, Signal: sig, Why: why})
 		},
 	}
+}
+
+// grace is the agent's SIGTERM→SIGKILL grace period, which also bounds the bookkeeping
+// after an interrupt.
+func (r *runner) grace() time.Duration {
+	if r.deps.Grace > 0 {
+		return r.deps.Grace
+	}
+	return agent.DefaultGrace
 }
 
 // agentStarted saves the agent's process group, so that a git-ralph killed with -9
@@ -302,7 +316,14 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	pushed := r.autoPush(ctx, i, it, &v, val)
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
-	after, rec, err := r.journal.finish(context.WithoutCancel(ctx), it, res, rec)
+	bctx, stop := bookkeeping(ctx, r.grace(), r.deps.Hurry)
+	after, rec, err := r.journal.finish(bctx, it, res, rec)
+	stop()
+	if err != nil && ctx.Err() != nil {
+		r.report(Warning{Message: fmt.Sprintf("iteration %d: its record is incomplete: %v", i, err)})
+		r.res.Status = StatusInterrupted
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (r *runner) stopOrphans(saved history.State) {
 	if !saved.Active {
 		return
 	}
-	if stopped := agent.StopOrphans(saved.Run, r.deps.Grace); len(stopped) > 0 {
+	if stopped := agent.StopOrphans(saved.Run, saved.PID, r.deps.Grace); len(stopped) > 0 {
 		r.report(Warning{Message: fmt.Sprintf("stopped the agent the previous loop left running (session %s)", joinInts(stopped))})
 	}
 }

@@ -73,7 +73,7 @@ func (r *runner) validate(ctx context.Context, i int, logPath string) Validation
 	}
 	res, err := agent.Run(ctx, agent.Spec{Command: r.cfg.ValidateCmd, Dir: r.cfg.Dir, Env: r.agentEnv(i),
 		Timeout: timeout, Grace: r.deps.Grace, MaxOutput: validationKept, Log: log,
-		Hurry: r.deps.Hurry, Marker: "RALPH_RUN=" + r.res.Run})
+		Hurry: r.deps.Hurry, Marker: "RALPH_RUN=" + r.res.Run, Watchdog: r.deps.Watchdog})
 	if err != nil {
 		return Validation{Command: r.cfg.ValidateCmd, Ran: true, ExitCode: 127, Tail: err.Error()}
 	}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
 // CancelCmd is `git ralph cancel`.
@@ -23,6 +25,9 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	holder, err := runningLoop(ctx, root)
+	if errors.Is(err, errNoLoop) {
+		return c.stopLeftover(root, s, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -34,6 +39,29 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 		return signalError(holder, err)
 	}
 	fmt.Fprintf(s.Stdout, done+"\n", holder.PID)
+	return nil
+}
+
+// errNoLoop is runningLoop's error when no loop holds the repository's lock.
+var errNoLoop = errors.New("no loop is running in this repository")
+
+// stopLeftover stops the agent of a loop that died (kill -9) and that still runs, or
+// returns noLoop when there is none: SIGTERM, the grace period (a short one with --now),
+// SIGKILL.
+func (c *CancelCmd) stopLeftover(root string, s Streams, noLoop error) error {
+	state, err := history.LoadState(root)
+	if err != nil || leftoverAgent(state) == nil {
+		return noLoop
+	}
+	grace := agent.DefaultGrace
+	if c.Now {
+		grace = 200 * time.Millisecond
+	}
+	stopped := agent.StopOrphans(state.Run, state.PID, grace)
+	if len(stopped) == 0 {
+		return noLoop
+	}
+	fmt.Fprintf(s.Stdout, "stopped the agent the dead loop left running (pid %s)\n", joinPIDs(stopped))
 	return nil
 }
 
@@ -49,7 +77,7 @@ func runningLoop(ctx context.Context, root string) (history.Holder, error) {
 	case err != nil:
 		return history.Holder{}, err
 	case !held:
-		return history.Holder{}, withHint(errors.New("no loop is running in this repository"),
+		return history.Holder{}, withHint(errNoLoop,
 			"'git ralph status' shows how the last run ended")
 	case holder.PID <= 0:
 		return history.Holder{}, withHint(fmt.Errorf("a loop holds %s but its pid could not be read", path),

@@ -63,7 +63,7 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 }
 
 func (o *loopOutputs) deps(in *interrupts) loop.Deps {
-	return loop.Deps{Reporter: o.reporter, Live: o.live, Hurry: in.hurry, Finish: in.finish}
+	return loop.Deps{Reporter: o.reporter, Live: o.live, Hurry: in.hurry, Finish: in.finish, Watchdog: watchdogCommand}
 }
 
 // hookFailed says that a hook failed, on stderr and in the log; the loop goes on.

@@ -24,6 +24,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"exits":    cmdExits,
 		"running":  cmdRunning,
 		"waitfile": cmdWaitfile,
+		"waitgone": cmdWaitgone,
 		"start":    bg.start,
 		"signal":   bg.signal,
 		"waitexit": bg.waitexit,
@@ -85,6 +86,26 @@ func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s did not appear within 10s", args[0])
+}
+
+// waitgone PIDFILE WITHIN: wait until the process whose pid is in PIDFILE has ended,
+// failing (and killing it) if it still runs after WITHIN.
+func cmdWaitgone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitgone PIDFILE WITHIN")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	ts.Check(err)
+	within, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	for deadline := time.Now().Add(within); processRunning(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			ts.Fatalf("process %d (%s) still runs after %s", pid, args[0], within)
+		}
+	}
 }
 
 // chaos RUNS PROG ARGS...: start the program RUNS times, SIGKILL it each time at a

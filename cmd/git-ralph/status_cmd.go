@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
 // StatusCmd is `git ralph status`.
@@ -26,6 +29,28 @@ type loopStatus struct {
 	// HistoryIteration is the repository-wide number of the last iteration begun (the one
 	// 'history', 'logs N' and 'rollback' take); 0 when none.
 	HistoryIteration int `json:"history_iteration,omitempty"`
+	// Leftover is the agent of a loop that died (kill -9) and that still runs.
+	Leftover *leftoverJSON `json:"leftover_agent,omitempty"`
+}
+
+// leftoverJSON names the sessions (by their leaders' pids) of an agent whose loop died.
+type leftoverJSON struct {
+	PIDs  []int     `json:"pids"`
+	Since time.Time `json:"since,omitzero"`
+}
+
+// leftoverAgent finds the processes still running of a run whose loop died while an agent
+// ran (the state says active, no one holds the lock). They are found by the run's
+// RALPH_RUN entry, so a reused pid is never taken for them.
+func leftoverAgent(state history.State) *leftoverJSON {
+	if !state.Active {
+		return nil
+	}
+	pids := agent.Leftovers(state.Run)
+	if len(pids) == 0 {
+		return nil
+	}
+	return &leftoverJSON{PIDs: pids, Since: state.AgentStartedAt}
 }
 
 type holderJSON struct {
@@ -66,6 +91,9 @@ func readStatus(ctx context.Context, root string, now time.Time) (loopStatus, er
 	st := loopStatus{Running: held}
 	if held {
 		st.LockHolder = &holderJSON{PID: holder.PID, Host: holder.Host, Since: holder.Since}
+	}
+	if state.Exists() && !held {
+		st.Leftover = leftoverAgent(state)
 	}
 	if state.Exists() {
 		st.State = &state
@@ -130,6 +158,10 @@ func (st loopStatus) summary() string {
 		h := st.LockHolder
 		return fmt.Sprintf("running (pid %d on host %s since %s)", h.PID, h.Host, localTime(h.Since))
 	}
+	if st.Leftover != nil {
+		return fmt.Sprintf("not running: the loop (pid %d) died, but its agent still runs (pid %s since %s); 'git ralph cancel' stops it",
+			st.PID, joinPIDs(st.Leftover.PIDs), localTime(st.Leftover.Since))
+	}
 	if st.Active {
 		return fmt.Sprintf("not running: the last run was interrupted or crashed without stopping cleanly; 'git ralph loop' resumes it at iteration %d", st.Iteration+1)
 	}
@@ -175,4 +207,13 @@ func localTime(t time.Time) string {
 		return "unknown time"
 	}
 	return t.Local().Format(time.DateTime)
+}
+
+// joinPIDs writes pids as "1, 2, 3".
+func joinPIDs(pids []int) string {
+	s := make([]string, len(pids))
+	for i, pid := range pids {
+		s[i] = strconv.Itoa(pid)
+	}
+	return strings.Join(s, ", ")
 }

@@ -40,8 +40,8 @@ type member struct {
 
 // procStat is what git-ralph reads of /proc/PID/stat.
 type procStat struct {
-	state         byte
-	pgrp, session int
+	state               byte
+	ppid, pgrp, session int
 }
 
 // parseStat reads /proc/PID/stat: "pid (comm) state ppid pgrp session ...", where comm
@@ -55,7 +55,8 @@ func parseStat(stat []byte) (procStat, bool) {
 	if len(fields) < 4 || len(fields[0]) != 1 {
 		return procStat{}, false
 	}
+	ppid, err0 := strconv.Atoi(string(fields[1]))
 	pgrp, err1 := strconv.Atoi(string(fields[2]))
 	session, err2 := strconv.Atoi(string(fields[3]))
-	return procStat{state: fields[0][0], pgrp: pgrp, session: session}, err1 == nil && err2 == nil
+	return procStat{state: fields[0][0], ppid: ppid, pgrp: pgrp, session: session}, err0 == nil && err1 == nil && err2 == nil
 }

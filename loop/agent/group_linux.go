@@ -3,7 +3,10 @@ package agent
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 )
 
 // liveMembers lists the running processes of session sid. Zombies do not count: they
@@ -88,3 +91,44 @@ func hasEnv(pid int, marker string) bool {
 	}
 	return false
 }
+
+// isLoop reports whether pid is a running git-ralph: its program is git-ralph's own, or
+// it was started under a name beginning with git-ralph. A pid reused by another program
+// is not a loop.
+func isLoop(pid int) bool {
+	if pid <= 1 {
+		return false
+	}
+	dir := "/proc/" + strconv.Itoa(pid)
+	data, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return false
+	}
+	if stat, ok := parseStat(data); !ok || stat.state == 'Z' || stat.state == 'X' {
+		return false
+	}
+	exe, err1 := os.Readlink(dir + "/exe")
+	self, err2 := os.Readlink("/proc/self/exe")
+	if err1 == nil && err2 == nil && exe == self {
+		return true
+	}
+	cmdline, _ := os.ReadFile(dir + "/cmdline")
+	argv0, _, _ := bytes.Cut(cmdline, []byte{0})
+	return strings.HasPrefix(filepath.Base(string(argv0)), "git-ralph")
+}
+
+// supervised reports whether session sid's leader is still the child of a running
+// git-ralph: then the agent is not left over, whatever the state file says.
+func supervised(sid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(sid) + "/stat")
+	if err != nil {
+		return false
+	}
+	stat, ok := parseStat(data)
+	return ok && stat.ppid != os.Getpid() && isLoop(stat.ppid)
+}
+
+// deathSignal asks the kernel to send SIGTERM to the agent when git-ralph dies, the first
+// line of defence: it reaches the agent only, not what the agent started (the watchdog
+// stops those).
+func deathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGTERM }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"os"
 	"syscall"
 	"time"
 )
@@ -13,11 +14,15 @@ import (
 // (and the loop died) before that save, a group id may have been reused since, and a
 // process that called setsid has left the group but not the environment. Each session
 // holding such a process is stopped whole. It returns the sessions it stopped.
-func StopOrphans(run string, grace time.Duration) []int {
-	if run == "" {
+//
+// Nothing is stopped while loopPID (the pid the state file names) is a live git-ralph
+// other than this one, and no session whose leader is still a live git-ralph's child: an
+// agent whose loop is alive is not left over, even if its lock file was deleted.
+func StopOrphans(run string, loopPID int, grace time.Duration) []int {
+	if run == "" || (loopPID != os.Getpid() && isLoop(loopPID)) {
 		return nil
 	}
-	sessions := sessionsOfRun("RALPH_RUN=" + run)
+	sessions := Leftovers(run)
 	if len(sessions) > 0 {
 		if grace <= 0 {
 			grace = DefaultGrace
@@ -25,6 +30,20 @@ func StopOrphans(run string, grace time.Duration) []int {
 		stopSessions(sessions, grace, nil)
 	}
 	return sessions
+}
+
+// Leftovers lists the sessions holding a process of run whose git-ralph is gone.
+func Leftovers(run string) []int {
+	if run == "" {
+		return nil
+	}
+	var left []int
+	for _, sid := range sessionsOfRun("RALPH_RUN=" + run) {
+		if !supervised(sid) {
+			left = append(left, sid)
+		}
+	}
+	return left
 }
 
 // stopSessions sends SIGTERM to every process of the sessions, waits up to grace (cut

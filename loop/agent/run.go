@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -48,6 +49,10 @@ type Spec struct {
 	// processes carry, which should also be among Env. Processes carrying it that left
 	// the agent's session (setsid) are stopped with it; optional.
 	Marker string
+	// Watchdog builds the command of a watchdog process (see Watch) for the marker and
+	// the grace period; optional. It is started with the agent and stops the processes
+	// carrying Marker if git-ralph dies before the agent is gone (kill -9, a crash).
+	Watchdog func(marker string, grace time.Duration) *exec.Cmd
 }
 
 // Result is what one agent process did.
@@ -90,6 +95,8 @@ type process struct {
 	reaped  bool
 	waitErr error
 	drained chan struct{}
+	// watchdog is told the agent is gone when supervise is over; nil without one
+	watchdog *watchdog
 }
 
 func start(s Spec) (*process, error) {
@@ -112,16 +119,21 @@ func start(s Spec) (*process, error) {
 	cmd.Env = append(os.Environ(), s.Env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
 	cmd.SysProcAttr = attr
-	err = cmd.Start()
+	deathSignal(cmd.SysProcAttr)
+	dog := startWatchdog(s) // first: a loop killed a moment after the agent started has one
+	waited := make(chan error, 1)
+	err = startAndWait(cmd, waited)
 	inR.Close() // the child has its own copies now; ours would keep the pipes open
 	outW.Close()
 	if err != nil {
+		dog.release()
 		outR.Close()
 		inW.Close()
 		return nil, fmt.Errorf("starting the agent (sh -c %q): %w", s.Command, err)
 	}
 	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR, input: inW,
-		tail: NewTail(s.MaxOutput), waited: make(chan error, 1), drained: make(chan struct{})}
+		tail: NewTail(s.MaxOutput), waited: waited, drained: make(chan struct{})}
+	p.watchdog = dog
 	if s.Started != nil {
 		s.Started(cmd.Process.Pid)
 	}
@@ -130,8 +142,25 @@ func start(s Spec) (*process, error) {
 	}
 	go feed(inW, s.Prompt)
 	go p.capture()
-	go func() { p.waited <- cmd.Wait() }()
 	return p, nil
+}
+
+// startAndWait starts cmd and then waits for it in a goroutine locked to its OS thread,
+// sending Wait's result to waited. The agent's parent-death signal (deathSignal) fires
+// when the thread that started it ends, not the process, and the Go runtime may end an
+// idle thread: locked, the thread lives exactly as long as the agent.
+func startAndWait(cmd *exec.Cmd, waited chan<- error) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		waited <- cmd.Wait()
+	}()
+	return <-started
 }
 
 // feed writes the prompt to the agent's stdin and closes it. An agent that exits without
@@ -194,6 +223,7 @@ func (p *process) supervise(ctx context.Context) Result {
 		p.stop(WhyInterrupt, &res)
 	}
 	p.stopEscapees(&res)
+	p.watchdog.release()
 	p.finishOutput()
 	res.Output, res.OutputBytes, res.Truncated = p.tail.Bytes(), p.tail.Total(), p.tail.Truncated()
 	res.ExitCode, res.Signal = exitStatus(p.reap())

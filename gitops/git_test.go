@@ -1,0 +1,144 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hangingFilter makes every `git add` of f in dir hang in a clean filter that writes its
+// pid to the returned file and sleeps for a minute.
+func hangingFilter(t *testing.T, dir string) string {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "filter.pid")
+	run(t, dir, "config", "filter.hang.clean", "sh -c 'echo $$ > "+pidFile+"; exec sleep 60'")
+	write(t, dir, ".gitattributes", "f filter=hang\n")
+	write(t, dir, "f", "content\n")
+	return pidFile
+}
+
+// requireGone fails when the process whose pid is in pidFile still runs.
+func requireGone(t *testing.T, pidFile string) {
+	t.Helper()
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the filter never ran: %v", err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	t.Fatalf("the filter git started (pid %d) outlived the git command", pid)
+}
+
+func TestCallTimeoutStopsAHungGit(t *testing.T) {
+	dir := committedRepo(t)
+	pidFile := hangingFilter(t, dir)
+	defer func(old time.Duration) { CallTimeout = old }(CallTimeout)
+	CallTimeout = 300 * time.Millisecond
+
+	start := time.Now()
+	_, err := Git(context.Background(), dir, "add", "f")
+	took := time.Since(start)
+	if !errors.Is(err, ErrGitHung) {
+		t.Fatalf("err = %v, want ErrGitHung", err)
+	}
+	if !strings.Contains(err.Error(), "git add ran longer than 300ms") {
+		t.Errorf("err = %q, want it to name the command and the bound", err)
+	}
+	if took > 2*time.Second {
+		t.Errorf("a hung git held the caller %s past a 300ms bound", took)
+	}
+	requireGone(t, pidFile)
+}
+
+func TestCancelStopsGitAndItsChildren(t *testing.T) {
+	dir := committedRepo(t)
+	pidFile := hangingFilter(t, dir)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	time.AfterFunc(300*time.Millisecond, func() { cancel(errors.New("interrupted")) })
+
+	start := time.Now()
+	_, err := Git(ctx, dir, "add", "f")
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "git add stopped: interrupted") {
+		t.Fatalf("err = %v, want the cancellation and its cause", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("a cancelled git held the caller %s", took)
+	}
+	requireGone(t, pidFile)
+}
+
+// An agent may set core.fsmonitor to any command; git-ralph's reads do not run it.
+func TestFsmonitorOfTheRepositoryIsNotRun(t *testing.T) {
+	dir := committedRepo(t)
+	marker := filepath.Join(t.TempDir(), "fsmonitor-ran")
+	run(t, dir, "config", "core.fsmonitor", "touch "+marker+"; sleep 60; :")
+	write(t, dir, "a.txt", "changed\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	cp, err := TakeCheckpoint(ctx, dir, keepNothing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp.Tree == "" {
+		t.Fatal("no tree for a dirty work tree")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("git-ralph's git status ran the repository's core.fsmonitor command")
+	}
+}
+
+// git-ralph's own ref updates run no hook of the repository; push still runs pre-push.
+func TestOwnRefUpdatesRunNoHooks(t *testing.T) {
+	dir := committedRepo(t)
+	marker := filepath.Join(t.TempDir(), "hook-ran")
+	hook := filepath.Join(dir, ".git", "hooks", "reference-transaction")
+	write(t, filepath.Dir(hook), filepath.Base(hook), "#!/bin/sh\ntouch "+marker+"\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	head := run(t, dir, "rev-parse", "HEAD")
+	if err := KeepAliveAll(context.Background(), dir, []Ref{{Name: "refs/ralph/test", Hash: head}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("KeepAliveAll ran the repository's reference-transaction hook")
+	}
+	if got, err := HooksDir(context.Background(), dir); err != nil || got != filepath.Join(dir, ".git", "hooks") {
+		t.Fatalf("HooksDir = %q, %v; want the real hooks directory", got, err)
+	}
+}
+
+func TestGitArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		hooks bool
+	}{
+		{[]string{"status"}, false},
+		{[]string{"update-ref", "--stdin"}, false},
+		{[]string{"push", "origin"}, true},
+		{[]string{"rev-parse", "--git-path", "hooks"}, true},
+	} {
+		got := strings.Join(gitArgs(tc.args), " ")
+		if !strings.Contains(got, "core.fsmonitor=false") {
+			t.Errorf("%v: %q does not switch off core.fsmonitor", tc.args, got)
+		}
+		if runsHooks := !strings.Contains(got, "core.hooksPath=/dev/null"); runsHooks != tc.hooks {
+			t.Errorf("%v: runs hooks = %v, want %v (%q)", tc.args, runsHooks, tc.hooks, got)
+		}
+		if !strings.HasSuffix(got, strings.Join(tc.args, " ")) {
+			t.Errorf("%v: %q does not end with the command", tc.args, got)
+		}
+	}
+}
