@@ -40,6 +40,7 @@ type attempt struct {
 	waited     time.Duration     // time spent waiting between attempts
 	stop       Status            // StatusLimited or StatusFatal: the run stops after this iteration
 	stopWhy    string
+	stopKept   string // stopWhy as the record and last_error keep it: "" when the same
 	stopHint   string // what the user can do about stop
 }
 
@@ -183,6 +184,8 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 			r.journal.state.WaitUntil, r.journal.state.LimitMessage = until, read.Limit.Message
 			a.stop = StatusLimited
 			a.stopWhy = tooLong(until, now, a.waited, limit, read.Limit.Message)
+			// status shows last_error hours later: "48m from now" would be false by then
+			a.stopKept = tooLong(until, time.Time{}, 0, limit, read.Limit.Message)
 			a.stopHint = limitWaitHint
 			return time.Time{}, "", ""
 		}
@@ -198,14 +201,18 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 const limitWaitHint = "the run resumes where it stopped with the next 'git ralph loop'; raise max_limit_wait to wait longer"
 
 // tooLong says why a limit's wait is not made: when it ends, how long that really is
-// from now (and what the iteration already waited), against max_limit_wait.
+// from now (and what the iteration already waited), against max_limit_wait. Without now
+// (a zero time), only when it ends: the text kept for later readers.
 func tooLong(until, now time.Time, waited, limit time.Duration, msg string) string {
-	left := roughly(until.Sub(now)) + " from now"
-	if waited > 0 {
-		left += ", after " + roughly(waited) + " already waited"
+	when := until.Local().Format("2006-01-02 15:04:05")
+	if !now.IsZero() {
+		left := roughly(until.Sub(now)) + " from now"
+		if waited > 0 {
+			left += ", after " + roughly(waited) + " already waited"
+		}
+		when += " (" + left + ")"
 	}
-	return fmt.Sprintf("usage limit until %s (%s), longer than max_limit_wait (%s): %s",
-		until.Local().Format("2006-01-02 15:04:05"), left, roughly(limit), msg)
+	return fmt.Sprintf("usage limit until %s, longer than max_limit_wait (%s): %s", when, roughly(limit), msg)
 }
 
 // roughly prints d to the second under an hour and to the minute above, without the

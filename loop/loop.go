@@ -342,7 +342,11 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
 	case outcome == OutcomeInterrupted:
 	case a.stop != "":
-		return verdict{outcome: OutcomeHalted, reason: a.stopWhy, stop: a.stop, why: a.stopWhy, hint: a.stopHint}
+		kept := a.stopWhy
+		if a.stopKept != "" {
+			kept = a.stopKept
+		}
+		return verdict{outcome: OutcomeHalted, reason: kept, stop: a.stop, why: a.stopWhy, hint: a.stopHint}
 	case a.read.IsError && outcome == OutcomeSuccess:
 		outcome, reason = OutcomeFailure, "the agent reported an error"
 	case outcome == OutcomeFailure && promise == PromiseNone && res.Signal == 0:
