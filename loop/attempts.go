@@ -35,6 +35,7 @@ type attempt struct {
 	tries      []history.Attempt // every run's figures, the last one last
 	usage      agentcli.Usage    // the tokens and cost of every run, summed: each was paid for
 	overage    bool              // a run was served on paid extra usage
+	planResets time.Time         // when the plan's window resets, as the overage runs stated it
 	limitWaits int               // attempts that hit a usage or rate limit
 	retries    int               // attempts retried after a transient error
 	waited     time.Duration     // time spent waiting between attempts
@@ -61,6 +62,9 @@ func (a *attempt) add(n int, res agent.Result, read agentcli.Report) {
 		a.usage.Model = u.Model
 	}
 	a.overage = a.overage || read.Overage
+	if read.OverageUntil.After(a.planResets) {
+		a.planResets = read.OverageUntil
+	}
 }
 
 // maxErrorText bounds the agent's error text kept in a record and the state.

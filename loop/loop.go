@@ -357,11 +357,26 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 	}
 	v := verdict{outcome: outcome, reason: reason}
 	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone {
-		v.stop = StatusLimited
-		v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
-		v.hint = "the iteration counted; the next 'git ralph loop' goes on, and stops again after an iteration served on overage: wait for the plan's window to reset, or set stop_on_overage = false to go on paying for extra usage"
+		r.stopOnOverage(&v, a.planResets)
 	}
 	return v
+}
+
+// stopOnOverage stops the run after an iteration served on paid extra usage. When the
+// agent said when the plan's window resets, that is saved as a limit's wait: the next
+// loop waits for it (or stops at once while it is further than max_limit_wait) instead
+// of paying for one more iteration on overage each time it starts.
+func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
+	v.stop = StatusLimited
+	v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
+	if !planResets.After(r.deps.Now()) {
+		v.hint = "the iteration counted; the agent did not say when its plan's window resets, so the next 'git ralph loop' goes on, and stops again after an iteration served on overage; set stop_on_overage = false to go on paying for extra usage"
+		return
+	}
+	st := &r.journal.state
+	st.WaitUntil, st.LimitMessage = planResets, "served on paid extra usage until the plan's window resets (stop_on_overage)"
+	v.hint = fmt.Sprintf("the iteration counted; the next 'git ralph loop' waits for the plan's window to reset at %s before it runs the agent; set stop_on_overage = false to go on paying for extra usage",
+		planResets.Local().Format("2006-01-02 15:04:05"))
 }
 
 // judgeValidation applies the validate command's result: SUCCESS ends the run only when
