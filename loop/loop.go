@@ -374,6 +374,7 @@ func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
 		return
 	}
 	st := &r.journal.state
+	planResets = planResets.Add(min(resetMargin, r.backoffMax())) // as for a limit's stated reset
 	st.WaitUntil, st.LimitMessage = planResets, "stop_on_overage: the plan's window is spent, and the agent is served only on paid extra usage until it resets"
 	v.hint = fmt.Sprintf("the iteration counted; the next 'git ralph loop' waits for the plan's window to reset at %s before it runs the agent; set stop_on_overage = false to go on paying for extra usage",
 		planResets.Local().Format("2006-01-02 15:04:05"))
