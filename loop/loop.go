@@ -172,6 +172,10 @@ func (r *runner) failed(err error) (Result, error) {
 }
 
 func (r *runner) iterate(ctx context.Context, first int) error {
+	if status, stop := r.stopBefore(ctx, first); stop { // nothing left to run: no saved wait to sit out
+		r.res.Status = status
+		return nil
+	}
 	if !r.waitSaved(ctx, first) {
 		return nil
 	}
@@ -293,7 +297,7 @@ type verdict struct {
 // whether the run stops.
 func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt) error {
 	res, promise := a.res, a.promise
-	v := r.classify(a, promise)
+	v := r.classify(i, a, promise)
 	var val Validation
 	if v.outcome.Counts() {
 		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
@@ -334,7 +338,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 // classify applies the outcome matrix to the agent's last attempt, with what its
 // output reader found: a fatal error or a limit the loop will not wait out stops the
 // run, and an agent that reports an error fails even with exit code 0 (codex, claude).
-func (r *runner) classify(a attempt, promise Promise) verdict {
+func (r *runner) classify(i int, a attempt, promise Promise) verdict {
 	res := a.res
 	outcome, reason := Classify(res, promise)
 	switch {
@@ -356,7 +360,8 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 		reason += ": " + oneLine(a.read.Error, maxReasonError)
 	}
 	v := verdict{outcome: outcome, reason: reason}
-	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone {
+	// on the run's last iteration the run ends anyway, as max-iters: no wait to save
+	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone && i != r.cfg.MaxIterations {
 		r.stopOnOverage(&v, a.planResets)
 	}
 	return v

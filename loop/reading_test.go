@@ -160,3 +160,37 @@ func TestStopOnOverageWaitsForThePlansWindow(t *testing.T) {
 		t.Errorf("saved wait until %v (%q), want %v", st.WaitUntil, st.LimitMessage, want)
 	}
 }
+
+// TestStopOnOverageLeavesNoWaitPastTheLastIteration: served on overage on the run's last
+// iteration, the run ends as max-iters (exit 2), with no wait saved; and a resumed run
+// with no iteration left ends at once, not after sitting out a saved wait.
+func TestStopOnOverageLeavesNoWaitPastTheLastIteration(t *testing.T) {
+	dir := newRepo(t)
+	reset := time.Now().Add(time.Hour)
+	cfg := config(dir, `echo '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":`+
+		strconv.FormatInt(reset.Unix(), 10)+`,"rateLimitType":"five_hour","isUsingOverage":true}}'
+		echo '{"type":"result","is_error":false,"result":"one item done"}'`, 1)
+	cfg.Agent = claudeReader(t)
+	cfg.StopOnOverage = true
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := history.LoadState(dir); res.Status != StatusMaxIters || !st.WaitUntil.IsZero() {
+		t.Errorf("status %s, saved wait %v; want max-iters and none", res.Status, st.WaitUntil)
+	}
+
+	// a run stopped on overage at iteration 1 of 2 saves the wait; resumed with --max 1
+	// it has nothing left to run
+	cfg.MaxIterations, cfg.Fresh = 2, true
+	if res, err := Run(context.Background(), cfg, Deps{}); err != nil || res.Status != StatusLimited {
+		t.Fatalf("status %s, %v; want limited", res.Status, err)
+	}
+	cfg.MaxIterations, cfg.Fresh = 1, false
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err = Run(ctx, cfg, Deps{})
+	if err != nil || res.Status != StatusMaxIters {
+		t.Errorf("resumed with no iteration left: status %s, %v; want max-iters at once", res.Status, err)
+	}
+}
