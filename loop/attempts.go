@@ -35,11 +35,13 @@ type attempt struct {
 	tries      []history.Attempt // every run's figures, the last one last
 	usage      agentcli.Usage    // the tokens and cost of every run, summed: each was paid for
 	overage    bool              // a run was served on paid extra usage
+	planResets time.Time         // when the plan's window resets, as the overage runs stated it
 	limitWaits int               // attempts that hit a usage or rate limit
 	retries    int               // attempts retried after a transient error
 	waited     time.Duration     // time spent waiting between attempts
 	stop       Status            // StatusLimited or StatusFatal: the run stops after this iteration
 	stopWhy    string
+	stopKept   string // stopWhy as the record and last_error keep it: "" when the same
 	stopHint   string // what the user can do about stop
 }
 
@@ -60,6 +62,9 @@ func (a *attempt) add(n int, res agent.Result, read agentcli.Report) {
 		a.usage.Model = u.Model
 	}
 	a.overage = a.overage || read.Overage
+	if read.OverageUntil.After(a.planResets) {
+		a.planResets = read.OverageUntil
+	}
 }
 
 // maxErrorText bounds the agent's error text kept in a record and the state.
@@ -183,6 +188,8 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 			r.journal.state.WaitUntil, r.journal.state.LimitMessage = until, read.Limit.Message
 			a.stop = StatusLimited
 			a.stopWhy = tooLong(until, now, a.waited, limit, read.Limit.Message)
+			// status shows last_error hours later: "48m from now" would be false by then
+			a.stopKept = tooLong(until, time.Time{}, 0, limit, read.Limit.Message)
 			a.stopHint = limitWaitHint
 			return time.Time{}, "", ""
 		}
@@ -198,14 +205,18 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 const limitWaitHint = "the run resumes where it stopped with the next 'git ralph loop'; raise max_limit_wait to wait longer"
 
 // tooLong says why a limit's wait is not made: when it ends, how long that really is
-// from now (and what the iteration already waited), against max_limit_wait.
+// from now (and what the iteration already waited), against max_limit_wait. Without now
+// (a zero time), only when it ends: the text kept for later readers.
 func tooLong(until, now time.Time, waited, limit time.Duration, msg string) string {
-	left := roughly(until.Sub(now)) + " from now"
-	if waited > 0 {
-		left += ", after " + roughly(waited) + " already waited"
+	when := until.Local().Format("2006-01-02 15:04:05")
+	if !now.IsZero() {
+		left := roughly(until.Sub(now)) + " from now"
+		if waited > 0 {
+			left += ", after " + roughly(waited) + " already waited"
+		}
+		when += " (" + left + ")"
 	}
-	return fmt.Sprintf("usage limit until %s (%s), longer than max_limit_wait (%s): %s",
-		until.Local().Format("2006-01-02 15:04:05"), left, roughly(limit), msg)
+	return fmt.Sprintf("usage limit until %s, longer than max_limit_wait (%s): %s", when, roughly(limit), msg)
 }
 
 // roughly prints d to the second under an hour and to the minute above, without the

@@ -176,6 +176,10 @@ func (r *runner) failed(err error) (Result, error) {
 }
 
 func (r *runner) iterate(ctx context.Context, first int) error {
+	if status, stop := r.stopBefore(ctx, first); stop { // nothing left to run: no saved wait to sit out
+		r.res.Status = status
+		return nil
+	}
 	if !r.waitSaved(ctx, first) {
 		return nil
 	}
@@ -307,7 +311,7 @@ type verdict struct {
 // whether the run stops.
 func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt) error {
 	res, promise := a.res, a.promise
-	v := r.classify(a, promise)
+	v := r.classify(i, a, promise)
 	var val Validation
 	if v.outcome.Counts() {
 		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
@@ -355,7 +359,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 // classify applies the outcome matrix to the agent's last attempt, with what its
 // output reader found: a fatal error or a limit the loop will not wait out stops the
 // run, and an agent that reports an error fails even with exit code 0 (codex, claude).
-func (r *runner) classify(a attempt, promise Promise) verdict {
+func (r *runner) classify(i int, a attempt, promise Promise) verdict {
 	res := a.res
 	outcome, reason := Classify(res, promise)
 	switch {
@@ -363,7 +367,11 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
 	case outcome == OutcomeInterrupted:
 	case a.stop != "":
-		return verdict{outcome: OutcomeHalted, reason: a.stopWhy, stop: a.stop, why: a.stopWhy, hint: a.stopHint}
+		kept := a.stopWhy
+		if a.stopKept != "" {
+			kept = a.stopKept
+		}
+		return verdict{outcome: OutcomeHalted, reason: kept, stop: a.stop, why: a.stopWhy, hint: a.stopHint}
 	case a.read.IsError && outcome == OutcomeSuccess:
 		outcome, reason = OutcomeFailure, "the agent reported an error"
 	case outcome == OutcomeFailure && promise == PromiseNone && res.Signal == 0:
@@ -373,12 +381,29 @@ func (r *runner) classify(a attempt, promise Promise) verdict {
 		reason += ": " + oneLine(a.read.Error, maxReasonError)
 	}
 	v := verdict{outcome: outcome, reason: reason}
-	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone {
-		v.stop = StatusLimited
-		v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
-		v.hint = "the iteration counted; the next 'git ralph loop' goes on, and stops again after an iteration served on overage: wait for the plan's window to reset, or set stop_on_overage = false to go on paying for extra usage"
+	// on the run's last iteration the run ends anyway, as max-iters: no wait to save
+	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone && i != r.cfg.MaxIterations {
+		r.stopOnOverage(&v, a.planResets)
 	}
 	return v
+}
+
+// stopOnOverage stops the run after an iteration served on paid extra usage. When the
+// agent said when the plan's window resets, that is saved as a limit's wait: the next
+// loop waits for it (or stops at once while it is further than max_limit_wait) instead
+// of paying for one more iteration on overage each time it starts.
+func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
+	v.stop = StatusLimited
+	v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
+	if !planResets.After(r.deps.Now()) {
+		v.hint = "the iteration counted; the agent stated no reset of its plan's window still to come, so the next 'git ralph loop' goes on, and stops again after an iteration served on overage; set stop_on_overage = false to go on paying for extra usage"
+		return
+	}
+	st := &r.journal.state
+	planResets = planResets.Add(min(resetMargin, r.backoffMax())) // as for a limit's stated reset
+	st.WaitUntil, st.LimitMessage = planResets, "stop_on_overage: the plan's window is spent, and the agent is served only on paid extra usage until it resets"
+	v.hint = fmt.Sprintf("the iteration counted; the next 'git ralph loop' waits for the plan's window to reset at %s before it runs the agent; set stop_on_overage = false to go on paying for extra usage",
+		planResets.Local().Format("2006-01-02 15:04:05"))
 }
 
 // judgeValidation applies the validate command's result: SUCCESS ends the run only when

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
@@ -129,4 +131,66 @@ func readFile(t *testing.T, dir, name string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestStopOnOverageWaitsForThePlansWindow: stop_on_overage counts the iteration served
+// on overage, stops, and saves the window's reset the agent stated (plus the margin a
+// stated reset gets) as the wait the next loop goes on with, so that it does not pay for
+// one more iteration on overage each time it starts.
+func TestStopOnOverageWaitsForThePlansWindow(t *testing.T) {
+	dir := newRepo(t)
+	reset := time.Now().Add(time.Hour).Truncate(time.Second)
+	cfg := config(dir, `echo '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":`+
+		strconv.FormatInt(reset.Unix(), 10)+`,"rateLimitType":"five_hour","isUsingOverage":true}}'
+		echo '{"type":"result","is_error":false,"result":"one item done","total_cost_usd":0.01}'`, 5)
+	cfg.Agent = claudeReader(t)
+	cfg.StopOnOverage = true
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusLimited || res.Iterations != 1 {
+		t.Fatalf("status %s after %d iterations, want limited after 1", res.Status, res.Iterations)
+	}
+	st, err := history.LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := reset.Add(resetMargin); !st.WaitUntil.Equal(want) || !strings.Contains(st.LimitMessage, "stop_on_overage") {
+		t.Errorf("saved wait until %v (%q), want %v", st.WaitUntil, st.LimitMessage, want)
+	}
+}
+
+// TestStopOnOverageLeavesNoWaitPastTheLastIteration: served on overage on the run's last
+// iteration, the run ends as max-iters (exit 2), with no wait saved; and a resumed run
+// with no iteration left ends at once, not after sitting out a saved wait.
+func TestStopOnOverageLeavesNoWaitPastTheLastIteration(t *testing.T) {
+	dir := newRepo(t)
+	reset := time.Now().Add(time.Hour)
+	cfg := config(dir, `echo '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":`+
+		strconv.FormatInt(reset.Unix(), 10)+`,"rateLimitType":"five_hour","isUsingOverage":true}}'
+		echo '{"type":"result","is_error":false,"result":"one item done"}'`, 1)
+	cfg.Agent = claudeReader(t)
+	cfg.StopOnOverage = true
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := history.LoadState(dir); res.Status != StatusMaxIters || !st.WaitUntil.IsZero() {
+		t.Errorf("status %s, saved wait %v; want max-iters and none", res.Status, st.WaitUntil)
+	}
+
+	// a run stopped on overage at iteration 1 of 2 saves the wait; resumed with --max 1
+	// it has nothing left to run
+	cfg.MaxIterations, cfg.Fresh = 2, true
+	if res, err := Run(context.Background(), cfg, Deps{}); err != nil || res.Status != StatusLimited {
+		t.Fatalf("status %s, %v; want limited", res.Status, err)
+	}
+	cfg.MaxIterations, cfg.Fresh = 1, false
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err = Run(ctx, cfg, Deps{})
+	if err != nil || res.Status != StatusMaxIters {
+		t.Errorf("resumed with no iteration left: status %s, %v; want max-iters at once", res.Status, err)
+	}
 }

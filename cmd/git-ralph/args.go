@@ -11,20 +11,20 @@ import (
 // negativeValue is a flag's value that kong would take for a short flag: -1, -5m.
 var negativeValue = regexp.MustCompile(`^-[0-9.]`)
 
-// joinNegativeValues rewrites "--max -1" as "--max=-1" for every flag that takes a value,
-// so that a negative number reaches git-ralph's own check ("must be at least 1") instead
-// of kong's "perhaps try --max=\"-1\"", whose suggestion would then be refused anyway.
-// Arguments after "--" are left alone.
+// joinNegativeValues rewrites "--max -1" as "--max=-1" (and "-n -1" as "--lines=-1") for
+// every flag that takes a value, so that a negative number reaches git-ralph's own check
+// ("must be at least 1") instead of kong's "perhaps try --max=\"-1\"", whose suggestion
+// would then be refused anyway. Arguments after "--" are left alone.
 func joinNegativeValues(k *kong.Kong, args []string) []string {
-	takesValue := valueFlags(k.Model.Node)
+	longName := valueFlags(k.Model.Node)
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if takesValue[a] && i+1 < len(args) && negativeValue.MatchString(args[i+1]) {
-			out = append(out, a+"="+args[i+1])
+		if long, ok := longName[a]; ok && i+1 < len(args) && negativeValue.MatchString(args[i+1]) {
+			out = append(out, long+"="+args[i+1])
 			i++
 			continue
 		}
@@ -33,16 +33,40 @@ func joinNegativeValues(k *kong.Kong, args []string) []string {
 	return out
 }
 
-// valueFlags lists "--name" for every flag of every command that takes a value (not a
-// boolean or a counter).
-func valueFlags(root *kong.Node) map[string]bool {
-	names := map[string]bool{}
+// valueFlags maps "--name" to itself for every flag of every command that takes a value
+// (not a boolean or a counter), and "-x" to "--name" for such a flag's short name: kong
+// reads "-n=-1" as the value "=-1". A short name that means another flag in another
+// command (-f is inject's --file and logs' --follow) is left to kong.
+func valueFlags(root *kong.Node) map[string]string {
+	names := map[string]string{}
+	shorts := map[string]map[string]bool{} // "-x" → the long names it stands for
 	_ = kong.Visit(root, func(v kong.Visitable, next kong.Next) error {
-		if f, ok := v.(*kong.Flag); ok && !f.IsBool() && !f.IsCounter() {
-			names["--"+f.Name] = true
+		f, ok := v.(*kong.Flag)
+		if !ok {
+			return next(nil)
+		}
+		long := "--" + f.Name
+		if f.IsBool() || f.IsCounter() {
+			long = "" // a flag without a value: never rewritten
+		} else {
+			names[long] = long
+		}
+		if f.Short != 0 {
+			short := "-" + string(f.Short)
+			if shorts[short] == nil {
+				shorts[short] = map[string]bool{}
+			}
+			shorts[short][long] = true
 		}
 		return next(nil)
 	})
+	for short, longs := range shorts {
+		for long := range longs {
+			if len(longs) == 1 && long != "" {
+				names[short] = long
+			}
+		}
+	}
 	return names
 }
 

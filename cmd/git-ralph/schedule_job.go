@@ -37,7 +37,7 @@ func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
 			lc, err = nil, withHint(errors.New("--help and --version are not loop flags to schedule"), "'git ralph loop -h' lists the loop's flags")
 		}
 	}()
-	if _, err := k.Parse(append([]string{"loop"}, flags...)); err != nil {
+	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
 		return nil, withHint(fmt.Errorf("loop flags: %w", err),
 			"'git ralph loop -h' lists the loop's flags; they go after --, e.g.\ngit ralph schedule add --cron \"0 2 * * *\" -- --mode build --max 10")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
+	"github.com/git-ralph/git-ralph/loop"
 )
 
 // StatusCmd is `git ralph status`.
@@ -26,9 +28,13 @@ type loopStatus struct {
 	LockHolder *holderJSON `json:"lock_holder"`
 	*history.State
 	ElapsedMS *int64 `json:"elapsed_ms,omitempty"`
-	// HistoryIteration is the repository-wide number of the last iteration begun (the one
-	// 'history', 'logs N' and 'rollback' take); 0 when none.
+	// HistoryIteration is the repository-wide number (the one 'history', 'logs N' and
+	// 'rollback' take) of the iteration shown: the one in progress, or the one that was
+	// running when the loop died, else the last one completed; 0 when none.
 	HistoryIteration int `json:"history_iteration,omitempty"`
+	// StoppedIteration is the number of the iteration that stopped the run without
+	// counting (a limit, a fatal error, an interruption): it runs again on resume.
+	StoppedIteration int `json:"stopped_iteration,omitempty"`
 	// Leftover is the agent of a loop that died (kill -9) and that still runs.
 	Leftover *leftoverJSON `json:"leftover_agent,omitempty"`
 }
@@ -97,7 +103,7 @@ func readStatus(ctx context.Context, root string, now time.Time) (loopStatus, er
 	}
 	if state.Exists() {
 		st.State = &state
-		if st.HistoryIteration, err = historyLast(root); err != nil {
+		if err := st.historyNumbers(root); err != nil {
 			return loopStatus{}, err
 		}
 		elapsed := st.elapsed(now).Milliseconds()
@@ -190,17 +196,50 @@ func (st loopStatus) iterationText() string {
 	default:
 		text += fmt.Sprintf("; number %d for history, logs and rollback", st.HistoryIteration)
 	}
+	if st.StoppedIteration != 0 {
+		text += fmt.Sprintf("; the one that stopped the run is number %d and runs again on resume", st.StoppedIteration)
+	}
 	return text
 }
 
-// historyLast is the repository-wide number of the last iteration begun.
-func historyLast(root string) (int, error) {
+// historyNumbers finds the repository-wide numbers of the iterations status names. While
+// a loop runs, or after it died, that is the last number begun. A run that stopped may
+// have recorded, after its last completed iteration, one that did not count (a limit or
+// a fatal error halted it, Ctrl+C interrupted it): the last number is then that one's,
+// and the completed iteration's is found by its run and number within the run.
+func (st *loopStatus) historyNumbers(root string) error {
 	store, err := history.OpenStore(root)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	return store.Last()
+	last, err := store.Last()
+	if err != nil || st.Running || st.Active {
+		st.HistoryIteration = last
+		return err
+	}
+	for n := last; n >= 1 && last-n < statusSearch; n-- {
+		rec, err := store.Get(n)
+		if errors.Is(err, history.ErrNoRecord) {
+			continue
+		}
+		if err != nil || rec.Run != st.Run {
+			return nil // a damaged record is history's to report; another run's is older
+		}
+		if rec.RunIteration == st.Iteration && loop.Outcome(rec.Outcome).Counts() && loop.Outcome(rec.Outcome) != loop.OutcomeCrashed {
+			st.HistoryIteration = n
+			return nil
+		}
+		if n == last && rec.RunIteration == st.Iteration+1 {
+			st.StoppedIteration = n
+		}
+	}
+	return nil
 }
+
+// statusSearch bounds how many records status reads back to find the last completed
+// iteration's: a run's records are contiguous, and only crashed and halted ones come
+// between.
+const statusSearch = 100
 
 func localTime(t time.Time) string {
 	if t.IsZero() {

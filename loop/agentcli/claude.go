@@ -167,13 +167,31 @@ func (r *reading) claudeErrorCode(code, text string) {
 // unifiedWindows at full utilization (handarbeit/fabrik PR #1820), in epoch seconds.
 func (r *reading) claudeRateLimit(info *claudeRateLimit) {
 	r.claude.rateEvent = true
-	if info != nil && info.IsUsingOverage {
+	if info == nil {
+		return
+	}
+	if info.IsUsingOverage {
 		r.rep.Overage = true
+		if info.Status == "rejected" { // the plan's window is spent until then
+			r.rep.OverageUntil = info.reset(r.now.Location())
+		}
 		return
 	}
-	if info == nil || info.Status != "rejected" {
+	if info.Status != "rejected" {
 		return
 	}
+	at := info.reset(r.now.Location())
+	r.claude.rateReset = at
+	msg := "usage limit reached"
+	if info.RateLimitType != "" {
+		msg += " (" + info.RateLimitType + ")"
+	}
+	r.limit(msg, at, true)
+}
+
+// reset is when a rejected window resets: the latest of resetsAt and of the
+// unifiedWindows at full utilization, in loc; zero when none is stated.
+func (info *claudeRateLimit) reset(loc *time.Location) time.Time {
 	var at time.Time
 	later := func(v *float64) {
 		if v == nil {
@@ -190,14 +208,9 @@ func (r *reading) claudeRateLimit(info *claudeRateLimit) {
 		}
 	}
 	if !at.IsZero() {
-		at = at.In(r.now.Location())
+		at = at.In(loc)
 	}
-	r.claude.rateReset = at
-	msg := "usage limit reached"
-	if info.RateLimitType != "" {
-		msg += " (" + info.RateLimitType + ")"
-	}
-	r.limit(msg, at, true)
+	return at
 }
 
 // resultLimitLead matches a result text that is a limit notice even when the result

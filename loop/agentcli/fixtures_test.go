@@ -22,8 +22,9 @@ type want struct {
 	isError       bool
 	usage         *Usage
 	overage       bool
-	err           string // a substring of Error, checked when set
-	hint          string // a substring of Hint, checked when set
+	overageUntil  time.Time // when the plan's window resets, stated with the overage
+	err           string    // a substring of Error, checked when set
+	hint          string    // a substring of Hint, checked when set
 }
 
 type wantLimit struct {
@@ -74,8 +75,9 @@ var fixtures = []struct {
 	// Messages API whose rate-limit headers say: five-hour window rejected, overage
 	// allowed and in use (a 200 with the answer); then overage rejected (a 429).
 	{"claude-overage-served.jsonl", "claude", 0, want{structured: true, overage: true,
-		saidExactly: ptr("Done: the plan is complete.\n\n<promise>SUCCESS</promise>"),
-		usage:       &Usage{InputTokens: 12, OutputTokens: 9, CostUSD: 0.000342, HasCost: true, Model: "claude-sonnet-5"}}},
+		overageUntil: time.Unix(1795406283, 0),
+		saidExactly:  ptr("Done: the plan is complete.\n\n<promise>SUCCESS</promise>"),
+		usage:        &Usage{InputTokens: 12, OutputTokens: 9, CostUSD: 0.000342, HasCost: true, Model: "claude-sonnet-5"}}},
 	{"claude-session-limit-no-overage.jsonl", "claude", 1, want{structured: true, isError: true,
 		limit: &wantLimit{message: "You've hit your session limit · resets 3:58am (UTC)", resetAt: time.Date(2026, 11, 23, 3, 58, 11, 0, time.UTC)},
 		err:   "You've hit your session limit"}},
@@ -121,7 +123,8 @@ var fixtures = []struct {
 	{"claude-limit-warning-then-success.jsonl", "claude", 0, want{structured: true,
 		said: []string{"the weekly rate limit test passes now"}}},
 	{"claude-overage-success.jsonl", "claude", 0, want{structured: true, overage: true,
-		said: []string{"<promise>SUCCESS</promise>"},
+		overageUntil: time.Date(2026, 1, 1, 2, 0, 0, 0, time.UTC),
+		said:         []string{"<promise>SUCCESS</promise>"},
 		usage: &Usage{InputTokens: 6, OutputTokens: 88, CacheReadTokens: 12000, CacheWriteTokens: 1800,
 			CostUSD: 0.02125, HasCost: true, Model: "claude-opus-4-8[1m]"}}},
 	{"claude-rejected-then-served.jsonl", "claude", 0, want{structured: true,
@@ -227,6 +230,9 @@ func check(t *testing.T, got Report, w want) {
 	checkLimit(t, got.Limit, w.limit)
 	if got.Overage != w.overage {
 		t.Errorf("Overage = %v, want %v", got.Overage, w.overage)
+	}
+	if !got.OverageUntil.Equal(w.overageUntil) {
+		t.Errorf("OverageUntil = %v, want %v", got.OverageUntil, w.overageUntil)
 	}
 	if !strings.Contains(got.Error, w.err) || w.err != "" && got.Error == "" {
 		t.Errorf("Error = %q, want it to contain %q", got.Error, w.err)

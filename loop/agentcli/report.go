@@ -39,6 +39,9 @@ type Report struct {
 	// plan's limit (claude's rate_limit_event with isUsingOverage): information about
 	// what the run costs, not a limit.
 	Overage bool
+	// OverageUntil is when the plan's own window resets, as the overage event states it
+	// (zero when it does not): stop_on_overage waits for it.
+	OverageUntil time.Time
 }
 
 // Limit is a usage or rate limit the agent hit.
