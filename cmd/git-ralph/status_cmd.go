@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
-	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
 // StatusCmd is `git ralph status`.
