@@ -314,8 +314,14 @@ kill_trial() {
 	wait $pid
 	local rc=$?
 	kill $wd 2>/dev/null
-	local alive
-	alive=$(marked "$mark" | wc -l) # agents still running with nobody watching them
+	# agents still running with nobody watching them, once the grace period (5 s) that
+	# the watchdog gives them is over
+	local alive=0 waited
+	for waited in $(seq 1 14); do
+		alive=$(marked "$mark" | wc -l)
+		[ "$alive" -eq 0 ] && break
+		sleep 0.5
+	done
 	local before
 	before=$(trialcheck journal "$d/repo" "$d/repo/.git")
 	local status_rc=0 status_agent=0
@@ -404,7 +410,7 @@ kill9() {
 		"failed status $(grep -L "status_rc=0 " "${files[@]}" | wc -l)," \
 		"scratch leftovers $(sum scratch "${files[@]}") ($(sum scratch_indexes "${files[@]}") ralph-index-*, $(sum scratch_temps "${files[@]}") .tmp);" \
 		"crashed iterations (numbered, no record) $(sum unrecorded "${files[@]}") (no directory: $(sum missing_dirs "${files[@]}"))," \
-		"runs resumed $(sum resumed_run "${files[@]}"); trials with agent processes still running after the kill" \
+		"runs resumed $(sum resumed_run "${files[@]}"); trials with agent processes still running 7 s after the kill" \
 		"$(sum unsupervised "${files[@]}") ($(sum alive_after_kill "${files[@]}") processes), 'status' mentioning an agent in $(sum status_says_agent "${files[@]}") of them"
 }
 

@@ -17,7 +17,7 @@
 //	bad_records=N …           records that do not parse, or name another iteration
 //	unrecorded=N …            numbers up to last whose directory has no record (a crashed iteration)
 //	missing_dirs=N …          numbers up to last with no directory at all
-//	duplicates=RUN:I …        run iterations recorded twice
+//	duplicates=RUN:I …        run iterations recorded twice (crashed, interrupted and halted records, whose step runs again, aside)
 //	run_gaps=RUN:I …          run iterations missing before the run's highest recorded one
 //	scratch_indexes=K         ralph-index-* directories in GITDIR (scratch indexes)
 //	scratch_temps=K           *.tmp files under .ralph (atomic writes cut short)
@@ -81,12 +81,16 @@ func journal(root, gitDir string) {
 			Iteration    int    `toml:"iteration"`
 			Run          string `toml:"run"`
 			RunIteration int    `toml:"run_iteration"`
+			Outcome      string `toml:"outcome"`
 		}
 		if err := toml.Unmarshal(data, &rec); err != nil || rec.Iteration != n || rec.Run == "" {
 			bad = append(bad, strconv.Itoa(n))
 			continue
 		}
 		records++
+		if !counts(rec.Outcome) {
+			continue // a step that ran again: crashed (kill -9), interrupted or halted
+		}
 		key := rec.Run + ":" + strconv.Itoa(rec.RunIteration)
 		seen[key]++
 		highest[rec.Run] = max(highest[rec.Run], rec.RunIteration)
@@ -164,4 +168,11 @@ func histJSON(r io.Reader) {
 	for _, rec := range recs {
 		fmt.Printf("%d %s %s\n", rec.Iteration, rec.Run, rec.CommitBefore)
 	}
+}
+
+// counts reports whether a record's outcome counts as the step's run: the loop runs a
+// crashed, interrupted or halted step again under the same run iteration, so those
+// records are not duplicates.
+func counts(outcome string) bool {
+	return outcome != "crashed" && outcome != "interrupted" && outcome != "halted"
 }
