@@ -138,7 +138,7 @@ type runner struct {
 	cfg     Config
 	deps    Deps
 	journal *journal
-	idle    idle.Counter
+	idle    idle.Watch // is the run making progress
 	res     Result
 	start   time.Time
 	here    gitops.Checkpoint // the repository now: after the last iteration
@@ -332,12 +332,12 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		return err
 	}
 	r.prune(context.WithoutCancel(ctx))
-	progress := idle.Progress(r.here, after)
+	watched := r.idle.Finished(idle.Iteration{Before: r.here, After: after, Ending: ending(v.outcome)})
 	r.here = after
 	if v.stop != "" && v.stop != StatusAborted {
 		r.res.Record, r.res.Hint = rec.Iteration, v.hint
 	}
-	r.count(v, progress)
+	r.count(v, watched.Stop)
 	if v.outcome.Counts() {
 		r.res.Iterations++
 		r.res.Last = i
@@ -351,7 +351,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		ExitCode: res.ExitCode, Signal: res.Signal, TimedOut: res.TimedOut,
 		Consecutive: r.res.Consecutive, Threshold: r.cfg.MaxConsecutiveErrors,
 		OutputBytes: res.OutputBytes, Survivors: res.Survivors, Record: rec,
-		Progress: progress, Idle: r.idle.Idle, IdleThreshold: r.cfg.IdleThreshold,
+		Progress: watched.Progress, Idle: r.idle.Idle, IdleThreshold: r.cfg.IdleThreshold,
 		Validation: val, Push: pushed})
 	return nil
 }
@@ -469,9 +469,9 @@ func fillRecord(rec *history.Record, a attempt, val Validation, pushed, preset s
 	}
 }
 
-// count updates the failure and idle counters and sets the run's status when one of
-// them, the agent's SUCCESS, or the verdict itself ends it.
-func (r *runner) count(v verdict, progress bool) {
+// count updates the failure counter and sets the run's status when it, the idle watch
+// (idleStop), the agent's SUCCESS, or the verdict itself ends it.
+func (r *runner) count(v verdict, idleStop bool) {
 	switch v.outcome {
 	case OutcomeInterrupted:
 		r.res.Status = StatusInterrupted
@@ -487,13 +487,6 @@ func (r *runner) count(v verdict, progress bool) {
 	default:
 		r.res.Consecutive = 0
 	}
-	// Only an iteration that succeeded and changed nothing is idle: a failure that changed
-	// nothing is the consecutive-error breaker's (an API that is down must abort as
-	// failing, with its message, not stop as idle first).
-	idleStop := false
-	if v.outcome != OutcomeFailure || progress {
-		idleStop = r.idle.Observe(progress)
-	}
 	r.res.Idle = r.idle.Idle
 	switch {
 	case v.stop != "":
@@ -505,6 +498,18 @@ func (r *runner) count(v verdict, progress bool) {
 	case idleStop:
 		r.res.Status = StatusIdle
 	}
+}
+
+// ending tells the idle watch how an iteration ended: it decides what that means for
+// progress (a failure that changed nothing is not idle).
+func ending(o Outcome) idle.Ending {
+	switch {
+	case !o.Counts():
+		return idle.Uncounted
+	case o == OutcomeFailure:
+		return idle.Failed
+	}
+	return idle.Succeeded
 }
 
 func (r *runner) report(e Event) { r.deps.Reporter.Report(e) }
