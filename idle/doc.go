@@ -1,2 +1,2 @@
-// Package idle decides whether an iteration made progress in git.
+// Package idle answers whether a loop is making progress: the idle counter and what counts as progress.
 package idle

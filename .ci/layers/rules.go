@@ -1,0 +1,38 @@
+package main
+
+// allowed is the layering of docs/architecture.md as a table: the imports of the module's
+// own packages that each package may have. Imports go down only: cmd/git-ralph → the
+// loop/… orchestrators → loop → idle, history, prompts, gitops. A row "x/..." covers x's
+// sub-packages that have no row of their own; an entry "x/..." allows all of x's
+// sub-packages (and not x). Standard library and third-party imports are not checked. A
+// package with no row fails: give a new package its row here and in docs/architecture.md.
+var allowed = []struct{ pkg, mayImport string }{
+	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
+	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
+	// each other (Go refuses a cycle), never the command package
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
+
+	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run
+	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
+	// one loop: the iteration cycle
+	{"loop", "loop/agent loop/agentcli idle history history/redact prompts gitops"},
+	// below loop: one agent process, the presets and their readers, the demo's agent
+	{"loop/agent", "history/redact"},
+	{"loop/agentcli", "loop/agent loop/agentcli/..."},
+	{"loop/agentcli/...", ""},
+	{"loop/demoagent", "gitops prompts/repofile"},
+
+	// the bottom layer: idle, history, prompts and gitops never import loop or cmd
+	{"idle", "gitops"}, // Checkpoint values only: idle never runs git (idle/boundary_test.go)
+	{"history", "history/redact prompts/repofile"},
+	{"history/...", ""},
+	{"prompts", "prompts/repofile"},
+	// the safe reader of files a repository names: a leaf, also used by history and cmd
+	{"prompts/...", ""},
+	{"gitops", ""},
+	{"gitops/...", ""},
+
+	// measuring tools, not shipped
+	{"bench/...", "history"},
+}

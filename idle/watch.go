@@ -1,0 +1,51 @@
+package idle
+
+import "github.com/git-ralph/git-ralph/gitops"
+
+// Watch answers, iteration after iteration, whether the loop is making progress. It holds
+// the idle counter; stagnation (iterations alike) and the silent-agent watchdog belong
+// here too. It never runs the agent or git: the loop hands it what it saw.
+type Watch struct {
+	Counter
+}
+
+// Ending is how an iteration ended, as far as the question of progress goes.
+type Ending int
+
+const (
+	// Succeeded: the agent worked and exited cleanly, or signalled SUCCESS.
+	Succeeded Ending = iota
+	// Failed: the consecutive-error breaker counts it.
+	Failed
+	// Uncounted: interrupted, or halted on a limit or a login; the run does it again when
+	// it resumes, so it is not judged.
+	Uncounted
+)
+
+// Iteration is what the loop saw of one finished iteration.
+type Iteration struct {
+	Before, After gitops.Checkpoint // the repository when it started and when it ended
+	Ending        Ending
+}
+
+// Verdict is the watch's answer for one iteration.
+type Verdict struct {
+	Progress bool // the iteration changed something: HEAD or the working tree's content
+	Stop     bool // the idle threshold is reached: the run stops as idle
+}
+
+// Finished judges one finished iteration. Only an iteration that succeeded and changed
+// nothing is idle: a failure that changed nothing is the consecutive-error breaker's (an
+// API that is down must abort as failing, with its message, not stop as idle first) and
+// leaves the count as it was; a failure that changed something is progress all the same.
+func (w *Watch) Finished(it Iteration) Verdict {
+	v := Verdict{Progress: Progress(it.Before, it.After)}
+	switch {
+	case it.Ending == Uncounted:
+		return v
+	case it.Ending == Failed && !v.Progress:
+		return v
+	}
+	v.Stop = w.Observe(v.Progress)
+	return v
+}

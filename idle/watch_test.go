@@ -1,0 +1,39 @@
+package idle
+
+import (
+	"testing"
+
+	"github.com/git-ralph/git-ralph/gitops"
+)
+
+func TestWatchFinished(t *testing.T) {
+	same := Iteration{Before: gitops.Checkpoint{Head: "aaa", Tree: "111"}, After: gitops.Checkpoint{Head: "aaa", Tree: "111"}}
+	moved := Iteration{Before: gitops.Checkpoint{Head: "aaa", Tree: "111"}, After: gitops.Checkpoint{Head: "bbb", Tree: "111"}}
+	with := func(it Iteration, e Ending) Iteration { it.Ending = e; return it }
+	tests := []struct {
+		name  string
+		idle  int // idle iterations before
+		it    Iteration
+		want  Verdict
+		after int // idle iterations after
+	}{
+		{"success that changed nothing is idle", 0, with(same, Succeeded), Verdict{}, 1},
+		{"success that changed nothing reaches the threshold", 1, with(same, Succeeded), Verdict{Stop: true}, 2},
+		{"success that changed something resets", 1, with(moved, Succeeded), Verdict{Progress: true}, 0},
+		{"failure that changed nothing is the breaker's, count kept", 1, with(same, Failed), Verdict{}, 1},
+		{"failure that changed something is progress", 1, with(moved, Failed), Verdict{Progress: true}, 0},
+		{"uncounted that changed nothing is not judged", 1, with(same, Uncounted), Verdict{}, 1},
+		{"uncounted that changed something is reported, not counted", 1, with(moved, Uncounted), Verdict{Progress: true}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := Watch{Counter{Threshold: 2, Idle: tt.idle}}
+			if got := w.Finished(tt.it); got != tt.want {
+				t.Errorf("Finished(%+v) = %+v, want %+v", tt.it, got, tt.want)
+			}
+			if w.Idle != tt.after {
+				t.Errorf("Idle = %d, want %d", w.Idle, tt.after)
+			}
+		})
+	}
+}
