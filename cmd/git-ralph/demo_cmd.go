@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/demoagent"
@@ -94,7 +95,7 @@ func runDemoLoop(ctx context.Context, s Streams, in *interrupts, cfg loop.Config
 // demoLoopCommand is the command line that runs the demo's loop: the same settings, so
 // that it works in the kept repository.
 func demoLoopCommand(mode string, max int, agentCmd string) string {
-	return fmt.Sprintf("git ralph loop --mode %s --max %d --verbose --agent-cmd %s", mode, max, shellWord(agentCmd))
+	return fmt.Sprintf("git ralph loop --mode %s --max %d --verbose --agent-cmd %s", mode, max, schedule.ShellWord(agentCmd))
 }
 
 // newDemoRepo makes dir a repository with the demo project's specs, the default
@@ -130,7 +131,7 @@ func demoAgentCommand() (string, error) {
 	if onPath, err := exec.LookPath("git-ralph"); err == nil && sameFile(onPath, exe) {
 		return "git ralph demo-agent", nil
 	}
-	return shellWord(exe) + " demo-agent", nil
+	return schedule.ShellWord(exe) + " demo-agent", nil
 }
 
 func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir, agentCmd string) {
@@ -180,4 +181,11 @@ func indent(text, prefix string) string {
 // shellQuote quotes s for sh.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// sameFile reports whether both paths name the same existing file.
+func sameFile(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }

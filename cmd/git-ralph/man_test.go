@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/help"
 )
 
 // TestShippedManPageIsCurrent keeps docs/git-ralph.1 in step with the command-line model;
@@ -39,11 +41,11 @@ func TestManPageCoversEveryCommand(t *testing.T) {
 			return
 		}
 		path += " " + n.Name
-		if !strings.Contains(page.String(), `.SS "`+roff(path)) {
+		if !strings.Contains(page.String(), `.SS "`+help.Roff(path)) {
 			t.Errorf("no section for %q", path)
 		}
 		for _, f := range n.Flags {
-			if !f.Hidden && !strings.Contains(page.String(), `\-\-`+roff(f.Name)) {
+			if !f.Hidden && !strings.Contains(page.String(), `\-\-`+help.Roff(f.Name)) {
 				t.Errorf("%s: flag --%s is missing", path, f.Name)
 			}
 		}
@@ -68,7 +70,7 @@ func manPage(t *testing.T) (*bytes.Buffer, *kong.Application) {
 		t.Fatal(err)
 	}
 	var page bytes.Buffer
-	if err := writeManPage(&page, k.Model); err != nil {
+	if err := help.WriteManPage(&page, k.Model, version); err != nil {
 		t.Fatal(err)
 	}
 	return &page, k.Model

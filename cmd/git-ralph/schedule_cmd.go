@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
 
 // ScheduleCmd is `git ralph schedule add|list|remove`.
@@ -29,7 +27,7 @@ type ScheduleAddCmd struct {
 // Run checks the schedule and the loop flags as the loop will read them, then adds one
 // line to the user's crontab and leaves every other line as it was.
 func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
-	spec, err := parseCronSpec(c.Cron)
+	spec, err := schedule.ParseSpec(c.Cron)
 	if err != nil {
 		return err
 	}
@@ -41,11 +39,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	tab, err := findCrontab()
-	if err != nil {
-		return err
-	}
-	id, err := addEntry(ctx, tab, j)
+	id, err := schedule.Add(ctx, j)
 	if err != nil {
 		return err
 	}
@@ -53,70 +47,97 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 		fmt.Fprintf(s.Stderr, "warning: %s\n", w)
 	}
 	fmt.Fprintf(s.Stdout, "added cron entry %s: %s in %s\n", id, spec, root)
-	fmt.Fprintf(s.Stdout, "  runs: git ralph loop %s\n", strings.Join(quoteAll(append([]string{"--skip-if-busy"}, j.flags...)), " "))
-	fmt.Fprintf(s.Stdout, "  output goes to %s ('git ralph schedule remove %s' removes it)\n", j.log, id)
+	fmt.Fprintf(s.Stdout, "  runs: git ralph loop %s\n", strings.Join(quoteAll(append([]string{"--skip-if-busy"}, j.Flags()...)), " "))
+	fmt.Fprintf(s.Stdout, "  output goes to %s ('git ralph schedule remove %s' removes it)\n", j.Log(), id)
 	return nil
 }
 
 // newJob checks everything the 2 a.m. run would trip over, now: the loop flags, the
 // settings they resolve to with the repository's config, the prompt, the agent program,
 // the push target and trust. It returns the job and what deserves a warning.
-func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (job, []string, error) {
+func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (schedule.Job, []string, error) {
 	lc, err := parseLoopFlags(c.LoopFlags)
 	if err != nil {
-		return job{}, nil, err
+		return schedule.Job{}, nil, err
 	}
 	set, err := lc.resolve(root)
 	if err != nil {
-		return job{}, nil, err
+		return schedule.Job{}, nil, err
 	}
 	if err := preflight(ctx, set); err != nil {
-		return job{}, nil, err
+		return schedule.Job{}, nil, err
 	}
 	if err := requireTrust(s, root, set.resolved); err != nil {
-		return job{}, nil, err
+		return schedule.Job{}, nil, err
 	}
-	exe, warnings, err := ralphExecutable()
+	exe, warnings, err := schedule.Executable()
 	if err != nil {
-		return job{}, nil, err
+		return schedule.Job{}, nil, err
 	}
-	j := job{schedule: spec, repo: root, exe: exe, flags: cronFlags(c.LoopFlags),
-		log: history.CronLogPath(root)}
-	j.path = cronPath(programDirs(exe, set), userPath())
-	if err := j.checkOneLine(); err != nil {
-		return job{}, nil, err
+	j, err := schedule.NewJob(spec, root, exe, c.LoopFlags, scheduledPrograms(set))
+	if err != nil {
+		return schedule.Job{}, nil, err
 	}
-	return j, warnings, prepareLogs(root)
+	return j, warnings, schedule.PrepareLogs(root)
 }
 
-// addEntry writes the job's line at the end of the crontab under a new ID, unless the
-// same schedule already runs the same loop in the same repository.
-func addEntry(ctx context.Context, tab crontab, j job) (string, error) {
-	table, err := tab.read(ctx)
-	if err != nil {
-		return "", err
+// scheduledPrograms are the paths of the programs the loop will run, the agent and the
+// validate command, where they were found: cron's PATH must find them too.
+func scheduledPrograms(set *settings) []string {
+	programs := []programCheck{}
+	if check, any := set.checkAgent(); any {
+		programs = append(programs, check)
 	}
-	list := entries(table)
-	for _, e := range list {
-		if e.Schedule == j.schedule && e.Repo == j.repo && slices.Equal(e.Flags, j.flags) {
-			return "", withHint(fmt.Errorf("cron entry %s already runs this loop at %q in %s", e.ID, e.Schedule, e.Repo),
-				"'git ralph schedule list' shows it; 'git ralph schedule remove %s' removes it", e.ID)
+	if set.loop.ValidateCmd != "" {
+		programs = append(programs, checkAgentProgram(set.loop.Dir, set.loop.ValidateCmd))
+	}
+	var paths []string
+	for _, check := range programs {
+		if check.ok && check.path != "" {
+			paths = append(paths, check.path)
 		}
 	}
-	if j.id, err = newEntryID(list); err != nil {
-		return "", err
-	}
-	return j.id, tab.write(ctx, withLine(table, j.line()))
+	return paths
 }
 
-// prepareLogs makes the directory the cron log goes to, inside .ralph/ which stays out
-// of git.
-func prepareLogs(root string) error {
-	if err := history.EnsureGitignore(root); err != nil {
-		return err
+// parseLoopFlags reads the flags with the loop's own command-line model, without
+// running the loop, so that a typo fails now rather than in the cron log at 2 a.m.
+func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
+	for _, f := range flags {
+		if strings.ContainsAny(f, "\n\r") {
+			return nil, withHint(fmt.Errorf("loop flag %q holds a line break, which a crontab line cannot", f),
+				"put long text in a file the prompt includes, or in .ralph/config.toml")
+		}
 	}
-	if err := os.MkdirAll(filepath.Join(root, history.LogsDir), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", history.LogsDir, err)
+	var cli CLI
+	quiet := Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+	k, err := parser(&cli, quiet, func(int) { panic(helpExit{}) })
+	if err != nil {
+		return nil, fmt.Errorf("building the loop's command line: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(helpExit); !ok {
+				panic(r)
+			}
+			lc, err = nil, withHint(errors.New("--help and --version are not loop flags to schedule"), "'git ralph loop -h' lists the loop's flags")
+		}
+	}()
+	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
+		return nil, withHint(fmt.Errorf("loop flags: %w", err),
+			"'git ralph loop -h' lists the loop's flags; they go after --, e.g.\ngit ralph schedule add --cron \"0 2 * * *\" -- --mode build --max 10")
+	}
+	return &cli.Loop, checkCronFlags(&cli.Loop)
+}
+
+// checkCronFlags refuses flags that parse but make no sense unattended.
+func checkCronFlags(lc *LoopCmd) error {
+	switch {
+	case lc.DryRun:
+		return withHint(errors.New("--dry-run runs nothing: the entry would only print the settings every time"),
+			"try the flags now with 'git ralph loop --dry-run …', then schedule them without it")
+	case lc.Verbose && lc.Quiet:
+		return withHint(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	return nil
 }
@@ -129,11 +150,10 @@ type ScheduleListCmd struct {
 // Run prints git-ralph's entries of every repository; those of the repository the
 // command runs in are marked with a *.
 func (c *ScheduleListCmd) Run(ctx context.Context, s Streams) error {
-	_, table, err := readCrontab(ctx)
+	list, err := schedule.List(ctx)
 	if err != nil {
 		return err
 	}
-	list := entries(table)
 	if root, err := repoRoot(ctx); err == nil {
 		for i := range list {
 			list[i].Current = list[i].Repo == root
@@ -148,9 +168,9 @@ func (c *ScheduleListCmd) Run(ctx context.Context, s Streams) error {
 
 // printEntriesJSON prints the entries as an array, [] for none, with commands as
 // they are written (no \u003e for >).
-func printEntriesJSON(w io.Writer, list []cronEntry) error {
+func printEntriesJSON(w io.Writer, list []schedule.Entry) error {
 	if list == nil {
-		list = []cronEntry{}
+		list = []schedule.Entry{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -160,7 +180,7 @@ func printEntriesJSON(w io.Writer, list []cronEntry) error {
 
 // printEntriesTable prints one entry a line; a line edited beyond reading shows its
 // command instead of its repository and flags.
-func printEntriesTable(w io.Writer, list []cronEntry) {
+func printEntriesTable(w io.Writer, list []schedule.Entry) {
 	if len(list) == 0 {
 		fmt.Fprintln(w, "no git-ralph cron entries; add one with 'git ralph schedule add --cron SPEC'")
 		return
@@ -185,21 +205,8 @@ type ScheduleRemoveCmd struct {
 
 // Run removes the line of one entry and leaves every other byte of the crontab alone.
 func (c *ScheduleRemoveCmd) Run(ctx context.Context, s Streams) error {
-	tab, table, err := readCrontab(ctx)
+	gone, err := schedule.Remove(ctx, c.ID)
 	if err != nil {
-		return err
-	}
-	var gone cronEntry
-	for _, e := range entries(table) {
-		if e.ID == c.ID {
-			gone = e
-		}
-	}
-	rest, found := withoutEntry(table, c.ID)
-	if !found {
-		return withHint(fmt.Errorf("no git-ralph cron entry has the ID %q", c.ID), "'git ralph schedule list' shows the IDs")
-	}
-	if err := tab.write(ctx, rest); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Stdout, "removed cron entry %s: %s in %s\n", gone.ID, gone.Schedule, printable(gone.Repo))
@@ -210,7 +217,7 @@ func (c *ScheduleRemoveCmd) Run(ctx context.Context, s Streams) error {
 func quoteAll(words []string) []string {
 	out := make([]string, len(words))
 	for i, w := range words {
-		out[i] = shellWord(w)
+		out[i] = schedule.ShellWord(w)
 	}
 	return out
 }

@@ -1,8 +1,7 @@
-package main
+package schedule
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,50 +10,30 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
-// parseLoopFlags reads the flags with the loop's own command-line model, without
-// running the loop, so that a typo fails now rather than in the cron log at 2 a.m.
-func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
-	for _, f := range flags {
-		if strings.ContainsAny(f, "\n\r") {
-			return nil, withHint(fmt.Errorf("loop flag %q holds a line break, which a crontab line cannot", f),
-				"put long text in a file the prompt includes, or in .ralph/config.toml")
-		}
+// NewJob is the job that runs 'git ralph loop' with loopFlags in the repository at repo
+// on the schedule spec (as ParseSpec returned it), with exe as git-ralph. programs are
+// the paths of the programs the loop runs (the agent, the validate command): cron's
+// PATH must find them and their interpreters. The job's output goes to the repository's
+// cron log.
+func NewJob(spec, repo, exe string, loopFlags, programs []string) (Job, error) {
+	j := Job{schedule: spec, repo: repo, exe: exe, flags: cronFlags(loopFlags),
+		log: history.CronLogPath(repo)}
+	j.path = cronPath(programDirs(exe, programs), userPath())
+	if err := j.checkOneLine(); err != nil {
+		return Job{}, err
 	}
-	var cli CLI
-	quiet := Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
-	k, err := parser(&cli, quiet, func(int) { panic(helpExit{}) })
-	if err != nil {
-		return nil, fmt.Errorf("building the loop's command line: %w", err)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(helpExit); !ok {
-				panic(r)
-			}
-			lc, err = nil, withHint(errors.New("--help and --version are not loop flags to schedule"), "'git ralph loop -h' lists the loop's flags")
-		}
-	}()
-	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
-		return nil, withHint(fmt.Errorf("loop flags: %w", err),
-			"'git ralph loop -h' lists the loop's flags; they go after --, e.g.\ngit ralph schedule add --cron \"0 2 * * *\" -- --mode build --max 10")
-	}
-	return &cli.Loop, checkCronFlags(&cli.Loop)
+	return j, nil
 }
 
-// checkCronFlags refuses flags that parse but make no sense unattended.
-func checkCronFlags(lc *LoopCmd) error {
-	switch {
-	case lc.DryRun:
-		return withHint(errors.New("--dry-run runs nothing: the entry would only print the settings every time"),
-			"try the flags now with 'git ralph loop --dry-run …', then schedule them without it")
-	case lc.Verbose && lc.Quiet:
-		return withHint(errors.New("--verbose and --quiet contradict each other"), "pick one")
-	}
-	return nil
-}
+// Flags are the loop flags the job passes, after the --skip-if-busy it always passes.
+func (j Job) Flags() []string { return j.flags }
+
+// Log is the file the job's output is appended to.
+func (j Job) Log() string { return j.log }
 
 // cronFlags are the loop flags as the entry passes them: --skip-if-busy is always there.
 func cronFlags(flags []string) []string {
@@ -67,12 +46,12 @@ func cronFlags(flags []string) []string {
 	return out
 }
 
-// ralphExecutable is the git-ralph that cron will run. It prefers the name PATH finds,
+// Executable is the git-ralph that cron will run. It prefers the name PATH finds,
 // when that is this very program: package managers point a stable name such as
 // /usr/local/bin/git-ralph at a versioned file that an upgrade removes. Otherwise it is
 // os.Executable with symlinks resolved. It never turns the name into a different
 // program's (in tests, git-ralph is the test binary under that name and dispatches on it).
-func ralphExecutable() (string, []string, error) {
+func Executable() (string, []string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", nil, fmt.Errorf("finding git-ralph's own executable: %w", err)
@@ -99,27 +78,17 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
-// programDirs are the directories cron's PATH needs: git-ralph's, git's, the agent
-// program's (and its interpreter's, for scripts such as npm's `#!/usr/bin/env node`)
-// and the validate command's.
-func programDirs(exe string, set *settings) []string {
+// programDirs are the directories cron's PATH needs: git-ralph's, git's, and those of
+// the programs the loop runs, the agent and the validate command (each with its
+// interpreter's, for scripts such as npm's `#!/usr/bin/env node`).
+func programDirs(exe string, programs []string) []string {
 	dirs := []string{filepath.Dir(exe)}
 	if dir := findInPath("git", userPath()); dir != "" {
 		dirs = append(dirs, dir)
 	}
-	programs := []programCheck{}
-	if check, any := set.checkAgent(); any {
-		programs = append(programs, check)
-	}
-	if set.loop.ValidateCmd != "" {
-		programs = append(programs, checkAgentProgram(set.loop.Dir, set.loop.ValidateCmd))
-	}
-	for _, check := range programs {
-		if !check.ok || check.path == "" {
-			continue
-		}
-		dirs = append(dirs, filepath.Dir(check.path))
-		if dir := interpreterDir(check.path); dir != "" {
+	for _, program := range programs {
+		dirs = append(dirs, filepath.Dir(program))
+		if dir := interpreterDir(program); dir != "" {
 			dirs = append(dirs, dir)
 		}
 	}

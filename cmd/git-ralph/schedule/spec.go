@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"errors"
@@ -34,9 +34,9 @@ const cronSpecHint = `a schedule is five fields, minute hour day-of-month month 
 lists (1,15) and steps (*/15, 0-30/5); or use @hourly, @daily, @weekly, @monthly,
 @yearly or @reboot. Quote the schedule: --cron "0 2 * * *"`
 
-// parseCronSpec checks a schedule the way cron reads it and returns it in the form it
-// is written into the crontab: the fields separated by single spaces.
-func parseCronSpec(spec string) (string, error) {
+// ParseSpec checks a schedule the way cron reads it and returns it in the form it is
+// written into the crontab: the fields separated by single spaces.
+func ParseSpec(spec string) (string, error) {
 	fields := strings.Fields(spec)
 	if len(fields) == 1 && strings.HasPrefix(fields[0], "@") {
 		return checkMacro(spec, fields[0])

@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"os"
@@ -21,9 +21,9 @@ func TestParseCronSpec(t *testing.T) {
 		"5 4 * * 0-6/2":           "5 4 * * 0-6/2",
 	}
 	for spec, want := range good {
-		got, err := parseCronSpec(spec)
+		got, err := ParseSpec(spec)
 		if err != nil || got != want {
-			t.Errorf("parseCronSpec(%q) = %q, %v; want %q", spec, got, err, want)
+			t.Errorf("ParseSpec(%q) = %q, %v; want %q", spec, got, err, want)
 		}
 	}
 	bad := map[string]string{
@@ -47,9 +47,9 @@ func TestParseCronSpec(t *testing.T) {
 		"0 2 * * * cmd": "it has 6 fields",
 	}
 	for spec, want := range bad {
-		_, err := parseCronSpec(spec)
+		_, err := ParseSpec(spec)
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("parseCronSpec(%q) = %v; want an error with %q", spec, err, want)
+			t.Errorf("ParseSpec(%q) = %v; want an error with %q", spec, err, want)
 		}
 	}
 }
@@ -68,7 +68,7 @@ func TestEntryLineRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	flags := []string{"--context", `it's 100% "done" $HOME ` + "`x` \\ \t end", "--max", "3", "--agent-cmd", "echo '<promise>SUCCESS</promise>'", "", `a\%b \\%c %`}
-	j := job{id: "abc123", schedule: "0 2 * * *", repo: base, path: "/usr/bin:/bin", exe: exe,
+	j := Job{id: "abc123", schedule: "0 2 * * *", repo: base, path: "/usr/bin:/bin", exe: exe,
 		log: filepath.Join(base, ".ralph", "logs", "cron.log"), flags: flags}
 	line := j.line()
 	e, ok := parseEntry(line)
@@ -118,7 +118,7 @@ func cronCommand(command string) string {
 
 func TestEntriesKeepForeignLines(t *testing.T) {
 	foreign := "# comment # git-ralph:zzz\nMAILTO=\"\"\n*/5 * * * * backup\n#0 2 * * * cd /x && y loop >> /x/l 2>&1 # git-ralph:dead00\n"
-	ours := job{id: "0a0b0c", schedule: "@daily", repo: "/r", path: "/bin", exe: "/bin/git-ralph", log: "/r/.ralph/logs/cron.log"}.line()
+	ours := Job{id: "0a0b0c", schedule: "@daily", repo: "/r", path: "/bin", exe: "/bin/git-ralph", log: "/r/.ralph/logs/cron.log"}.line()
 	table := withLine(foreign, ours)
 	list := entries(table)
 	if len(list) != 1 || list[0].ID != "0a0b0c" || list[0].Schedule != "@daily" || list[0].Repo != "/r" || len(list[0].Flags) != 0 {
@@ -154,7 +154,7 @@ func TestCronPath(t *testing.T) {
 // TestJobRefusesLineBreaks: a path with a line break would split the entry into two
 // crontab lines, the second one a job of its own.
 func TestJobRefusesLineBreaks(t *testing.T) {
-	ok := job{repo: "/r", exe: "/bin/git-ralph", log: "/r/.ralph/logs/cron.log"}
+	ok := Job{repo: "/r", exe: "/bin/git-ralph", log: "/r/.ralph/logs/cron.log"}
 	if err := ok.checkOneLine(); err != nil {
 		t.Errorf("checkOneLine(%+v) = %v", ok, err)
 	}
@@ -184,31 +184,6 @@ func TestInterpreterDir(t *testing.T) {
 		}
 		if got := interpreterDir(path); got != want {
 			t.Errorf("interpreterDir(%q) = %q, want %q", content, got, want)
-		}
-	}
-}
-
-func TestParseLoopFlags(t *testing.T) {
-	lc, err := parseLoopFlags([]string{"--max", "4", "--mode", "plan", "--skip-if-busy"})
-	if err != nil || lc.Max == nil || *lc.Max != 4 || lc.Mode != "plan" {
-		t.Fatalf("parseLoopFlags = %+v, %v", lc, err)
-	}
-	// a negative number after a space is the flag's value, for the loop's own range check
-	// ("must be at least 1"), not kong's "(short flag); perhaps try --max=\"-1\""
-	if lc, err := parseLoopFlags([]string{"--max", "-1", "--timeout", "-5m"}); err != nil || lc.Max == nil || *lc.Max != -1 {
-		t.Errorf("parseLoopFlags(--max -1 --timeout -5m) = %+v, %v; want max -1 for the range check", lc, err)
-	}
-	for flags, want := range map[string]string{
-		"--maxx 3":          "unknown flag --maxx",
-		"--max three":       "--max",
-		"--help":            "--help and --version are not loop flags",
-		"--dry-run":         "--dry-run runs nothing",
-		"--verbose --quiet": "contradict",
-		"--context a\nb":    "line break",
-	} {
-		_, err := parseLoopFlags(strings.SplitN(flags, " ", 2))
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("parseLoopFlags(%q) = %v; want an error with %q", flags, err, want)
 		}
 	}
 }

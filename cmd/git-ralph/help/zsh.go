@@ -1,4 +1,4 @@
-package main
+package help
 
 import (
 	"strings"
@@ -27,7 +27,7 @@ type zshSubcommand struct {
 }
 
 // zshScriptOf builds the zsh template's data.
-func zshScriptOf(root *completionCommand) zshScript {
+func zshScriptOf(root *completionCommand, version string) zshScript {
 	script := zshScript{Version: "git-ralph " + version}
 	for _, cmd := range root.all() {
 		z := zshCommand{Title: cmd.title(), Func: zshFunc(cmd), Specs: strings.Join(zshSpecs(cmd), " \\\n\t\t")}

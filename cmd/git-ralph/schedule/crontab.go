@@ -1,4 +1,4 @@
-package main
+package schedule
 
 import (
 	"bytes"
@@ -68,8 +68,8 @@ func (c crontab) write(ctx context.Context, table string) error {
 	return nil
 }
 
-// cronEntry is one of git-ralph's lines in the crontab.
-type cronEntry struct {
+// Entry is one of git-ralph's lines in the crontab.
+type Entry struct {
 	ID       string   `json:"id"`
 	Schedule string   `json:"schedule"`
 	Repo     string   `json:"repository"`
@@ -79,8 +79,8 @@ type cronEntry struct {
 	Current  bool     `json:"this_repository"`
 }
 
-// job is what an entry runs, before it becomes a line.
-type job struct {
+// Job is what an entry runs, before it becomes a line.
+type Job struct {
 	id, schedule, repo, path, exe, log string
 	flags                              []string
 }
@@ -89,19 +89,19 @@ type job struct {
 // exists (a `git clean -x` may have removed it), and run the loop with cron's PATH
 // replaced, appending everything it prints to the log. --skip-if-busy makes a run that
 // finds another loop working exit 75 without a word.
-func (j job) line() string {
-	words := []string{"cd", shellWord(j.repo), "&&", "mkdir", "-p", shellWord(dirOf(j.log)), "&&",
-		"PATH=" + shellWord(j.path), shellWord(j.exe), "loop", "--skip-if-busy"}
+func (j Job) line() string {
+	words := []string{"cd", ShellWord(j.repo), "&&", "mkdir", "-p", ShellWord(dirOf(j.log)), "&&",
+		"PATH=" + ShellWord(j.path), ShellWord(j.exe), "loop", "--skip-if-busy"}
 	for _, f := range j.flags {
-		words = append(words, shellWord(f))
+		words = append(words, ShellWord(f))
 	}
-	words = append(words, ">>", shellWord(j.log), "2>&1")
+	words = append(words, ">>", ShellWord(j.log), "2>&1")
 	return j.schedule + " " + cronEscape(strings.Join(words, " ")) + " " + entryMark + j.id
 }
 
 // checkOneLine refuses a job whose repository or program path holds a line break: the
 // crontab would read what follows it as a line of its own.
-func (j job) checkOneLine() error {
+func (j Job) checkOneLine() error {
 	for _, path := range []string{j.repo, j.exe, j.log} {
 		if strings.ContainsAny(path, "\n\r") {
 			return withHint(fmt.Errorf("%q holds a line break, which a crontab line cannot", path),
@@ -118,14 +118,14 @@ func dirOf(path string) string { return path[:strings.LastIndexByte(path, '/')] 
 // follows to the command's stdin, and turns \% into %. cron also pairs any backslash
 // with the character after it, so a \ right before a % (in a word such as a\%b) would
 // eat the escape: the single-quoted word is closed and reopened between the two
-// instead. A backslash only ever stands inside single quotes here (see shellWord).
+// instead. A backslash only ever stands inside single quotes here (see ShellWord).
 func cronEscape(command string) string {
 	command = strings.ReplaceAll(command, `\%`, `\''%`)
 	return strings.ReplaceAll(command, "%", `\%`)
 }
 
-// shellWord quotes a word for sh unless it is made only of characters sh leaves alone.
-func shellWord(word string) string {
+// ShellWord quotes a word for sh unless it is made only of characters sh leaves alone.
+func ShellWord(word string) string {
 	if word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
 		return word
 	}
@@ -133,8 +133,8 @@ func shellWord(word string) string {
 }
 
 // entries finds git-ralph's lines in a table.
-func entries(table string) []cronEntry {
-	var list []cronEntry
+func entries(table string) []Entry {
+	var list []Entry
 	for _, line := range strings.Split(table, "\n") {
 		if e, ok := parseEntry(line); ok {
 			list = append(list, e)
@@ -145,23 +145,23 @@ func entries(table string) []cronEntry {
 
 // parseEntry reads one of our lines back. A line edited by hand still shows, with its
 // schedule and command, even if its repository and flags can no longer be read.
-func parseEntry(line string) (cronEntry, bool) {
+func parseEntry(line string) (Entry, bool) {
 	at := strings.LastIndex(line, " "+entryMark)
 	if at < 0 || strings.HasPrefix(strings.TrimLeft(line, " \t"), "#") {
-		return cronEntry{}, false // not ours, or ours commented out by hand
+		return Entry{}, false // not ours, or ours commented out by hand
 	}
 	rest, id := line[:at], line[at+len(entryMark)+1:]
 	if id == "" || strings.ContainsAny(id, " \t") {
-		return cronEntry{}, false
+		return Entry{}, false
 	}
-	e := cronEntry{ID: id, Flags: []string{}}
+	e := Entry{ID: id, Flags: []string{}}
 	fields := strings.Fields(rest)
 	n := len(cronFields)
 	if len(fields) > 0 && strings.HasPrefix(fields[0], "@") {
 		n = 1
 	}
 	if len(fields) <= n {
-		return cronEntry{}, false
+		return Entry{}, false
 	}
 	e.Schedule = strings.Join(fields[:n], " ")
 	e.Command = strings.TrimSpace(cutFields(rest, n))
@@ -185,8 +185,8 @@ func cutFields(s string, n int) string {
 }
 
 // readWords picks the repository, the loop flags and the log out of the words of a
-// command that job.line wrote.
-func (e *cronEntry) readWords(words []string) {
+// command that Job.line wrote.
+func (e *Entry) readWords(words []string) {
 	loopAt, logAt := -1, -1
 	for i, w := range words {
 		switch {
@@ -209,7 +209,7 @@ func (e *cronEntry) readWords(words []string) {
 	}
 }
 
-// splitShellWords splits the commands job.line writes into words: plain words,
+// splitShellWords splits the commands Job.line writes into words: plain words,
 // single-quoted strings and backslash-escaped characters (how sh spells a quote inside
 // a quoted word), separated by blanks. Anything else sh would expand is not our line.
 func splitShellWords(s string) ([]string, error) {
@@ -251,7 +251,7 @@ func splitShellWords(s string) ([]string, error) {
 }
 
 // newEntryID draws a six-hex-digit ID that no entry in the table has.
-func newEntryID(taken []cronEntry) (string, error) {
+func newEntryID(taken []Entry) (string, error) {
 	for {
 		b := make([]byte, 3)
 		if _, err := rand.Read(b); err != nil {
@@ -265,7 +265,7 @@ func newEntryID(taken []cronEntry) (string, error) {
 }
 
 // hasEntry reports whether an entry in list has the ID id.
-func hasEntry(list []cronEntry, id string) bool {
+func hasEntry(list []Entry, id string) bool {
 	for _, e := range list {
 		if e.ID == id {
 			return true

@@ -1,4 +1,4 @@
-package main
+package help
 
 import (
 	"embed"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/alecthomas/kong"
 )
 
 // completionTemplates hold each shell's script; the tables in them come from the model.
@@ -13,16 +15,22 @@ import (
 //go:embed templates/completion.bash templates/completion.zsh templates/completion.fish
 var completionTemplates embed.FS
 
+// Completion is the completion script of shell (bash, zsh or fish) for the command-line
+// model app, of git-ralph at version. Hidden commands and flags are left out.
+func Completion(shell, version string, app *kong.Application) (string, error) {
+	return completionScript(shell, version, completionModel(app))
+}
+
 // completionScript renders the completion script of shell for the command tree root.
-func completionScript(shell string, root *completionCommand) (string, error) {
+func completionScript(shell, version string, root *completionCommand) (string, error) {
 	var data any
 	switch shell {
 	case "bash":
-		data = bashScriptOf(root)
+		data = bashScriptOf(root, version)
 	case "zsh":
-		data = zshScriptOf(root)
+		data = zshScriptOf(root, version)
 	case "fish":
-		data = fishScriptOf(root)
+		data = fishScriptOf(root, version)
 	default:
 		return "", withHint(fmt.Errorf("no completion for the shell %q", shell), "the shells are bash, zsh and fish")
 	}
@@ -54,7 +62,7 @@ type bashScript struct {
 }
 
 // bashScriptOf builds the lookup tables of the bash script. Keys are "PATH:WORD".
-func bashScriptOf(root *completionCommand) bashScript {
+func bashScriptOf(root *completionCommand, version string) bashScript {
 	script := bashScript{Version: "git-ralph " + version}
 	for _, cmd := range root.all() {
 		for _, sub := range cmd.Commands {
@@ -91,6 +99,11 @@ func (s *bashScript) addValues(cmd *completionCommand) {
 		}
 		s.Words = append(s.Words, scriptCase{Pattern: pattern, Value: strings.Join(arg.Values.Words, " "), Modes: arg.Values.Modes})
 	}
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // bashPattern matches "path:key" for any of keys.

@@ -1,4 +1,4 @@
-package main
+package help
 
 import (
 	"strconv"
@@ -20,7 +20,7 @@ type fishCommand struct {
 }
 
 // fishScriptOf builds the fish template's data. Switch keys are "PATH:WORD".
-func fishScriptOf(root *completionCommand) fishScript {
+func fishScriptOf(root *completionCommand, version string) fishScript {
 	script := fishScript{Version: "git-ralph " + version}
 	var valueFlags []string
 	for _, cmd := range root.all() {

@@ -1,0 +1,2 @@
+// Package help writes git-ralph's shell completion scripts and its man page from the command-line model.
+package help
