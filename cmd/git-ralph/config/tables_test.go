@@ -1,0 +1,123 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPrompts(t *testing.T) {
+	user := "prompts = [\"a.md\", \"b.md\"]\n"
+	repo := "[modes.plan]\nprompt = \"plan.md\"\n"
+	c := fixture{user: user, repo: repo}.mustLoad(t)
+	if !reflect.DeepEqual(c.Prompts.V, []string{"a.md", "b.md"}) || c.Prompts.Origin.String() != userDisplay+":1" {
+		t.Errorf("build: prompts %q from %s", c.Prompts.V, c.Prompts.Origin)
+	}
+	c = fixture{user: user, repo: repo, flags: []Flag{{Key: "mode", Name: "--mode", Raw: "plan"}}}.mustLoad(t)
+	if !reflect.DeepEqual(c.Prompts.V, []string{"plan.md"}) || c.Prompts.Origin.String() != ".ralph/config.toml:2 [modes.plan]" {
+		t.Errorf("plan: prompts %q from %s", c.Prompts.V, c.Prompts.Origin)
+	}
+	c = fixture{user: "prompt = \"/home/me/prompts/mine.md\"\n"}.mustLoad(t)
+	if !reflect.DeepEqual(c.Prompts.V, []string{"/home/me/prompts/mine.md"}) {
+		t.Errorf("the user file may name any path; got %q", c.Prompts.V)
+	}
+}
+
+func TestTablesAndDottedKeysKeepTheirLines(t *testing.T) {
+	dotted := "# comment\nmodes.plan.max_iterations = 3\n[modes.fix]\n\nidle_threshold = 0\n"
+	inline := "\nmodes = { review = { validate = \"lint\",\n  max_iterations = 4 } }\n"
+	tests := []struct {
+		repo, mode, origin string
+	}{
+		{dotted, "plan", ".ralph/config.toml:2 [modes.plan]"},
+		{dotted, "fix", "default"},
+		{inline, "review", ".ralph/config.toml:3 [modes.review]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			c := fixture{repo: tt.repo, flags: []Flag{{Key: "mode", Name: "--mode", Raw: tt.mode}}}.mustLoad(t)
+			if c.MaxIterations.Origin.String() != tt.origin {
+				t.Errorf("max_iterations from %s, want %s", c.MaxIterations.Origin, tt.origin)
+			}
+		})
+	}
+	c := fixture{repo: dotted, flags: []Flag{{Key: "mode", Name: "--mode", Raw: "fix"}}}.mustLoad(t)
+	if c.IdleThreshold.Origin.String() != ".ralph/config.toml:5 [modes.fix]" {
+		t.Errorf("idle_threshold from %s", c.IdleThreshold.Origin)
+	}
+}
+
+func TestAgentsAndHooks(t *testing.T) {
+	user := `[agents.claude]
+program = "/opt/claude"
+extra_args = ["--model", "sonnet"]
+[agents.codex]
+args = []
+[hooks]
+on_complete = "notify-send user"
+timeout = "1m"
+`
+	repo := `[agents.claude]
+extra_args = ["--model", "opus"]
+[hooks]
+on_failure = "notify-send failed"
+`
+	c := fixture{user: user, repo: repo}.mustLoad(t)
+	claude, codex := c.Agents["claude"], c.Agents["codex"]
+	if claude.Program.V != "/opt/claude" || claude.Program.Origin.String() != userDisplay+":2" ||
+		!reflect.DeepEqual(claude.ExtraArgs.V, []string{"--model", "opus"}) || claude.ExtraArgs.Origin.String() != ".ralph/config.toml:2" ||
+		claude.ArgsSet || claude.Args.V != nil {
+		t.Errorf("claude = %+v", claude)
+	}
+	if !codex.ArgsSet || codex.Args.V == nil || len(codex.Args.V) != 0 {
+		t.Errorf("codex = %+v, want args set to none", codex)
+	}
+	h := c.Hooks
+	if h.OnComplete.V != "notify-send user" || h.OnFailure.Origin.String() != ".ralph/config.toml:4" ||
+		h.Timeout.V != time.Minute || h.OnLimit.Origin.Kind != FromDefault {
+		t.Errorf("hooks = %+v", h)
+	}
+	var keys []string
+	for _, e := range c.Entries() {
+		if strings.HasPrefix(e.Key, "agents.") {
+			keys = append(keys, e.Key+"="+e.Value)
+		}
+	}
+	want := []string{`agents.claude.program=/opt/claude`, `agents.claude.extra_args=["--model","opus"]`, `agents.codex.args=[]`}
+	if !reflect.DeepEqual(keys, want) {
+		t.Errorf("agent entries %q, want %q", keys, want)
+	}
+}
+
+func TestRepoCommands(t *testing.T) {
+	repo := `agent_cmd = "evil"
+validate = "make check"
+push = true
+remote = "fork"
+max_iterations = 3
+prompt = "PROMPT_x.md"
+[modes.plan]
+validate = "plan-check"
+branch = "wip"
+[agents.claude]
+args = ["-p", "x y"]
+program = "claude2"
+[hooks]
+on_complete = "notify"
+timeout = "5s"
+`
+	c := fixture{user: "validate = \"user's own\"\n", repo: repo,
+		flags: []Flag{{Key: "agent_cmd", Name: "--agent-cmd", Raw: "mine"}}}.mustLoad(t)
+	want := map[string]string{
+		"agent_cmd": "evil", "validate": "make check", "push": "true", "remote": "fork",
+		"modes.plan.validate": "plan-check", "modes.plan.branch": "wip",
+		"agents.claude.args": `["-p","x y"]`, "agents.claude.program": "claude2", "hooks.on_complete": "notify",
+	}
+	if got := c.RepoCommands(); !reflect.DeepEqual(got, want) {
+		t.Errorf("RepoCommands() = %v\nwant %v", got, want)
+	}
+	if c := (fixture{user: "validate = \"x\"\n", repo: "max_iterations = 2\n"}).mustLoad(t); c.RepoCommands() != nil {
+		t.Errorf("RepoCommands() = %v, want nil", c.RepoCommands())
+	}
+}
