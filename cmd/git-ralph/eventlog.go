@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/eventhooks"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
@@ -109,9 +110,9 @@ func (l *runLog) runFinished(r loop.Result) {
 }
 
 // hookFailed logs an event hook that failed; the loop goes on.
-func (l *runLog) hookFailed(r hookResult) {
-	l.log().Error("hook failed", present("hook", r.name, "command", r.command, "event", r.event, "error", r.err.Error(),
-		"output", r.output, "duration_ms", r.duration.Milliseconds())...)
+func (l *runLog) hookFailed(r eventhooks.Result) {
+	l.log().Error("hook failed", present("hook", r.Name, "command", r.Command, "event", r.Event, "error", r.Err.Error(),
+		"output", r.Output, "duration_ms", r.Duration.Milliseconds())...)
 }
 
 // signal logs a signal the loop received.

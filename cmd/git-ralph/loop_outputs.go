@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/eventhooks"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
@@ -19,7 +20,7 @@ type loopOutputs struct {
 	progress *progress
 	reporter reporters
 	log      *runLog // nil when the log could not be opened
-	hooks    *eventHooks
+	hooks    *eventhooks.Hooks
 	live     *outputCounter
 	hurry    <-chan struct{} // closed by a second Ctrl+C
 }
@@ -53,10 +54,10 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 		o.reporter = append(o.reporter, log)
 		in.observe(func(sig os.Signal) { log.signal(sig.String()) })
 	}
-	o.hooks = newEventHooks(set.resolved.Hooks, root, newEventEncoder(root), func(r hookResult) {
+	o.hooks = eventhooks.New(set.resolved.Hooks, root, newEventEncoder(root).encode, func(r eventhooks.Result) {
 		o.hookFailed(s.Stderr, r)
 	})
-	if o.hooks.any() {
+	if o.hooks.Any() {
 		o.reporter = append(o.reporter, o.hooks)
 	}
 	return o
@@ -67,15 +68,15 @@ func (o *loopOutputs) deps(in *interrupts) loop.Deps {
 }
 
 // hookFailed says that a hook failed, on stderr and in the log; the loop goes on.
-func (o *loopOutputs) hookFailed(stderr io.Writer, r hookResult) {
-	last := r.output
+func (o *loopOutputs) hookFailed(stderr io.Writer, r eventhooks.Result) {
+	last := r.Output
 	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
 		last = last[i+1:]
 	}
 	if last != "" {
 		last = ": " + printable(last) // a hook's colours or \r must not reach a log file
 	}
-	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.name, printable(r.command), r.event, r.err, last)
+	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.Name, printable(r.Command), r.Event, r.Err, last)
 	if o.log != nil {
 		o.log.hookFailed(r)
 	}
@@ -91,7 +92,7 @@ func (o *loopOutputs) failed(err error) {
 // close waits for the hooks still running (a second Ctrl+C stops the wait) and closes
 // the log.
 func (o *loopOutputs) close() {
-	o.hooks.close(o.hurry)
+	o.hooks.Close(o.hurry)
 	if o.log != nil {
 		o.log.close()
 	}

@@ -1,4 +1,4 @@
-package main
+package eventhooks
 
 import (
 	"bytes"
@@ -15,58 +15,63 @@ import (
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
-// eventHooks runs the commands of [hooks] on loop events, each with the event's JSON on
+// Hooks runs the commands of [hooks] on loop events, each with the event's JSON on
 // stdin. They run one at a time, in order, on a goroutine of their own, so that a slow
-// webhook neither delays the next iteration nor runs out of order; close waits for the
+// webhook neither delays the next iteration nor runs out of order; Close waits for the
 // last of them (each bounded by its timeout) so that on_complete is not lost on exit.
 // A hook that fails or times out is reported and logged, and the loop goes on.
-type eventHooks struct {
+type Hooks struct {
 	hooks   config.Hooks
 	dir     string
-	enc     *eventEncoder
-	queue   chan hookCall
+	encode  Encoder
+	queue   chan Call
 	done    chan struct{}
-	failed  func(hookResult) // called from the hooks' goroutine
-	abandon context.Context  // cancelled when the user will not wait for the hooks
+	failed  func(Result)    // called from the hooks' goroutine
+	abandon context.Context // cancelled when the user will not wait for the hooks
 	stop    context.CancelFunc
 	started bool
-	closed  bool // Report and close come from the loop's goroutine only
+	closed  bool // Report and Close come from the loop's goroutine only
 }
 
-// hookCall is one hook command to run with its event.
-type hookCall struct {
-	name    string // "on_iteration", …
-	command string
-	event   string // "iteration_finished", …
+// Encoder turns a loop event into its name and the object written as its JSON (the
+// same as --json writes); ok is false for an event that has no JSON form.
+type Encoder func(loop.Event) (name string, obj any, ok bool)
+
+// Call is one hook command to run with its event.
+type Call struct {
+	Name    string // "on_iteration", …
+	Command string
+	Event   string // "iteration_finished", …
 	payload []byte
 }
 
-// hookResult is how a hook command ended.
-type hookResult struct {
-	hookCall
-	err      error
-	output   string // the end of what it printed
-	duration time.Duration
+// Result is how a hook command ended; Err is nil when it succeeded.
+type Result struct {
+	Call
+	Err      error
+	Output   string // the end of what it printed
+	Duration time.Duration
 }
 
 // hookQueue bounds the events waiting for a slow hook; beyond it, events are dropped
 // (and said so) rather than piling up in memory on a long unattended run.
 const hookQueue = 64
 
-func newEventHooks(h config.Hooks, dir string, enc *eventEncoder, failed func(hookResult)) *eventHooks {
+// New makes the hooks of h, run in dir; failed hears of every hook that fails.
+func New(h config.Hooks, dir string, encode Encoder, failed func(Result)) *Hooks {
 	abandon, stop := context.WithCancel(context.Background())
-	return &eventHooks{hooks: h, dir: dir, enc: enc, failed: failed, abandon: abandon, stop: stop,
-		queue: make(chan hookCall, hookQueue), done: make(chan struct{})}
+	return &Hooks{hooks: h, dir: dir, encode: encode, failed: failed, abandon: abandon, stop: stop,
+		queue: make(chan Call, hookQueue), done: make(chan struct{})}
 }
 
-// any reports whether a hook command is configured at all.
-func (h *eventHooks) any() bool {
+// Any reports whether a hook command is configured at all.
+func (h *Hooks) Any() bool {
 	return h.hooks.OnIteration.V != "" || h.hooks.OnComplete.V != "" || h.hooks.OnFailure.V != "" || h.hooks.OnLimit.V != ""
 }
 
 // Report queues the hooks that the event calls for.
-func (h *eventHooks) Report(e loop.Event) {
-	event, obj, ok := h.enc.encode(e)
+func (h *Hooks) Report(e loop.Event) {
+	event, obj, ok := h.encode(e)
 	if !ok {
 		return
 	}
@@ -76,7 +81,7 @@ func (h *eventHooks) Report(e loop.Event) {
 			continue
 		}
 		payload, _ := json.Marshal(obj)
-		h.enqueue(hookCall{name: name, command: command, event: event, payload: redact.Bytes(append(payload, '\n'))})
+		h.enqueue(Call{Name: name, Command: command, Event: event, payload: redact.Bytes(append(payload, '\n'))})
 	}
 }
 
@@ -106,12 +111,12 @@ func hooksFor(e loop.Event) []string {
 	return nil
 }
 
-func (h *eventHooks) command(name string) string {
+func (h *Hooks) command(name string) string {
 	return map[string]string{"on_iteration": h.hooks.OnIteration.V, "on_complete": h.hooks.OnComplete.V,
 		"on_failure": h.hooks.OnFailure.V, "on_limit": h.hooks.OnLimit.V}[name]
 }
 
-func (h *eventHooks) enqueue(c hookCall) {
+func (h *Hooks) enqueue(c Call) {
 	if h.closed {
 		return // an event after the end: nothing waits for its hook any more
 	}
@@ -122,33 +127,33 @@ func (h *eventHooks) enqueue(c hookCall) {
 	select {
 	case h.queue <- c:
 	default:
-		h.failed(hookResult{hookCall: c, err: fmt.Errorf("skipped: %d earlier hook calls are still waiting", hookQueue)})
+		h.failed(Result{Call: c, Err: fmt.Errorf("skipped: %d earlier hook calls are still waiting", hookQueue)})
 	}
 }
 
-func (h *eventHooks) work() {
+func (h *Hooks) work() {
 	defer close(h.done)
 	for c := range h.queue {
 		if h.abandon.Err() != nil {
 			continue // the user stopped waiting: drop what is queued
 		}
-		if r := runHook(h.abandon, c, h.dir, h.timeout()); r.err != nil {
+		if r := runHook(h.abandon, c, h.dir, h.timeout()); r.Err != nil {
 			h.failed(r)
 		}
 	}
 }
 
-func (h *eventHooks) timeout() time.Duration {
+func (h *Hooks) timeout() time.Duration {
 	if h.hooks.Timeout.V <= 0 {
 		return 30 * time.Second
 	}
 	return h.hooks.Timeout.V
 }
 
-// close waits for the queued hooks to finish, unless hurry closes first (a second
+// Close waits for the queued hooks to finish, unless hurry closes first (a second
 // Ctrl+C): then the running hook is killed and the queued ones are dropped. Closing
 // again does nothing.
-func (h *eventHooks) close(hurry <-chan struct{}) {
+func (h *Hooks) Close(hurry <-chan struct{}) {
 	if h.closed {
 		return
 	}
@@ -172,10 +177,10 @@ const hookOutputKept = 2 << 10
 // the event on stdin, in a session of its own that is stopped whole at the timeout or
 // when abandoned, with whatever it leaves running. It does not use the loop's context:
 // the hook for an interrupted run must still run.
-func runHook(abandon context.Context, c hookCall, dir string, timeout time.Duration) hookResult {
+func runHook(abandon context.Context, c Call, dir string, timeout time.Duration) Result {
 	res, err := agent.Run(abandon, agent.Spec{
-		Command: c.command, Dir: dir, Prompt: bytes.NewReader(c.payload), Timeout: timeout,
-		Env: []string{"RALPH_EVENT=" + c.event, "RALPH_HOOK=" + c.name}, MaxOutput: hookOutputKept,
+		Command: c.Command, Dir: dir, Prompt: bytes.NewReader(c.payload), Timeout: timeout,
+		Env: []string{"RALPH_EVENT=" + c.Event, "RALPH_HOOK=" + c.Name}, MaxOutput: hookOutputKept,
 	})
 	switch {
 	case err != nil:
@@ -189,5 +194,5 @@ func runHook(abandon context.Context, c hookCall, dir string, timeout time.Durat
 	case res.ExitCode != 0:
 		err = fmt.Errorf("exit status %d", res.ExitCode)
 	}
-	return hookResult{hookCall: c, err: err, output: strings.TrimSpace(string(res.Output)), duration: res.Duration}
+	return Result{Call: c, Err: err, Output: strings.TrimSpace(string(res.Output)), Duration: res.Duration}
 }
