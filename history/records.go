@@ -114,6 +114,9 @@ func OpenStore(root string) (*Store, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("opening the history: %s is not a directory", root)
 	}
+	if err := CheckOwnDirs(root); err != nil {
+		return nil, err
+	}
 	s := &Store{root: root, dir: filepath.Join(root, Dir, historyDir)}
 	if info, err := os.Stat(s.dir); err == nil && !info.IsDir() {
 		return nil, fmt.Errorf("opening the history: %s is not a directory", s.dir)
