@@ -203,7 +203,7 @@ func (r *rule) matchLine(text []byte, start, end int, spans []span) []span {
 	line := text[start:end]
 	for _, m := range r.re.FindAllSubmatchIndex(line, -1) {
 		s, e := m[2*r.group], m[2*r.group+1]
-		if s < 0 || (r.group == 0 && s > 0 && isTokenByte(line[s-1])) {
+		if s < 0 || (r.group == 0 && s > 0 && isTokenByte(line[s-1]) && !afterEscape(line, s)) {
 			continue
 		}
 		if r.check != nil && !r.check(line[s:e]) {
@@ -212,6 +212,18 @@ func (r *rule) matchLine(text []byte, start, end int, spans []span) []span {
 		spans = append(spans, span{start: start + s, end: start + e, kind: r.name})
 	}
 	return spans
+}
+
+// afterEscape reports whether line[:s] ends with an escaped line break or tab (\n, \r,
+// \t): inside a JSON or TOML string (a state file, a record, an event) a key that began a
+// line of the agent's output follows one, and the 'n' before it does not make it part of
+// a longer word.
+func afterEscape(line []byte, s int) bool {
+	if s < 2 || line[s-2] != '\\' {
+		return false
+	}
+	c := line[s-1]
+	return c == 'n' || c == 'r' || c == 't'
 }
 
 // merge sorts spans and joins those that overlap, the earlier one naming the result.
