@@ -46,6 +46,9 @@ var (
 
 const maxBlock = 64 << 10
 
+// endLineMax bounds the length of an END line endKey can match.
+const endLineMax = 160
+
 // engine redacts a text given in pieces of whole lines. Its only state is whether a
 // private key block is open and how much of it was swallowed.
 type engine struct {
@@ -109,9 +112,13 @@ func (e *engine) closeBlock(text []byte, from int) int {
 	for body < len(text) && isKeyBody(text[body]) {
 		body++
 	}
-	if loc := endKey.FindIndex(text[from:]); loc != nil && from+loc[0] == body {
-		e.inBlock = false
-		return from + loc[1]
+	// the END line must follow the body directly: look for it there only, since searching
+	// the rest of the text from every BEGIN made a text of many BEGIN lines quadratic
+	if bytes.HasPrefix(text[body:], []byte("-----END")) {
+		if loc := endKey.FindIndex(text[body:min(len(text), body+endLineMax)]); loc != nil && loc[0] == 0 {
+			e.inBlock = false
+			return body + loc[1]
+		}
 	}
 	e.blockSeen += body - from
 	if body < len(text) || e.blockSeen > maxBlock {
