@@ -304,7 +304,7 @@ func (c *LogsCmd) printOutput(ctx context.Context, s Streams, root string) error
 	if err != nil {
 		return err
 	}
-	path, finished, err := outputOf(store, root, n)
+	path, finished, err := outputOf(store, root, n, s.Stderr)
 	if err != nil {
 		return err
 	}
@@ -360,8 +360,10 @@ func followOutput(ctx context.Context, store *history.Store, n int, poll, finish
 }
 
 // outputOf finds iteration n's saved output: the path its record names, or, without a
-// record (the iteration runs, or its loop died), the path it is written to.
-func outputOf(store *history.Store, root string, n int) (path string, finished bool, err error) {
+// record (the iteration runs, or its loop died), the path it is written to. A damaged
+// record does not hide an output that is there: warn names the record, and the output
+// is shown all the same.
+func outputOf(store *history.Store, root string, n int, warn io.Writer) (path string, finished bool, err error) {
 	rec, err := store.Get(n)
 	if errors.Is(err, history.ErrNoRecord) {
 		if _, statErr := os.Stat(store.OutputPath(n)); statErr == nil {
@@ -370,7 +372,11 @@ func outputOf(store *history.Store, root string, n int) (path string, finished b
 		return "", false, missingIteration(store, n, "saved output")
 	}
 	if err != nil {
-		return "", false, err
+		if _, statErr := os.Stat(store.OutputPath(n)); statErr != nil {
+			return "", false, err
+		}
+		fmt.Fprintf(warn, "warning: %s\nthis is the output saved for iteration %d\n", printableText(err.Error()), n)
+		return store.OutputPath(n), true, nil
 	}
 	path = rec.OutputPath
 	if rec.Pruned {

@@ -196,8 +196,11 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
 		return "", missingIteration(store, n, "checkpoint "+loop.CheckpointRef(n, "before"))
-	case err != nil || rec.CommitBefore == "":
+	case err != nil || rec.CommitBefore == "" && !rec.Pruned:
 		return "", err
+	case rec.Pruned:
+		return "", withHint(fmt.Errorf("iteration %d's checkpoint was pruned by the history's retention settings: it cannot be rolled back to", n),
+			"'git ralph history' lists the iterations; those not marked pruned can be rolled back to (history_keep and history_max_size say how many are kept)")
 	}
 	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", loop.CheckpointRef(n, "before"), n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
