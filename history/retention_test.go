@@ -38,6 +38,10 @@ func TestPrune(t *testing.T) {
 		{"oldest go first, even small ones", []int{1, 50, 10, 10}, Retention{MaxBytes: 25}, []int{1, 2}},
 		{"the newest stays whatever its size", []int{10, 100}, Retention{MaxBytes: 20}, []int{1}},
 		{"both bounds", []int{1, 1, 1, 1, 1}, Retention{Keep: 4, MaxBytes: 2}, []int{1, 2, 3}},
+		{"exactly at the size bound", []int{10, 10, 10}, Retention{MaxBytes: 30}, nil},
+		{"one byte over the size bound", []int{10, 10, 10}, Retention{MaxBytes: 29}, []int{1}},
+		{"exactly at the count bound", []int{10, 10, 10}, Retention{Keep: 3}, nil},
+		{"keep 1", []int{10, 10, 10}, Retention{Keep: 1}, []int{1, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
