@@ -56,6 +56,11 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err := plan.Apply(ctx, root, "git-ralph rollback"); err != nil {
 		return withHint(err, "what was there is kept at %s; 'git ralph rollback --undo %s' puts it back", b.ref, b.name)
 	}
+	if goal.staged != "" {
+		if err := gitops.StageTree(ctx, root, goal.staged); err != nil {
+			return withHint(err, "the files are back; what was staged is the tree %s ('git read-tree %s' stages it)", goal.staged, goal.staged)
+		}
+	}
 	if err := history.EnsureGitignore(root); err != nil { // the target may predate .ralph/.gitignore
 		return err
 	}
@@ -69,6 +74,7 @@ type rollbackGoal struct {
 	what       string // "before iteration 3", "as before the rollback kept at refs/ralph/backup/…"
 	command    string // the command, for the backup's message
 	kept       string // a tree whose contents are kept elsewhere: replacing them loses nothing
+	staged     string // for an undo: the tree the index staged before the rollback, or ""
 }
 
 func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbackGoal, error) {
