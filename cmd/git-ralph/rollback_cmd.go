@@ -46,6 +46,9 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseNested(plan); err != nil {
+		return err
+	}
 	if err := c.checkLosses(ctx, root, plan, goal.kept); err != nil {
 		return err
 	}
@@ -236,6 +239,21 @@ func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.
 		hint = "commit, stash or move them away first (git stash leaves ignored files), or pass --force to keep them in a backup ref and roll back anyway"
 	}
 	return withHint(fmt.Errorf("uncommitted changes would be lost: %s", summarisePaths(names)), "%s", hint)
+}
+
+// refuseNested refuses, even with --force, a rollback that would delete a nested git
+// repository: the backup could keep only its commit, not its files, its uncommitted work
+// or its history.
+func refuseNested(plan gitops.Restore) error {
+	if len(plan.NestedInTheWay) == 0 {
+		return nil
+	}
+	names := make([]string, len(plan.NestedInTheWay))
+	for i, p := range plan.NestedInTheWay {
+		names[i] = printable(p)
+	}
+	return withHint(fmt.Errorf("rolling back would delete nested git repositories, which no backup can keep: %s", summarisePaths(names)),
+		"move them out of the work tree first (even --force does not delete them), roll back, then put them back where they fit")
 }
 
 // summarisePaths names the first paths and counts the rest.
