@@ -60,8 +60,12 @@ func (s *Store) Prune(r Retention) ([]int, error) {
 	return pruned, nil
 }
 
-// savedSize is the size of iteration n's saved files, and whether it has any.
+// savedSize is the size of iteration n's saved files, and whether it has any. A
+// directory that is a symlink has none: what it leads to is not the history's.
 func (s *Store) savedSize(n int) (int64, bool) {
+	if info, err := os.Lstat(s.IterationDir(n)); err != nil || !info.IsDir() {
+		return 0, false
+	}
 	var size int64
 	present := false
 	for _, name := range savedFiles {

@@ -107,3 +107,29 @@ func TestRemoveLeftovers(t *testing.T) {
 		}
 	}
 }
+
+// An iteration directory that is a symlink (a repository can commit one, and Next skips
+// its number) is not pruned: the files it leads to are not the history's. Pruning used to
+// delete output.log and diff.patch wherever it led.
+func TestPruneLeavesASymlinkedIterationAlone(t *testing.T) {
+	s := iterationsOfSize(t, 5, 5, 5)
+	elsewhere := t.TempDir()
+	for _, name := range []string{outputFile, diffFile} {
+		os.WriteFile(filepath.Join(elsewhere, name), []byte("not the history's"), 0o644)
+	}
+	os.RemoveAll(s.IterationDir(1))
+	if err := os.Symlink(elsewhere, s.IterationDir(1)); err != nil {
+		t.Skip(err)
+	}
+	if _, err := s.Prune(Retention{Keep: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{outputFile, diffFile} {
+		if _, err := os.Stat(filepath.Join(elsewhere, name)); err != nil {
+			t.Errorf("%s where the symlink leads: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(s.DiffPath(2)); !os.IsNotExist(err) {
+		t.Errorf("iteration 2 not pruned: %v", err)
+	}
+}
