@@ -33,6 +33,9 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	if err := history.CheckOwnDirs(root); err != nil { // before anything changes, not after
+		return err
+	}
 	lock, err := holdForRollback(ctx, root)
 	if err != nil {
 		return err
