@@ -29,3 +29,17 @@ func TestCutTextsKeepNoPieceOfAKey(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationTailKeepsNoPieceOfAKey: the end of the validate command's output goes
+// into state.toml's feedback; a last line longer than the tail's bytes was cut inside it,
+// which could leave the end of a key without its prefix, unrecognisable.
+func TestValidationTailKeepsNoPieceOfAKey(t *testing.T) {
+	key := "ghp_" + strings.Repeat("Zq7Xw2Pk9", 4)
+	secret := key[len(key)-12:]
+	for shift := 0; shift < 40; shift += 3 {
+		line := "token " + key + strings.Repeat(" x", (feedbackBytes-len(key)+shift)/2)
+		if saved := redact.String(tailLines(line, feedbackLines, feedbackBytes)); strings.Contains(saved, secret) {
+			t.Errorf("shift %d keeps a piece of the key: %s…", shift, saved[:60])
+		}
+	}
+}
