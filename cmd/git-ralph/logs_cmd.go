@@ -94,8 +94,8 @@ func (c *LogsCmd) printLog(ctx context.Context, s Streams, root string) error {
 }
 
 // logLine shows a line of the structured log: formatted, or raw with --json; lines that
-// are not records raw too (a torn line is shown, never dropped), unless only one run's
-// records are wanted.
+// are not records as they are too (a torn line is shown, never dropped), their control
+// characters spelled out, unless only one run's records are wanted.
 func logLine(raw bool, run string, loc *time.Location) func([]byte) (string, bool) {
 	return func(line []byte) (string, bool) {
 		if len(line) == 0 {
@@ -107,6 +107,10 @@ func logLine(raw bool, run string, loc *time.Location) func([]byte) (string, boo
 			return "", false
 		case ok && !raw:
 			return rec.format(loc), true
+		case !ok:
+			// anything can be written into the file (a repository can commit it): what
+			// would drive the terminal is spelled out
+			return printableText(string(line)), true
 		}
 		return string(line), true
 	}
