@@ -52,7 +52,7 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err := refuseNested(plan); err != nil {
 		return err
 	}
-	if err := c.checkLosses(ctx, root, plan, goal.kept); err != nil {
+	if err := c.checkLosses(ctx, root, plan, goal); err != nil {
 		return err
 	}
 	b, err := writeBackup(ctx, root, plan, goal, time.Now())
@@ -77,10 +77,11 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 // rollbackGoal is where a rollback goes and what it may replace without a --force.
 type rollbackGoal struct {
 	checkpoint gitops.Checkpoint
-	what       string // "before iteration 3", "as before the rollback kept at refs/ralph/backup/…"
-	command    string // the command, for the backup's message
-	kept       string // a tree whose contents are kept elsewhere: replacing them loses nothing
-	staged     string // for an undo: the tree the index staged before the rollback, or ""
+	what       string         // "before iteration 3", "as before the rollback kept at refs/ralph/backup/…"
+	command    string         // the command, for the backup's message
+	kept       string         // a tree whose contents are kept elsewhere: replacing them loses nothing
+	history    *history.Store // for a rollback to an iteration: its checkpoints keep contents too
+	staged     string         // for an undo: the tree the index staged before the rollback, or ""
 }
 
 func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbackGoal, error) {
@@ -100,7 +101,7 @@ func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbac
 		return rollbackGoal{}, err
 	}
 	return rollbackGoal{checkpoint: cp, what: fmt.Sprintf("before iteration %d", n),
-		command: "git ralph rollback " + c.Target, kept: lastIterationTree(ctx, root, store)}, nil
+		command: "git ralph rollback " + c.Target, kept: lastIterationTree(ctx, root, store), history: store}, nil
 }
 
 // lastIterationTree is the work tree the newest iteration left, which its checkpoint
@@ -219,13 +220,17 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 }
 
 // checkLosses refuses, without --force, a rollback that would overwrite or delete work
-// kept nowhere else: not committed at HEAD and not as kept says. Ignored files count.
-func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.Restore, kept string) error {
+// kept nowhere else: not committed at HEAD, not as goal.kept says, and not as the work
+// tree was before one of the recorded iterations. Ignored files count.
+func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.Restore, goal rollbackGoal) error {
 	if c.Force {
 		return nil
 	}
-	lost, err := plan.Unkept(ctx, root, kept)
+	lost, err := plan.Unkept(ctx, root, goal.kept)
 	if err != nil || len(lost) == 0 {
+		return err
+	}
+	if lost, err = keptByCheckpoints(ctx, root, plan, goal.history, lost); err != nil || len(lost) == 0 {
 		return err
 	}
 	names := make([]string, len(lost))
@@ -242,6 +247,50 @@ func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.
 		hint = "commit, stash or move them away first (git stash leaves ignored files), or pass --force to keep them in a backup ref and roll back anyway"
 	}
 	return withHint(fmt.Errorf("uncommitted changes would be lost: %s", summarisePaths(names)), "%s", hint)
+}
+
+// maxCheckpointsCompared bounds how many iterations' checkpoints keptByCheckpoints reads
+// (one git process each), newest first.
+const maxCheckpointsCompared = 200
+
+// keptByCheckpoints is lost less the paths whose present content a checkpoint taken
+// before one of the recorded iterations keeps: after 'rollback 3' the work tree is as it
+// was before iteration 3, and a further 'rollback 2' loses nothing of it (it used to need
+// --force, for "uncommitted changes would be lost"). store is nil for an undo.
+func keptByCheckpoints(ctx context.Context, root string, plan gitops.Restore, store *history.Store, lost []string) ([]string, error) {
+	if store == nil {
+		return lost, nil
+	}
+	last, err := store.Last()
+	if err != nil {
+		return lost, nil // only makes the rollback more careful
+	}
+	for n := last; n >= 1 && n > last-maxCheckpointsCompared && len(lost) > 0; n-- {
+		tree, err := gitops.ResolveRef(ctx, root, loop.CheckpointRef(n, "before-tree")+"^{tree}")
+		if err != nil || tree == "" {
+			continue // pruned, or from an older git-ralph
+		}
+		unkept, err := plan.Unkept(ctx, root, tree)
+		if err != nil {
+			return nil, err
+		}
+		lost = intersectPaths(lost, unkept)
+	}
+	return lost, nil
+}
+
+func intersectPaths(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, p := range b {
+		in[p] = true
+	}
+	var out []string
+	for _, p := range a {
+		if in[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // refuseNested refuses, even with --force, a rollback that would delete a nested git
