@@ -141,11 +141,16 @@ func (s *Store) ValidationPath(n int) string { return filepath.Join(s.IterationD
 func (s *Store) recordPath(n int) string { return filepath.Join(s.IterationDir(n), recordFile) }
 func (s *Store) counterPath() string     { return filepath.Join(s.dir, counterFile) }
 
+// MaxCount bounds the iteration numbers and counts git-ralph reads back from its files:
+// far beyond any history, far below where adding to them overflows. A repository can
+// commit a counter or a state holding the largest int.
+const MaxCount = 1_000_000_000
+
 // parseNumber reads an iteration number in its canonical form ("7", not "07" or "+7"), so
 // that only the directories Next made count as iterations.
 func parseNumber(s string) (int, bool) {
 	n, err := strconv.Atoi(s)
-	return n, err == nil && n > 0 && strconv.Itoa(n) == s
+	return n, err == nil && n > 0 && n <= MaxCount && strconv.Itoa(n) == s
 }
 
 // Next allocates the next iteration number and creates its directory. The counter is
