@@ -168,7 +168,10 @@ func (s *Store) Next() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for n := last + 1; n <= last+maxSkips; n++ {
+	if last >= MaxCount {
+		return 0, fmt.Errorf("allocating an iteration number: %s holds iteration %d, the highest git-ralph numbers", s.dir, last)
+	}
+	for n := last + 1; n <= min(last+maxSkips, MaxCount); n++ {
 		if err := WriteFileAtomic(s.counterPath(), []byte(strconv.Itoa(n)+"\n"), 0o644); err != nil {
 			return 0, fmt.Errorf("allocating iteration %d: %w", n, err)
 		}

@@ -264,3 +264,18 @@ func TestNextIgnoresACounterThatWouldOverflow(t *testing.T) {
 		t.Fatalf("Next = %d after iteration %d, want %d", n, first, first+1)
 	}
 }
+
+// A directory numbered MaxCount (committed by a repository) ends the numbering with an
+// error at once, rather than numbers past MaxCount that Last no longer sees (the record of
+// iteration MaxCount+1 could then not be saved).
+func TestNextStopsAtMaxCount(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	next(t, s)
+	if err := os.Mkdir(s.IterationDir(MaxCount), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(s.counterPath())
+	if n, err := s.Next(); err == nil {
+		t.Fatalf("Next = %d, want an error", n)
+	}
+}
