@@ -390,9 +390,9 @@ func outputOf(store *history.Store, root string, n int, warn io.Writer) (path st
 	if path == "" {
 		return "", true, withHint(fmt.Errorf("iteration %d kept no output", n), "'git ralph history --diff %d' shows what it changed", n)
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
+	// The output is where the loop saves it, whatever the record says: a record can be
+	// committed, naming any file of the machine (output_path = "/home/you/.ssh/id_rsa").
+	path = store.OutputPath(n)
 	if _, err := os.Stat(path); err != nil {
 		return "", true, withHint(fmt.Errorf("iteration %d's output is no longer kept: %w", n, err), "'git ralph history --diff %d' shows what it changed", n)
 	}
