@@ -231,7 +231,7 @@ func (c *HistoryCmd) printDiff(ctx context.Context, w io.Writer, root string, st
 // savedDiff streams iteration n's diff as it was saved, so it needs none of git's
 // objects and survives a rebase or gc.
 func (c *HistoryCmd) savedDiff(ctx context.Context, w io.Writer, root string, store *history.Store, n int) error {
-	f, err := repofile.Open(store.DiffPath(n), store.DiffPath(n))
+	f, err := repofile.OpenOwn(store.DiffPath(n), store.DiffPath(n)) // never through a committed symlink
 	if errors.Is(err, fs.ErrNotExist) {
 		return missingIteration(store, n, "saved diff")
 	}

@@ -201,7 +201,7 @@ func (t *logTail) readNew(add func([]byte) error) error {
 
 // open opens the file if it exists now.
 func (t *logTail) open() bool {
-	f, err := repofile.Open(t.path, t.path) // a FIFO committed in its place must not hang 'logs -f'
+	f, err := repofile.OpenOwn(t.path, t.path) // a FIFO committed in its place must not hang 'logs -f', a symlink not lead elsewhere
 	if err != nil {
 		return false
 	}
@@ -393,6 +393,9 @@ func outputOf(store *history.Store, root string, n int, warn io.Writer) (path st
 	// The output is where the loop saves it, whatever the record says: a record can be
 	// committed, naming any file of the machine (output_path = "/home/you/.ssh/id_rsa").
 	path = store.OutputPath(n)
+	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
+		return "", true, &repofile.RefusedError{Path: path, Reason: "it is not a regular file (a symlink, a FIFO…), which git-ralph does not read as its own output"}
+	}
 	if _, err := os.Stat(path); err != nil {
 		return "", true, withHint(fmt.Errorf("iteration %d's output is no longer kept: %w", n, err), "'git ralph history --diff %d' shows what it changed", n)
 	}

@@ -112,6 +112,28 @@ func Open(path, display string) (*os.File, error) {
 	return f, nil
 }
 
+// OpenOwn is Open for a file git-ralph writes itself under .ralph/ (a saved output or
+// diff, its log), refusing a symlink in its place as well: a repository can commit
+// .ralph/history/1/output.log as a symlink to ~/.ssh/id_rsa.
+func OpenOwn(path, display string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|appendFlags, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &RefusedError{Path: display, Reason: "it is a symlink, which git-ralph does not follow to its own files"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // OpenAppend opens a log git-ralph appends to (creating it with perm), refusing a
 // symlink, a FIFO or anything else that is not a regular file: the file lives in the
 // work tree, where a repository or an agent can put anything in its place.
