@@ -159,19 +159,30 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	first := 0
+	first, damaged := 0, 0 // damaged: the newest unreadable record below first
 	for n := last; n >= 1; n-- {
 		rec, err := store.Get(n)
+		if errors.Is(err, history.ErrNoRecord) {
+			continue // a number never recorded (its loop died first)
+		}
 		if err != nil {
-			continue // missing, or damaged: 'git ralph history' names it; the run's others still count
+			if damaged == 0 {
+				damaged = n
+			}
+			continue // damaged: between two of the run's records it changes nothing
 		}
 		if rec.Run != run {
 			break
 		}
-		first = n
+		first, damaged = n, 0
 	}
 	if first == 0 {
 		return 0, withHint(fmt.Errorf("the last run (%s) has no recorded iteration", run), "'git ralph history' lists the iterations; roll back to one by number")
+	}
+	if damaged != 0 {
+		// it may have been the run's first: going back less far than asked is no answer
+		return 0, withHint(fmt.Errorf("the record of iteration %d cannot be read, so where the last run (%s) began is unknown: iteration %d or earlier", damaged, run, first),
+			"'git ralph history' names the damaged record; roll back by number ('git ralph rollback %d' goes to before iteration %d)", first, first)
 	}
 	return first, nil
 }
