@@ -163,14 +163,21 @@ func CheckComplete(ctx context.Context, dir, commit string) error {
 	return nil
 }
 
-// IndexTree writes what the index stages as a tree and returns it, changing nothing of
-// what is staged. It is "" when the index has unmerged entries, which no tree can hold.
+// IndexTree writes what the index stages as a tree and returns it. It is "" when the
+// index has unmerged entries, which no tree can hold. write-tree runs on a copy of the
+// index: on the index itself it would rewrite the file (its cache of trees), and fail
+// while another git process holds index.lock.
 func IndexTree(ctx context.Context, dir string) (string, error) {
 	unmerged, err := Git(ctx, dir, "ls-files", "-z", "--unmerged")
 	if err != nil || unmerged != "" {
 		return "", err
 	}
-	tree, err := Git(ctx, dir, "write-tree")
+	var tree string
+	err = withScratchIndex(ctx, dir, func(env []string) error {
+		var err error
+		tree, err = gitEnv(ctx, dir, env, "write-tree")
+		return err
+	})
 	if err != nil {
 		return "", fmt.Errorf("reading what the index stages: %w", err)
 	}
