@@ -163,6 +163,20 @@ func (r Restore) IsIgnored(path string) bool {
 	return i < len(r.Ignored) && r.Ignored[i] == path
 }
 
+// CheckIndexUnlocked fails while the index is locked by another git process (an editor
+// opened by 'git commit', a crashed git that left index.lock): Apply would write the work
+// tree and then fail to move HEAD, leaving the two out of step.
+func CheckIndexUnlocked(ctx context.Context, dir string) error {
+	lock, err := GitPath(ctx, dir, "index.lock")
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(lock); err == nil {
+		return fmt.Errorf("the index is locked by another git process (%s exists)", lock)
+	}
+	return nil
+}
+
 // Apply makes the work tree match Goal, then moves HEAD to the target commit and resets the
 // index to its tree, leaving the work tree as it is. A target taken before the first commit
 // makes the branch unborn again, with an empty index. reflog is the reflog message. git

@@ -55,6 +55,9 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err := c.checkLosses(ctx, root, plan, goal); err != nil {
 		return err
 	}
+	if err := gitops.CheckIndexUnlocked(ctx, root); err != nil {
+		return withHint(err, "wait for that git command to end and roll back again; if none runs, a crashed one left the lock: remove the file")
+	}
 	b, err := writeBackup(ctx, root, plan, goal, time.Now())
 	if err != nil {
 		return err
