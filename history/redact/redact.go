@@ -210,7 +210,7 @@ func (r *rule) matchLine(text []byte, start, end int, spans []span) []span {
 	line := text[start:end]
 	for _, m := range r.re.FindAllSubmatchIndex(line, -1) {
 		s, e := m[2*r.group], m[2*r.group+1]
-		if s < 0 || (r.group == 0 && s > 0 && isTokenByte(line[s-1]) && !afterEscape(line, s)) {
+		if s < 0 || (r.group == 0 && s > 0 && isTokenByte(line[s-1]) && !afterEscape(line, s) && !afterCSI(line, s)) {
 			continue
 		}
 		if r.check != nil && !r.check(line[s:e]) {
@@ -231,6 +231,30 @@ func afterEscape(line []byte, s int) bool {
 	}
 	c := line[s-1]
 	return c == 'n' || c == 'r' || c == 't'
+}
+
+// afterCSI reports whether line[:s] ends with a terminal control sequence such as the
+// colour code ESC[32m, raw or escaped (\x1b[, \u001b[, \033[): coloured output puts one
+// right before a key, and its final letter does not make the key part of a longer word.
+func afterCSI(line []byte, s int) bool {
+	i := s - 1
+	if c := line[i]; c < 0x40 || c > 0x7e {
+		return false
+	}
+	i--
+	for i >= 0 && (line[i] >= '0' && line[i] <= '9' || line[i] == ';' || line[i] == '?') {
+		i--
+	}
+	if i < 0 || line[i] != '[' {
+		return false
+	}
+	before := line[:i]
+	for _, esc := range []string{"\x1b", `\x1b`, `\u001b`, `\u001B`, `\033`, `\e`} {
+		if bytes.HasSuffix(before, []byte(esc)) {
+			return true
+		}
+	}
+	return false
 }
 
 // merge sorts spans and joins those that overlap, the earlier one naming the result.

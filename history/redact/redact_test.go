@@ -238,3 +238,21 @@ func TestBytesRedactsInsideEncodedStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestBytesRedactsAfterColourCodes: coloured output puts an escape sequence such as
+// ESC[32m right before a key; its final 'm' made the key look like the end of a longer
+// word, and the key was kept (raw in output.log, \u001b[32m in JSON and TOML strings).
+func TestBytesRedactsAfterColourCodes(t *testing.T) {
+	for _, key := range []string{anthropicKey, openaiKey, awsKeyID, githubPAT, gitlabPAT, slackBot, googleKey, stripeKey, jwt} {
+		for _, colour := range []string{"\x1b[32m", "\x1b[1;33m", "\x1b[0m", `\u001b[32m`, `\x1b[32m`, `\033[32m`} {
+			text := "key: " + colour + key + "\x1b[0m\n"
+			if got := string(Bytes([]byte(text))); strings.Contains(got, key) {
+				t.Errorf("the secret is still there: %q", got)
+			}
+		}
+	}
+	// a word that merely ends in m is still a word: no key starts inside it
+	if got := string(Bytes([]byte("programsk-" + random(30, 40, alnum)))); strings.Contains(got, "REDACTED") {
+		t.Errorf("redacted inside a word: %q", got)
+	}
+}
