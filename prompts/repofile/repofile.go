@@ -54,6 +54,9 @@ func ReadIn(root, name, display string, limit int64) ([]byte, error) {
 		// os.Root refuses every symlink that leaves root on the way, even an absolute
 		// one that comes back in: resolve it and try once more with where it leads.
 		rel, inside := resolveInside(root, name)
+		if errors.Is(err, syscall.ELOOP) && !inside {
+			return nil, &RefusedError{Path: display, Reason: "it is a symlink that leads to itself (a loop of symlinks)", Limit: limit}
+		}
 		if !inside {
 			return nil, &RefusedError{Path: display, Reason: "it leads outside the repository (through a symlink or '..')", Limit: limit}
 		}
