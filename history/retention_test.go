@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // iterationsOfSize makes a history of len(sizes) iterations whose saved output and diff
@@ -131,5 +132,36 @@ func TestPruneLeavesASymlinkedIterationAlone(t *testing.T) {
 	}
 	if _, err := os.Stat(s.DiffPath(2)); !os.IsNotExist(err) {
 		t.Errorf("iteration 2 not pruned: %v", err)
+	}
+}
+
+// A 'git ralph inject' killed between writing its temp file and renaming it left the temp
+// file in the queue for good; the next loop removes it once it is old enough that no
+// inject can still be writing it.
+func TestRemoveLeftoversOfInject(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, Dir, injectDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, ".00000000000000000001-7.md.1"+tempSuffix)
+	young := filepath.Join(dir, ".00000000000000000002-8.md.2"+tempSuffix)
+	queued := filepath.Join(dir, "00000000000000000003-9.md")
+	for _, p := range []string{old, young, queued} {
+		os.WriteFile(p, []byte("x"), 0o600)
+	}
+	past := time.Now().Add(-2 * staleTempAge)
+	os.Chtimes(old, past, past)
+	os.Chtimes(queued, past, past)
+	if n := RemoveLeftovers(root); n != 1 {
+		t.Errorf("removed %d, want 1", n)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the old temp file is kept: %v", err)
+	}
+	for _, p := range []string{young, queued} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
 	}
 }
