@@ -24,6 +24,11 @@ type Restore struct {
 	Changed     []string // paths the restore writes, creates or deletes
 	Uncommitted []string // the changed paths whose present content HEAD does not hold
 	Ignored     []string // the ignored files among Present: ignored now, touched by the restore
+
+	// Nested git repositories (a submodule, a clone inside the work tree) that writing
+	// Goal would delete or write into. A tree holds only their commit, not their files
+	// or history, so no backup can keep them: the caller must refuse.
+	NestedInTheWay []string
 }
 
 // PlanRestore works out what restoring target would change, touching nothing but the
@@ -64,7 +69,54 @@ func PlanRestore(ctx context.Context, dir string, target Checkpoint, own string)
 	if r.Goal, err = editTree(ctx, dir, target.Tree, nil, leave); err != nil {
 		return r, err
 	}
+	if r.NestedInTheWay, err = nestedInTheWay(ctx, dir, r.Present, r.Goal); err != nil {
+		return r, err
+	}
 	return r, r.compare(ctx, dir)
+}
+
+// nestedInTheWay lists the nested repositories of present (its gitlinks) that writing goal
+// would delete or write into: goal holds something else than a gitlink at their path, a
+// file or directory inside them, or a file where one of their parent directories is. git
+// then removes the whole directory, its .git included. One that goal simply lacks is left
+// where it is (git does not remove a non-empty directory it does not track).
+func nestedInTheWay(ctx context.Context, dir, present, goal string) ([]string, error) {
+	nested, err := gitlinks(ctx, dir, present)
+	if err != nil || len(nested) == 0 {
+		return nil, err
+	}
+	goalLinks, err := gitlinks(ctx, dir, goal)
+	if err != nil {
+		return nil, err
+	}
+	goalFiles, err := treeFiles(ctx, dir, goal, "")
+	if err != nil {
+		return nil, err
+	}
+	shape := newTreeShape(goalFiles)
+	var inTheWay []string
+	for p := range nested {
+		if !goalLinks[p] && shape.touches(p) {
+			inTheWay = append(inTheWay, p)
+		}
+	}
+	return sortedSet(inTheWay), nil
+}
+
+// gitlinks lists the paths of tree's gitlinks (mode 160000: submodules, nested repositories).
+func gitlinks(ctx context.Context, dir, tree string) (map[string]bool, error) {
+	out, err := gitEnv(ctx, dir, nil, "ls-tree", "-r", "-z", "--full-tree", tree)
+	if err != nil {
+		return nil, fmt.Errorf("listing the files of %s: %w", tree, err)
+	}
+	links := map[string]bool{}
+	for _, entry := range splitNul(out) {
+		meta, path, ok := strings.Cut(entry, "\t")
+		if ok && strings.HasPrefix(meta, "160000 ") {
+			links[path] = true
+		}
+	}
+	return links, nil
 }
 
 // unknownToTarget lists the files of snapshot that the target tree lacks but would
@@ -109,6 +161,20 @@ func (r *Restore) compare(ctx context.Context, dir string) error {
 func (r Restore) IsIgnored(path string) bool {
 	i := sort.SearchStrings(r.Ignored, path)
 	return i < len(r.Ignored) && r.Ignored[i] == path
+}
+
+// CheckIndexUnlocked fails while the index is locked by another git process (an editor
+// opened by 'git commit', a crashed git that left index.lock): Apply would write the work
+// tree and then fail to move HEAD, leaving the two out of step.
+func CheckIndexUnlocked(ctx context.Context, dir string) error {
+	lock, err := GitPath(ctx, dir, "index.lock")
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(lock); err == nil {
+		return fmt.Errorf("the index is locked by another git process (%s exists)", lock)
+	}
+	return nil
 }
 
 // Apply makes the work tree match Goal, then moves HEAD to the target commit and resets the

@@ -106,12 +106,14 @@ func ResetHard(ctx context.Context, dir, commit string) error {
 var backupIdentity = []string{"GIT_AUTHOR_NAME=git-ralph", "GIT_AUTHOR_EMAIL=git-ralph@localhost",
 	"GIT_COMMITTER_NAME=git-ralph", "GIT_COMMITTER_EMAIL=git-ralph@localhost"}
 
-// CommitTree writes a commit of tree with parent (none when "") and message, without
-// touching HEAD, the index or any ref, and returns its hash.
-func CommitTree(ctx context.Context, dir, tree, parent, message string) (string, error) {
+// CommitTree writes a commit of tree with parent (none when ""), the further parents
+// more, and message, without touching HEAD, the index or any ref, and returns its hash.
+func CommitTree(ctx context.Context, dir, tree, parent, message string, more ...string) (string, error) {
 	args := []string{"commit-tree", tree, "-F", "-"}
-	if parent != "" {
-		args = append(args, "-p", parent)
+	for _, p := range append([]string{parent}, more...) {
+		if p != "" {
+			args = append(args, "-p", p)
+		}
 	}
 	var out strings.Builder
 	if err := gitTo(ctx, dir, backupIdentity, strings.NewReader(message), &out, args...); err != nil {
@@ -159,4 +161,58 @@ func CheckComplete(ctx context.Context, dir, commit string) error {
 		return fmt.Errorf("checking that %s is whole: %w", commit, err)
 	}
 	return nil
+}
+
+// IndexTree writes what the index stages as a tree and returns it. It is "" when the
+// index has unmerged entries, which no tree can hold. write-tree runs on a copy of the
+// index: on the index itself it would rewrite the file (its cache of trees), and fail
+// while another git process holds index.lock.
+func IndexTree(ctx context.Context, dir string) (string, error) {
+	unmerged, err := Git(ctx, dir, "ls-files", "-z", "--unmerged")
+	if err != nil || unmerged != "" {
+		return "", err
+	}
+	var tree string
+	err = withScratchIndex(ctx, dir, func(env []string) error {
+		var err error
+		tree, err = gitEnv(ctx, dir, env, "write-tree")
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("reading what the index stages: %w", err)
+	}
+	return tree, nil
+}
+
+// StageTree makes the index stage tree, leaving the work tree as it is, and refreshes the
+// index's file data so that only real differences show as changes.
+func StageTree(ctx context.Context, dir, tree string) error {
+	if _, err := Git(ctx, dir, "read-tree", tree); err != nil {
+		return fmt.Errorf("staging %s: %w", tree, err)
+	}
+	_, err := Git(ctx, dir, "update-index", "-q", "--refresh")
+	var gitErr *Error
+	if err != nil && !(errors.As(err, &gitErr) && gitErr.ExitCode == 1) { // 1: files differ, as they may
+		return err
+	}
+	return nil
+}
+
+// StagedTree is IndexTree when the index stages something else than head's tree (the
+// empty tree when head is ""), and "" when it stages nothing new.
+func StagedTree(ctx context.Context, dir, head string) (string, error) {
+	index, err := IndexTree(ctx, dir)
+	if err != nil || index == "" {
+		return "", err
+	}
+	headTree := emptyTree
+	if head != "" {
+		if headTree, err = ResolveRef(ctx, dir, head+"^{tree}"); err != nil {
+			return "", err
+		}
+	}
+	if index == headTree {
+		return "", nil
+	}
+	return index, nil
 }

@@ -114,6 +114,9 @@ func OpenStore(root string) (*Store, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("opening the history: %s is not a directory", root)
 	}
+	if err := CheckOwnDirs(root); err != nil {
+		return nil, err
+	}
 	s := &Store{root: root, dir: filepath.Join(root, Dir, historyDir)}
 	if info, err := os.Stat(s.dir); err == nil && !info.IsDir() {
 		return nil, fmt.Errorf("opening the history: %s is not a directory", s.dir)
@@ -138,11 +141,16 @@ func (s *Store) ValidationPath(n int) string { return filepath.Join(s.IterationD
 func (s *Store) recordPath(n int) string { return filepath.Join(s.IterationDir(n), recordFile) }
 func (s *Store) counterPath() string     { return filepath.Join(s.dir, counterFile) }
 
+// MaxCount bounds the iteration numbers and counts git-ralph reads back from its files:
+// far beyond any history, far below where adding to them overflows. A repository can
+// commit a counter or a state holding the largest int.
+const MaxCount = 1_000_000_000
+
 // parseNumber reads an iteration number in its canonical form ("7", not "07" or "+7"), so
 // that only the directories Next made count as iterations.
 func parseNumber(s string) (int, bool) {
 	n, err := strconv.Atoi(s)
-	return n, err == nil && n > 0 && strconv.Itoa(n) == s
+	return n, err == nil && n > 0 && n <= MaxCount && strconv.Itoa(n) == s
 }
 
 // Next allocates the next iteration number and creates its directory. The counter is
@@ -160,7 +168,10 @@ func (s *Store) Next() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for n := last + 1; n <= last+maxSkips; n++ {
+	if last >= MaxCount {
+		return 0, fmt.Errorf("allocating an iteration number: %s holds iteration %d, the highest git-ralph numbers", s.dir, last)
+	}
+	for n := last + 1; n <= min(last+maxSkips, MaxCount); n++ {
 		if err := WriteFileAtomic(s.counterPath(), []byte(strconv.Itoa(n)+"\n"), 0o644); err != nil {
 			return 0, fmt.Errorf("allocating iteration %d: %w", n, err)
 		}

@@ -250,3 +250,32 @@ func BenchmarkListNewest20(b *testing.B) {
 		})
 	}
 }
+
+// A counter holding the largest int (a repository can commit one) made Next hand out
+// -9223372036854775808, and the iteration's record could then not be saved. A counter
+// past MaxCount is taken as unreadable: the directories say where numbering stands.
+func TestNextIgnoresACounterThatWouldOverflow(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	first := next(t, s)
+	if err := os.WriteFile(s.counterPath(), []byte("9223372036854775807\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := next(t, s); n != first+1 {
+		t.Fatalf("Next = %d after iteration %d, want %d", n, first, first+1)
+	}
+}
+
+// A directory numbered MaxCount (committed by a repository) ends the numbering with an
+// error at once, rather than numbers past MaxCount that Last no longer sees (the record of
+// iteration MaxCount+1 could then not be saved).
+func TestNextStopsAtMaxCount(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	next(t, s)
+	if err := os.Mkdir(s.IterationDir(MaxCount), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(s.counterPath())
+	if n, err := s.Next(); err == nil {
+		t.Fatalf("Next = %d, want an error", n)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Retention bounds the disk the history takes: the output, diff and validation log of the
@@ -60,8 +61,12 @@ func (s *Store) Prune(r Retention) ([]int, error) {
 	return pruned, nil
 }
 
-// savedSize is the size of iteration n's saved files, and whether it has any.
+// savedSize is the size of iteration n's saved files, and whether it has any. A
+// directory that is a symlink has none: what it leads to is not the history's.
 func (s *Store) savedSize(n int) (int64, bool) {
+	if info, err := os.Lstat(s.IterationDir(n)); err != nil || !info.IsDir() {
+		return 0, false
+	}
 	var size int64
 	present := false
 	for _, name := range savedFiles {
@@ -95,7 +100,7 @@ func (s *Store) prune(n int) error {
 // loop holding the repository's lock writes those, so the caller must hold it; then every
 // such temp file is a leftover, however young. It returns how many it removed.
 func RemoveLeftovers(root string) int {
-	removed := removeTemps(StatePath(root))
+	removed := removeTemps(StatePath(root)) + removeStaleInjectTemps(root, time.Now())
 	dir := filepath.Join(root, Dir, historyDir)
 	removed += removeTemps(filepath.Join(dir, counterFile))
 	entries, err := os.ReadDir(dir)
@@ -105,6 +110,21 @@ func RemoveLeftovers(root string) int {
 	for _, e := range entries {
 		if _, ok := parseNumber(e.Name()); ok && e.IsDir() {
 			removed += removeTemps(filepath.Join(dir, e.Name(), recordFile))
+		}
+	}
+	return removed
+}
+
+// removeStaleInjectTemps deletes the temp files a 'git ralph inject' killed before its
+// rename left in the queue (readers skip them, nothing else removed them). inject runs
+// without the lock, so only those older than staleTempAge go: a young one may be one
+// being written now.
+func removeStaleInjectTemps(root string, now time.Time) int {
+	matches, _ := filepath.Glob(filepath.Join(root, Dir, injectDir, ".*"+tempSuffix))
+	removed := 0
+	for _, m := range matches {
+		if info, err := os.Lstat(m); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > staleTempAge && os.Remove(m) == nil {
+			removed++
 		}
 	}
 	return removed

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // iterationsOfSize makes a history of len(sizes) iterations whose saved output and diff
@@ -38,6 +39,10 @@ func TestPrune(t *testing.T) {
 		{"oldest go first, even small ones", []int{1, 50, 10, 10}, Retention{MaxBytes: 25}, []int{1, 2}},
 		{"the newest stays whatever its size", []int{10, 100}, Retention{MaxBytes: 20}, []int{1}},
 		{"both bounds", []int{1, 1, 1, 1, 1}, Retention{Keep: 4, MaxBytes: 2}, []int{1, 2, 3}},
+		{"exactly at the size bound", []int{10, 10, 10}, Retention{MaxBytes: 30}, nil},
+		{"one byte over the size bound", []int{10, 10, 10}, Retention{MaxBytes: 29}, []int{1}},
+		{"exactly at the count bound", []int{10, 10, 10}, Retention{Keep: 3}, nil},
+		{"keep 1", []int{10, 10, 10}, Retention{Keep: 1}, []int{1, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +103,63 @@ func TestRemoveLeftovers(t *testing.T) {
 		}
 	}
 	for _, p := range others {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
+	}
+}
+
+// An iteration directory that is a symlink (a repository can commit one, and Next skips
+// its number) is not pruned: the files it leads to are not the history's. Pruning used to
+// delete output.log and diff.patch wherever it led.
+func TestPruneLeavesASymlinkedIterationAlone(t *testing.T) {
+	s := iterationsOfSize(t, 5, 5, 5)
+	elsewhere := t.TempDir()
+	for _, name := range []string{outputFile, diffFile} {
+		os.WriteFile(filepath.Join(elsewhere, name), []byte("not the history's"), 0o644)
+	}
+	os.RemoveAll(s.IterationDir(1))
+	if err := os.Symlink(elsewhere, s.IterationDir(1)); err != nil {
+		t.Skip(err)
+	}
+	if _, err := s.Prune(Retention{Keep: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{outputFile, diffFile} {
+		if _, err := os.Stat(filepath.Join(elsewhere, name)); err != nil {
+			t.Errorf("%s where the symlink leads: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(s.DiffPath(2)); !os.IsNotExist(err) {
+		t.Errorf("iteration 2 not pruned: %v", err)
+	}
+}
+
+// A 'git ralph inject' killed between writing its temp file and renaming it left the temp
+// file in the queue for good; the next loop removes it once it is old enough that no
+// inject can still be writing it.
+func TestRemoveLeftoversOfInject(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, Dir, injectDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, ".00000000000000000001-7.md.1"+tempSuffix)
+	young := filepath.Join(dir, ".00000000000000000002-8.md.2"+tempSuffix)
+	queued := filepath.Join(dir, "00000000000000000003-9.md")
+	for _, p := range []string{old, young, queued} {
+		os.WriteFile(p, []byte("x"), 0o600)
+	}
+	past := time.Now().Add(-2 * staleTempAge)
+	os.Chtimes(old, past, past)
+	os.Chtimes(queued, past, past)
+	if n := RemoveLeftovers(root); n != 1 {
+		t.Errorf("removed %d, want 1", n)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the old temp file is kept: %v", err)
+	}
+	for _, p := range []string{young, queued} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s removed: %v", p, err)
 		}

@@ -137,6 +137,20 @@ func parseState(data []byte) (State, int, error) {
 	if err := toml.Unmarshal(data, &s); err != nil {
 		return State{}, errorLine(err), err
 	}
+	// A state file can be committed: counts a loop could never reach would overflow
+	// (iteration -9223372036854775808 after the largest int).
+	for _, c := range []struct {
+		key string
+		n   int
+	}{{"iteration", s.Iteration}, {"error_count", s.ErrorCount},
+		{"consecutive_errors", s.ConsecutiveErrors}, {"idle_iterations", s.IdleIterations}} {
+		if c.n < 0 || c.n > MaxCount {
+			return State{}, lineOfKey(data, c.key), fmt.Errorf("%s is %d, want 0 to %d", c.key, c.n, MaxCount)
+		}
+	}
+	if s.MaxIterations < 0 { // only compared with, never counted up: any positive limit is fine
+		return State{}, lineOfKey(data, "max_iterations"), fmt.Errorf("max_iterations is %d, want 0 (none) or more", s.MaxIterations)
+	}
 	return s, 0, nil
 }
 

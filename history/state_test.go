@@ -108,6 +108,10 @@ func TestLoadStateKeepsACorruptFileAside(t *testing.T) {
 		{"schema version zero", "run = 'r'\nschema_version = 0\n", 2},
 		{"empty file", "", 0},
 		{"torn write", "schema_version = 1\nrun = 'r'\nlast_error = 'abc", 3},
+		// committed by a repository: a resumed run went on at iteration -9223372036854775808
+		{"iteration that would overflow", "schema_version = 1\nrun = 'r'\niteration = 9223372036854775807\n", 3},
+		{"negative count", "schema_version = 1\nrun = 'r'\n\nconsecutive_errors = -1\n", 4},
+		{"negative limit", "schema_version = 1\nmax_iterations = -2\n", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

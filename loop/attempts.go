@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
@@ -73,6 +74,10 @@ const maxErrorText = 2000
 // bounded is s cut to maxErrorText bytes, at a rune boundary.
 func bounded(s string) string {
 	s = strings.TrimSpace(s)
+	if len(s) <= maxErrorText {
+		return s
+	}
+	s = redact.String(s) // before the cut, which could leave a piece of a key too short to be recognised
 	if len(s) <= maxErrorText {
 		return s
 	}

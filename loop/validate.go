@@ -107,6 +107,10 @@ func (v Validation) Feedback(iteration int) string {
 func tailLines(s string, lines, max int) string {
 	s = strings.TrimRight(s, "\n")
 	if len(s) > max {
+		// redacted before the cut, which could leave the end of a key without its prefix
+		s = redact.String(s)
+	}
+	if len(s) > max {
 		s = s[len(s)-max:]
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
 			s = s[i+1:]

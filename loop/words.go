@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-ralph/git-ralph/history/redact"
 )
 
 // How the loop puts into words what the agent and git said: reasons, feedback.
@@ -15,6 +17,12 @@ const maxReasonError = 300
 // oneLine is s on one line, its lines joined with " / ", cut to about max bytes.
 func oneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " ")
+	if len(s) <= max {
+		return s
+	}
+	// Redacted before the cut: the piece of a key the cut leaves may be too short to be
+	// recognised when what holds the text is redacted.
+	s = redact.String(s)
 	if len(s) <= max {
 		return s
 	}

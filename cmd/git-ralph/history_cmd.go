@@ -59,7 +59,7 @@ func (c *HistoryCmd) Run(ctx context.Context, s Streams) error {
 // reportBadRecords names the records that could not be read and were left out.
 func reportBadRecords(w io.Writer, bad []history.BadRecord) {
 	for _, b := range bad {
-		fmt.Fprintf(w, "warning: iteration %d left out: %v\n", b.Iteration, b.Err)
+		fmt.Fprintf(w, "warning: iteration %d left out: %s\n", b.Iteration, printableText(b.Err.Error()))
 	}
 	if len(bad) > 0 {
 		fmt.Fprintf(w, "hint: the other iterations are listed; move a damaged record.toml aside or fix it by hand\n")
@@ -137,8 +137,10 @@ func printTable(w io.Writer, recs []history.Record) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ITER\tRUN\tMODE\tOUTCOME\tDURATION\tCOMMIT\tCHANGES")
 	for _, r := range recs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Iteration, orDash(r.Run), orDash(r.Mode), outcomeText(r),
-			formatDuration(time.Duration(r.DurationMS)*time.Millisecond), orDash(shortHash(r.CommitAfter)), changesText(r))
+		// a record.toml can be committed by the repository: its strings are spelled out
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Iteration, printable(orDash(r.Run)), printable(orDash(r.Mode)),
+			printable(outcomeText(r)), formatDuration(time.Duration(r.DurationMS)*time.Millisecond),
+			printable(orDash(shortHash(r.CommitAfter))), changesText(r))
 	}
 	return tw.Flush()
 }
@@ -229,7 +231,7 @@ func (c *HistoryCmd) printDiff(ctx context.Context, w io.Writer, root string, st
 // savedDiff streams iteration n's diff as it was saved, so it needs none of git's
 // objects and survives a rebase or gc.
 func (c *HistoryCmd) savedDiff(ctx context.Context, w io.Writer, root string, store *history.Store, n int) error {
-	f, err := repofile.Open(store.DiffPath(n), store.DiffPath(n))
+	f, err := repofile.OpenOwn(store.DiffPath(n), store.DiffPath(n)) // never through a committed symlink
 	if errors.Is(err, fs.ErrNotExist) {
 		return missingIteration(store, n, "saved diff")
 	}

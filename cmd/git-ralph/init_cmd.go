@@ -98,10 +98,16 @@ func writeScaffold(root string, force bool) ([]string, error) {
 	if !hasSpecs(root) {
 		files = append(files, scaffoldFile{specExamplePath, specExample})
 	}
+	for _, f := range files {
+		if err := refuseSymlinkOnPath(root, f.path); err != nil {
+			return nil, err
+		}
+	}
 	if !force {
 		var existing []string
 		for _, f := range files {
-			if _, err := os.Stat(filepath.Join(root, f.path)); !errors.Is(err, fs.ErrNotExist) {
+			// Lstat: a dangling symlink exists too (writing it would create its target)
+			if _, err := os.Lstat(filepath.Join(root, f.path)); !errors.Is(err, fs.ErrNotExist) {
 				existing = append(existing, f.path)
 			}
 		}
@@ -110,18 +116,59 @@ func writeScaffold(root string, force bool) ([]string, error) {
 				"use 'git ralph init --force' to replace them with the defaults")
 		}
 	}
+	// Written through os.Root: a repository's symlink (PROMPT_build.md -> ~/.bashrc,
+	// .ralph -> elsewhere) must not make init write outside it.
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	var written []string
 	for _, f := range files {
-		path := filepath.Join(root, f.path)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return written, fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
-		}
-		if err := os.WriteFile(path, []byte(f.body), 0o644); err != nil {
-			return written, fmt.Errorf("writing %s: %w", path, err)
+		if err := writeScaffoldFile(r, f); err != nil {
+			return written, err
 		}
 		written = append(written, f.path)
 	}
 	return written, nil
+}
+
+// refuseSymlinkOnPath refuses a scaffold path (slash-separated, under root) that is a
+// symlink or lies in a symlinked directory, before anything is written.
+func refuseSymlinkOnPath(root, path string) error {
+	parts := strings.Split(path, "/")
+	for i := range parts {
+		prefix := strings.Join(parts[:i+1], "/")
+		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(prefix)))
+		if err != nil {
+			return nil // missing: nothing below it exists either
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return withHint(fmt.Errorf("not writing %s: %s is a symlink", path, prefix), "make %s a regular file or directory (or remove it), then run 'git ralph init' again", prefix)
+		}
+	}
+	return nil
+}
+
+// writeScaffoldFile writes f inside r, refusing to write through a symlink: --force
+// replaces the defaults' files, not whatever a symlink there names.
+func writeScaffoldFile(r *os.Root, f scaffoldFile) error {
+	name := filepath.FromSlash(f.path)
+	if err := r.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
+	}
+	if info, err := r.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return withHint(fmt.Errorf("not writing %s: it is a symlink", f.path), "remove it, then run 'git ralph init' again")
+	}
+	out, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if _, err := out.WriteString(f.body); err != nil {
+		out.Close()
+		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	return out.Close()
 }
 
 // hasSpecs reports whether specs/ holds a Markdown file already: then it needs no example.

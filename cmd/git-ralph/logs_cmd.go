@@ -94,8 +94,8 @@ func (c *LogsCmd) printLog(ctx context.Context, s Streams, root string) error {
 }
 
 // logLine shows a line of the structured log: formatted, or raw with --json; lines that
-// are not records raw too (a torn line is shown, never dropped), unless only one run's
-// records are wanted.
+// are not records as they are too (a torn line is shown, never dropped), their control
+// characters spelled out, unless only one run's records are wanted.
 func logLine(raw bool, run string, loc *time.Location) func([]byte) (string, bool) {
 	return func(line []byte) (string, bool) {
 		if len(line) == 0 {
@@ -107,6 +107,10 @@ func logLine(raw bool, run string, loc *time.Location) func([]byte) (string, boo
 			return "", false
 		case ok && !raw:
 			return rec.format(loc), true
+		case !ok:
+			// anything can be written into the file (a repository can commit it): what
+			// would drive the terminal is spelled out
+			return printableText(string(line)), true
 		}
 		return string(line), true
 	}
@@ -197,7 +201,7 @@ func (t *logTail) readNew(add func([]byte) error) error {
 
 // open opens the file if it exists now.
 func (t *logTail) open() bool {
-	f, err := repofile.Open(t.path, t.path) // a FIFO committed in its place must not hang 'logs -f'
+	f, err := repofile.OpenOwn(t.path, t.path) // a FIFO committed in its place must not hang 'logs -f', a symlink not lead elsewhere
 	if err != nil {
 		return false
 	}
@@ -304,7 +308,7 @@ func (c *LogsCmd) printOutput(ctx context.Context, s Streams, root string) error
 	if err != nil {
 		return err
 	}
-	path, finished, err := outputOf(store, root, n)
+	path, finished, err := outputOf(store, root, n, s.Stderr)
 	if err != nil {
 		return err
 	}
@@ -360,8 +364,10 @@ func followOutput(ctx context.Context, store *history.Store, n int, poll, finish
 }
 
 // outputOf finds iteration n's saved output: the path its record names, or, without a
-// record (the iteration runs, or its loop died), the path it is written to.
-func outputOf(store *history.Store, root string, n int) (path string, finished bool, err error) {
+// record (the iteration runs, or its loop died), the path it is written to. A damaged
+// record does not hide an output that is there: warn names the record, and the output
+// is shown all the same.
+func outputOf(store *history.Store, root string, n int, warn io.Writer) (path string, finished bool, err error) {
 	rec, err := store.Get(n)
 	if errors.Is(err, history.ErrNoRecord) {
 		if _, statErr := os.Stat(store.OutputPath(n)); statErr == nil {
@@ -370,7 +376,11 @@ func outputOf(store *history.Store, root string, n int) (path string, finished b
 		return "", false, missingIteration(store, n, "saved output")
 	}
 	if err != nil {
-		return "", false, err
+		if _, statErr := os.Stat(store.OutputPath(n)); statErr != nil {
+			return "", false, err
+		}
+		fmt.Fprintf(warn, "warning: %s\nthis is the output saved for iteration %d\n", printableText(err.Error()), n)
+		return store.OutputPath(n), true, nil
 	}
 	path = rec.OutputPath
 	if rec.Pruned {
@@ -380,8 +390,11 @@ func outputOf(store *history.Store, root string, n int) (path string, finished b
 	if path == "" {
 		return "", true, withHint(fmt.Errorf("iteration %d kept no output", n), "'git ralph history --diff %d' shows what it changed", n)
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
+	// The output is where the loop saves it, whatever the record says: a record can be
+	// committed, naming any file of the machine (output_path = "/home/you/.ssh/id_rsa").
+	path = store.OutputPath(n)
+	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
+		return "", true, &repofile.RefusedError{Path: path, Reason: "it is not a regular file (a symlink, a FIFO…), which git-ralph does not read as its own output"}
 	}
 	if _, err := os.Stat(path); err != nil {
 		return "", true, withHint(fmt.Errorf("iteration %d's output is no longer kept: %w", n, err), "'git ralph history --diff %d' shows what it changed", n)

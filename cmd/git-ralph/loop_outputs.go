@@ -43,7 +43,11 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	o.progress.statusLine = o.progress.fancy && o.live.w == nil // the agent's own output would tear it
 	// The cron entries' shell appends to cron.log; renaming it keeps it bounded (this run
 	// goes on writing to the renamed file, the next one starts a new cron.log).
-	if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
+	// Never through a .ralph/logs symlink: the run refuses it (saying why) before any
+	// iteration, and must rename and delete nothing wherever it leads first.
+	if history.CheckOwnDirs(root) != nil {
+		// the loop's journal reports it
+	} else if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
 	}
 	log, err := openRunLog(root, set.resolved.LogLevel.V)

@@ -22,11 +22,13 @@ const (
 	trailerHead     = "Ralph-Head"     // the commit HEAD was on, or "" on a branch with none yet
 	trailerBranch   = "Ralph-Branch"   // the branch HEAD was on, or "" when detached
 	trailerRestored = "Ralph-Restored" // the tree the rollback wrote into the work tree
+	trailerIndex    = "Ralph-Index"    // what the index staged, when it staged more than HEAD (optional)
 )
 
 // backup is the ref a rollback wrote: its full name and the short name --undo takes.
 type backup struct {
 	ref, name string
+	staged    bool // the index staged more than HEAD, and the backup keeps it
 }
 
 // writeBackup keeps HEAD and the present work tree as a commit under a ref named by the
@@ -44,7 +46,22 @@ func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal rol
 	msg := fmt.Sprintf("git-ralph rollback backup: HEAD and work tree before '%s'\n\n"+
 		"Put back with 'git ralph rollback --undo %s'.\n\n%s: %s\n%s: %s\n%s: %s\n",
 		goal.command, b.name, trailerHead, plan.Head, trailerBranch, branch, trailerRestored, plan.Goal)
-	commit, err := gitops.CommitTree(ctx, root, plan.Present, plan.Head, msg)
+	// What is staged may differ from both HEAD and the work tree (git add -p): it is
+	// kept too, as the tree of a second parent, or the reset would leave it to gc.
+	staged, err := gitops.StagedTree(ctx, root, plan.Head)
+	if err != nil {
+		return backup{}, err
+	}
+	var stagedCommit string
+	if b.staged = staged != ""; b.staged {
+		msg += fmt.Sprintf("%s: %s\n", trailerIndex, staged)
+		stagedCommit, err = gitops.CommitTree(ctx, root, staged, plan.Head,
+			fmt.Sprintf("git-ralph rollback backup: what the index staged before '%s'\n", goal.command))
+		if err != nil {
+			return backup{}, fmt.Errorf("keeping the staged changes before rolling back: %w", err)
+		}
+	}
+	commit, err := gitops.CommitTree(ctx, root, plan.Present, plan.Head, msg, stagedCommit)
 	if err != nil {
 		return backup{}, fmt.Errorf("keeping the work tree before rolling back: %w", err)
 	}
@@ -109,7 +126,8 @@ func undoGoal(ctx context.Context, root, name string) (rollbackGoal, error) {
 		return rollbackGoal{}, err
 	}
 	return rollbackGoal{checkpoint: gitops.Checkpoint{Head: commit.Parent, Tree: commit.Tree},
-		what: "as before the rollback kept at " + ref, command: "git ralph rollback --undo " + name, kept: t[trailerRestored]}, nil
+		what: "as before the rollback kept at " + ref, command: "git ralph rollback --undo " + name, kept: t[trailerRestored],
+		staged: t[trailerIndex]}, nil
 }
 
 // backupTrailers reads the trailers of a backup commit's message; ok says all are there
@@ -118,7 +136,7 @@ func backupTrailers(msg string) (trailers map[string]string, ok bool) {
 	trailers = map[string]string{}
 	for _, line := range strings.Split(msg, "\n") {
 		key, value, found := strings.Cut(line, ":")
-		if found && (key == trailerHead || key == trailerBranch || key == trailerRestored) {
+		if found && (key == trailerHead || key == trailerBranch || key == trailerRestored || key == trailerIndex) {
 			trailers[key] = strings.TrimSpace(value)
 		}
 	}
@@ -155,6 +173,12 @@ func (b backup) report(ctx context.Context, root string, s Streams, plan gitops.
 	// Only a summary: an error reading it changes nothing of what was done.
 	if left, err := plan.UncommittedAtTarget(ctx, root); err == nil && len(left) > 0 {
 		fmt.Fprintf(s.Stdout, "uncommitted then, uncommitted again: %s ('git status' lists them)\n", plural(len(left), "file"))
+	}
+	switch {
+	case goal.staged != "":
+		fmt.Fprintln(s.Stdout, "staged changes: staged again as they were")
+	case b.staged:
+		fmt.Fprintln(s.Stdout, "staged changes: kept in the backup too; the undo stages them again")
 	}
 	fmt.Fprintf(s.Stdout, "undo with: git ralph rollback --undo %s\n", b.name)
 }

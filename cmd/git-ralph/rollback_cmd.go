@@ -33,6 +33,9 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	if err := history.CheckOwnDirs(root); err != nil { // before anything changes, not after
+		return err
+	}
 	lock, err := holdForRollback(ctx, root)
 	if err != nil {
 		return err
@@ -46,8 +49,14 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	if err := c.checkLosses(ctx, root, plan, goal.kept); err != nil {
+	if err := refuseNested(plan); err != nil {
 		return err
+	}
+	if err := c.checkLosses(ctx, root, plan, goal); err != nil {
+		return err
+	}
+	if err := gitops.CheckIndexUnlocked(ctx, root); err != nil {
+		return withHint(err, "wait for that git command to end and roll back again; if none runs, a crashed one left the lock: remove the file")
 	}
 	b, err := writeBackup(ctx, root, plan, goal, time.Now())
 	if err != nil {
@@ -55,6 +64,11 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	}
 	if err := plan.Apply(ctx, root, "git-ralph rollback"); err != nil {
 		return withHint(err, "what was there is kept at %s; 'git ralph rollback --undo %s' puts it back", b.ref, b.name)
+	}
+	if goal.staged != "" {
+		if err := gitops.StageTree(ctx, root, goal.staged); err != nil {
+			return withHint(err, "the files are back; what was staged is the tree %s ('git read-tree %s' stages it)", goal.staged, goal.staged)
+		}
 	}
 	if err := history.EnsureGitignore(root); err != nil { // the target may predate .ralph/.gitignore
 		return err
@@ -66,9 +80,11 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 // rollbackGoal is where a rollback goes and what it may replace without a --force.
 type rollbackGoal struct {
 	checkpoint gitops.Checkpoint
-	what       string // "before iteration 3", "as before the rollback kept at refs/ralph/backup/…"
-	command    string // the command, for the backup's message
-	kept       string // a tree whose contents are kept elsewhere: replacing them loses nothing
+	what       string         // "before iteration 3", "as before the rollback kept at refs/ralph/backup/…"
+	command    string         // the command, for the backup's message
+	kept       string         // a tree whose contents are kept elsewhere: replacing them loses nothing
+	history    *history.Store // for a rollback to an iteration: its checkpoints keep contents too
+	staged     string         // for an undo: the tree the index staged before the rollback, or ""
 }
 
 func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbackGoal, error) {
@@ -88,7 +104,7 @@ func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbac
 		return rollbackGoal{}, err
 	}
 	return rollbackGoal{checkpoint: cp, what: fmt.Sprintf("before iteration %d", n),
-		command: "git ralph rollback " + c.Target, kept: lastIterationTree(ctx, root, store)}, nil
+		command: "git ralph rollback " + c.Target, kept: lastIterationTree(ctx, root, store), history: store}, nil
 }
 
 // lastIterationTree is the work tree the newest iteration left, which its checkpoint
@@ -150,19 +166,30 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	first := 0
+	first, damaged := 0, 0 // damaged: the newest unreadable record below first
 	for n := last; n >= 1; n-- {
 		rec, err := store.Get(n)
+		if errors.Is(err, history.ErrNoRecord) {
+			continue // a number never recorded (its loop died first)
+		}
 		if err != nil {
-			continue // missing, or damaged: 'git ralph history' names it; the run's others still count
+			if damaged == 0 {
+				damaged = n
+			}
+			continue // damaged: between two of the run's records it changes nothing
 		}
 		if rec.Run != run {
 			break
 		}
-		first = n
+		first, damaged = n, 0
 	}
 	if first == 0 {
 		return 0, withHint(fmt.Errorf("the last run (%s) has no recorded iteration", run), "'git ralph history' lists the iterations; roll back to one by number")
+	}
+	if damaged != 0 {
+		// it may have been the run's first: going back less far than asked is no answer
+		return 0, withHint(fmt.Errorf("the record of iteration %d cannot be read, so where the last run (%s) began is unknown: iteration %d or earlier", damaged, run, first),
+			"'git ralph history' names the damaged record; roll back by number ('git ralph rollback %d' goes to before iteration %d)", first, first)
 	}
 	return first, nil
 }
@@ -207,21 +234,28 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
 		return "", missingIteration(store, n, "checkpoint "+ref)
-	case err != nil || rec.CommitBefore == "":
+	case err != nil || rec.CommitBefore == "" && !rec.Pruned:
 		return "", err
+	case rec.Pruned:
+		return "", withHint(fmt.Errorf("iteration %d's checkpoint was pruned by the history's retention settings: it cannot be rolled back to", n),
+			"'git ralph history' lists the iterations; those not marked pruned can be rolled back to (history_keep and history_max_size say how many are kept)")
 	}
 	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", ref, n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
 }
 
 // checkLosses refuses, without --force, a rollback that would overwrite or delete work
-// kept nowhere else: not committed at HEAD and not as kept says. Ignored files count.
-func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.Restore, kept string) error {
+// kept nowhere else: not committed at HEAD, not as goal.kept says, and not as the work
+// tree was before one of the recorded iterations. Ignored files count.
+func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.Restore, goal rollbackGoal) error {
 	if c.Force {
 		return nil
 	}
-	lost, err := plan.Unkept(ctx, root, kept)
+	lost, err := plan.Unkept(ctx, root, goal.kept)
 	if err != nil || len(lost) == 0 {
+		return err
+	}
+	if lost, err = keptByCheckpoints(ctx, root, plan, goal.history, lost); err != nil || len(lost) == 0 {
 		return err
 	}
 	names := make([]string, len(lost))
@@ -238,6 +272,69 @@ func (c *RollbackCmd) checkLosses(ctx context.Context, root string, plan gitops.
 		hint = "commit, stash or move them away first (git stash leaves ignored files), or pass --force to keep them in a backup ref and roll back anyway"
 	}
 	return withHint(fmt.Errorf("uncommitted changes would be lost: %s", summarisePaths(names)), "%s", hint)
+}
+
+// maxCheckpointsCompared bounds how many iterations' checkpoints keptByCheckpoints reads
+// (one git process each), newest first.
+const maxCheckpointsCompared = 200
+
+// keptByCheckpoints is lost less the paths whose present content a checkpoint taken
+// before one of the recorded iterations keeps: after 'rollback 3' the work tree is as it
+// was before iteration 3, and a further 'rollback 2' loses nothing of it (it used to need
+// --force, for "uncommitted changes would be lost"). store is nil for an undo.
+func keptByCheckpoints(ctx context.Context, root string, plan gitops.Restore, store *history.Store, lost []string) ([]string, error) {
+	if store == nil {
+		return lost, nil
+	}
+	last, err := store.Last()
+	if err != nil {
+		return lost, nil // only makes the rollback more careful
+	}
+	for n := last; n >= 1 && n > last-maxCheckpointsCompared && len(lost) > 0; n-- {
+		ref, err := loop.CheckpointRef(ctx, root, n, "before-tree")
+		if err != nil {
+			return lost, nil // only makes the rollback more careful
+		}
+		tree, err := gitops.ResolveRef(ctx, root, ref+"^{tree}")
+		if err != nil || tree == "" {
+			continue // pruned, or from an older git-ralph
+		}
+		unkept, err := plan.Unkept(ctx, root, tree)
+		if err != nil {
+			return nil, err
+		}
+		lost = intersectPaths(lost, unkept)
+	}
+	return lost, nil
+}
+
+func intersectPaths(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, p := range b {
+		in[p] = true
+	}
+	var out []string
+	for _, p := range a {
+		if in[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// refuseNested refuses, even with --force, a rollback that would delete a nested git
+// repository: the backup could keep only its commit, not its files, its uncommitted work
+// or its history.
+func refuseNested(plan gitops.Restore) error {
+	if len(plan.NestedInTheWay) == 0 {
+		return nil
+	}
+	names := make([]string, len(plan.NestedInTheWay))
+	for i, p := range plan.NestedInTheWay {
+		names[i] = printable(p)
+	}
+	return withHint(fmt.Errorf("rolling back would delete nested git repositories, which no backup can keep: %s", summarisePaths(names)),
+		"move them out of the work tree first (even --force does not delete them), roll back, then put them back where they fit")
 }
 
 // summarisePaths names the first paths and counts the rest.

@@ -46,6 +46,9 @@ var (
 
 const maxBlock = 64 << 10
 
+// endLineMax bounds the length of an END line endKey can match.
+const endLineMax = 160
+
 // engine redacts a text given in pieces of whole lines. Its only state is whether a
 // private key block is open and how much of it was swallowed.
 type engine struct {
@@ -109,9 +112,13 @@ func (e *engine) closeBlock(text []byte, from int) int {
 	for body < len(text) && isKeyBody(text[body]) {
 		body++
 	}
-	if loc := endKey.FindIndex(text[from:]); loc != nil && from+loc[0] == body {
-		e.inBlock = false
-		return from + loc[1]
+	// the END line must follow the body directly: look for it there only, since searching
+	// the rest of the text from every BEGIN made a text of many BEGIN lines quadratic
+	if bytes.HasPrefix(text[body:], []byte("-----END")) {
+		if loc := endKey.FindIndex(text[body:min(len(text), body+endLineMax)]); loc != nil && loc[0] == 0 {
+			e.inBlock = false
+			return body + loc[1]
+		}
 	}
 	e.blockSeen += body - from
 	if body < len(text) || e.blockSeen > maxBlock {
@@ -203,7 +210,7 @@ func (r *rule) matchLine(text []byte, start, end int, spans []span) []span {
 	line := text[start:end]
 	for _, m := range r.re.FindAllSubmatchIndex(line, -1) {
 		s, e := m[2*r.group], m[2*r.group+1]
-		if s < 0 || (r.group == 0 && s > 0 && isTokenByte(line[s-1])) {
+		if s < 0 || (r.group == 0 && s > 0 && isTokenByte(line[s-1]) && !afterEscape(line, s) && !afterCSI(line, s)) {
 			continue
 		}
 		if r.check != nil && !r.check(line[s:e]) {
@@ -212,6 +219,42 @@ func (r *rule) matchLine(text []byte, start, end int, spans []span) []span {
 		spans = append(spans, span{start: start + s, end: start + e, kind: r.name})
 	}
 	return spans
+}
+
+// afterEscape reports whether line[:s] ends with an escaped line break or tab (\n, \r,
+// \t): inside a JSON or TOML string (a state file, a record, an event) a key that began a
+// line of the agent's output follows one, and the 'n' before it does not make it part of
+// a longer word.
+func afterEscape(line []byte, s int) bool {
+	if s < 2 || line[s-2] != '\\' {
+		return false
+	}
+	c := line[s-1]
+	return c == 'n' || c == 'r' || c == 't'
+}
+
+// afterCSI reports whether line[:s] ends with a terminal control sequence such as the
+// colour code ESC[32m, raw or escaped (\x1b[, \u001b[, \033[): coloured output puts one
+// right before a key, and its final letter does not make the key part of a longer word.
+func afterCSI(line []byte, s int) bool {
+	i := s - 1
+	if c := line[i]; c < 0x40 || c > 0x7e {
+		return false
+	}
+	i--
+	for i >= 0 && (line[i] >= '0' && line[i] <= '9' || line[i] == ';' || line[i] == '?') {
+		i--
+	}
+	if i < 0 || line[i] != '[' {
+		return false
+	}
+	before := line[:i]
+	for _, esc := range []string{"\x1b", `\x1b`, `\u001b`, `\u001B`, `\033`, `\e`} {
+		if bytes.HasSuffix(before, []byte(esc)) {
+			return true
+		}
+	}
+	return false
 }
 
 // merge sorts spans and joins those that overlap, the earlier one naming the result.

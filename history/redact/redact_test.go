@@ -2,9 +2,12 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // random returns n characters drawn from alphabet by a fixed generator: test keys look
@@ -197,5 +200,59 @@ func TestWriterGap(t *testing.T) {
 	w.Flush()
 	if want := "whole line\nnext " + Mark("github-token") + "\n"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+// TestBytesRedactsInsideEncodedStrings: a state file, a record and a JSON event hold the
+// agent's output as an encoded string, where a line break is the two bytes \n and a quote
+// is \" . A key at the start of a line then follows an 'n', and an assigned value sits
+// between escaped quotes: both were missed (record.toml and --json kept them verbatim).
+func TestBytesRedactsInsideEncodedStrings(t *testing.T) {
+	secrets := []struct{ text, secret string }{
+		{anthropicKey, anthropicKey},
+		{openaiKey, openaiKey},
+		{awsKeyID, awsKeyID},
+		{githubPAT, githubPAT},
+		{gitlabPAT, gitlabPAT},
+		{slackBot, slackBot},
+		{googleKey, googleKey},
+		{stripeKey, stripeKey},
+		{jwt, jwt},
+		{`"SecretAccessKey": "` + awsSecret + `"`, awsSecret},
+		{`{"api_key":"` + genericToken + `"}`, genericToken},
+	}
+	for _, s := range secrets {
+		text := "failed:\n" + s.text + "\n\tand " + s.text + "\nend"
+		tomlText, err := toml.Marshal(map[string]string{"error": text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jsonText, err := json.Marshal(map[string]string{"error": text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, encoded := range [][]byte{tomlText, jsonText} {
+			if got := string(Bytes(encoded)); strings.Contains(got, s.secret) {
+				t.Errorf("the secret is still there: %s", got)
+			}
+		}
+	}
+}
+
+// TestBytesRedactsAfterColourCodes: coloured output puts an escape sequence such as
+// ESC[32m right before a key; its final 'm' made the key look like the end of a longer
+// word, and the key was kept (raw in output.log, \u001b[32m in JSON and TOML strings).
+func TestBytesRedactsAfterColourCodes(t *testing.T) {
+	for _, key := range []string{anthropicKey, openaiKey, awsKeyID, githubPAT, gitlabPAT, slackBot, googleKey, stripeKey, jwt} {
+		for _, colour := range []string{"\x1b[32m", "\x1b[1;33m", "\x1b[0m", `\u001b[32m`, `\x1b[32m`, `\033[32m`} {
+			text := "key: " + colour + key + "\x1b[0m\n"
+			if got := string(Bytes([]byte(text))); strings.Contains(got, key) {
+				t.Errorf("the secret is still there: %q", got)
+			}
+		}
+	}
+	// a word that merely ends in m is still a word: no key starts inside it
+	if got := string(Bytes([]byte("programsk-" + random(30, 40, alnum)))); strings.Contains(got, "REDACTED") {
+		t.Errorf("redacted inside a word: %q", got)
 	}
 }

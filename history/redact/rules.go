@@ -67,7 +67,7 @@ var rules = withCaseVariants([]rule{
 	// assignment, and a value that looks generated
 	{name: "assigned-secret", fold: true, anchored: true, group: 1,
 		keywords: []string{"key", "token", "secret", "password", "passwd", "pwd", "credential", "credentials", "auth"},
-		re:       regexp.MustCompile(`^s?["']?[ \t]*(?::=|=>|=|:)[ \t]*["']?([A-Za-z0-9+/_.~=-]{16,})`),
+		re:       regexp.MustCompile(`^s?(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9+/_.~=-]{16,})`),
 		check:    highEntropy, quick: assignedLong},
 })
 
@@ -88,7 +88,7 @@ func withCaseVariants(rs []rule) []rule {
 }
 
 // assignedLong is the shape of the assigned-secret rule without its regexp: after the
-// keyword, an optional s and quote, blanks, ':' or '=', and 16 value characters. Most hits
+// keyword, an optional s and quote (escaped too, \" in a JSON or TOML string), blanks, ':' or '=', and 16 value characters. Most hits
 // of "key" and "token" (input_tokens":1034, keyboard) fail it within a few bytes.
 func assignedLong(b []byte) bool {
 	i := 0
@@ -100,12 +100,12 @@ func assignedLong(b []byte) bool {
 	if i < len(b) && b[i] == 's' {
 		i++
 	}
-	skip(func(c byte) bool { return c == '"' || c == '\'' || c == ' ' || c == '\t' })
+	skip(func(c byte) bool { return c == '"' || c == '\'' || c == '\\' || c == ' ' || c == '\t' })
 	if i >= len(b) || b[i] != ':' && b[i] != '=' {
 		return false
 	}
 	skip(func(c byte) bool {
-		return c == ':' || c == '=' || c == '>' || c == '"' || c == '\'' || c == ' ' || c == '\t'
+		return c == ':' || c == '=' || c == '>' || c == '"' || c == '\'' || c == '\\' || c == ' ' || c == '\t'
 	})
 	start := i
 	skip(isKeyByte)

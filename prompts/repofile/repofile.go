@@ -54,6 +54,9 @@ func ReadIn(root, name, display string, limit int64) ([]byte, error) {
 		// os.Root refuses every symlink that leaves root on the way, even an absolute
 		// one that comes back in: resolve it and try once more with where it leads.
 		rel, inside := resolveInside(root, name)
+		if errors.Is(err, syscall.ELOOP) && !inside {
+			return nil, &RefusedError{Path: display, Reason: "it is a symlink that leads to itself (a loop of symlinks)", Limit: limit}
+		}
 		if !inside {
 			return nil, &RefusedError{Path: display, Reason: "it leads outside the repository (through a symlink or '..')", Limit: limit}
 		}
@@ -98,6 +101,28 @@ func Read(path, display string, limit int64) ([]byte, error) {
 // regular file, without blocking; the caller closes it.
 func Open(path, display string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// OpenOwn is Open for a file git-ralph writes itself under .ralph/ (a saved output or
+// diff, its log), refusing a symlink in its place as well: a repository can commit
+// .ralph/history/1/output.log as a symlink to ~/.ssh/id_rsa.
+func OpenOwn(path, display string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|appendFlags, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &RefusedError{Path: display, Reason: "it is a symlink, which git-ralph does not follow to its own files"}
+	}
 	if err != nil {
 		return nil, err
 	}

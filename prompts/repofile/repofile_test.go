@@ -26,6 +26,7 @@ func TestReadIn(t *testing.T) {
 	must(t, os.Symlink("../"+filepath.Base(outside)+"/credentials", filepath.Join(root, "dotdot.md")))
 	must(t, os.Symlink("/dev/zero", filepath.Join(root, "zero.md")))
 	must(t, os.Symlink("missing.md", filepath.Join(root, "dangling.md")))
+	must(t, os.Symlink("loop.md", filepath.Join(root, "loop.md")))
 	must(t, os.WriteFile(filepath.Join(root, "big.md"), make([]byte, 101), 0o644))
 	if runtime.GOOS != "windows" {
 		must(t, syscall.Mkfifo(filepath.Join(root, "fifo.md"), 0o644))
@@ -44,6 +45,7 @@ func TestReadIn(t *testing.T) {
 		{name: "sub", refused: "it is a directory, not a regular file"},
 		{name: "fifo.md", refused: "it is a FIFO (named pipe), not a regular file"},
 		{name: "big.md", refused: "it is larger than 100 bytes"},
+		{name: "loop.md", refused: "it is a symlink that leads to itself"}, // it said "leads outside the repository"
 		{name: "dangling.md", missing: true},
 		{name: "nothing.md", missing: true},
 	} {
