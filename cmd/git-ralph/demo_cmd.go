@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
@@ -81,7 +82,7 @@ func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, 
 // runDemoLoop runs one loop of the demo, reporting to the terminal and, like every
 // loop, to the structured log (git ralph logs).
 func runDemoLoop(ctx context.Context, s Streams, in *interrupts, cfg loop.Config) (loop.Result, error) {
-	reporter := reporters{newProgress(s.Stdout, false)}
+	reporter := reporters{reporting.NewProgress(s.Stdout, false)}
 	if log, err := openRunLog(cfg.Dir, "info"); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {

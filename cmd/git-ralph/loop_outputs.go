@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
@@ -16,7 +17,7 @@ import (
 // on stdout (--json), the structured log, the event hooks, and the agent's own output
 // (--verbose), counted for the terminal's status line.
 type loopOutputs struct {
-	progress *progress
+	progress *reporting.Progress
 	reporter reporters
 	log      *runLog // nil when the log could not be opened
 	hooks    *eventHooks
@@ -27,8 +28,7 @@ type loopOutputs struct {
 // outputs opens what the run reports to. A log that cannot be opened is a warning, not
 // a reason to leave the agent idle.
 func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts) *loopOutputs {
-	o := &loopOutputs{progress: newProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: in.hurry}
-	o.progress.output = o.live.bytes
+	o := &loopOutputs{progress: reporting.NewProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: in.hurry}
 	o.reporter = reporters{o.progress}
 	if c.JSON {
 		o.reporter = append(o.reporter, &jsonStream{enc: newEventEncoder(root), w: s.Stdout})
@@ -39,7 +39,9 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 			o.live.w = s.Stderr // stdout carries events only
 		}
 	}
-	o.progress.statusLine = o.progress.fancy && o.live.w == nil // the agent's own output would tear it
+	if o.progress.Fancy() && o.live.w == nil { // the agent's own output would tear it
+		o.progress.ShowStatusLine(o.live.bytes)
+	}
 	// The cron entries' shell appends to cron.log; renaming it keeps it bounded (this run
 	// goes on writing to the renamed file, the next one starts a new cron.log).
 	if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
