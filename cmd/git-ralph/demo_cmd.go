@@ -82,7 +82,7 @@ func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, 
 // runDemoLoop runs one loop of the demo, reporting to the terminal and, like every
 // loop, to the structured log (git ralph logs).
 func runDemoLoop(ctx context.Context, s Streams, in *interrupts, cfg loop.Config) (loop.Result, error) {
-	reporter := reporters{reporting.NewProgress(s.Stdout, false)}
+	reporter := reporting.Reporters{reporting.NewProgress(s.Stdout, false)}
 	if log, err := openRunLog(cfg.Dir, "info"); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
@@ -18,7 +17,7 @@ import (
 // (--verbose), counted for the terminal's status line.
 type loopOutputs struct {
 	progress *reporting.Progress
-	reporter reporters
+	reporter reporting.Reporters
 	log      *runLog // nil when the log could not be opened
 	hooks    *eventHooks
 	live     *outputCounter
@@ -29,9 +28,9 @@ type loopOutputs struct {
 // a reason to leave the agent idle.
 func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts) *loopOutputs {
 	o := &loopOutputs{progress: reporting.NewProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: in.hurry}
-	o.reporter = reporters{o.progress}
+	o.reporter = reporting.Reporters{o.progress}
 	if c.JSON {
-		o.reporter = append(o.reporter, &jsonStream{enc: newEventEncoder(root), w: s.Stdout})
+		o.reporter = append(o.reporter, reporting.NewJSONStream(root, s.Stdout))
 	}
 	if c.Verbose || set.resolved.ShowAgentOutput.V && !c.Quiet {
 		o.live.w = s.Stdout
@@ -99,8 +98,14 @@ func (o *loopOutputs) close() {
 	}
 }
 
+// eventEncoder is the events' JSON form (reporting.EventEncoder) under the name the event
+// hooks use, until they move beside it.
+type eventEncoder struct{ *reporting.EventEncoder }
+
+func (c *eventEncoder) encode(e loop.Event) (name string, obj any, ok bool) { return c.Encode(e) }
+
 func newEventEncoder(root string) *eventEncoder {
-	return &eventEncoder{repo: root, now: time.Now}
+	return &eventEncoder{reporting.NewEventEncoder(root)}
 }
 
 // outputCounter counts the agent's output for the status line and passes it on to w
