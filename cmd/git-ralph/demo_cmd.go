@@ -83,10 +83,10 @@ func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, 
 // loop, to the structured log (git ralph logs).
 func runDemoLoop(ctx context.Context, s Streams, in *interrupts, cfg loop.Config) (loop.Result, error) {
 	reporter := reporting.Reporters{reporting.NewProgress(s.Stdout, false)}
-	if log, err := openRunLog(cfg.Dir, "info"); err != nil {
+	if log, err := reporting.OpenRunLog(cfg.Dir, "info"); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {
-		defer log.close()
+		defer log.Close()
 		reporter = append(reporter, log)
 	}
 	return loop.Run(ctx, cfg, loop.Deps{Reporter: reporter, Hurry: in.hurry,

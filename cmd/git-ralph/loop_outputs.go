@@ -18,7 +18,7 @@ import (
 type loopOutputs struct {
 	progress *reporting.Progress
 	reporter reporting.Reporters
-	log      *runLog // nil when the log could not be opened
+	log      *reporting.RunLog // nil when the log could not be opened
 	hooks    *eventHooks
 	live     *outputCounter
 	hurry    <-chan struct{} // closed by a second Ctrl+C
@@ -46,13 +46,13 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
 	}
-	log, err := openRunLog(root, set.resolved.LogLevel.V)
+	log, err := reporting.OpenRunLog(root, set.resolved.LogLevel.V)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {
 		o.log = log
 		o.reporter = append(o.reporter, log)
-		in.observe(func(sig os.Signal) { log.signal(sig.String()) })
+		in.observe(func(sig os.Signal) { log.Signal(sig.String()) })
 	}
 	o.hooks = newEventHooks(set.resolved.Hooks, root, newEventEncoder(root), func(r hookResult) {
 		o.hookFailed(s.Stderr, r)
@@ -78,14 +78,14 @@ func (o *loopOutputs) hookFailed(stderr io.Writer, r hookResult) {
 	}
 	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.name, printable(r.command), r.event, r.err, last)
 	if o.log != nil {
-		o.log.hookFailed(r)
+		o.log.HookFailed(r.name, r.command, r.event, r.err, r.output, r.duration)
 	}
 }
 
 // failed logs an error that stopped the loop before it could finish the run.
 func (o *loopOutputs) failed(err error) {
 	if o.log != nil {
-		o.log.failed(err)
+		o.log.Failed(err)
 	}
 }
 
@@ -94,7 +94,7 @@ func (o *loopOutputs) failed(err error) {
 func (o *loopOutputs) close() {
 	o.hooks.close(o.hurry)
 	if o.log != nil {
-		o.log.close()
+		o.log.Close()
 	}
 }
 
