@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -67,7 +69,7 @@ func parser(cli *CLI, s Streams, exit func(int)) (*kong.Kong, error) {
 type helpExit struct{ code int }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	s := Streams{Stdin: stdin, Stdout: stdout, Stderr: &lockedWriter{w: stderr}}
+	s := Streams{Stdin: stdin, Stdout: stdout, Stderr: reporting.NewLockedWriter(stderr)}
 	var cli CLI
 	k, err := parser(&cli, s, func(c int) { panic(helpExit{c}) })
 	if err != nil {

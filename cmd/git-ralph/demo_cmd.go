@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
@@ -81,11 +82,11 @@ func (c *DemoCmd) runModes(ctx context.Context, s Streams, in *interrupts, dir, 
 // runDemoLoop runs one loop of the demo, reporting to the terminal and, like every
 // loop, to the structured log (git ralph logs).
 func runDemoLoop(ctx context.Context, s Streams, in *interrupts, cfg loop.Config) (loop.Result, error) {
-	reporter := reporters{newProgress(s.Stdout, false)}
-	if log, err := openRunLog(cfg.Dir, "info"); err != nil {
+	reporter := reporting.Reporters{reporting.NewProgress(s.Stdout, false)}
+	if log, err := reporting.OpenRunLog(cfg.Dir, "info"); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {
-		defer log.close()
+		defer log.Close()
 		reporter = append(reporter, log)
 	}
 	return loop.Run(ctx, cfg, loop.Deps{Reporter: reporter, Hurry: in.hurry,

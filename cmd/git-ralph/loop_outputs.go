@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/eventhooks"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
@@ -17,9 +17,9 @@ import (
 // on stdout (--json), the structured log, the event hooks, and the agent's own output
 // (--verbose), counted for the terminal's status line.
 type loopOutputs struct {
-	progress *progress
-	reporter reporters
-	log      *runLog // nil when the log could not be opened
+	progress *reporting.Progress
+	reporter reporting.Reporters
+	log      *reporting.RunLog // nil when the log could not be opened
 	hooks    *eventhooks.Hooks
 	live     *outputCounter
 	hurry    <-chan struct{} // closed by a second Ctrl+C
@@ -28,11 +28,10 @@ type loopOutputs struct {
 // outputs opens what the run reports to. A log that cannot be opened is a warning, not
 // a reason to leave the agent idle.
 func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts) *loopOutputs {
-	o := &loopOutputs{progress: newProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: in.hurry}
-	o.progress.output = o.live.bytes
-	o.reporter = reporters{o.progress}
+	o := &loopOutputs{progress: reporting.NewProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: in.hurry}
+	o.reporter = reporting.Reporters{o.progress}
 	if c.JSON {
-		o.reporter = append(o.reporter, &jsonStream{enc: newEventEncoder(root), w: s.Stdout})
+		o.reporter = append(o.reporter, reporting.NewJSONStream(root, s.Stdout))
 	}
 	if c.Verbose || set.resolved.ShowAgentOutput.V && !c.Quiet {
 		o.live.w = s.Stdout
@@ -40,7 +39,9 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 			o.live.w = s.Stderr // stdout carries events only
 		}
 	}
-	o.progress.statusLine = o.progress.fancy && o.live.w == nil // the agent's own output would tear it
+	if o.progress.Fancy() && o.live.w == nil { // the agent's own output would tear it
+		o.progress.ShowStatusLine(o.live.bytes)
+	}
 	// The cron entries' shell appends to cron.log; renaming it keeps it bounded (this run
 	// goes on writing to the renamed file, the next one starts a new cron.log).
 	// Never through a .ralph/logs symlink: the run refuses it (saying why) before any
@@ -50,15 +51,15 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	} else if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
 	}
-	log, err := openRunLog(root, set.resolved.LogLevel.V)
+	log, err := reporting.OpenRunLog(root, set.resolved.LogLevel.V)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {
 		o.log = log
 		o.reporter = append(o.reporter, log)
-		in.observe(func(sig os.Signal) { log.signal(sig.String()) })
+		in.observe(func(sig os.Signal) { log.Signal(sig.String()) })
 	}
-	o.hooks = eventhooks.New(set.resolved.Hooks, root, newEventEncoder(root).encode, func(r eventhooks.Result) {
+	o.hooks = eventhooks.New(set.resolved.Hooks, root, reporting.NewEventEncoder(root).Encode, func(r eventhooks.Result) {
 		o.hookFailed(s.Stderr, r)
 	})
 	if o.hooks.Any() {
@@ -82,14 +83,14 @@ func (o *loopOutputs) hookFailed(stderr io.Writer, r eventhooks.Result) {
 	}
 	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.Name, printable(r.Command), r.Event, r.Err, last)
 	if o.log != nil {
-		o.log.hookFailed(r)
+		o.log.HookFailed(r.Name, r.Command, r.Event, r.Err, r.Output, r.Duration)
 	}
 }
 
 // failed logs an error that stopped the loop before it could finish the run.
 func (o *loopOutputs) failed(err error) {
 	if o.log != nil {
-		o.log.failed(err)
+		o.log.Failed(err)
 	}
 }
 
@@ -98,12 +99,8 @@ func (o *loopOutputs) failed(err error) {
 func (o *loopOutputs) close() {
 	o.hooks.Close(o.hurry)
 	if o.log != nil {
-		o.log.close()
+		o.log.Close()
 	}
-}
-
-func newEventEncoder(root string) *eventEncoder {
-	return &eventEncoder{repo: root, now: time.Now}
 }
 
 // outputCounter counts the agent's output for the status line and passes it on to w

@@ -100,39 +100,3 @@ func (in *interrupts) cancelRequested(stderr io.Writer) {
 		close(in.finish)
 	}
 }
-
-// lockedWriter serialises writes from the loop's reporter, the signal watcher and the
-// event hooks' goroutine. It also draws the terminal's status line (statusDrawer), so
-// that any other write clears that line first instead of being appended to it.
-type lockedWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	status bool // a status line is drawn and the cursor is at its end
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.clearStatus()
-	return l.w.Write(p)
-}
-
-// drawStatus draws text as the status line, or clears it when text is "".
-func (l *lockedWriter) drawStatus(text string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if text == "" {
-		l.clearStatus()
-		return
-	}
-	io.WriteString(l.w, statusText(text))
-	l.status = true
-}
-
-// clearStatus erases the status line if one is drawn; l.mu is held.
-func (l *lockedWriter) clearStatus() {
-	if l.status {
-		io.WriteString(l.w, statusText(""))
-		l.status = false
-	}
-}

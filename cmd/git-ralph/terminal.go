@@ -1,34 +1,7 @@
 package main
 
-import (
-	"os"
+import "github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 
-	"golang.org/x/term"
-)
-
-// isTerminal reports whether the stream is a terminal: a file the terminal driver answers
-// for (isatty). Character devices that are no terminal — /dev/null above all, which cron
-// and `</dev/null` give — are not, nor is a pipe, a file or a buffer in a test.
-func isTerminal(stream any) bool {
-	f, ok := stream.(*os.File)
-	if !ok {
-		if lw, isLocked := stream.(*lockedWriter); isLocked {
-			return isTerminal(lw.w)
-		}
-		return false
-	}
-	conn, err := f.SyscallConn() // not Fd, which would switch the file to blocking mode
-	if err != nil {
-		return false
-	}
-	tty := false
-	conn.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) })
-	return tty
-}
-
-// fancyTerminal reports whether redrawn status lines and countdowns may be written to
-// the stream: a terminal, not "dumb", and no NO_COLOR (https://no-color.org), which
-// people also set to ask for plain output. Anything else gets plain lines only.
-func fancyTerminal(stream any) bool {
-	return isTerminal(stream) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-}
+// isTerminal reports whether the stream is a terminal (reporting.IsTerminal: the status
+// line asks the same question).
+var isTerminal = reporting.IsTerminal

@@ -41,33 +41,6 @@ func openPTY(t *testing.T) (pty, tty *os.File) {
 	return pty, tty
 }
 
-func TestFancyTerminalOnlyOnATerminalWithoutNoColor(t *testing.T) {
-	_, tty := openPTY(t)
-	t.Setenv("TERM", "xterm")
-	t.Setenv("NO_COLOR", "")
-	if !isTerminal(tty) || !fancyTerminal(tty) || !fancyTerminal(&lockedWriter{w: tty}) {
-		t.Fatal("a pseudo-terminal is not taken for a terminal")
-	}
-	pipeR, pipeW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pipeR.Close()
-	defer pipeW.Close()
-	if fancyTerminal(pipeW) {
-		t.Error("a pipe is taken for a terminal")
-	}
-	t.Setenv("NO_COLOR", "1")
-	if fancyTerminal(tty) {
-		t.Error("NO_COLOR=1 still allows redrawn lines")
-	}
-	t.Setenv("NO_COLOR", "")
-	t.Setenv("TERM", "dumb")
-	if fancyTerminal(tty) {
-		t.Error("TERM=dumb still allows redrawn lines")
-	}
-}
-
 // TestLoopOnATerminal runs a loop with its progress on a pseudo-terminal: a live status
 // line shows during the iteration, and NO_COLOR turns every control character off.
 func TestLoopOnATerminal(t *testing.T) {
@@ -129,19 +102,6 @@ func scratchRepo(t *testing.T) {
 		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
-	}
-}
-
-// TestDevNullIsNoTerminal: /dev/null is a character device, but no terminal; cron and
-// `</dev/null` give it as stdin.
-func TestDevNullIsNoTerminal(t *testing.T) {
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer null.Close()
-	if isTerminal(null) {
-		t.Error("/dev/null is taken for a terminal")
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package reporting
 
 import (
 	"context"
@@ -7,24 +7,24 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"time"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/eventhooks"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
-// runLog is the structured log of .ralph/logs/ralph.log: one JSON object per line, from
+// RunLog is the structured log of .ralph/logs/ralph.log: one JSON object per line, from
 // log/slog, with every iteration, wait, error, signal and hook failure, so that what an
 // unattended run did can be read the morning after (`git ralph logs`). The file rotates
 // (history.RotatingFile) so that it never grows without bound.
-type runLog struct {
+type RunLog struct {
 	current atomic.Pointer[slog.Logger] // gains the run's id at run_started; hooks log from their own goroutine
 	file    io.Closer
 }
 
-// openRunLog opens the repository's log at the configured level ("debug", "info",
+// OpenRunLog opens the repository's log at the configured level ("debug", "info",
 // "warn", "error"). The loop holds the repository's lock, so it is the only writer.
-func openRunLog(root, level string) (*runLog, error) {
+func OpenRunLog(root, level string) (*RunLog, error) {
 	if err := history.EnsureGitignore(root); err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func openRunLog(root, level string) (*runLog, error) {
 		return nil, err
 	}
 	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: logLevel(level)})
-	l := &runLog{file: f}
+	l := &RunLog{file: f}
 	l.current.Store(slog.New(h).With("pid", os.Getpid()))
 	return l, nil
 }
@@ -46,13 +46,13 @@ func logLevel(name string) slog.Level {
 	return l
 }
 
-func (l *runLog) log() *slog.Logger { return l.current.Load() }
+func (l *RunLog) log() *slog.Logger { return l.current.Load() }
 
-// close flushes nothing (every record is written whole as it comes) and closes the file.
-func (l *runLog) close() { l.file.Close() }
+// Close flushes nothing (every record is written whole as it comes) and closes the file.
+func (l *RunLog) Close() { l.file.Close() }
 
 // Report logs one loop event.
-func (l *runLog) Report(e loop.Event) {
+func (l *RunLog) Report(e loop.Event) {
 	switch e := e.(type) {
 	case loop.RunStarted:
 		l.current.Store(l.log().With("run", e.Run))
@@ -86,7 +86,7 @@ func (l *runLog) Report(e loop.Event) {
 	}
 }
 
-func (l *runLog) iterationFinished(e loop.IterationFinished) {
+func (l *RunLog) iterationFinished(e loop.IterationFinished) {
 	r := e.Record
 	level := slog.LevelInfo
 	if e.Outcome != loop.OutcomeSuccess && e.Outcome != loop.OutcomeDone {
@@ -99,7 +99,7 @@ func (l *runLog) iterationFinished(e loop.IterationFinished) {
 		"output_bytes", e.OutputBytes, "output", r.OutputPath)...)
 }
 
-func (l *runLog) runFinished(r loop.Result) {
+func (l *RunLog) runFinished(r loop.Result) {
 	level := slog.LevelInfo
 	if r.Status.ExitCode() == 1 {
 		level = slog.LevelError
@@ -109,17 +109,18 @@ func (l *runLog) runFinished(r loop.Result) {
 		"elapsed_ms", r.Elapsed.Milliseconds())...)
 }
 
-// hookFailed logs an event hook that failed; the loop goes on.
-func (l *runLog) hookFailed(r eventhooks.Result) {
-	l.log().Error("hook failed", present("hook", r.Name, "command", r.Command, "event", r.Event, "error", r.Err.Error(),
-		"output", r.Output, "duration_ms", r.Duration.Milliseconds())...)
+// HookFailed logs an event hook that failed: the hook's setting, its command, the
+// event, how it failed, its output and how long it ran. The loop goes on.
+func (l *RunLog) HookFailed(hook, command, event string, err error, output string, took time.Duration) {
+	l.log().Error("hook failed", present("hook", hook, "command", command, "event", event, "error", err.Error(),
+		"output", output, "duration_ms", took.Milliseconds())...)
 }
 
-// signal logs a signal the loop received.
-func (l *runLog) signal(name string) { l.log().Warn("signal received", "signal", name) }
+// Signal logs a signal the loop received.
+func (l *RunLog) Signal(name string) { l.log().Warn("signal received", "signal", name) }
 
-// failed logs an error that ended the run without a run_finished event.
-func (l *runLog) failed(err error) { l.log().Error("run failed", "error", err.Error()) }
+// Failed logs an error that ended the run without a run_finished event.
+func (l *RunLog) Failed(err error) { l.log().Error("run failed", "error", err.Error()) }
 
 // present drops the key-value pairs whose value is an empty string, so that a record
 // says what happened and not what did not.

@@ -1,4 +1,4 @@
-package main
+package display
 
 import "testing"
 
@@ -16,7 +16,7 @@ func TestPrintable(t *testing.T) {
 		{"invalid UTF-8", "a\xffb", `"a\xffb"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := printable(tc.in); got != tc.want {
+			if got := Printable(tc.in); got != tc.want {
 				t.Errorf("printable(%q) = %s, want %s", tc.in, got, tc.want)
 			}
 		})
@@ -26,7 +26,7 @@ func TestPrintable(t *testing.T) {
 func TestPrintableText(t *testing.T) {
 	in := "# Build\n\tstep one\r\x1b[2Kall is well\n\u202eevil \xff done ✓\n"
 	want := "# Build\n\tstep one\\r\\x1b[2Kall is well\n\\u202eevil \\xff done ✓\n"
-	if got := printableText(in); got != want {
+	if got := PrintableText(in); got != want {
 		t.Errorf("printableText() = %q, want %q", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package reporting
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
 
 // logTimeLayout is how `git ralph logs` shows a record's time, in local time.
@@ -136,9 +138,9 @@ func (rec logRecord) format(loc *time.Location) string {
 		b.WriteString(formatLogTime(rec.time, loc) + " ")
 	}
 	if rec.level != "" {
-		b.WriteString(padRight(printable(rec.level), 5) + " ")
+		b.WriteString(padRight(display.Printable(rec.level), 5) + " ")
 	}
-	b.WriteString(printable(rec.msg))
+	b.WriteString(display.Printable(rec.msg))
 	for _, a := range rec.attrs {
 		b.WriteString(" " + a.key + "=" + a.value)
 	}

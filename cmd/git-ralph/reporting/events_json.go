@@ -1,4 +1,4 @@
-package main
+package reporting
 
 import (
 	"time"
@@ -106,18 +106,23 @@ type statisticsJSON struct {
 	StddevMS int64 `json:"stddev_ms"`
 }
 
-// eventEncoder turns loop events into their JSON objects, stamping each with the run
+// EventEncoder turns loop events into their JSON objects, stamping each with the run
 // it belongs to.
-type eventEncoder struct {
+type EventEncoder struct {
 	repo string
 	run  string
 	now  func() time.Time
 }
 
-// encode returns the event's name and JSON object; ok is false for events that are not
+// NewEventEncoder encodes the events of a loop in the repository at root.
+func NewEventEncoder(root string) *EventEncoder {
+	return &EventEncoder{repo: root, now: time.Now}
+}
+
+// Encode returns the event's name and JSON object; ok is false for events that are not
 // part of the stream (the agent being signalled, truncated output: progress lines and
 // the log carry those).
-func (c *eventEncoder) encode(e loop.Event) (name string, obj any, ok bool) {
+func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 	if s, isStart := e.(loop.RunStarted); isStart {
 		c.run = s.Run
 	}
@@ -155,7 +160,7 @@ func (c *eventEncoder) encode(e loop.Event) (name string, obj any, ok bool) {
 	return "", nil, false
 }
 
-func (c *eventEncoder) runFinished(h eventHeader, r loop.Result) runFinishedJSON {
+func (c *EventEncoder) runFinished(h eventHeader, r loop.Result) runFinishedJSON {
 	ms := func(d time.Duration) int64 { return d.Milliseconds() }
 	return runFinishedJSON{
 		eventHeader: h, Status: r.Status, ExitCode: r.Status.ExitCode(), Reason: r.Reason, Hint: r.Hint, Record: r.Record,

@@ -1,4 +1,4 @@
-package main
+package display
 
 import (
 	"fmt"
@@ -8,22 +8,22 @@ import (
 	"unicode/utf8"
 )
 
-// printable is how every value that came from a repository (a command, a setting, a
+// Printable is how every value that came from a repository (a command, a setting, a
 // hook's output, a state file's error) is shown on a terminal or in a log: as it is when
 // it prints as itself, else quoted in Go syntax with every control character, escape
 // sequence, line break, invisible or bidirectional character and invalid byte spelled
 // out. `touch /tmp/PWN #\r\x1b[2K  validate   make test` must not show as `make test`.
-func printable(v string) string {
+func Printable(v string) string {
 	if !utf8.ValidString(v) || strings.ContainsFunc(v, func(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }) {
 		return strconv.Quote(v)
 	}
 	return v
 }
 
-// printableText is printable for a text of many lines, such as the assembled prompt the
+// PrintableText is Printable for a text of many lines, such as the assembled prompt the
 // dry run shows: line breaks and tabs stay as they are, and every other character that
 // would not print as itself is spelled out in place (\r, \x1b, \u202e, \xff).
-func printableText(text string) string {
+func PrintableText(text string) string {
 	var b strings.Builder
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])

@@ -1,4 +1,4 @@
-package main
+package reporting
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func TestLimitWaitCountsDownOnATerminalOnly(t *testing.T) {
 	wait := loop.Waiting{Iteration: 3, Kind: "limit", Message: "You've hit your limit", Until: time.Now().Add(time.Hour)}
 	for _, terminal := range []bool{true, false} {
 		var out syncBuffer
-		p := &progress{w: &out, fancy: terminal, now: time.Now}
+		p := &Progress{w: &out, fancy: terminal, now: time.Now}
 		p.Report(wait)
 		time.Sleep(50 * time.Millisecond)
 		p.Report(loop.IterationStarted{Iteration: 3, Max: 5})
@@ -57,7 +57,7 @@ func TestStatusLineShowsElapsedAndOutputOnATerminalOnly(t *testing.T) {
 		var out syncBuffer
 		var printed atomic.Int64
 		printed.Store(1000)
-		p := &progress{w: &out, fancy: terminal, statusLine: terminal, now: time.Now, output: printed.Load}
+		p := &Progress{w: &out, fancy: terminal, statusLine: terminal, now: time.Now, output: printed.Load}
 		p.Report(loop.IterationStarted{Iteration: 3, Max: 5})
 		printed.Add(2048)
 		time.Sleep(1100 * time.Millisecond)
@@ -79,7 +79,7 @@ func TestStatusLineShowsElapsedAndOutputOnATerminalOnly(t *testing.T) {
 // error messages): escapes in them are spelled out, never sent to the terminal.
 func TestProgressLinesQuoteControlCharacters(t *testing.T) {
 	var out bytes.Buffer
-	p := &progress{w: &out, now: time.Now}
+	p := &Progress{w: &out, now: time.Now}
 	p.Report(loop.ValidationFailed{Iteration: 2, Validation: loop.Validation{Command: "touch /tmp/PWN #\r\x1b[2K make test", ExitCode: 1}})
 	p.Report(loop.Waiting{Iteration: 3, Kind: "transient", Message: "overloaded\x1b]0;owned\a", Until: time.Now().Add(time.Minute)})
 	got := out.String()

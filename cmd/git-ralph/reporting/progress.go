@@ -1,4 +1,4 @@
-package main
+package reporting
 
 import (
 	"fmt"
@@ -7,13 +7,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
-// progress prints the loop's events as the timestamped lines of seed 000's examples.
-type progress struct {
+// Progress prints the loop's events as the timestamped lines of seed 000's examples.
+type Progress struct {
 	w          io.Writer
 	quiet      bool // warnings and errors only
 	fancy      bool // w is a terminal that welcomes redrawn lines (see fancyTerminal)
@@ -24,12 +25,23 @@ type progress struct {
 	ticking    *ticker
 }
 
-func newProgress(w io.Writer, quiet bool) *progress {
+// NewProgress prints to w; quiet keeps warnings and errors only.
+func NewProgress(w io.Writer, quiet bool) *Progress {
 	// the reasons and messages it prints quote the agent, and stderr often goes to a cron log
-	return &progress{w: redact.Each{W: w}, quiet: quiet, fancy: fancyTerminal(w), now: time.Now}
+	return &Progress{w: redact.Each{W: w}, quiet: quiet, fancy: fancyTerminal(w), now: time.Now}
 }
 
-func (p *progress) Report(e loop.Event) {
+// Fancy reports whether the stream welcomes redrawn lines (see fancyTerminal).
+func (p *Progress) Fancy() bool { return p.fancy }
+
+// ShowStatusLine turns the live status line on: during each iteration it shows how long
+// the iteration has run and how much of the agent's output, counted by output, has come.
+func (p *Progress) ShowStatusLine(output func() int64) {
+	p.statusLine, p.output = true, output
+}
+
+// Report prints the event's line, if it has one.
+func (p *Progress) Report(e loop.Event) {
 	p.ticking.stop()
 	switch e := e.(type) {
 	case loop.RunStarted:
@@ -43,7 +55,7 @@ func (p *progress) Report(e loop.Event) {
 		p.stopping(e)
 	case loop.OutputTruncated:
 		p.warning("iteration %d printed %s, more than the %s output buffer: only its last %s were scanned for promise tags",
-			e.Iteration, formatSize(e.Total), formatSize(int64(e.Kept)), formatSize(int64(e.Kept)))
+			e.Iteration, display.Size(e.Total), display.Size(int64(e.Kept)), display.Size(int64(e.Kept)))
 	case loop.IterationFinished:
 		p.finished(e)
 	case loop.RunFinished:
@@ -63,16 +75,16 @@ func (p *progress) Report(e loop.Event) {
 
 // waiting announces a wait before the same iteration runs again, with a countdown on
 // a terminal.
-func (p *progress) waiting(e loop.Waiting) {
+func (p *Progress) waiting(e loop.Waiting) {
 	left := e.Until.Sub(p.now())
 	switch {
 	case e.Kind == "transient":
-		p.warn("Iteration %d: transient error (%s); retrying in %s", e.Iteration, oneLine(e.Message), formatDuration(left))
+		p.warn("Iteration %d: transient error (%s); retrying in %s", e.Iteration, oneLine(e.Message), display.Duration(left))
 		return
 	case e.Resumed:
-		p.warn("Still waiting for a usage limit (%s) until %s (%s left)", oneLine(e.Message), e.Until.Local().Format("15:04:05"), formatDuration(left))
+		p.warn("Still waiting for a usage limit (%s) until %s (%s left)", oneLine(e.Message), e.Until.Local().Format("15:04:05"), display.Duration(left))
 	default:
-		p.warn("Iteration %d: usage limit (%s); waiting until %s (%s) to run it again", e.Iteration, oneLine(e.Message), e.Until.Local().Format("2006-01-02 15:04:05"), formatDuration(left))
+		p.warn("Iteration %d: usage limit (%s); waiting until %s (%s) to run it again", e.Iteration, oneLine(e.Message), e.Until.Local().Format("2006-01-02 15:04:05"), display.Duration(left))
 	}
 	p.info("  Ctrl+C or 'git ralph cancel' stops the loop; the next 'git ralph loop' goes on waiting")
 	if p.fancy && !p.quiet {
@@ -87,7 +99,7 @@ func (p *progress) waiting(e loop.Waiting) {
 
 // startStatusLine keeps a line on the terminal up to date while the agent works: how
 // long the iteration has run and how much the agent has printed.
-func (p *progress) startStatusLine(e loop.IterationStarted) {
+func (p *Progress) startStatusLine(e loop.IterationStarted) {
 	if !p.statusLine || p.quiet || p.output == nil {
 		return
 	}
@@ -95,11 +107,11 @@ func (p *progress) startStatusLine(e loop.IterationStarted) {
 	it := counter(e.Iteration, e.Max)
 	p.ticking = startTicker(p.w, 0, func() string {
 		elapsed := p.now().Sub(start).Round(time.Second)
-		return fmt.Sprintf("iteration %s: %s, %s of output", it, elapsed, formatSize(p.output()-before))
+		return fmt.Sprintf("iteration %s: %s, %s of output", it, elapsed, display.Size(p.output()-before))
 	})
 }
 
-func (p *progress) runStarted(e loop.RunStarted) {
+func (p *Progress) runStarted(e loop.RunStarted) {
 	if !p.fancy {
 		// a log file (cron's, a CI job's) gathers many runs: say which day each began
 		p.dated = true
@@ -115,7 +127,7 @@ func (p *progress) runStarted(e loop.RunStarted) {
 	}
 }
 
-func (p *progress) stopping(e loop.AgentStopping) {
+func (p *Progress) stopping(e loop.AgentStopping) {
 	if e.Signal == syscall.SIGKILL {
 		p.warning("iteration %d: the agent's processes did not stop within the grace period, sending SIGKILL", e.Iteration)
 		return
@@ -129,9 +141,9 @@ func (p *progress) stopping(e loop.AgentStopping) {
 	p.warning("iteration %d: %s, sending %s to the agent's process group", e.Iteration, why, loop.SignalName(e.Signal))
 }
 
-func (p *progress) finished(e loop.IterationFinished) {
+func (p *Progress) finished(e loop.IterationFinished) {
 	e.Reason = oneLine(e.Reason)
-	took := formatDuration(e.Duration)
+	took := display.Duration(e.Duration)
 	it := counter(e.Iteration, e.Max)
 	switch e.Outcome {
 	case loop.OutcomeSuccess:
@@ -150,31 +162,31 @@ func (p *progress) finished(e loop.IterationFinished) {
 	}
 }
 
-func (p *progress) runFinished(r loop.Result) {
+func (p *Progress) runFinished(r loop.Result) {
 	r.Reason = oneLine(r.Reason)
-	total := formatDuration(r.Elapsed)
+	total := display.Duration(r.Elapsed)
 	switch r.Status {
 	case loop.StatusSuccess:
-		p.info("Done: the agent signalled SUCCESS after %s (total: %s)", plural(r.Iterations, "iteration"), total)
+		p.info("Done: the agent signalled SUCCESS after %s (total: %s)", display.Plural(r.Iterations, "iteration"), total)
 	case loop.StatusMaxIters:
 		p.info("Reached max iterations: %d (%stotal: %s)", r.Last, thisInvocation(r), total)
 	case loop.StatusIdle:
-		p.line("Stopping: %s in a row changed nothing in git (%s completed, total: %s)", plural(r.Idle, "iteration"), plural(r.Iterations, "iteration"), total)
+		p.line("Stopping: %s in a row changed nothing in git (%s completed, total: %s)", display.Plural(r.Idle, "iteration"), display.Plural(r.Iterations, "iteration"), total)
 	case loop.StatusAborted:
 		if r.Reason != "" {
-			p.line("ERROR: Stopping: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
+			p.line("ERROR: Stopping: %s (%s completed, total: %s)", r.Reason, display.Plural(r.Iterations, "iteration"), total)
 			break
 		}
-		p.line("ERROR: Aborting after %d consecutive failures (%s completed, total: %s)", r.Consecutive, plural(r.Iterations, "iteration"), total)
+		p.line("ERROR: Aborting after %d consecutive failures (%s completed, total: %s)", r.Consecutive, display.Plural(r.Iterations, "iteration"), total)
 	case loop.StatusLimited:
-		p.line("Stopped: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
+		p.line("Stopped: %s (%s completed, total: %s)", r.Reason, display.Plural(r.Iterations, "iteration"), total)
 		hint := r.Hint
 		if hint == "" {
 			hint = "the run resumes where it stopped with the next 'git ralph loop'"
 		}
 		fmt.Fprintf(p.w, "hint: %s\n", hint)
 	case loop.StatusFatal:
-		p.line("ERROR: Stopping: %s (%s completed, total: %s)", r.Reason, plural(r.Iterations, "iteration"), total)
+		p.line("ERROR: Stopping: %s (%s completed, total: %s)", r.Reason, display.Plural(r.Iterations, "iteration"), total)
 		if r.Hint != "" {
 			fmt.Fprintf(p.w, "hint: %s\n", r.Hint)
 		}
@@ -184,11 +196,11 @@ func (p *progress) runFinished(r loop.Result) {
 		if r.Cancelled {
 			what = "Cancelled"
 		}
-		p.line("%s (%s completed, total: %s)", what, plural(r.Iterations, "iteration"), total)
+		p.line("%s (%s completed, total: %s)", what, display.Plural(r.Iterations, "iteration"), total)
 	}
 	if r.Stats.Count > 0 && (!p.quiet || r.Status == loop.StatusAborted) {
 		fmt.Fprintf(p.w, "  Iteration timing: count=%d, min=%s, max=%s, mean=%s, stddev=%s\n", r.Stats.Count,
-			formatDuration(r.Stats.Min), formatDuration(r.Stats.Max), formatDuration(r.Stats.Mean()), formatDuration(r.Stats.Stddev()))
+			display.Duration(r.Stats.Min), display.Duration(r.Stats.Max), display.Duration(r.Stats.Mean()), display.Duration(r.Stats.Stddev()))
 	}
 }
 
@@ -206,26 +218,26 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " ")
 }
 
-func (p *progress) info(format string, args ...any) {
+func (p *Progress) info(format string, args ...any) {
 	if !p.quiet {
 		p.line(format, args...)
 	}
 }
 
 // warn prints what quiet mode still shows: failed and interrupted iterations.
-func (p *progress) warn(format string, args ...any) { p.line(format, args...) }
+func (p *Progress) warn(format string, args ...any) { p.line(format, args...) }
 
 // warning prints a warning proper, prefixed as git does.
-func (p *progress) warning(format string, args ...any) { p.line("warning: "+format, args...) }
+func (p *Progress) warning(format string, args ...any) { p.line("warning: "+format, args...) }
 
-func (p *progress) line(format string, args ...any) {
+func (p *Progress) line(format string, args ...any) {
 	layout := "15:04:05"
 	if p.dated {
 		layout = "2006-01-02 15:04:05"
 	}
 	// a line names commands, and the agent's and validation's words: none may drive the
 	// terminal or break the one-event-per-line log
-	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(p.w, "[%s] %s\n", p.now().Format(layout), display.Printable(fmt.Sprintf(format, args...)))
 }
 
 // overageNote says that an iteration was served on paid extra usage.
@@ -256,100 +268,7 @@ func limitText(max int) string {
 	if max == 0 {
 		return "unlimited"
 	}
-	return "max " + plural(max, "iteration")
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// formatDuration prints 12ms under a second, 45.2s under a minute and 2m16s above.
-func formatDuration(d time.Duration) string {
-	if d < time.Second {
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	}
-	if d < time.Minute {
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
-}
-
-// ticker redraws one status line on a terminal every second until stopped, or until
-// its time is up when it has one.
-type ticker struct {
-	done chan struct{}
-	over chan struct{}
-}
-
-// startTicker draws status() every second; a limit > 0 ends it (clearing the line)
-// after that long.
-func startTicker(w io.Writer, limit time.Duration, status func() string) *ticker {
-	t := &ticker{done: make(chan struct{}), over: make(chan struct{})}
-	go func() {
-		defer close(t.over)
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		var end <-chan time.Time // nil: no limit
-		if limit > 0 {
-			timer := time.NewTimer(limit)
-			defer timer.Stop()
-			end = timer.C
-		}
-		for {
-			drawStatus(w, status())
-			select {
-			case <-t.done:
-				drawStatus(w, "")
-				return
-			case <-end:
-				drawStatus(w, "")
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return t
-}
-
-// statusDrawer is a stream that draws the status line itself, so that it can clear it
-// before anything else is written there: a hook's warning or a signal's notice, written
-// from another goroutine, then starts on a line of its own.
-type statusDrawer interface {
-	drawStatus(text string) // "" clears the line
-}
-
-// drawStatus draws text as the status line of w, or clears it when text is "".
-func drawStatus(w io.Writer, text string) {
-	if d, ok := w.(statusDrawer); ok {
-		d.drawStatus(text)
-		return
-	}
-	io.WriteString(w, statusText(text))
-}
-
-// statusText is what draws text as the status line: back to the line's start, the
-// text, and the rest of the line erased.
-func statusText(text string) string {
-	if text == "" {
-		return "\r\x1b[K"
-	}
-	return "\r  " + text + " \x1b[K"
-}
-
-// stop ends the ticker and clears its line; a nil ticker is a no-op.
-func (t *ticker) stop() {
-	if t == nil {
-		return
-	}
-	select {
-	case <-t.done:
-	default:
-		close(t.done)
-	}
-	<-t.over
+	return "max " + display.Plural(max, "iteration")
 }
 
 // thisInvocation counts the iterations of a resumed run that this invocation ran, when
