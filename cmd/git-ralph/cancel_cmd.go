@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
@@ -50,7 +51,7 @@ var errNoLoop = errors.New("no loop is running in this repository")
 // SIGKILL.
 func (c *CancelCmd) stopLeftover(root string, s Streams, noLoop error) error {
 	state, err := history.LoadState(root)
-	if err != nil || leftoverAgent(state) == nil {
+	if err != nil || status.Leftover(state) == nil {
 		return noLoop
 	}
 	grace := agent.DefaultGrace

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -66,17 +67,17 @@ func nextPrompt(cfg loop.Config) prompts.Spec {
 	return spec
 }
 
-func showAgentCheck(w io.Writer, c programCheck) bool {
+func showAgentCheck(w io.Writer, c agentcheck.Result) bool {
 	switch {
-	case !c.ok:
-		fail(w, c.problem)
-		fmt.Fprint(w, indent(c.hint, "    "))
-	case c.note != "":
-		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.program, c.note)
+	case !c.OK:
+		fail(w, c.Problem)
+		fmt.Fprint(w, indent(c.Hint, "    "))
+	case c.Note != "":
+		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.Program, c.Note)
 	default:
-		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", printable(c.path))
+		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", printable(c.Path))
 	}
-	return c.ok
+	return c.OK
 }
 
 func showPushCheck(ctx context.Context, w io.Writer, set *settings) bool {

@@ -130,8 +130,8 @@ func preflight(ctx context.Context, set *settings) error {
 	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts}); err != nil {
 		return explain(err)
 	}
-	if check, any := set.checkAgent(); any && !check.ok {
-		return withHint(errors.New(check.problem), "%s", check.hint)
+	if check, any := set.checkAgent(); any && !check.OK {
+		return withHint(errors.New(check.Problem), "%s", check.Hint)
 	}
 	return preflightPush(ctx, set)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
 
@@ -84,17 +85,17 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 // scheduledPrograms are the paths of the programs the loop will run, the agent and the
 // validate command, where they were found: cron's PATH must find them too.
 func scheduledPrograms(set *settings) []string {
-	programs := []programCheck{}
+	programs := []agentcheck.Result{}
 	if check, any := set.checkAgent(); any {
 		programs = append(programs, check)
 	}
 	if set.loop.ValidateCmd != "" {
-		programs = append(programs, checkAgentProgram(set.loop.Dir, set.loop.ValidateCmd))
+		programs = append(programs, agentcheck.Command(set.loop.Dir, set.loop.ValidateCmd))
 	}
 	var paths []string
 	for _, check := range programs {
-		if check.ok && check.path != "" {
-			paths = append(paths, check.path)
+		if check.OK && check.Path != "" {
+			paths = append(paths, check.Path)
 		}
 	}
 	return paths

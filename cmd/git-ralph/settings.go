@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -143,14 +144,8 @@ func (s *settings) entries() []config.Entry {
 
 // checkAgent looks for the agent's program: the first of the custom command, or the
 // preset's program.
-func (s *settings) checkAgent() (programCheck, bool) {
-	switch {
-	case s.loop.AgentCmd != "":
-		return checkAgentProgram(s.loop.Dir, s.loop.AgentCmd), true
-	case s.loop.Agent.Program != "":
-		return checkProgram(s.loop.Dir, s.loop.Agent.Program), true
-	}
-	return programCheck{}, false
+func (s *settings) checkAgent() (agentcheck.Result, bool) {
+	return agentcheck.Agent(s.loop.Dir, s.loop.AgentCmd, s.loop.Agent.Program)
 }
 
 func intText(v *int) string {

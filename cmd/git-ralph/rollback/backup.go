@@ -1,4 +1,4 @@
-package main
+package rollback
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type backup struct {
 // writeBackup keeps HEAD and the present work tree as a commit under a ref named by the
 // UTC time (with -2, -3, … if a rollback in the same second took the name). The commit's
 // parent is HEAD's commit, which it keeps alive; a branch with no commit yet gives none.
-func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal rollbackGoal, now time.Time) (backup, error) {
+func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal Goal, now time.Time) (backup, error) {
 	branch, err := gitops.HeadBranch(ctx, root)
 	if err != nil {
 		return backup{}, err
@@ -98,34 +98,35 @@ func freeBackupName(ctx context.Context, root string, now time.Time) (backup, er
 	return backup{}, fmt.Errorf("no free backup ref name under %s", backupRef+base)
 }
 
-// undoGoal reads the backup a rollback wrote: the checkpoint to go back to is its parent
-// and its tree. Replacing the work tree the rollback wrote loses nothing.
-func undoGoal(ctx context.Context, root, name string) (rollbackGoal, error) {
+// ToBackup is the goal of 'git ralph rollback --undo name', read from the backup a
+// rollback wrote: the checkpoint to go back to is its parent and its tree. Replacing the
+// work tree the rollback wrote loses nothing.
+func ToBackup(ctx context.Context, root, name string) (Goal, error) {
 	ref := name
 	if !strings.HasPrefix(ref, "refs/") {
 		ref = backupRef + name
 	}
 	hash, err := gitops.ResolveRef(ctx, root, ref+"^{commit}")
 	if err != nil {
-		return rollbackGoal{}, err
+		return Goal{}, err
 	}
 	if !strings.HasPrefix(ref, backupRef) || hash == "" {
-		return rollbackGoal{}, withHint(fmt.Errorf("no rollback backup %s", printable(name)),
+		return Goal{}, withHint(fmt.Errorf("no rollback backup %s", printable(name)),
 			"'git for-each-ref %s' lists the backups; pass the name a rollback printed", backupRef)
 	}
 	commit, err := gitops.ReadCommit(ctx, root, ref)
 	if err != nil {
-		return rollbackGoal{}, err
+		return Goal{}, err
 	}
 	t, ok := backupTrailers(commit.Message)
 	if !ok || t[trailerHead] != commit.Parent {
-		return rollbackGoal{}, withHint(fmt.Errorf("%s was not written by this version's rollback: it cannot be undone with --undo", ref),
+		return Goal{}, withHint(fmt.Errorf("%s was not written by this version's rollback: it cannot be undone with --undo", ref),
 			"it holds the previous HEAD: 'git reset --hard %s' goes back to it (uncommitted changes, if kept, are at %s-worktree)", ref, ref)
 	}
 	if err := checkSameBranch(ctx, root, t[trailerBranch]); err != nil {
-		return rollbackGoal{}, err
+		return Goal{}, err
 	}
-	return rollbackGoal{checkpoint: gitops.Checkpoint{Head: commit.Parent, Tree: commit.Tree},
+	return Goal{checkpoint: gitops.Checkpoint{Head: commit.Parent, Tree: commit.Tree},
 		what: "as before the rollback kept at " + ref, command: "git ralph rollback --undo " + name, kept: t[trailerRestored],
 		staged: t[trailerIndex]}, nil
 }
@@ -159,26 +160,4 @@ func checkSameBranch(ctx context.Context, root, branch string) error {
 	}
 	return withHint(fmt.Errorf("that rollback moved %s, and HEAD is now on %s", name(branch), name(now)),
 		"switch back first ('git switch %s'), then undo", strings.TrimPrefix(branch, "refs/heads/"))
-}
-
-func (b backup) report(ctx context.Context, root string, s Streams, plan gitops.Restore, goal rollbackGoal) {
-	to := "a branch with no commit yet"
-	if plan.Target.Head != "" {
-		to = shortHash(plan.Target.Head)
-	}
-	fmt.Fprintf(s.Stdout, "rolled back to %s (%s); previous HEAD and work tree kept at %s\n", to, goal.what, b.ref)
-	if n := len(plan.Changed); n > 0 {
-		fmt.Fprintf(s.Stdout, "work tree: %s restored\n", plural(n, "file"))
-	}
-	// Only a summary: an error reading it changes nothing of what was done.
-	if left, err := plan.UncommittedAtTarget(ctx, root); err == nil && len(left) > 0 {
-		fmt.Fprintf(s.Stdout, "uncommitted then, uncommitted again: %s ('git status' lists them)\n", plural(len(left), "file"))
-	}
-	switch {
-	case goal.staged != "":
-		fmt.Fprintln(s.Stdout, "staged changes: staged again as they were")
-	case b.staged:
-		fmt.Fprintln(s.Stdout, "staged changes: kept in the backup too; the undo stages them again")
-	}
-	fmt.Fprintf(s.Stdout, "undo with: git ralph rollback --undo %s\n", b.name)
 }

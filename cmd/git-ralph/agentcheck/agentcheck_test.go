@@ -1,6 +1,10 @@
-package main
+package agentcheck
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestFirstProgram(t *testing.T) {
 	tests := []struct{ command, want string }{
@@ -21,12 +25,24 @@ func TestFirstProgram(t *testing.T) {
 }
 
 func TestCheckAgentProgramSkipsWhatItCannotParse(t *testing.T) {
+	onPath(t, "claude") // in the command's tests, testscript put its fake claude there
 	for _, command := range []string{`OPTS="-p --x" cat`, "(cd sub && agent)", "$AGENT -p", "exec claude"} {
-		if c := checkAgentProgram(t.TempDir(), command); !c.ok {
-			t.Errorf("%q: %s", command, c.problem)
+		if c := Command(t.TempDir(), command); !c.OK {
+			t.Errorf("%q: %s", command, c.Problem)
 		}
 	}
-	if c := checkAgentProgram(t.TempDir(), "no-such-agent-xyz -p"); c.ok {
+	if c := Command(t.TempDir(), "no-such-agent-xyz -p"); c.OK {
 		t.Error("a missing program passed")
 	}
+}
+
+// onPath makes PATH hold only executables named as programs (they are never run).
+func onPath(t *testing.T, programs ...string) {
+	dir := t.TempDir()
+	for _, p := range programs {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir)
 }

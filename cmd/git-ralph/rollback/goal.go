@@ -1,0 +1,185 @@
+package rollback
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// Goal is where a rollback goes and what it may replace without a --force.
+type Goal struct {
+	checkpoint gitops.Checkpoint
+	what       string         // "before iteration 3", "as before the rollback kept at refs/ralph/backup/…"
+	command    string         // the command, for the backup's message
+	kept       string         // a tree whose contents are kept elsewhere: replacing them loses nothing
+	history    *history.Store // for a rollback to an iteration: its checkpoints keep contents too
+	staged     string         // for an undo: the tree the index staged before the rollback, or ""
+}
+
+// ToIteration is the goal of 'git ralph rollback target': the checkpoint taken before
+// iteration N, or for "initial" before the last run's first recorded iteration. warn is
+// told when only part of that checkpoint is left.
+func ToIteration(ctx context.Context, root, target string, warn func(string)) (Goal, error) {
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return Goal{}, err
+	}
+	n, err := iteration(root, store, target)
+	if err != nil {
+		return Goal{}, err
+	}
+	cp, err := checkpointBefore(ctx, root, store, n, warn)
+	if err != nil {
+		return Goal{}, err
+	}
+	return Goal{checkpoint: cp, what: fmt.Sprintf("before iteration %d", n),
+		command: "git ralph rollback " + target, kept: lastIterationTree(ctx, root, store), history: store}, nil
+}
+
+// lastIterationTree is the work tree the newest iteration left, which its checkpoint
+// ref keeps: a work tree still as the agent left it holds nothing a rollback could lose.
+// It is "" when that cannot be read, which only makes the rollback more careful.
+func lastIterationTree(ctx context.Context, root string, store *history.Store) string {
+	last, err := store.Last()
+	if err != nil || last == 0 {
+		return ""
+	}
+	ref, err := loop.CheckpointRef(ctx, root, last, "after-tree")
+	if err != nil {
+		return ""
+	}
+	tree, _ := gitops.ResolveRef(ctx, root, ref+"^{tree}")
+	return tree
+}
+
+// iteration is the number target names: N itself, or for "initial" the first recorded
+// iteration of the last run.
+func iteration(root string, store *history.Store, target string) (int, error) {
+	if target != "initial" {
+		n, err := strconv.Atoi(target)
+		if err != nil || n < 1 {
+			return 0, withHint(fmt.Errorf("%q is not an iteration number or 'initial'", target),
+				"e.g. 'git ralph rollback 3'; 'git ralph history' lists the iterations")
+		}
+		return n, nil
+	}
+	state, err := history.LoadState(root)
+	if err != nil {
+		return 0, err
+	}
+	if !state.Exists() {
+		return 0, withHint(errors.New("no loop has run in this repository: nothing to roll back"), "'git ralph loop' starts one")
+	}
+	return firstOfRun(store, state.Run)
+}
+
+// firstOfRun walks the history down from the newest record while the records belong to
+// run (runs never overlap), so it reads only that run's records.
+func firstOfRun(store *history.Store, run string) (int, error) {
+	last, err := store.Last()
+	if err != nil {
+		return 0, err
+	}
+	first, damaged := 0, 0 // damaged: the newest unreadable record below first
+	for n := last; n >= 1; n-- {
+		rec, err := store.Get(n)
+		if errors.Is(err, history.ErrNoRecord) {
+			continue // a number never recorded (its loop died first)
+		}
+		if err != nil {
+			if damaged == 0 {
+				damaged = n
+			}
+			continue // damaged: between two of the run's records it changes nothing
+		}
+		if rec.Run != run {
+			break
+		}
+		first, damaged = n, 0
+	}
+	if first == 0 {
+		return 0, withHint(fmt.Errorf("the last run (%s) has no recorded iteration", run), "'git ralph history' lists the iterations; roll back to one by number")
+	}
+	if damaged != 0 {
+		// it may have been the run's first: going back less far than asked is no answer
+		return 0, withHint(fmt.Errorf("the record of iteration %d cannot be read, so where the last run (%s) began is unknown: iteration %d or earlier", damaged, run, first),
+			"'git ralph history' names the damaged record; roll back by number ('git ralph rollback %d' goes to before iteration %d)", first, first)
+	}
+	return first, nil
+}
+
+// checkpointBefore is the checkpoint taken when iteration n started: the commit HEAD was
+// on ("" on a branch with no commit yet) and the work tree. A history without the tree's
+// ref falls back to the commit's tree, and says so through warn.
+func checkpointBefore(ctx context.Context, root string, store *history.Store, n int, warn func(string)) (gitops.Checkpoint, error) {
+	commit, err := commitBefore(ctx, root, store, n)
+	if err != nil {
+		return gitops.Checkpoint{}, err
+	}
+	treeRef, err := loop.CheckpointRef(ctx, root, n, "before-tree")
+	if err != nil {
+		return gitops.Checkpoint{}, err
+	}
+	tree, err := gitops.ResolveRef(ctx, root, treeRef+"^{tree}")
+	switch {
+	case err != nil || tree != "":
+		return gitops.Checkpoint{Head: commit, Tree: tree}, err
+	case commit == "":
+		return gitops.Checkpoint{}, withHint(fmt.Errorf("iteration %d started on a branch with no commit yet, and its work tree (%s) is missing: there is nothing to go back to", n, treeRef),
+			"roll back to a later iteration, or see its changes with 'git ralph history --diff %d'", n)
+	}
+	warn(fmt.Sprintf("the work tree before iteration %d was not kept (%s is missing): restoring the files of its commit", n, treeRef))
+	tree, err = gitops.ResolveRef(ctx, root, commit+"^{tree}")
+	return gitops.Checkpoint{Head: commit, Tree: tree}, err
+}
+
+// commitBefore is the commit HEAD was on when iteration n started, or "" when the
+// iteration started on a branch with no commit yet.
+func commitBefore(ctx context.Context, root string, store *history.Store, n int) (string, error) {
+	ref, err := loop.CheckpointRef(ctx, root, n, "before")
+	if err != nil {
+		return "", err
+	}
+	commit, err := gitops.ResolveRef(ctx, root, ref+"^{commit}")
+	if err != nil || commit != "" {
+		return commit, err
+	}
+	rec, err := store.Get(n)
+	switch {
+	case errors.Is(err, history.ErrNoRecord):
+		return "", missingIteration(store, n, "checkpoint "+ref)
+	case err != nil || rec.CommitBefore == "" && !rec.Pruned:
+		return "", err
+	case rec.Pruned:
+		return "", withHint(fmt.Errorf("iteration %d's checkpoint was pruned by the history's retention settings: it cannot be rolled back to", n),
+			"'git ralph history' lists the iterations; those not marked pruned can be rolled back to (history_keep and history_max_size say how many are kept)")
+	}
+	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", ref, n),
+		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
+}
+
+// missingIteration explains why iteration n has no what (a copy of the command's, which
+// history and logs use too: a sub-package never imports main).
+func missingIteration(store *history.Store, n int, what string) error {
+	last, err := store.Last()
+	if err != nil {
+		return err
+	}
+	hint := "'git ralph history' lists the recorded iterations"
+	switch {
+	case last == 0:
+		return withHint(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
+	case n > last:
+		return withHint(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
+	}
+	if rec, err := store.Get(n); err == nil && rec.Pruned {
+		return withHint(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
+			"history_keep and history_max_size say how much is kept ('git ralph config')")
+	}
+	return withHint(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
+}

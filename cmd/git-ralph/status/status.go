@@ -1,0 +1,137 @@
+package status
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agent"
+)
+
+// Status is what status reports: the saved state and whether a live loop holds the
+// repository's lock. Its JSON form is the state's fields plus running, lock_holder and
+// elapsed_ms; with no state file, only running and lock_holder.
+type Status struct {
+	Running    bool    `json:"running"`
+	LockHolder *Holder `json:"lock_holder"`
+	*history.State
+	ElapsedMS *int64 `json:"elapsed_ms,omitempty"`
+	// HistoryIteration is the repository-wide number (the one 'history', 'logs N' and
+	// 'rollback' take) of the iteration shown: the one in progress, or the one that was
+	// running when the loop died, else the last one completed; 0 when none.
+	HistoryIteration int `json:"history_iteration,omitempty"`
+	// StoppedIteration is the number of the iteration that stopped the run without
+	// counting (a limit, a fatal error, an interruption): it runs again on resume.
+	StoppedIteration int `json:"stopped_iteration,omitempty"`
+	// Leftover is the agent of a loop that died (kill -9) and that still runs.
+	Leftover *LeftoverAgent `json:"leftover_agent,omitempty"`
+}
+
+// LeftoverAgent names the sessions (by their leaders' pids) of an agent whose loop died.
+type LeftoverAgent struct {
+	PIDs  []int     `json:"pids"`
+	Since time.Time `json:"since,omitzero"`
+}
+
+// Holder is the loop that holds the repository's lock.
+type Holder struct {
+	PID   int       `json:"pid"`
+	Host  string    `json:"host"`
+	Since time.Time `json:"since,omitzero"`
+}
+
+// Leftover finds the processes still running of a run whose loop died while an agent
+// ran (the state says active, no one holds the lock). They are found by the run's
+// RALPH_RUN entry, so a reused pid is never taken for them.
+func Leftover(state history.State) *LeftoverAgent {
+	if !state.Active {
+		return nil
+	}
+	pids := agent.Leftovers(state.Run)
+	if len(pids) == 0 {
+		return nil
+	}
+	return &LeftoverAgent{PIDs: pids, Since: state.AgentStartedAt}
+}
+
+// Read reads the status of the repository at root, whose lock file is lockPath.
+func Read(ctx context.Context, root, lockPath string, now time.Time) (Status, error) {
+	holder, held, err := history.ReadHolder(lockPath)
+	if err != nil {
+		return Status{}, err
+	}
+	state, err := history.LoadState(root)
+	if err != nil {
+		return Status{}, err
+	}
+	st := Status{Running: held}
+	if held {
+		st.LockHolder = &Holder{PID: holder.PID, Host: holder.Host, Since: holder.Since}
+	}
+	if state.Exists() && !held {
+		st.Leftover = Leftover(state)
+	}
+	if state.Exists() {
+		st.State = &state
+		if err := st.historyNumbers(root); err != nil {
+			return Status{}, err
+		}
+		elapsed := st.Elapsed(now).Milliseconds()
+		st.ElapsedMS = &elapsed
+	}
+	return st, nil
+}
+
+// Elapsed is the run's age while it runs, and how long it ran once it stopped.
+func (st Status) Elapsed(now time.Time) time.Duration {
+	switch {
+	case st.State == nil || st.StartedAt.IsZero():
+		return 0
+	case st.Running:
+		return now.Sub(st.StartedAt)
+	case st.LastIterationAt.After(st.StartedAt):
+		return st.LastIterationAt.Sub(st.StartedAt)
+	}
+	return 0
+}
+
+// historyNumbers finds the repository-wide numbers of the iterations status names. While
+// a loop runs, or after it died, that is the last number begun. A run that stopped may
+// have recorded, after its last completed iteration, one that did not count (a limit or
+// a fatal error halted it, Ctrl+C interrupted it): the last number is then that one's,
+// and the completed iteration's is found by its run and number within the run.
+func (st *Status) historyNumbers(root string) error {
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return err
+	}
+	last, err := store.Last()
+	if err != nil || st.Running || st.Active {
+		st.HistoryIteration = last
+		return err
+	}
+	for n := last; n >= 1 && last-n < search; n-- {
+		rec, err := store.Get(n)
+		if errors.Is(err, history.ErrNoRecord) {
+			continue
+		}
+		if err != nil || rec.Run != st.Run {
+			return nil // a damaged record is history's to report; another run's is older
+		}
+		if rec.RunIteration == st.Iteration && loop.Outcome(rec.Outcome).Counts() && loop.Outcome(rec.Outcome) != loop.OutcomeCrashed {
+			st.HistoryIteration = n
+			return nil
+		}
+		if n == last && rec.RunIteration == st.Iteration+1 {
+			st.StoppedIteration = n
+		}
+	}
+	return nil
+}
+
+// search bounds how many records status reads back to find the last completed
+// iteration's: a run's records are contiguous, and only crashed and halted ones come
+// between.
+const search = 100

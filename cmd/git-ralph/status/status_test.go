@@ -1,0 +1,36 @@
+package status
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/history"
+)
+
+func TestElapsedIsTheAgeWhileRunningAndTheLengthOnceStopped(t *testing.T) {
+	start := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	now := start.Add(time.Hour)
+	state := &history.State{StartedAt: start, LastIterationAt: start.Add(10 * time.Minute)}
+	if got := (Status{Running: true, State: state}).Elapsed(now); got != time.Hour {
+		t.Errorf("running: Elapsed = %s, want 1h", got)
+	}
+	if got := (Status{State: state}).Elapsed(now); got != 10*time.Minute {
+		t.Errorf("stopped: Elapsed = %s, want 10m", got)
+	}
+	if got := (Status{}).Elapsed(now); got != 0 {
+		t.Errorf("no state: Elapsed = %s, want 0", got)
+	}
+}
+
+func TestReadWithoutStateOrLockIsNotRunning(t *testing.T) {
+	root := t.TempDir()
+	st, err := Read(context.Background(), root, filepath.Join(root, "ralph.lock"), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Running || st.LockHolder != nil || st.State != nil || st.ElapsedMS != nil || st.Leftover != nil {
+		t.Errorf("Read = %+v, want nothing running and no state", st)
+	}
+}
