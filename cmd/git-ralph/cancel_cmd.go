@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -78,14 +79,14 @@ func runningLoop(ctx context.Context, root string) (history.Holder, error) {
 	case err != nil:
 		return history.Holder{}, err
 	case !held:
-		return history.Holder{}, withHint(errNoLoop,
+		return history.Holder{}, hints.Wrap(errNoLoop,
 			"'git ralph status' shows how the last run ended")
 	case holder.PID <= 0:
-		return history.Holder{}, withHint(fmt.Errorf("a loop holds %s but its pid could not be read", path),
+		return history.Holder{}, hints.Wrap(fmt.Errorf("a loop holds %s but its pid could not be read", path),
 			"it may be starting or stopping: try again in a moment")
 	}
 	if host, _ := os.Hostname(); holder.Host != "" && holder.Host != host {
-		return history.Holder{}, withHint(fmt.Errorf("the loop runs on host %s (pid %d), not on this host (%s)", holder.Host, holder.PID, host),
+		return history.Holder{}, hints.Wrap(fmt.Errorf("the loop runs on host %s (pid %d), not on this host (%s)", holder.Host, holder.PID, host),
 			"run 'git ralph cancel' on %s", holder.Host)
 	}
 	return holder, nil
@@ -95,9 +96,9 @@ func runningLoop(ctx context.Context, root string) (history.Holder, error) {
 func signalError(h history.Holder, err error) error {
 	switch {
 	case errors.Is(err, syscall.ESRCH):
-		return withHint(fmt.Errorf("the loop (pid %d) has already exited", h.PID), "'git ralph status' shows how it ended")
+		return hints.Wrap(fmt.Errorf("the loop (pid %d) has already exited", h.PID), "'git ralph status' shows how it ended")
 	case errors.Is(err, syscall.EPERM):
-		return withHint(fmt.Errorf("not allowed to signal the loop (pid %d): %w", h.PID, err), "run 'git ralph cancel' as the user who started the loop")
+		return hints.Wrap(fmt.Errorf("not allowed to signal the loop (pid %d): %w", h.PID, err), "run 'git ralph cancel' as the user who started the loop")
 	}
 	return fmt.Errorf("signalling the loop (pid %d): %w", h.PID, err)
 }

@@ -25,20 +25,6 @@ func (e *exitError) Unwrap() error { return e.err }
 // exitCode is a quiet exit with code: the reason has been reported already.
 func exitCode(code int) error { return &exitError{code: code} }
 
-// hinted is an error with advice on how to fix it, printed as git does: "hint: …".
-type hinted struct {
-	err  error
-	hint string
-}
-
-func (h *hinted) Error() string { return h.err.Error() }
-func (h *hinted) Unwrap() error { return h.err }
-func (h *hinted) Hint() string  { return h.hint }
-
-func withHint(err error, hint string, args ...any) error {
-	return &hinted{err: err, hint: fmt.Sprintf(hint, args...)}
-}
-
 // report prints err in git's grammar and returns the exit code it maps to: the code
 // of an exitError, otherwise 1 (an error before or outside any iteration).
 func report(w io.Writer, err error) int {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/alecthomas/kong"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 )
 
 // HelpCmd is `git ralph help [COMMAND...]`, the same as `git ralph [COMMAND...] --help`.
@@ -12,7 +13,7 @@ type HelpCmd struct {
 // Run prints the help of the command, or of git ralph itself.
 func (c *HelpCmd) Run(k *kong.Kong) error {
 	if _, err := k.Parse(append(c.Command, "--help")); err != nil {
-		return withHint(err, "'git ralph help' lists the commands")
+		return hints.Wrap(err, "'git ralph help' lists the commands")
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -107,11 +108,11 @@ func describeIterations(ns []int) string {
 func (c *HistoryCmd) check() error {
 	switch {
 	case c.Limit < 0:
-		return withHint(fmt.Errorf("--limit %d is negative", c.Limit), "pass a count, or 0 for the whole history")
+		return hints.Wrap(fmt.Errorf("--limit %d is negative", c.Limit), "pass a count, or 0 for the whole history")
 	case c.Stat && c.Diff == "":
-		return withHint(errors.New("--stat needs --diff"), "e.g. 'git ralph history --diff 3 --stat'")
+		return hints.Wrap(errors.New("--stat needs --diff"), "e.g. 'git ralph history --diff 3 --stat'")
 	case c.JSON && c.Diff != "":
-		return withHint(errors.New("--json and --diff contradict each other"), "the records are in 'git ralph history --json', the diffs in --diff")
+		return hints.Wrap(errors.New("--json and --diff contradict each other"), "the records are in 'git ralph history --json', the diffs in --diff")
 	}
 	return nil
 }
@@ -205,13 +206,13 @@ func parseSpan(arg string) (iterationSpan, error) {
 	if isRange {
 		last, err2 = strconv.Atoi(b)
 	}
-	bad := withHint(fmt.Errorf("--diff %q is not an iteration number or a range A..B", arg),
+	bad := hints.Wrap(fmt.Errorf("--diff %q is not an iteration number or a range A..B", arg),
 		"e.g. --diff 3 or --diff 2..5; 'git ralph history' lists the iterations")
 	switch {
 	case err1 != nil || err2 != nil || first < 1 || last < 1:
 		return iterationSpan{}, bad
 	case first > last:
-		return iterationSpan{}, withHint(fmt.Errorf("--diff %s: %d comes after %d", arg, first, last), "write the older iteration first: --diff %d..%d", last, first)
+		return iterationSpan{}, hints.Wrap(fmt.Errorf("--diff %s: %d comes after %d", arg, first, last), "write the older iteration first: --diff %d..%d", last, first)
 	}
 	return iterationSpan{First: first, Last: last, Range: isRange}, nil
 }
@@ -290,13 +291,13 @@ func missingIteration(store *history.Store, n int, what string) error {
 	hint := "'git ralph history' lists the recorded iterations"
 	switch {
 	case last == 0:
-		return withHint(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
+		return hints.Wrap(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
 	case n > last:
-		return withHint(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
+		return hints.Wrap(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
 	}
 	if rec, err := store.Get(n); err == nil && rec.Pruned {
-		return withHint(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
+		return hints.Wrap(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
 			"history_keep and history_max_size say how much is kept ('git ralph config')")
 	}
-	return withHint(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
+	return hints.Wrap(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
 }

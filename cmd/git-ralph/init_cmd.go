@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/prompts"
 )
@@ -112,7 +113,7 @@ func writeScaffold(root string, force bool) ([]string, error) {
 			}
 		}
 		if len(existing) > 0 {
-			return nil, withHint(fmt.Errorf("not overwriting %s", strings.Join(existing, ", ")),
+			return nil, hints.Wrap(fmt.Errorf("not overwriting %s", strings.Join(existing, ", ")),
 				"use 'git ralph init --force' to replace them with the defaults")
 		}
 	}
@@ -144,7 +145,7 @@ func refuseSymlinkOnPath(root, path string) error {
 			return nil // missing: nothing below it exists either
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			return withHint(fmt.Errorf("not writing %s: %s is a symlink", path, prefix), "make %s a regular file or directory (or remove it), then run 'git ralph init' again", prefix)
+			return hints.Wrap(fmt.Errorf("not writing %s: %s is a symlink", path, prefix), "make %s a regular file or directory (or remove it), then run 'git ralph init' again", prefix)
 		}
 	}
 	return nil
@@ -158,7 +159,7 @@ func writeScaffoldFile(r *os.Root, f scaffoldFile) error {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
 	}
 	if info, err := r.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return withHint(fmt.Errorf("not writing %s: it is a symlink", f.path), "remove it, then run 'git ralph init' again")
+		return hints.Wrap(fmt.Errorf("not writing %s: it is a symlink", f.path), "remove it, then run 'git ralph init' again")
 	}
 	out, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {

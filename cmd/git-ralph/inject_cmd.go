@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
@@ -44,18 +45,18 @@ func (c *InjectCmd) read(stdin io.Reader) (string, error) {
 	var err error
 	switch {
 	case c.File != "" && c.Text != "":
-		return "", withHint(errors.New("give the text or --file, not both"), "git ralph inject 'text' | git ralph inject --file notes.md | echo text | git ralph inject -")
+		return "", hints.Wrap(errors.New("give the text or --file, not both"), "git ralph inject 'text' | git ralph inject --file notes.md | echo text | git ralph inject -")
 	case c.File != "":
 		// The user's choice of file, inside the repository or not; but a FIFO or a
 		// device would hang or flood like a hostile prompt.
 		data, err = repofile.Read(c.File, c.File, maxInjection)
 		var refused *repofile.RefusedError
 		if errors.As(err, &refused) {
-			return "", withHint(err, "inject a regular file of at most %s; for more, a summary, or point the agent at the file", repofile.FormatSize(maxInjection))
+			return "", hints.Wrap(err, "inject a regular file of at most %s; for more, a summary, or point the agent at the file", repofile.FormatSize(maxInjection))
 		}
 	case c.Text == "-":
 		if isTerminal(stdin) {
-			return "", withHint(errors.New("'-' reads the text from stdin, which is a terminal"), "pipe the text in: echo 'use the v2 API' | git ralph inject -")
+			return "", hints.Wrap(errors.New("'-' reads the text from stdin, which is a terminal"), "pipe the text in: echo 'use the v2 API' | git ralph inject -")
 		}
 		data, err = readBounded(io.NopCloser(stdin), nil)
 	default:
@@ -65,7 +66,7 @@ func (c *InjectCmd) read(stdin io.Reader) (string, error) {
 		return "", err
 	}
 	if strings.TrimSpace(string(data)) == "" {
-		return "", withHint(errors.New("nothing to inject: the text is empty"), "git ralph inject 'focus on the failing auth tests'")
+		return "", hints.Wrap(errors.New("nothing to inject: the text is empty"), "git ralph inject 'focus on the failing auth tests'")
 	}
 	return string(data), nil
 }
@@ -81,7 +82,7 @@ func readBounded(r io.ReadCloser, err error) ([]byte, error) {
 		return nil, fmt.Errorf("reading the text to inject: %w", err)
 	}
 	if len(data) > maxInjection {
-		return nil, withHint(fmt.Errorf("the text to inject is larger than %s", formatSize(maxInjection)), "inject a summary, or point the agent at the file instead")
+		return nil, hints.Wrap(fmt.Errorf("the text to inject is larger than %s", formatSize(maxInjection)), "inject a summary, or point the agent at the file instead")
 	}
 	return data, nil
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
@@ -49,11 +50,11 @@ func (c *LogsCmd) Run(ctx context.Context, s Streams) error {
 func (c *LogsCmd) check() error {
 	switch {
 	case c.Lines < 0:
-		return withHint(fmt.Errorf("--lines %d is negative", c.Lines), "pass a count, or 0 for everything")
+		return hints.Wrap(fmt.Errorf("--lines %d is negative", c.Lines), "pass a count, or 0 for everything")
 	case c.Iteration != "" && c.JSON:
-		return withHint(errors.New("--json applies to the structured log, not to an iteration's output"), "drop N to see the log as JSON, or --json to see iteration %s's output", c.Iteration)
+		return hints.Wrap(errors.New("--json applies to the structured log, not to an iteration's output"), "drop N to see the log as JSON, or --json to see iteration %s's output", c.Iteration)
 	case c.Iteration != "" && c.RunID != "":
-		return withHint(errors.New("--run filters the structured log, not an iteration's output"), "'git ralph history' shows which run each iteration belongs to")
+		return hints.Wrap(errors.New("--run filters the structured log, not an iteration's output"), "'git ralph history' shows which run each iteration belongs to")
 	}
 	return nil
 }
@@ -96,7 +97,7 @@ func (c *LogsCmd) printLog(ctx context.Context, s Streams, root string) error {
 func (c *LogsCmd) printOutput(ctx context.Context, s Streams, root string) error {
 	n, err := strconv.Atoi(c.Iteration)
 	if err != nil || n < 1 {
-		return withHint(fmt.Errorf("%q is not an iteration number", c.Iteration), "e.g. 'git ralph logs 3'; 'git ralph history' lists the iterations")
+		return hints.Wrap(fmt.Errorf("%q is not an iteration number", c.Iteration), "e.g. 'git ralph logs 3'; 'git ralph history' lists the iterations")
 	}
 	store, err := history.OpenStore(root)
 	if err != nil {
@@ -167,11 +168,11 @@ func outputOf(store *history.Store, root string, n int, warn io.Writer) (path st
 	}
 	path = rec.OutputPath
 	if rec.Pruned {
-		return "", true, withHint(fmt.Errorf("iteration %d's output was pruned by the history's retention settings", n),
+		return "", true, hints.Wrap(fmt.Errorf("iteration %d's output was pruned by the history's retention settings", n),
 			"history_keep and history_max_size say how much is kept ('git ralph config')")
 	}
 	if path == "" {
-		return "", true, withHint(fmt.Errorf("iteration %d kept no output", n), "'git ralph history --diff %d' shows what it changed", n)
+		return "", true, hints.Wrap(fmt.Errorf("iteration %d kept no output", n), "'git ralph history --diff %d' shows what it changed", n)
 	}
 	// The output is where the loop saves it, whatever the record says: a record can be
 	// committed, naming any file of the machine (output_path = "/home/you/.ssh/id_rsa").
@@ -180,7 +181,7 @@ func outputOf(store *history.Store, root string, n int, warn io.Writer) (path st
 		return "", true, &repofile.RefusedError{Path: path, Reason: "it is not a regular file (a symlink, a FIFO…), which git-ralph does not read as its own output"}
 	}
 	if _, err := os.Stat(path); err != nil {
-		return "", true, withHint(fmt.Errorf("iteration %d's output is no longer kept: %w", n, err), "'git ralph history --diff %d' shows what it changed", n)
+		return "", true, hints.Wrap(fmt.Errorf("iteration %d's output is no longer kept: %w", n, err), "'git ralph history --diff %d' shows what it changed", n)
 	}
 	return path, true, nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 )
 
 func TestLogsCmdRefusesMeaninglessFlags(t *testing.T) {
@@ -12,7 +14,7 @@ func TestLogsCmdRefusesMeaninglessFlags(t *testing.T) {
 			t.Errorf("%+v accepted", c)
 			continue
 		}
-		if h, ok := err.(*hinted); !strings.Contains(err.Error(), "--") || !ok || h.hint == "" {
+		if h, ok := err.(*hints.Error); !strings.Contains(err.Error(), "--") || !ok || h.Hint() == "" {
 			t.Errorf("%+v: %v names no flag or has no hint", c, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -39,10 +40,10 @@ type LoopCmd struct {
 // follows the run's status.
 func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.Verbose && c.Quiet {
-		return withHint(errors.New("--verbose and --quiet contradict each other"), "pick one")
+		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	if c.JSON && c.DryRun {
-		return withHint(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
+		return hints.Wrap(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
 	}
 	root, err := repoRoot(ctx)
 	if err != nil {
@@ -113,9 +114,9 @@ func repoRoot(ctx context.Context) (string, error) {
 	root, err := gitops.Root(ctx, dir)
 	switch {
 	case errors.Is(err, gitops.ErrNotRepo):
-		return "", withHint(err, "run git-ralph inside a git work tree, or 'git init' one first")
+		return "", hints.Wrap(err, "run git-ralph inside a git work tree, or 'git init' one first")
 	case errors.Is(err, gitops.ErrGitMissing):
-		return "", withHint(err, "install git; git-ralph runs as 'git ralph'")
+		return "", hints.Wrap(err, "install git; git-ralph runs as 'git ralph'")
 	}
 	return root, err
 }
@@ -131,7 +132,7 @@ func preflight(ctx context.Context, set *settings) error {
 		return explain(err)
 	}
 	if check, any := set.checkAgent(); any && !check.OK {
-		return withHint(errors.New(check.Problem), "%s", check.Hint)
+		return hints.Wrap(errors.New(check.Problem), "%s", check.Hint)
 	}
 	return preflightPush(ctx, set)
 }
@@ -154,9 +155,9 @@ func preflightPush(ctx context.Context, set *settings) error {
 func explainPush(err error, c *config.Config) error {
 	switch {
 	case errors.Is(err, gitops.ErrDetached):
-		return withHint(fmt.Errorf("push is on (%s) but %w", c.Push.Origin, err), "check out a branch, or run without --push")
+		return hints.Wrap(fmt.Errorf("push is on (%s) but %w", c.Push.Origin, err), "check out a branch, or run without --push")
 	case errors.Is(err, gitops.ErrNoRemote):
-		return withHint(fmt.Errorf("push is on (%s) but there is %w", c.Push.Origin, err), "add the remote with 'git remote add', or set remote in .ralph/config.toml")
+		return hints.Wrap(fmt.Errorf("push is on (%s) but there is %w", c.Push.Origin, err), "add the remote with 'git remote add', or set remote in .ralph/config.toml")
 	}
 	return err
 }
@@ -168,7 +169,7 @@ func explain(err error) error {
 	case errors.As(err, &h):
 		return err
 	case errors.Is(err, loop.ErrNoAgent):
-		return withHint(err, "pick a preset with --agent claude (or agent = \"claude\" in .ralph/config.toml), or give your own command with --agent-cmd")
+		return hints.Wrap(err, "pick a preset with --agent claude (or agent = \"claude\" in .ralph/config.toml), or give your own command with --agent-cmd")
 	}
 	return err
 }

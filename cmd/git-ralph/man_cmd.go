@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/help"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 )
 
 // ManCmd is `git ralph man`. git turns `git ralph --help` into `git help ralph`, which
@@ -28,11 +29,11 @@ func (c *ManCmd) Run(s Streams, k *kong.Kong) error {
 	}
 	path := filepath.Join(dir, "man1", "git-ralph.1")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return withHint(fmt.Errorf("creating %s: %w", filepath.Dir(path), err), "pass --dir with a man directory you can write to")
+		return hints.Wrap(fmt.Errorf("creating %s: %w", filepath.Dir(path), err), "pass --dir with a man directory you can write to")
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return withHint(fmt.Errorf("writing the man page: %w", err), "pass --dir with a man directory you can write to")
+		return hints.Wrap(fmt.Errorf("writing the man page: %w", err), "pass --dir with a man directory you can write to")
 	}
 	defer f.Close()
 	if err := help.WriteManPage(f, k.Model, version); err != nil {

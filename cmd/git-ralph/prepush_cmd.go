@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 )
 
@@ -90,7 +91,7 @@ func pushedRefs(ctx context.Context, stdin io.Reader, root string) ([]githooks.R
 func withSkipHint(err error) error {
 	var h interface{ Hint() string }
 	if errors.As(err, &h) && h.Hint() != "" {
-		return withHint(err, "%s\n%s", h.Hint(), skipHint)
+		return hints.Wrap(err, "%s\n%s", h.Hint(), skipHint)
 	}
-	return withHint(err, "%s", skipHint)
+	return hints.Wrap(err, "%s", skipHint)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -23,7 +24,7 @@ type RollbackCmd struct {
 // loop starts under it.
 func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if (c.Target == "") == (c.Undo == "") {
-		return withHint(errors.New("name either an iteration or --undo BACKUP"),
+		return hints.Wrap(errors.New("name either an iteration or --undo BACKUP"),
 			"e.g. 'git ralph rollback 3', or 'git ralph rollback --undo 20261121T200506Z'")
 	}
 	root, err := repoRoot(ctx)
@@ -68,7 +69,7 @@ func holdForRollback(ctx context.Context, root string) (*history.Lock, error) {
 		if h := locked.Holder; h.PID != 0 {
 			who = fmt.Sprintf(" (pid %d on host %s since %s)", h.PID, h.Host, localTime(h.Since))
 		}
-		return nil, &exitError{code: exitBusy, err: withHint(fmt.Errorf("a loop is running in this repository%s: not rolling back under it", who),
+		return nil, &exitError{code: exitBusy, err: hints.Wrap(fmt.Errorf("a loop is running in this repository%s: not rolling back under it", who),
 			"wait for it to finish, or stop it with 'git ralph cancel', then roll back")}
 	}
 	return lock, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
 
@@ -106,7 +107,7 @@ func scheduledPrograms(set *settings) []string {
 func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
 	for _, f := range flags {
 		if strings.ContainsAny(f, "\n\r") {
-			return nil, withHint(fmt.Errorf("loop flag %q holds a line break, which a crontab line cannot", f),
+			return nil, hints.Wrap(fmt.Errorf("loop flag %q holds a line break, which a crontab line cannot", f),
 				"put long text in a file the prompt includes, or in .ralph/config.toml")
 		}
 	}
@@ -121,11 +122,11 @@ func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
 			if _, ok := r.(helpExit); !ok {
 				panic(r)
 			}
-			lc, err = nil, withHint(errors.New("--help and --version are not loop flags to schedule"), "'git ralph loop -h' lists the loop's flags")
+			lc, err = nil, hints.Wrap(errors.New("--help and --version are not loop flags to schedule"), "'git ralph loop -h' lists the loop's flags")
 		}
 	}()
 	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
-		return nil, withHint(fmt.Errorf("loop flags: %w", err),
+		return nil, hints.Wrap(fmt.Errorf("loop flags: %w", err),
 			"'git ralph loop -h' lists the loop's flags; they go after --, e.g.\ngit ralph schedule add --cron \"0 2 * * *\" -- --mode build --max 10")
 	}
 	return &cli.Loop, checkCronFlags(&cli.Loop)
@@ -135,10 +136,10 @@ func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
 func checkCronFlags(lc *LoopCmd) error {
 	switch {
 	case lc.DryRun:
-		return withHint(errors.New("--dry-run runs nothing: the entry would only print the settings every time"),
+		return hints.Wrap(errors.New("--dry-run runs nothing: the entry would only print the settings every time"),
 			"try the flags now with 'git ralph loop --dry-run …', then schedule them without it")
 	case lc.Verbose && lc.Quiet:
-		return withHint(errors.New("--verbose and --quiet contradict each other"), "pick one")
+		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
@@ -103,14 +104,14 @@ func (s *settings) choosePreset() error {
 	}
 	preset, ok := agentcli.Lookup(name.V)
 	if !ok {
-		return withHint(fmt.Errorf("unknown agent %q (%s)", name.V, name.Origin),
+		return hints.Wrap(fmt.Errorf("unknown agent %q (%s)", name.V, name.Origin),
 			"the presets are %s; for any other program use agent_cmd / --agent-cmd", strings.Join(agentcli.Names(), ", "))
 	}
 	if o, ok := s.resolved.Agents[name.V]; ok {
 		preset = preset.With(agentcli.Override{Program: o.Program.V, Args: o.Args.V, ReplaceArgs: o.ArgsSet, ExtraArgs: o.ExtraArgs.V})
 	}
 	if err := preset.Check(); err != nil {
-		return withHint(err, "fix [agents.%s] in your config ('git ralph config' shows where it is set)", name.V)
+		return hints.Wrap(err, "fix [agents.%s] in your config ('git ralph config' shows where it is set)", name.V)
 	}
 	s.loop.Agent = preset
 	if s.loop.AgentCmd == "" {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 )
 
@@ -71,7 +72,7 @@ func (c *TrustCmd) approved(s Streams) error {
 	case c.Yes:
 		return nil
 	case !isTerminal(s.Stdin):
-		return &exitError{code: 1, err: withHint(errors.New("not trusted: no terminal to ask on, nothing was recorded"),
+		return &exitError{code: 1, err: hints.Wrap(errors.New("not trusted: no terminal to ask on, nothing was recorded"),
 			"read the commands above, then approve them with 'git ralph trust --yes'")}
 	case !confirm(s, "Trust these commands?"):
 		return &exitError{code: 1, err: errors.New("not trusted: nothing was recorded")}
@@ -98,7 +99,7 @@ func requireTrust(s Streams, root string, resolved *config.Config) error {
 			return trustError(store.Approve(root, cmds, time.Now()))
 		}
 	}
-	return withHint(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", config.RepoFile, strings.Join(slices.Sorted(maps.Keys(cmds)), ", ")),
+	return hints.Wrap(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", config.RepoFile, strings.Join(slices.Sorted(maps.Keys(cmds)), ", ")),
 		"read them in %s, then run 'git ralph trust'", config.RepoFile)
 }
 
@@ -131,9 +132,9 @@ func trustError(err error) error {
 	var corrupt *trust.CorruptError
 	switch {
 	case errors.As(err, &corrupt):
-		return withHint(err, "%s", corrupt.Hint())
+		return hints.Wrap(err, "%s", corrupt.Hint())
 	case errors.Is(err, trust.ErrNoStore):
-		return withHint(err, "set HOME (or XDG_CONFIG_HOME), or give the commands as flags, which need no approval")
+		return hints.Wrap(err, "set HOME (or XDG_CONFIG_HOME), or give the commands as flags, which need no approval")
 	}
 	return err
 }

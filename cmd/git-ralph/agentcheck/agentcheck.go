@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
 
 // Result is what looking for the agent command's program found.
@@ -64,7 +66,7 @@ func Program(dir, program string) Result {
 	path, err := exec.LookPath(program)
 	if err != nil {
 		return Result{Program: program,
-			Problem: fmt.Sprintf("agent program not found: %s", printable(program)),
+			Problem: fmt.Sprintf("agent program not found: %s", display.Printable(program)),
 			Hint:    fmt.Sprintf("searched PATH: %s\ninstall it, or pass the right command with --agent-cmd", os.Getenv("PATH"))}
 	}
 	return Result{OK: true, Program: program, Path: path}
@@ -78,10 +80,10 @@ func checkPath(dir, program string) Result {
 	info, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return Result{Program: program, Problem: fmt.Sprintf("agent program not found: %s", printable(path)),
+		return Result{Program: program, Problem: fmt.Sprintf("agent program not found: %s", display.Printable(path)),
 			Hint: "check the path in --agent-cmd (relative paths start in the repository root)"}
 	case info.IsDir() || info.Mode()&0o111 == 0:
-		return Result{Program: program, Problem: fmt.Sprintf("agent program is not executable: %s", printable(path)),
+		return Result{Program: program, Problem: fmt.Sprintf("agent program is not executable: %s", display.Printable(path)),
 			Hint: fmt.Sprintf("chmod +x %s", path)}
 	}
 	return Result{OK: true, Program: program, Path: path}

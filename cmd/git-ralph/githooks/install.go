@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
@@ -90,12 +91,12 @@ func (h Hook) Install(force bool, program string) (Installed, error) {
 // force it refuses and says how to go on.
 func (h Hook) keepForeign(force bool) error {
 	if !force {
-		return withHint(fmt.Errorf("%s exists and was not written by git-ralph; it was left alone", h.show(h.hook)),
+		return hints.Wrap(fmt.Errorf("%s exists and was not written by git-ralph; it was left alone", h.show(h.hook)),
 			"run 'git ralph hook install --force' to keep it: it moves to %s and runs before git-ralph's checks\n"+
 				"or add 'git ralph pre-push \"$@\"' to your hook yourself (it reads the same stdin)", filepath.Base(h.kept))
 	}
 	if exists(h.kept) {
-		return withHint(fmt.Errorf("cannot keep your pre-push hook: %s exists already", h.show(h.kept)),
+		return hints.Wrap(fmt.Errorf("cannot keep your pre-push hook: %s exists already", h.show(h.kept)),
 			"move or delete %s, then install again", h.show(h.kept))
 	}
 	if err := os.Rename(h.hook, h.kept); err != nil {
@@ -115,7 +116,7 @@ func (h Hook) Uninstall() (Uninstalled, error) {
 	}
 	switch kind {
 	case hookForeign:
-		return done, withHint(fmt.Errorf("%s was not written by git-ralph; it was left alone", h.show(h.hook)),
+		return done, hints.Wrap(fmt.Errorf("%s was not written by git-ralph; it was left alone", h.show(h.hook)),
 			"delete it yourself if you no longer want it")
 	case hookOurs:
 		if err := os.Remove(h.hook); err != nil {
@@ -142,7 +143,7 @@ func (h Hook) kind() (hookKind, error) {
 	case err != nil:
 		return 0, fmt.Errorf("reading the pre-push hook: %w", err)
 	case info.IsDir():
-		return 0, withHint(fmt.Errorf("%s is a directory, not a hook", h.show(h.hook)), "move it away, then install again")
+		return 0, hints.Wrap(fmt.Errorf("%s is a directory, not a hook", h.show(h.hook)), "move it away, then install again")
 	}
 	f, err := repofile.Open(h.hook, h.hook) // core.hooksPath may point into the work tree
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -33,7 +34,7 @@ func ReadUpdates(r io.Reader) ([]RefUpdate, error) {
 			continue
 		}
 		if len(f) != 4 {
-			return nil, withHint(fmt.Errorf("line %d of stdin: %q is not a ref update", n, lines.Text()),
+			return nil, hints.Wrap(fmt.Errorf("line %d of stdin: %q is not a ref update", n, lines.Text()),
 				"git gives the hook '<local ref> <local hash> <remote ref> <remote hash>' lines, one per ref pushed")
 		}
 		updates = append(updates, RefUpdate{f[0], f[1], f[2], f[3]})
@@ -100,7 +101,7 @@ func midIterationError(st history.State, holder history.Holder, branch string) e
 	if !st.AgentStartedAt.IsZero() {
 		since = ", since " + st.AgentStartedAt.Local().Format(time.TimeOnly)
 	}
-	return withHint(fmt.Errorf("a git-ralph loop (pid %d, mode %s) is in the middle of iteration %d %s%s; pushing it now would publish unfinished work",
+	return hints.Wrap(fmt.Errorf("a git-ralph loop (pid %d, mode %s) is in the middle of iteration %d %s%s; pushing it now would publish unfinished work",
 		holder.PID, st.Mode, st.Iteration+1, where, since),
 		"wait for the iteration to end ('git ralph status' shows it), or stop the loop with 'git ralph cancel'")
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -120,7 +121,7 @@ func (v Validation) failure(ref, commit string, timeout time.Duration, res agent
 	if tail := lastLines(string(res.Output), validateTailLines); tail != "" {
 		msg += "; the end of its output:\n" + strings.TrimSuffix(indent(tail, "    "), "\n")
 	}
-	return withHint(errors.New(msg), "fix what it reports, commit, and push again")
+	return hints.Wrap(errors.New(msg), "fix what it reports, commit, and push again")
 }
 
 // lastLines is the end of s, at most n lines, without trailing blank lines.

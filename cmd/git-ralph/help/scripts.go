@@ -8,6 +8,7 @@ import (
 	"text/template"
 
 	"github.com/alecthomas/kong"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 )
 
 // completionTemplates hold each shell's script; the tables in them come from the model.
@@ -32,7 +33,7 @@ func completionScript(shell, version string, root *completionCommand) (string, e
 	case "fish":
 		data = fishScriptOf(root, version)
 	default:
-		return "", withHint(fmt.Errorf("no completion for the shell %q", shell), "the shells are bash, zsh and fish")
+		return "", hints.Wrap(fmt.Errorf("no completion for the shell %q", shell), "the shells are bash, zsh and fish")
 	}
 	name := "completion." + shell
 	tmpl, err := template.New(name).Funcs(template.FuncMap{"shq": shellQuote}).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -36,18 +37,18 @@ func Apply(ctx context.Context, root string, goal Goal, force bool, now time.Tim
 		}
 	}
 	if err := gitops.CheckIndexUnlocked(ctx, root); err != nil {
-		return Done{}, withHint(err, "wait for that git command to end and roll back again; if none runs, a crashed one left the lock: remove the file")
+		return Done{}, hints.Wrap(err, "wait for that git command to end and roll back again; if none runs, a crashed one left the lock: remove the file")
 	}
 	b, err := writeBackup(ctx, root, plan, goal, now)
 	if err != nil {
 		return Done{}, err
 	}
 	if err := plan.Apply(ctx, root, "git-ralph rollback"); err != nil {
-		return Done{}, withHint(err, "what was there is kept at %s; 'git ralph rollback --undo %s' puts it back", b.ref, b.name)
+		return Done{}, hints.Wrap(err, "what was there is kept at %s; 'git ralph rollback --undo %s' puts it back", b.ref, b.name)
 	}
 	if goal.staged != "" {
 		if err := gitops.StageTree(ctx, root, goal.staged); err != nil {
-			return Done{}, withHint(err, "the files are back; what was staged is the tree %s ('git read-tree %s' stages it)", goal.staged, goal.staged)
+			return Done{}, hints.Wrap(err, "the files are back; what was staged is the tree %s ('git read-tree %s' stages it)", goal.staged, goal.staged)
 		}
 	}
 	if err := history.EnsureGitignore(root); err != nil { // the target may predate .ralph/.gitignore

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 )
 
@@ -71,7 +73,7 @@ func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal Goa
 	// The new blobs (the ignored files) were unreachable until the ref: a gc in between
 	// could have pruned them. Change nothing unless the backup is whole.
 	if err := gitops.CheckComplete(ctx, root, commit); err != nil {
-		return backup{}, withHint(fmt.Errorf("the backup %s is incomplete, so nothing was rolled back: %w", b.ref, err),
+		return backup{}, hints.Wrap(fmt.Errorf("the backup %s is incomplete, so nothing was rolled back: %w", b.ref, err),
 			"a 'git gc' may have run meanwhile; try again")
 	}
 	return b, nil
@@ -111,7 +113,7 @@ func ToBackup(ctx context.Context, root, name string) (Goal, error) {
 		return Goal{}, err
 	}
 	if !strings.HasPrefix(ref, backupRef) || hash == "" {
-		return Goal{}, withHint(fmt.Errorf("no rollback backup %s", printable(name)),
+		return Goal{}, hints.Wrap(fmt.Errorf("no rollback backup %s", display.Printable(name)),
 			"'git for-each-ref %s' lists the backups; pass the name a rollback printed", backupRef)
 	}
 	commit, err := gitops.ReadCommit(ctx, root, ref)
@@ -120,7 +122,7 @@ func ToBackup(ctx context.Context, root, name string) (Goal, error) {
 	}
 	t, ok := backupTrailers(commit.Message)
 	if !ok || t[trailerHead] != commit.Parent {
-		return Goal{}, withHint(fmt.Errorf("%s was not written by this version's rollback: it cannot be undone with --undo", ref),
+		return Goal{}, hints.Wrap(fmt.Errorf("%s was not written by this version's rollback: it cannot be undone with --undo", ref),
 			"it holds the previous HEAD: 'git reset --hard %s' goes back to it (uncommitted changes, if kept, are at %s-worktree)", ref, ref)
 	}
 	if err := checkSameBranch(ctx, root, t[trailerBranch]); err != nil {
@@ -158,6 +160,6 @@ func checkSameBranch(ctx context.Context, root, branch string) error {
 		}
 		return "branch " + strings.TrimPrefix(b, "refs/heads/")
 	}
-	return withHint(fmt.Errorf("that rollback moved %s, and HEAD is now on %s", name(branch), name(now)),
+	return hints.Wrap(fmt.Errorf("that rollback moved %s, and HEAD is now on %s", name(branch), name(now)),
 		"switch back first ('git switch %s'), then undo", strings.TrimPrefix(branch, "refs/heads/"))
 }

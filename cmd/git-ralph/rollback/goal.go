@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -63,7 +64,7 @@ func iteration(root string, store *history.Store, target string) (int, error) {
 	if target != "initial" {
 		n, err := strconv.Atoi(target)
 		if err != nil || n < 1 {
-			return 0, withHint(fmt.Errorf("%q is not an iteration number or 'initial'", target),
+			return 0, hints.Wrap(fmt.Errorf("%q is not an iteration number or 'initial'", target),
 				"e.g. 'git ralph rollback 3'; 'git ralph history' lists the iterations")
 		}
 		return n, nil
@@ -73,7 +74,7 @@ func iteration(root string, store *history.Store, target string) (int, error) {
 		return 0, err
 	}
 	if !state.Exists() {
-		return 0, withHint(errors.New("no loop has run in this repository: nothing to roll back"), "'git ralph loop' starts one")
+		return 0, hints.Wrap(errors.New("no loop has run in this repository: nothing to roll back"), "'git ralph loop' starts one")
 	}
 	return firstOfRun(store, state.Run)
 }
@@ -103,11 +104,11 @@ func firstOfRun(store *history.Store, run string) (int, error) {
 		first, damaged = n, 0
 	}
 	if first == 0 {
-		return 0, withHint(fmt.Errorf("the last run (%s) has no recorded iteration", run), "'git ralph history' lists the iterations; roll back to one by number")
+		return 0, hints.Wrap(fmt.Errorf("the last run (%s) has no recorded iteration", run), "'git ralph history' lists the iterations; roll back to one by number")
 	}
 	if damaged != 0 {
 		// it may have been the run's first: going back less far than asked is no answer
-		return 0, withHint(fmt.Errorf("the record of iteration %d cannot be read, so where the last run (%s) began is unknown: iteration %d or earlier", damaged, run, first),
+		return 0, hints.Wrap(fmt.Errorf("the record of iteration %d cannot be read, so where the last run (%s) began is unknown: iteration %d or earlier", damaged, run, first),
 			"'git ralph history' names the damaged record; roll back by number ('git ralph rollback %d' goes to before iteration %d)", first, first)
 	}
 	return first, nil
@@ -130,7 +131,7 @@ func checkpointBefore(ctx context.Context, root string, store *history.Store, n 
 	case err != nil || tree != "":
 		return gitops.Checkpoint{Head: commit, Tree: tree}, err
 	case commit == "":
-		return gitops.Checkpoint{}, withHint(fmt.Errorf("iteration %d started on a branch with no commit yet, and its work tree (%s) is missing: there is nothing to go back to", n, treeRef),
+		return gitops.Checkpoint{}, hints.Wrap(fmt.Errorf("iteration %d started on a branch with no commit yet, and its work tree (%s) is missing: there is nothing to go back to", n, treeRef),
 			"roll back to a later iteration, or see its changes with 'git ralph history --diff %d'", n)
 	}
 	warn(fmt.Sprintf("the work tree before iteration %d was not kept (%s is missing): restoring the files of its commit", n, treeRef))
@@ -156,10 +157,10 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 	case err != nil || rec.CommitBefore == "" && !rec.Pruned:
 		return "", err
 	case rec.Pruned:
-		return "", withHint(fmt.Errorf("iteration %d's checkpoint was pruned by the history's retention settings: it cannot be rolled back to", n),
+		return "", hints.Wrap(fmt.Errorf("iteration %d's checkpoint was pruned by the history's retention settings: it cannot be rolled back to", n),
 			"'git ralph history' lists the iterations; those not marked pruned can be rolled back to (history_keep and history_max_size say how many are kept)")
 	}
-	return "", withHint(fmt.Errorf("the checkpoint %s of iteration %d is missing", ref, n),
+	return "", hints.Wrap(fmt.Errorf("the checkpoint %s of iteration %d is missing", ref, n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
 }
 
@@ -173,13 +174,13 @@ func missingIteration(store *history.Store, n int, what string) error {
 	hint := "'git ralph history' lists the recorded iterations"
 	switch {
 	case last == 0:
-		return withHint(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
+		return hints.Wrap(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
 	case n > last:
-		return withHint(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
+		return hints.Wrap(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
 	}
 	if rec, err := store.Get(n); err == nil && rec.Pruned {
-		return withHint(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
+		return hints.Wrap(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
 			"history_keep and history_max_size say how much is kept ('git ralph config')")
 	}
-	return withHint(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
+	return hints.Wrap(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -24,7 +26,7 @@ func checkLosses(ctx context.Context, root string, plan gitops.Restore, goal Goa
 	names := make([]string, len(lost))
 	ignored := false
 	for i, p := range lost {
-		names[i] = printable(p)
+		names[i] = display.Printable(p)
 		if plan.IsIgnored(p) {
 			names[i] += " (ignored)"
 			ignored = true
@@ -34,7 +36,7 @@ func checkLosses(ctx context.Context, root string, plan gitops.Restore, goal Goa
 	if ignored {
 		hint = "commit, stash or move them away first (git stash leaves ignored files), or pass --force to keep them in a backup ref and roll back anyway"
 	}
-	return withHint(fmt.Errorf("uncommitted changes would be lost: %s", summarisePaths(names)), "%s", hint)
+	return hints.Wrap(fmt.Errorf("uncommitted changes would be lost: %s", summarisePaths(names)), "%s", hint)
 }
 
 // maxCheckpointsCompared bounds how many iterations' checkpoints keptByCheckpoints reads
@@ -94,9 +96,9 @@ func refuseNested(plan gitops.Restore) error {
 	}
 	names := make([]string, len(plan.NestedInTheWay))
 	for i, p := range plan.NestedInTheWay {
-		names[i] = printable(p)
+		names[i] = display.Printable(p)
 	}
-	return withHint(fmt.Errorf("rolling back would delete nested git repositories, which no backup can keep: %s", summarisePaths(names)),
+	return hints.Wrap(fmt.Errorf("rolling back would delete nested git repositories, which no backup can keep: %s", summarisePaths(names)),
 		"move them out of the work tree first (even --force does not delete them), roll back, then put them back where they fit")
 }
 

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 )
 
 // entryMark ends every crontab line git-ralph writes, followed by the entry's ID; sh
@@ -23,7 +25,7 @@ type crontab struct{ program string }
 func findCrontab() (crontab, error) {
 	path, err := exec.LookPath("crontab")
 	if err != nil {
-		return crontab{}, withHint(errors.New("crontab not found on PATH: scheduling needs cron"),
+		return crontab{}, hints.Wrap(errors.New("crontab not found on PATH: scheduling needs cron"),
 			"install cron (Debian, Ubuntu: apt install cron; Fedora: dnf install cronie), or run\n"+
 				"'git ralph loop --skip-if-busy' from your own scheduler (a systemd timer, launchd)")
 	}
@@ -50,7 +52,7 @@ func (c crontab) read(ctx context.Context) (string, error) {
 		return "", nil
 	}
 	if err != nil {
-		return "", withHint(fmt.Errorf("reading your crontab: crontab -l: %v: %s", err, strings.TrimSpace(errOut.String())),
+		return "", hints.Wrap(fmt.Errorf("reading your crontab: crontab -l: %v: %s", err, strings.TrimSpace(errOut.String())),
 			"check that 'crontab -l' works for you")
 	}
 	return out.String(), nil
@@ -62,7 +64,7 @@ func (c crontab) write(ctx context.Context, table string) error {
 	cmd := exec.CommandContext(ctx, c.program, "-")
 	cmd.Stdin, cmd.Stderr = strings.NewReader(table), &errOut
 	if err := cmd.Run(); err != nil {
-		return withHint(fmt.Errorf("installing the new crontab: crontab -: %v: %s", err, strings.TrimSpace(errOut.String())),
+		return hints.Wrap(fmt.Errorf("installing the new crontab: crontab -: %v: %s", err, strings.TrimSpace(errOut.String())),
 			"your crontab was not changed ('crontab -l' shows it)")
 	}
 	return nil
@@ -104,7 +106,7 @@ func (j Job) line() string {
 func (j Job) checkOneLine() error {
 	for _, path := range []string{j.repo, j.exe, j.log} {
 		if strings.ContainsAny(path, "\n\r") {
-			return withHint(fmt.Errorf("%q holds a line break, which a crontab line cannot", path),
+			return hints.Wrap(fmt.Errorf("%q holds a line break, which a crontab line cannot", path),
 				"move it to a path without one, or run 'git ralph loop --skip-if-busy' from your own scheduler")
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -30,7 +31,7 @@ func addEntry(ctx context.Context, tab crontab, j Job) (string, error) {
 	list := entries(table)
 	for _, e := range list {
 		if e.Schedule == j.schedule && e.Repo == j.repo && slices.Equal(e.Flags, j.flags) {
-			return "", withHint(fmt.Errorf("cron entry %s already runs this loop at %q in %s", e.ID, e.Schedule, e.Repo),
+			return "", hints.Wrap(fmt.Errorf("cron entry %s already runs this loop at %q in %s", e.ID, e.Schedule, e.Repo),
 				"'git ralph schedule list' shows it; 'git ralph schedule remove %s' removes it", e.ID)
 		}
 	}
@@ -76,7 +77,7 @@ func Remove(ctx context.Context, id string) (Entry, error) {
 	}
 	rest, found := withoutEntry(table, id)
 	if !found {
-		return Entry{}, withHint(fmt.Errorf("no git-ralph cron entry has the ID %q", id), "'git ralph schedule list' shows the IDs")
+		return Entry{}, hints.Wrap(fmt.Errorf("no git-ralph cron entry has the ID %q", id), "'git ralph schedule list' shows the IDs")
 	}
 	return gone, tab.write(ctx, rest)
 }

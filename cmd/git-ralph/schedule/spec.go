@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 )
 
 // cronField is one of the five fields of a cron schedule: its allowed numbers and, for
@@ -64,7 +66,7 @@ func checkMacro(spec, word string) (string, error) {
 
 // specError names the schedule and what is wrong with it.
 func specError(spec string, err error) error {
-	return withHint(fmt.Errorf("invalid cron schedule %q: %w", spec, err), "%s", cronSpecHint)
+	return hints.Wrap(fmt.Errorf("invalid cron schedule %q: %w", spec, err), "%s", cronSpecHint)
 }
 
 // check reads one field: a comma-separated list of items.
