@@ -105,6 +105,6 @@ var exitCodeTable = []struct {
 	{1, "aborted: the consecutive-error threshold was hit, a configuration or usage error before any iteration, or an error that stopped the loop"},
 	{2, "max iterations reached"},
 	{3, "idle: --idle-threshold iterations in a row changed nothing in git"},
-	{75, "busy: another loop holds this repository's lock"},
+	{75, "busy: another loop holds this work tree's lock"},
 	{130, "interrupted: SIGINT, SIGTERM, SIGHUP or git ralph cancel"},
 }
