@@ -234,7 +234,7 @@ func (c *HistoryCmd) printDiff(ctx context.Context, w io.Writer, root string, st
 func (c *HistoryCmd) savedDiff(ctx context.Context, w io.Writer, root string, store *history.Store, n int) error {
 	f, err := repofile.OpenOwn(store.DiffPath(n), store.DiffPath(n)) // never through a committed symlink
 	if errors.Is(err, fs.ErrNotExist) {
-		return missingIteration(store, n, "saved diff")
+		return hints.MissingIteration(store, n, "saved diff")
 	}
 	if err != nil {
 		return fmt.Errorf("reading the diff of iteration %d: %w", n, err)
@@ -279,25 +279,5 @@ func keptTree(ctx context.Context, root string, store *history.Store, n int, whi
 	if err != nil || tree != "" {
 		return tree, err
 	}
-	return "", missingIteration(store, n, "checkpoint "+ref)
-}
-
-// missingIteration explains why iteration n lacks what, naming the range there is.
-func missingIteration(store *history.Store, n int, what string) error {
-	last, err := store.Last()
-	if err != nil {
-		return err
-	}
-	hint := "'git ralph history' lists the recorded iterations"
-	switch {
-	case last == 0:
-		return hints.Wrap(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
-	case n > last:
-		return hints.Wrap(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
-	}
-	if rec, err := store.Get(n); err == nil && rec.Pruned {
-		return hints.Wrap(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
-			"history_keep and history_max_size say how much is kept ('git ralph config')")
-	}
-	return hints.Wrap(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
+	return "", hints.MissingIteration(store, n, "checkpoint "+ref)
 }

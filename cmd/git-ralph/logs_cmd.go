@@ -157,7 +157,7 @@ func outputOf(store *history.Store, root string, n int, warn io.Writer) (path st
 		if _, statErr := os.Stat(store.OutputPath(n)); statErr == nil {
 			return store.OutputPath(n), false, nil
 		}
-		return "", false, missingIteration(store, n, "saved output")
+		return "", false, hints.MissingIteration(store, n, "saved output")
 	}
 	if err != nil {
 		if _, statErr := os.Stat(store.OutputPath(n)); statErr != nil {

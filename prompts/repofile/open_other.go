@@ -6,6 +6,6 @@ package repofile
 // still refuses anything but a regular file.
 const openFlags = 0
 
-// appendFlags: see open_unix.go; the fstat after the open still refuses what is not a
+// noFollowFlags: see open_unix.go; the fstat after the open still refuses what is not a
 // regular file.
-const appendFlags = 0
+const noFollowFlags = 0

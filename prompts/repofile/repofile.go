@@ -119,9 +119,22 @@ func Open(path, display string) (*os.File, error) {
 // diff, its log), refusing a symlink in its place as well: a repository can commit
 // .ralph/history/1/output.log as a symlink to ~/.ssh/id_rsa.
 func OpenOwn(path, display string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|appendFlags, 0)
+	return openNoFollow(path, display, os.O_RDONLY, 0, "it is a symlink, which git-ralph does not follow to its own files")
+}
+
+// OpenAppend opens a log git-ralph appends to (creating it with perm), refusing a
+// symlink, a FIFO or anything else that is not a regular file: the file lives in the
+// work tree, where a repository or an agent can put anything in its place.
+func OpenAppend(path string, perm fs.FileMode) (*os.File, error) {
+	return openNoFollow(path, path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, perm, "it is a symlink, which git-ralph does not follow to write")
+}
+
+// openNoFollow opens path with flags, never through a symlink in its last part (refused
+// saying link), and only when what it opened is a regular file.
+func openNoFollow(path, display string, flags int, perm fs.FileMode, link string) (*os.File, error) {
+	f, err := os.OpenFile(path, flags|noFollowFlags, perm)
 	if errors.Is(err, syscall.ELOOP) {
-		return nil, &RefusedError{Path: display, Reason: "it is a symlink, which git-ralph does not follow to its own files"}
+		return nil, &RefusedError{Path: display, Reason: link}
 	}
 	if err != nil {
 		return nil, err
@@ -129,28 +142,6 @@ func OpenOwn(path, display string) (*os.File, error) {
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
 		err = &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// OpenAppend opens a log git-ralph appends to (creating it with perm), refusing a
-// symlink, a FIFO or anything else that is not a regular file: the file lives in the
-// work tree, where a repository or an agent can put anything in its place.
-func OpenAppend(path string, perm fs.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|appendFlags, perm)
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, &RefusedError{Path: path, Reason: "it is a symlink, which git-ralph does not follow to write"}
-	}
-	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = &RefusedError{Path: path, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
 	}
 	if err != nil {
 		f.Close()

@@ -1,6 +1,10 @@
 package hints
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/git-ralph/git-ralph/history"
+)
 
 // Error is an error with advice on how to fix it. The command prints every error that
 // has a Hint method as git does, "error: …" then "hint: …".
@@ -16,4 +20,25 @@ func (h *Error) Hint() string  { return h.hint }
 // Wrap gives err the advice hint, formatted with args as fmt.Sprintf does.
 func Wrap(err error, hint string, args ...any) error {
 	return &Error{err: err, hint: fmt.Sprintf(hint, args...)}
+}
+
+// MissingIteration is the error for iteration n lacking what (its saved diff, output or
+// checkpoint), saying why and naming the range of iterations there is.
+func MissingIteration(store *history.Store, n int, what string) error {
+	last, err := store.Last()
+	if err != nil {
+		return err
+	}
+	hint := "'git ralph history' lists the recorded iterations"
+	switch {
+	case last == 0:
+		return Wrap(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
+	case n > last:
+		return Wrap(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
+	}
+	if rec, err := store.Get(n); err == nil && rec.Pruned {
+		return Wrap(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
+			"history_keep and history_max_size say how much is kept ('git ralph config')")
+	}
+	return Wrap(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
 }

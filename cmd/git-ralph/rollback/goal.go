@@ -153,7 +153,7 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 	rec, err := store.Get(n)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
-		return "", missingIteration(store, n, "checkpoint "+ref)
+		return "", hints.MissingIteration(store, n, "checkpoint "+ref)
 	case err != nil || rec.CommitBefore == "" && !rec.Pruned:
 		return "", err
 	case rec.Pruned:
@@ -162,25 +162,4 @@ func commitBefore(ctx context.Context, root string, store *history.Store, n int)
 	}
 	return "", hints.Wrap(fmt.Errorf("the checkpoint %s of iteration %d is missing", ref, n),
 		"its commit was %s, if git still has it: 'git reset --hard %s'", rec.CommitBefore, rec.CommitBefore)
-}
-
-// missingIteration explains why iteration n has no what (a copy of the command's, which
-// history and logs use too: a sub-package never imports main).
-func missingIteration(store *history.Store, n int, what string) error {
-	last, err := store.Last()
-	if err != nil {
-		return err
-	}
-	hint := "'git ralph history' lists the recorded iterations"
-	switch {
-	case last == 0:
-		return hints.Wrap(fmt.Errorf("no iteration %d: no iterations are recorded yet", n), "run 'git ralph loop' first")
-	case n > last:
-		return hints.Wrap(fmt.Errorf("no iteration %d: the history holds iterations 1 to %d", n, last), "%s", hint)
-	}
-	if rec, err := store.Get(n); err == nil && rec.Pruned {
-		return hints.Wrap(fmt.Errorf("iteration %d has no %s: it was pruned by the history's retention settings", n, what),
-			"history_keep and history_max_size say how much is kept ('git ralph config')")
-	}
-	return hints.Wrap(fmt.Errorf("iteration %d has no %s: it is still running, or its loop stopped before keeping it", n, what), "%s", hint)
 }
