@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -36,12 +37,12 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	if err != nil {
 		ok = fail(w, explain(err).Error())
 		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {
-			fmt.Fprintf(w, "    %s\n", printableText(h.Hint()))
+			fmt.Fprintf(w, "    %s\n", display.PrintableText(h.Hint()))
 		}
 	} else {
 		for _, section := range prompt.Sections {
 			if section.Title == "" {
-				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", printable(section.Source))
+				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", display.Printable(section.Source))
 			}
 		}
 	}
@@ -49,7 +50,7 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 		return &exitError{code: 1, err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
 	}
 	text := prompt.Text()
-	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), printableText(prompt.Marked()))
+	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), display.PrintableText(prompt.Marked()))
 	fmt.Fprintf(w, "────────────────\n\nDry run OK: nothing was run.\n")
 	return nil
 }
@@ -75,7 +76,7 @@ func showAgentCheck(w io.Writer, c agentcheck.Result) bool {
 	case c.Note != "":
 		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.Program, c.Note)
 	default:
-		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", printable(c.Path))
+		fmt.Fprintf(w, "  ✓ agent program exists: %s\n", display.Printable(c.Path))
 	}
 	return c.OK
 }
@@ -107,6 +108,6 @@ func showTrustCheck(w io.Writer, set *settings) bool {
 }
 
 func fail(w io.Writer, problem string) bool {
-	fmt.Fprintf(w, "  ✗ %s\n", printableText(problem))
+	fmt.Fprintf(w, "  ✗ %s\n", display.PrintableText(problem))
 	return false
 }

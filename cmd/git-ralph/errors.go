@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
 
 // exitError ends the program with a specific exit code; err, when set, is printed first.
@@ -41,10 +43,10 @@ func report(w io.Writer, err error) int {
 	}
 	// errors name files, commands and values from the repository: spell out whatever in
 	// them would drive the terminal
-	fmt.Fprintf(w, "error: %s\n", printableText(err.Error()))
+	fmt.Fprintf(w, "error: %s\n", display.PrintableText(err.Error()))
 	var h interface{ Hint() string }
 	if errors.As(err, &h) && h.Hint() != "" {
-		for _, line := range strings.Split(printableText(h.Hint()), "\n") {
+		for _, line := range strings.Split(display.PrintableText(h.Hint()), "\n") {
 			fmt.Fprintf(w, "hint: %s\n", line)
 		}
 	}

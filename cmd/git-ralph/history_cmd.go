@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
@@ -60,7 +61,7 @@ func (c *HistoryCmd) Run(ctx context.Context, s Streams) error {
 // reportBadRecords names the records that could not be read and were left out.
 func reportBadRecords(w io.Writer, bad []history.BadRecord) {
 	for _, b := range bad {
-		fmt.Fprintf(w, "warning: iteration %d left out: %s\n", b.Iteration, printableText(b.Err.Error()))
+		fmt.Fprintf(w, "warning: iteration %d left out: %s\n", b.Iteration, display.PrintableText(b.Err.Error()))
 	}
 	if len(bad) > 0 {
 		fmt.Fprintf(w, "hint: the other iterations are listed; move a damaged record.toml aside or fix it by hand\n")
@@ -139,9 +140,9 @@ func printTable(w io.Writer, recs []history.Record) error {
 	fmt.Fprintln(tw, "ITER\tRUN\tMODE\tOUTCOME\tDURATION\tCOMMIT\tCHANGES")
 	for _, r := range recs {
 		// a record.toml can be committed by the repository: its strings are spelled out
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Iteration, printable(orDash(r.Run)), printable(orDash(r.Mode)),
-			printable(outcomeText(r)), formatDuration(time.Duration(r.DurationMS)*time.Millisecond),
-			printable(orDash(shortHash(r.CommitAfter))), changesText(r))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Iteration, display.Printable(orDash(r.Run)), display.Printable(orDash(r.Mode)),
+			display.Printable(outcomeText(r)), display.Duration(time.Duration(r.DurationMS)*time.Millisecond),
+			display.Printable(orDash(shortHash(r.CommitAfter))), changesText(r))
 	}
 	return tw.Flush()
 }
@@ -169,7 +170,7 @@ func changesText(r history.Record) string {
 	case r.Outcome == string(loop.OutcomeCrashed):
 		text = "not measured"
 	case r.FilesChanged > 0:
-		text = fmt.Sprintf("+%d -%d (%s)", r.Insertions, r.Deletions, plural(r.FilesChanged, "file"))
+		text = fmt.Sprintf("+%d -%d (%s)", r.Insertions, r.Deletions, display.Plural(r.FilesChanged, "file"))
 	}
 	if r.Pruned {
 		text += ", pruned"

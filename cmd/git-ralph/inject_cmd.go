@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
@@ -36,7 +38,7 @@ func (c *InjectCmd) Run(ctx context.Context, s Streams) error {
 	if _, err := history.Inject(root, text, time.Now()); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Stdout, "queued %s for the next iteration's prompt (a '## Context' section, used once)\n", plural(len(text), "byte"))
+	fmt.Fprintf(s.Stdout, "queued %s for the next iteration's prompt (a '## Context' section, used once)\n", display.Plural(len(text), "byte"))
 	return nil
 }
 
@@ -55,7 +57,7 @@ func (c *InjectCmd) read(stdin io.Reader) (string, error) {
 			return "", hints.Wrap(err, "inject a regular file of at most %s; for more, a summary, or point the agent at the file", repofile.FormatSize(maxInjection))
 		}
 	case c.Text == "-":
-		if isTerminal(stdin) {
+		if reporting.IsTerminal(stdin) {
 			return "", hints.Wrap(errors.New("'-' reads the text from stdin, which is a terminal"), "pipe the text in: echo 'use the v2 API' | git ralph inject -")
 		}
 		data, err = readBounded(io.NopCloser(stdin), nil)
@@ -82,7 +84,7 @@ func readBounded(r io.ReadCloser, err error) ([]byte, error) {
 		return nil, fmt.Errorf("reading the text to inject: %w", err)
 	}
 	if len(data) > maxInjection {
-		return nil, hints.Wrap(fmt.Errorf("the text to inject is larger than %s", formatSize(maxInjection)), "inject a summary, or point the agent at the file instead")
+		return nil, hints.Wrap(fmt.Errorf("the text to inject is larger than %s", display.Size(maxInjection)), "inject a summary, or point the agent at the file instead")
 	}
 	return data, nil
 }

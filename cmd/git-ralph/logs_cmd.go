@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
@@ -163,7 +164,7 @@ func outputOf(store *history.Store, root string, n int, warn io.Writer) (path st
 		if _, statErr := os.Stat(store.OutputPath(n)); statErr != nil {
 			return "", false, err
 		}
-		fmt.Fprintf(warn, "warning: %s\nthis is the output saved for iteration %d\n", printableText(err.Error()), n)
+		fmt.Fprintf(warn, "warning: %s\nthis is the output saved for iteration %d\n", display.PrintableText(err.Error()), n)
 		return store.OutputPath(n), true, nil
 	}
 	path = rec.OutputPath

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/eventhooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
@@ -79,9 +80,9 @@ func (o *loopOutputs) hookFailed(stderr io.Writer, r eventhooks.Result) {
 		last = last[i+1:]
 	}
 	if last != "" {
-		last = ": " + printable(last) // a hook's colours or \r must not reach a log file
+		last = ": " + display.Printable(last) // a hook's colours or \r must not reach a log file
 	}
-	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.Name, printable(r.Command), r.Event, r.Err, last)
+	fmt.Fprintf(stderr, "warning: hook %s (`%s`) failed for %s: %v%s\n", r.Name, display.Printable(r.Command), r.Event, r.Err, last)
 	if o.log != nil {
 		o.log.HookFailed(r.Name, r.Command, r.Event, r.Err, r.Output, r.Duration)
 	}

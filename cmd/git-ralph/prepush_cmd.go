@@ -9,6 +9,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/gitops"
 )
 
@@ -57,7 +58,7 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 			return err
 		}
 	}
-	v := githooks.Validation{Command: cfg.Validate.V, Timeout: cfg.ValidateTimeout.V, Progress: s.Stderr, Show: printable}
+	v := githooks.Validation{Command: cfg.Validate.V, Timeout: cfg.ValidateTimeout.V, Progress: s.Stderr}
 	err = v.Push(ctx, root, updates)
 	if errors.Is(err, githooks.ErrInterrupted) {
 		return &exitError{code: exitInterrupted, err: err}
@@ -81,7 +82,7 @@ func prePushRoot(ctx context.Context) (string, error) {
 // pushedRefs are the ref updates git gives on stdin; typed by hand on a terminal, the
 // command checks what pushing the current commit would check.
 func pushedRefs(ctx context.Context, stdin io.Reader, root string) ([]githooks.RefUpdate, error) {
-	if isTerminal(stdin) {
+	if reporting.IsTerminal(stdin) {
 		return githooks.HeadUpdate(ctx, root)
 	}
 	return githooks.ReadUpdates(stdin)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/history"
@@ -85,11 +86,11 @@ func reportRollback(ctx context.Context, root string, s Streams, done rollback.D
 	}
 	fmt.Fprintf(s.Stdout, "rolled back to %s (%s); previous HEAD and work tree kept at %s\n", to, done.What, done.BackupRef)
 	if n := len(plan.Changed); n > 0 {
-		fmt.Fprintf(s.Stdout, "work tree: %s restored\n", plural(n, "file"))
+		fmt.Fprintf(s.Stdout, "work tree: %s restored\n", display.Plural(n, "file"))
 	}
 	// Only a summary: an error reading it changes nothing of what was done.
 	if left, err := plan.UncommittedAtTarget(ctx, root); err == nil && len(left) > 0 {
-		fmt.Fprintf(s.Stdout, "uncommitted then, uncommitted again: %s ('git status' lists them)\n", plural(len(left), "file"))
+		fmt.Fprintf(s.Stdout, "uncommitted then, uncommitted again: %s ('git status' lists them)\n", display.Plural(len(left), "file"))
 	}
 	switch {
 	case done.Restaged:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
@@ -196,7 +197,7 @@ func printEntriesTable(w io.Writer, list []schedule.Entry) {
 		if e.Repo == "" {
 			what = e.Command
 		}
-		fmt.Fprintf(w, "%s %-6s  %-15s  %s\n", mark, e.ID, e.Schedule, printable(strings.TrimSpace(what)))
+		fmt.Fprintf(w, "%s %-6s  %-15s  %s\n", mark, e.ID, e.Schedule, display.Printable(strings.TrimSpace(what)))
 	}
 }
 
@@ -211,7 +212,7 @@ func (c *ScheduleRemoveCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Stdout, "removed cron entry %s: %s in %s\n", gone.ID, gone.Schedule, printable(gone.Repo))
+	fmt.Fprintf(s.Stdout, "removed cron entry %s: %s in %s\n", gone.ID, gone.Schedule, display.Printable(gone.Repo))
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -28,7 +29,7 @@ type settings struct {
 // printEntries prints settings as a table: key, value, origin.
 func printEntries(w io.Writer, list []config.Entry) {
 	for _, e := range list {
-		fmt.Fprintf(w, "  %-24s %-28s (%s)\n", e.Key, printable(e.Value), e.Origin)
+		fmt.Fprintf(w, "  %-24s %-28s (%s)\n", e.Key, display.Printable(e.Value), e.Origin)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 )
 
@@ -46,7 +47,7 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	field := func(name, format string, args ...any) {
 		// the state file is in the work tree, and last_error holds the agent's words
-		fmt.Fprintf(tw, "%s:\t%s\n", name, printable(fmt.Sprintf(format, args...)))
+		fmt.Fprintf(tw, "%s:\t%s\n", name, display.Printable(fmt.Sprintf(format, args...)))
 	}
 	field("status", "%s", statusSummary(st))
 	if st.State == nil {
@@ -62,10 +63,10 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	}
 	field("last commit", "%s", orDash(shortHash(st.LastCommit)))
 	if !st.StartedAt.IsZero() {
-		field("started", "%s (%s %s)", localTime(st.StartedAt), map[bool]string{true: "running for", false: "ran for"}[st.Running], formatDuration(st.Elapsed(now)))
+		field("started", "%s (%s %s)", localTime(st.StartedAt), map[bool]string{true: "running for", false: "ran for"}[st.Running], display.Duration(st.Elapsed(now)))
 	}
 	if !st.WaitUntil.IsZero() && st.WaitUntil.After(now) {
-		field("waiting until", "%s (rate limit, %s from now)", localTime(st.WaitUntil), formatDuration(st.WaitUntil.Sub(now)))
+		field("waiting until", "%s (rate limit, %s from now)", localTime(st.WaitUntil), display.Duration(st.WaitUntil.Sub(now)))
 	}
 	return tw.Flush()
 }

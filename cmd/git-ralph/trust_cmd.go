@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 )
 
@@ -71,7 +73,7 @@ func (c *TrustCmd) approved(s Streams) error {
 	switch {
 	case c.Yes:
 		return nil
-	case !isTerminal(s.Stdin):
+	case !reporting.IsTerminal(s.Stdin):
 		return &exitError{code: 1, err: hints.Wrap(errors.New("not trusted: no terminal to ask on, nothing was recorded"),
 			"read the commands above, then approve them with 'git ralph trust --yes'")}
 	case !confirm(s, "Trust these commands?"):
@@ -92,7 +94,7 @@ func requireTrust(s Streams, root string, resolved *config.Config) error {
 	if ok {
 		return nil
 	}
-	if isTerminal(s.Stdin) && isTerminal(s.Stderr) {
+	if reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stderr) {
 		fmt.Fprintf(s.Stderr, "This repository's %s would have git ralph run commands you have not approved:\n", config.RepoFile)
 		showCommands(s.Stderr, cmds)
 		if confirm(s, "Trust them and run?") {
@@ -107,7 +109,7 @@ func requireTrust(s Streams, root string, resolved *config.Config) error {
 // printable: what the terminal shows is what will run, escape sequences included.
 func showCommands(w io.Writer, cmds map[string]string) {
 	for _, k := range slices.Sorted(maps.Keys(cmds)) {
-		fmt.Fprintf(w, "  %-28s %s\n", printable(k), printable(cmds[k]))
+		fmt.Fprintf(w, "  %-28s %s\n", display.Printable(k), display.Printable(cmds[k]))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
@@ -29,9 +30,8 @@ var ErrInterrupted = errors.New("interrupted while validating: nothing was pushe
 // Validation is the validate command every pushed commit must pass.
 type Validation struct {
 	Command  string
-	Timeout  time.Duration       // 0 or less: loop.DefaultValidateTimeout
-	Progress io.Writer           // where each validation is announced
-	Show     func(string) string // how a value from the repository (the command) is shown to the user
+	Timeout  time.Duration // 0 or less: loop.DefaultValidateTimeout
+	Progress io.Writer     // where each validation is announced
 }
 
 // Push runs the validate command once on each commit being pushed, stopping at the
@@ -66,7 +66,7 @@ func (v Validation) commit(ctx context.Context, root, ref, commit string) error 
 		return err
 	}
 	defer cleanup()
-	fmt.Fprintf(v.Progress, "git-ralph: validating %s (%s) with '%s'\n", ref, shortHash(commit), v.Show(v.Command))
+	fmt.Fprintf(v.Progress, "git-ralph: validating %s (%s) with '%s'\n", ref, shortHash(commit), display.Printable(v.Command))
 	timeout := v.Timeout
 	if timeout <= 0 {
 		timeout = loop.DefaultValidateTimeout
@@ -117,7 +117,7 @@ func (v Validation) failure(ref, commit string, timeout time.Duration, res agent
 	case res.Signal != 0:
 		how = fmt.Sprintf("was killed by signal %d (%s)", int(res.Signal), res.Signal)
 	}
-	msg := fmt.Sprintf("validation failed for %s (%s): '%s' %s", ref, shortHash(commit), v.Show(v.Command), how)
+	msg := fmt.Sprintf("validation failed for %s (%s): '%s' %s", ref, shortHash(commit), display.Printable(v.Command), how)
 	if tail := lastLines(string(res.Output), validateTailLines); tail != "" {
 		msg += "; the end of its output:\n" + strings.TrimSuffix(indent(tail, "    "), "\n")
 	}
