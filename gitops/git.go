@@ -117,7 +117,7 @@ func gitTo(ctx context.Context, dir string, env []string, stdin io.Reader, w io.
 // gitArgs puts git-ralph's fixed settings before a command's own arguments.
 func gitArgs(args []string) []string {
 	all := append([]string{}, baseArgs...)
-	if len(args) > 0 && args[0] != "push" && args[0] != "rev-parse" {
+	if sub := subcommand(args); len(args) > 0 && sub != "push" && sub != "rev-parse" {
 		all = append(all, noHooks...)
 	}
 	return append(all, args...)

@@ -128,6 +128,7 @@ func TestGitArgs(t *testing.T) {
 		{[]string{"status"}, false},
 		{[]string{"update-ref", "--stdin"}, false},
 		{[]string{"push", "origin"}, true},
+		{[]string{"-c", "push.default=current", "push", "origin"}, true},
 		{[]string{"rev-parse", "--git-path", "hooks"}, true},
 	} {
 		got := strings.Join(gitArgs(tc.args), " ")

@@ -44,7 +44,7 @@ func PlanRestore(ctx context.Context, dir string, target Checkpoint, own string)
 	if r.Head, err = Head(ctx, dir); err != nil {
 		return r, err
 	}
-	snapshot, err := Snapshot(ctx, dir)
+	snapshot, err := snapshotAt(ctx, dir, r.Head) // HEAD as just read: once, and the same for both
 	if err != nil {
 		return r, err
 	}

@@ -190,7 +190,7 @@ func (s *Store) Next() (int, error) {
 // is missing or unreadable, the highest numbered directory stands in for it (one directory
 // listing; normally the counter is there and this costs one small read).
 func (s *Store) Last() (int, error) {
-	data, err := repofile.Read(s.counterPath(), s.counterPath(), 1<<10)
+	data, err := repofile.ReadOwn(s.counterPath(), s.counterPath(), 1<<10)
 	switch {
 	case err == nil:
 		if n, ok := parseNumber(strings.TrimSpace(string(data))); ok {
@@ -235,11 +235,25 @@ func (s *Store) Save(rec Record) error {
 	if err != nil {
 		return fmt.Errorf("encoding the record of iteration %d: %w", n, err)
 	}
+	if err := s.ownDir(n); err != nil {
+		return fmt.Errorf("saving the record of iteration %d: %w", n, err)
+	}
 	if err := os.MkdirAll(s.IterationDir(n), 0o755); err != nil {
 		return fmt.Errorf("saving the record of iteration %d: %w", n, err)
 	}
 	// validation and push quote the validate command and git
 	return WriteFileAtomic(s.recordPath(n), redact.Bytes(data), 0o644)
+}
+
+// ownDir refuses iteration n's directory when it is there but not a directory of its own:
+// a repository can commit .ralph/history/3 as a symlink to a directory elsewhere, which a
+// record would be written into (a missing one is fine: it is made where it belongs).
+func (s *Store) ownDir(n int) error {
+	info, err := os.Lstat(s.IterationDir(n))
+	if err == nil && !info.IsDir() {
+		return &repofile.RefusedError{Path: s.IterationDir(n), Reason: "it is not a directory of its own (a symlink?), which git-ralph does not follow to its history"}
+	}
+	return nil
 }
 
 // Get reads the record of iteration n by its path alone, so that its cost does not grow
@@ -248,8 +262,11 @@ func (s *Store) Get(n int) (Record, error) {
 	if n < 1 {
 		return Record{}, fmt.Errorf("%w of iteration %d", ErrNoRecord, n)
 	}
+	if err := s.ownDir(n); err != nil {
+		return Record{}, fmt.Errorf("reading the record of iteration %d: %w", n, err)
+	}
 	path := s.recordPath(n)
-	data, err := repofile.Read(path, path, repofile.StateLimit) // never a FIFO or /dev/zero a repository committed
+	data, err := repofile.ReadOwn(path, path, repofile.StateLimit) // never a FIFO, /dev/zero or a symlink a repository committed
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, fmt.Errorf("%w of iteration %d", ErrNoRecord, n)
 	}

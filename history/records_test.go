@@ -279,3 +279,32 @@ func TestNextStopsAtMaxCount(t *testing.T) {
 		t.Fatalf("Next = %d, want an error", n)
 	}
 }
+
+// A repository can commit an iteration's directory, or its record, as a symlink to a place
+// outside: the store neither writes a record there nor reads one from there.
+func TestRecordsNeverGoThroughSymlinks(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	s := openStore(t, root)
+	n := next(t, s)
+	os.Remove(s.IterationDir(n))
+	if err := os.Symlink(outside, s.IterationDir(n)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(sampleRecord(n)); err == nil {
+		t.Error("Save wrote through a symlinked iteration directory")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "record.toml")); err == nil {
+		t.Error("a record.toml was written outside the repository")
+	}
+
+	m := next(t, s)
+	data, _ := toml.Marshal(sampleRecord(m))
+	secret := filepath.Join(outside, "creds.toml")
+	os.WriteFile(secret, data, 0o600)
+	if err := os.Symlink(secret, s.recordPath(m)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(m); err == nil {
+		t.Error("Get read a record through a symlink")
+	}
+}

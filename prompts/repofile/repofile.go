@@ -122,6 +122,17 @@ func OpenOwn(path, display string) (*os.File, error) {
 	return openNoFollow(path, display, os.O_RDONLY, 0, "it is a symlink, which git-ralph does not follow to its own files")
 }
 
+// ReadOwn reads a file git-ralph wrote itself under .ralph/ (the iteration counter, a
+// record), at most limit bytes, never through a symlink in its place or from a FIFO.
+func ReadOwn(path, display string, limit int64) ([]byte, error) {
+	f, err := OpenOwn(path, display)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readRegular(f, display, limit)
+}
+
 // OpenAppend opens a log git-ralph appends to (creating it with perm), refusing a
 // symlink, a FIFO or anything else that is not a regular file: the file lives in the
 // work tree, where a repository or an agent can put anything in its place.
