@@ -36,6 +36,9 @@ func (c *LogsCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	if err := history.CheckOwnDirs(root); err != nil { // a committed .ralph/logs symlink must not lead the reading elsewhere
+		return err
+	}
 	if c.Iteration != "" {
 		err = c.printOutput(ctx, s, root)
 	} else {

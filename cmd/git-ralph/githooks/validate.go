@@ -13,6 +13,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
@@ -115,10 +116,11 @@ func (v Validation) failure(ref, commit string, timeout time.Duration, res agent
 	case res.TimedOut:
 		how = fmt.Sprintf("did not finish within %s (validate_timeout)", timeout)
 	case res.Signal != 0:
-		how = fmt.Sprintf("was killed by signal %d (%s)", int(res.Signal), res.Signal)
+		how = "was killed by " + loop.SignalName(res.Signal)
 	}
 	msg := fmt.Sprintf("validation failed for %s (%s): '%s' %s", ref, shortHash(commit), display.Printable(v.Command), how)
-	if tail := lastLines(string(res.Output), validateTailLines); tail != "" {
+	// redacted before the cut, which could leave the end of a key without its prefix
+	if tail := lastLines(redact.String(string(res.Output)), validateTailLines); tail != "" {
 		msg += "; the end of its output:\n" + strings.TrimSuffix(indent(tail, "    "), "\n")
 	}
 	return hints.Wrap(errors.New(msg), "fix what it reports, commit, and push again")

@@ -124,20 +124,27 @@ func (t *LogTail) Poll(add func([]byte) error) error {
 // ReadNew opens the file if it exists and is not open yet, then passes every line
 // completed since the last read.
 func (t *LogTail) ReadNew(add func([]byte) error) error {
-	if t.f == nil && !t.open() {
-		return nil
+	if t.f == nil {
+		if opened, err := t.open(); !opened {
+			return err
+		}
 	}
 	return t.readAvailable(add)
 }
 
-// open opens the file if it exists now.
-func (t *LogTail) open() bool {
+// open opens the file if it exists now. A file refused (a symlink or a FIFO in its
+// place) is an error, not a log that is not there yet.
+func (t *LogTail) open() (bool, error) {
 	f, err := repofile.OpenOwn(t.path, t.path) // a FIFO committed in its place must not hang 'logs -f', a symlink not lead elsewhere
+	var refused *repofile.RefusedError
+	if errors.As(err, &refused) {
+		return false, err
+	}
 	if err != nil {
-		return false
+		return false, nil
 	}
 	t.f = f
-	return true
+	return true, nil
 }
 
 // readAvailable reads to the end of the file and passes on every complete line.
@@ -230,8 +237,10 @@ func EveryTick(ctx context.Context, step func() (done bool, err error)) error {
 
 // CopyNew copies what has been written to the tail's file since the last copy.
 func CopyNew(w io.Writer, out *LogTail) error {
-	if out.f == nil && !out.open() {
-		return nil
+	if out.f == nil {
+		if opened, err := out.open(); !opened {
+			return err
+		}
 	}
 	if _, err := io.Copy(w, out.f); err != nil {
 		return fmt.Errorf("printing %s: %w", out.path, err)

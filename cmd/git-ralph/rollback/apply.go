@@ -52,7 +52,7 @@ func Apply(ctx context.Context, root string, goal Goal, force bool, now time.Tim
 		}
 	}
 	if err := history.EnsureGitignore(root); err != nil { // the target may predate .ralph/.gitignore
-		return Done{}, err
+		return Done{}, hints.Wrap(err, "the files are back; what was there is kept at %s ('git ralph rollback --undo %s' puts it back)", b.ref, b.name)
 	}
 	return Done{Plan: plan, What: goal.what, BackupRef: b.ref, BackupName: b.name,
 		StagedKept: b.staged, Restaged: goal.staged != ""}, nil
