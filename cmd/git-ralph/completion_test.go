@@ -12,6 +12,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
@@ -184,12 +185,12 @@ func (r completionRig) complete(t *testing.T, setup string, words ...string) []s
 	t.Helper()
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		quoted[i] = shellQuote(w)
+		quoted[i] = display.ShellQuote(w)
 	}
 	driver := setup + `
 COMP_WORDS=(` + strings.Join(quoted, " ") + `)
 COMP_CWORD=` + fmt.Sprint(len(words)-1) + `
-COMP_LINE=` + shellQuote(commandLine(words)) + `
+COMP_LINE=` + display.ShellQuote(commandLine(words)) + `
 COMP_POINT=${#COMP_LINE}
 COMPREPLY=()
 spec=$(complete -p "${COMP_WORDS[0]}" 2>/dev/null) ||
@@ -282,10 +283,10 @@ func TestBashCompletion(t *testing.T) {
 		setup   string
 		command []string
 	}{
-		"git ralph":               {"source " + shellQuote(gitCompletion) + "\nsource " + shellQuote(rig.script), []string{"git", "ralph"}},
-		"git -C . ralph":          {"source " + shellQuote(gitCompletion) + "\nsource " + shellQuote(rig.script), []string{"git", "-C", ".", "ralph"}},
-		"git-ralph":               {"source " + shellQuote(gitCompletion) + "\nsource " + shellQuote(rig.script), []string{"git-ralph"}},
-		"git-ralph without git's": {"source " + shellQuote(rig.script), []string{"git-ralph"}},
+		"git ralph":               {"source " + display.ShellQuote(gitCompletion) + "\nsource " + display.ShellQuote(rig.script), []string{"git", "ralph"}},
+		"git -C . ralph":          {"source " + display.ShellQuote(gitCompletion) + "\nsource " + display.ShellQuote(rig.script), []string{"git", "-C", ".", "ralph"}},
+		"git-ralph":               {"source " + display.ShellQuote(gitCompletion) + "\nsource " + display.ShellQuote(rig.script), []string{"git-ralph"}},
+		"git-ralph without git's": {"source " + display.ShellQuote(rig.script), []string{"git-ralph"}},
 	}
 	for name, s := range setups {
 		t.Run(name, func(t *testing.T) {
@@ -345,7 +346,7 @@ func TestFishCompletion(t *testing.T) {
 			{[]string{"completion", ""}, []string{"bash", "fish", "zsh"}},
 		} {
 			line := command + " " + strings.Join(c.words, " ")
-			cmd := exec.Command("fish", "--no-config", "-c", "source "+shellQuote(script)+"; complete -C "+shellQuote(line))
+			cmd := exec.Command("fish", "--no-config", "-c", "source "+display.ShellQuote(script)+"; complete -C "+display.ShellQuote(line))
 			cmd.Dir = rig.dir
 			out, err := cmd.CombinedOutput()
 			if err != nil {

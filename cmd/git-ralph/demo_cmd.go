@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
@@ -143,7 +143,7 @@ func (c *DemoCmd) summarise(ctx context.Context, w io.Writer, dir, agentCmd stri
 		}
 	}
 	if plan, err := repofile.ReadIn(dir, demoagent.PlanFile, demoagent.PlanFile, repofile.PromptLimit); err == nil {
-		fmt.Fprintf(w, "\n%s now reads:\n%s", demoagent.PlanFile, indent(string(plan), "  "))
+		fmt.Fprintf(w, "\n%s now reads:\n%s", demoagent.PlanFile, display.Indent(string(plan), "  "))
 	}
 	if c.Keep {
 		fmt.Fprintf(w, "\nThe scratch repository is kept: cd %s\n", dir)
@@ -173,15 +173,6 @@ func (d *indented) Write(p []byte) (int, error) {
 	}
 	_, err := d.w.Write(b.Bytes())
 	return len(p), err
-}
-
-func indent(text, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n"+prefix) + "\n"
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // sameFile reports whether both paths name the same existing file.

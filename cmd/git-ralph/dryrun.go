@@ -72,7 +72,7 @@ func showAgentCheck(w io.Writer, c agentcheck.Result) bool {
 	switch {
 	case !c.OK:
 		fail(w, c.Problem)
-		fmt.Fprint(w, indent(c.Hint, "    "))
+		fmt.Fprint(w, display.Indent(c.Hint, "    "))
 	case c.Note != "":
 		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.Program, c.Note)
 	default:

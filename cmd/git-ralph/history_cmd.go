@@ -142,7 +142,7 @@ func printTable(w io.Writer, recs []history.Record) error {
 		// a record.toml can be committed by the repository: its strings are spelled out
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Iteration, display.Printable(orDash(r.Run)), display.Printable(orDash(r.Mode)),
 			display.Printable(outcomeText(r)), display.Duration(time.Duration(r.DurationMS)*time.Millisecond),
-			display.Printable(orDash(shortHash(r.CommitAfter))), changesText(r))
+			display.Printable(orDash(display.ShortHash(r.CommitAfter))), changesText(r))
 	}
 	return tw.Flush()
 }
@@ -176,14 +176,6 @@ func changesText(r history.Record) string {
 		text += ", pruned"
 	}
 	return text
-}
-
-// shortHash is the first 7 characters of a commit hash; "" stays "".
-func shortHash(hash string) string {
-	if len(hash) > 7 {
-		return hash[:7]
-	}
-	return hash
 }
 
 func orDash(s string) string {

@@ -82,7 +82,7 @@ func reportRollback(ctx context.Context, root string, s Streams, done rollback.D
 	plan := done.Plan
 	to := "a branch with no commit yet"
 	if plan.Target.Head != "" {
-		to = shortHash(plan.Target.Head)
+		to = display.ShortHash(plan.Target.Head)
 	}
 	fmt.Fprintf(s.Stdout, "rolled back to %s (%s); previous HEAD and work tree kept at %s\n", to, done.What, done.BackupRef)
 	if n := len(plan.Changed); n > 0 {

@@ -61,7 +61,7 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	if st.LastError != "" {
 		field("last error", "%s", st.LastError)
 	}
-	field("last commit", "%s", orDash(shortHash(st.LastCommit)))
+	field("last commit", "%s", orDash(display.ShortHash(st.LastCommit)))
 	if !st.StartedAt.IsZero() {
 		field("started", "%s (%s %s)", localTime(st.StartedAt), map[bool]string{true: "running for", false: "ran for"}[st.Running], display.Duration(st.Elapsed(now)))
 	}

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
 
 // hookMarker is the line that marks a pre-push hook as git-ralph's: install rewrites and
@@ -59,7 +61,7 @@ func hookScript(program string, chained bool) string {
 	b.WriteString(".\n# 'git ralph pre-push' refuses to push a branch while a loop is mid-iteration on it\n")
 	b.WriteString("# and runs the configured validate command on the commits being pushed.\n")
 	b.WriteString("# Skip it once with 'git push --no-verify'.\n")
-	fmt.Fprintf(&b, "ralph=%s\n", shellQuote(program))
+	fmt.Fprintf(&b, "ralph=%s\n", display.ShellQuote(program))
 	if !chained {
 		b.WriteString("if [ -x \"$ralph\" ]; then exec \"$ralph\" pre-push \"$@\"; fi\n")
 		b.WriteString("exec git ralph pre-push \"$@\"\n")
@@ -74,9 +76,4 @@ func hookScript(program string, chained bool) string {
 	b.WriteString("fi\n")
 	b.WriteString("if [ -x \"$ralph\" ]; then feed | \"$ralph\" pre-push \"$@\"; else feed | git ralph pre-push \"$@\"; fi\n")
 	return b.String()
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

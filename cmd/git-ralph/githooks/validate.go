@@ -67,7 +67,7 @@ func (v Validation) commit(ctx context.Context, root, ref, commit string) error 
 		return err
 	}
 	defer cleanup()
-	fmt.Fprintf(v.Progress, "git-ralph: validating %s (%s) with '%s'\n", ref, shortHash(commit), display.Printable(v.Command))
+	fmt.Fprintf(v.Progress, "git-ralph: validating %s (%s) with '%s'\n", ref, display.ShortHash(commit), display.Printable(v.Command))
 	timeout := v.Timeout
 	if timeout <= 0 {
 		timeout = loop.DefaultValidateTimeout
@@ -118,10 +118,10 @@ func (v Validation) failure(ref, commit string, timeout time.Duration, res agent
 	case res.Signal != 0:
 		how = "was killed by " + loop.SignalName(res.Signal)
 	}
-	msg := fmt.Sprintf("validation failed for %s (%s): '%s' %s", ref, shortHash(commit), display.Printable(v.Command), how)
+	msg := fmt.Sprintf("validation failed for %s (%s): '%s' %s", ref, display.ShortHash(commit), display.Printable(v.Command), how)
 	// redacted before the cut, which could leave the end of a key without its prefix
 	if tail := lastLines(redact.String(string(res.Output)), validateTailLines); tail != "" {
-		msg += "; the end of its output:\n" + strings.TrimSuffix(indent(tail, "    "), "\n")
+		msg += "; the end of its output:\n" + strings.TrimSuffix(display.Indent(tail, "    "), "\n")
 	}
 	return hints.Wrap(errors.New(msg), "fix what it reports, commit, and push again")
 }
@@ -133,17 +133,4 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n \t")
-}
-
-// indent puts prefix before every line of text.
-func indent(text, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimRight(text, "\n"), "\n", "\n"+prefix) + "\n"
-}
-
-// shortHash is the first 7 characters of a commit hash.
-func shortHash(hash string) string {
-	if len(hash) > 7 {
-		return hash[:7]
-	}
-	return hash
 }

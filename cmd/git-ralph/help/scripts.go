@@ -8,6 +8,7 @@ import (
 	"text/template"
 
 	"github.com/alecthomas/kong"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 )
 
@@ -36,7 +37,7 @@ func completionScript(shell, version string, root *completionCommand) (string, e
 		return "", hints.Wrap(fmt.Errorf("no completion for the shell %q", shell), "the shells are bash, zsh and fish")
 	}
 	name := "completion." + shell
-	tmpl, err := template.New(name).Funcs(template.FuncMap{"shq": shellQuote}).
+	tmpl, err := template.New(name).Funcs(template.FuncMap{"shq": display.ShellQuote}).
 		ParseFS(completionTemplates, "templates/"+name)
 	if err != nil {
 		return "", fmt.Errorf("reading the %s completion template: %w", shell, err)
@@ -96,22 +97,17 @@ func (s *bashScript) addValues(cmd *completionCommand) {
 		// into a variadic argument's pattern
 		pattern := bashPattern(cmd.Path, "@"+strconv.Itoa(i))
 		if arg.Variadic { // this and every later argument
-			pattern = shellQuote(cmd.Path+":@") + "*"
+			pattern = display.ShellQuote(cmd.Path+":@") + "*"
 		}
 		s.Words = append(s.Words, scriptCase{Pattern: pattern, Value: strings.Join(arg.Values.Words, " "), Modes: arg.Values.Modes})
 	}
-}
-
-// shellQuote quotes s for sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // bashPattern matches "path:key" for any of keys.
 func bashPattern(path string, keys ...string) string {
 	quoted := make([]string, len(keys))
 	for i, k := range keys {
-		quoted[i] = shellQuote(path + ":" + k)
+		quoted[i] = display.ShellQuote(path + ":" + k)
 	}
 	return strings.Join(quoted, "|")
 }

@@ -2,6 +2,8 @@ package help
 
 import (
 	"strings"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
 
 // zshScript is the data of the zsh template: one function per command.
@@ -34,10 +36,10 @@ func zshScriptOf(root *completionCommand, version string) zshScript {
 		for _, sub := range cmd.Commands {
 			quoted := make([]string, 0, 1+len(sub.Aliases))
 			for _, name := range sub.names() {
-				quoted = append(quoted, shellQuote(name))
+				quoted = append(quoted, display.ShellQuote(name))
 			}
 			z.Subcommands = append(z.Subcommands, zshSubcommand{
-				Describe: shellQuote(strings.ReplaceAll(sub.Name, ":", `\:`) + ":" + sub.Help),
+				Describe: display.ShellQuote(strings.ReplaceAll(sub.Name, ":", `\:`) + ":" + sub.Help),
 				Pattern:  strings.Join(quoted, "|"),
 				Func:     zshFunc(sub),
 			})
@@ -78,7 +80,7 @@ func zshSpecs(cmd *completionCommand) []string {
 		if arg.Variadic {
 			head = "*:"
 		}
-		specs = append(specs, shellQuote(head+zshMessage(arg.Name)+":"+zshAction(arg.Values)))
+		specs = append(specs, display.ShellQuote(head+zshMessage(arg.Name)+":"+zshAction(arg.Values)))
 	}
 	return specs
 }
@@ -98,13 +100,13 @@ func zshFlagSpecs(f completionFlag) []string {
 	case f.Negation != "":
 		both := "(--" + f.Long + " --" + f.Negation + ")"
 		return []string{
-			shellQuote(both + long + help + value),
-			shellQuote(both + "--" + f.Negation + "[" + zshDescription("Turn off --"+f.Long) + "]"),
+			display.ShellQuote(both + long + help + value),
+			display.ShellQuote(both + "--" + f.Negation + "[" + zshDescription("Turn off --"+f.Long) + "]"),
 		}
 	case f.Short != "":
-		return []string{shellQuote("(-"+f.Short+" --"+f.Long+")") + "{" + short + "," + long + "}" + shellQuote(help+value)}
+		return []string{display.ShellQuote("(-"+f.Short+" --"+f.Long+")") + "{" + short + "," + long + "}" + display.ShellQuote(help+value)}
 	default:
-		return []string{shellQuote(long + help + value)}
+		return []string{display.ShellQuote(long + help + value)}
 	}
 }
 
