@@ -100,26 +100,14 @@ func Read(path, display string, limit int64) ([]byte, error) {
 // Open opens a file to stream it (a saved diff, a log being followed) when it is a
 // regular file, without blocking; the caller closes it.
 func Open(path, display string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = &RefusedError{Path: display, Reason: "it is " + kind(info.Mode()) + ", not a regular file"}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return openRegular(path, display, os.O_RDONLY|openFlags, 0, "")
 }
 
 // OpenOwn is Open for a file git-ralph writes itself under .ralph/ (a saved output or
 // diff, its log), refusing a symlink in its place as well: a repository can commit
 // .ralph/history/1/output.log as a symlink to ~/.ssh/id_rsa.
 func OpenOwn(path, display string) (*os.File, error) {
-	return openNoFollow(path, display, os.O_RDONLY, 0, "it is a symlink, which git-ralph does not follow to its own files")
+	return openRegular(path, display, os.O_RDONLY|noFollowFlags, 0, "it is a symlink, which git-ralph does not follow to its own files")
 }
 
 // ReadOwn reads a file git-ralph wrote itself under .ralph/ (the iteration counter, a
@@ -137,14 +125,15 @@ func ReadOwn(path, display string, limit int64) ([]byte, error) {
 // symlink, a FIFO or anything else that is not a regular file: the file lives in the
 // work tree, where a repository or an agent can put anything in its place.
 func OpenAppend(path string, perm fs.FileMode) (*os.File, error) {
-	return openNoFollow(path, path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, perm, "it is a symlink, which git-ralph does not follow to write")
+	return openRegular(path, path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|noFollowFlags, perm, "it is a symlink, which git-ralph does not follow to write")
 }
 
-// openNoFollow opens path with flags, never through a symlink in its last part (refused
-// saying link), and only when what it opened is a regular file.
-func openNoFollow(path, display string, flags int, perm fs.FileMode, link string) (*os.File, error) {
-	f, err := os.OpenFile(path, flags|noFollowFlags, perm)
-	if errors.Is(err, syscall.ELOOP) {
+// openRegular opens path with flags and keeps it only when what it opened is a regular
+// file. With noFollowFlags among the flags, a symlink in its last part is refused saying
+// link.
+func openRegular(path, display string, flags int, perm fs.FileMode, link string) (*os.File, error) {
+	f, err := os.OpenFile(path, flags, perm)
+	if link != "" && errors.Is(err, syscall.ELOOP) {
 		return nil, &RefusedError{Path: display, Reason: link}
 	}
 	if err != nil {
