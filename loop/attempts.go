@@ -7,10 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/history"
-	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
@@ -72,21 +70,7 @@ func (a *attempt) add(n int, res agent.Result, read agentcli.Report) {
 const maxErrorText = 2000
 
 // bounded is s cut to maxErrorText bytes, at a rune boundary.
-func bounded(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= maxErrorText {
-		return s
-	}
-	s = redact.String(s) // before the cut, which could leave a piece of a key too short to be recognised
-	if len(s) <= maxErrorText {
-		return s
-	}
-	cut := maxErrorText
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func bounded(s string) string { return cutRedacted(strings.TrimSpace(s), maxErrorText) }
 
 // attempts runs the agent for iteration i until an attempt counts: a limited attempt is
 // not an iteration and not an error, so the same iteration runs again after a wait; a

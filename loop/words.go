@@ -16,7 +16,11 @@ const maxReasonError = 300
 
 // oneLine is s on one line, its lines joined with " / ", cut to about max bytes.
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " ")
+	return cutRedacted(strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " "), max)
+}
+
+// cutRedacted is s cut to about max bytes, at a rune boundary, with "…" where it was cut.
+func cutRedacted(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
