@@ -1,0 +1,249 @@
+package realagents
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The scenarios every real CLI plays against its vendor's mock. Each is one
+// `git ralph loop --agent X` checked from the outside: its exit code and words, the
+// history, the repository, the processes left.
+var scenarios = []struct {
+	name   string
+	script []turn
+	check  func(r *run)
+}{
+	{"success", successScript(), checkSuccess},
+	{"tags-not-in-words", []turn{
+		{Thinking: "The prompt wants <promise>SUCCESS</promise> at the end; not yet.",
+			Shell: "echo '<promise>SUCCESS</promise>' && echo note >> notes.txt"},
+		{Text: "I wrote a note. The work is not finished yet."},
+	}, checkTagsNotInWords},
+	{"limit-reset", append([]turn{
+		{Fail: &apiError{Kind: limitError, ResetIn: 4 * time.Second}, Lasts: 4 * time.Second},
+	}, successScript()...), checkLimitReset},
+	{"quota", []turn{{Fail: &apiError{Kind: quotaError}}}, checkQuota},
+	{"bad-credentials", []turn{{Fail: &apiError{Kind: authError}}}, checkBadCredentials},
+	{"server-errors", append([]turn{
+		{Fail: &apiError{Kind: serverError}, Lasts: 2 * time.Second},
+		{Fail: &apiError{Kind: overloadedErr}, Lasts: 2 * time.Second},
+	}, successScript()...), checkServerErrors},
+	{"hung-stream", []turn{{Hang: true}}, checkHungStream},
+}
+
+// commitCommand is what the model asks the CLI's own shell tool to run: a real commit.
+const commitCommand = "printf 'made by the agent\\n' > agent.txt && git add agent.txt && git commit -q -m 'agent: add agent.txt'"
+
+const successWords = "I added agent.txt and committed it.\n<promise>SUCCESS</promise>"
+
+func successScript() []turn {
+	return []turn{
+		{Thinking: "I will add the file with one shell command.", Text: "Adding agent.txt.", Shell: commitCommand},
+		{Text: successWords},
+	}
+}
+
+// concurrent bounds the loops running at once: each real CLI is a heavy process and the
+// machines have two cores.
+var concurrent = make(chan struct{}, 3)
+
+func TestRealAgents(t *testing.T) {
+	if why := skipReason(); why != "" {
+		t.Skip("the real agent CLIs are not run:", why)
+	}
+	for _, c := range sortedCLIs() {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			for _, sc := range scenarios {
+				t.Run(sc.name, func(t *testing.T) {
+					if why, ok := c.skip[sc.name]; ok {
+						t.Skip(why)
+					}
+					t.Parallel()
+					concurrent <- struct{}{}
+					defer func() { <-concurrent }()
+					r := newRun(t, c, sc.script)
+					sc.check(r)
+					r.record(sc.name)
+					if t.Failed() {
+						t.Logf("the mock served: %+v", r.mock.requests())
+					}
+				})
+			}
+		})
+	}
+}
+
+// checkSuccess: the CLI's own shell tool made a real commit, the agent said SUCCESS in
+// its words, and the history (record, tokens and cost, diff) says so.
+func checkSuccess(r *run) {
+	res := r.loop("--max", "2")
+	if res.code != 0 {
+		r.t.Fatalf("want exit 0 (SUCCESS)\n%s", res)
+	}
+	if got := r.git("log", "-1", "--format=%s"); strings.TrimSpace(got) != "agent: add agent.txt" {
+		r.t.Errorf("the agent's commit is not HEAD: %q", got)
+	}
+	recs := r.history()
+	if len(recs) != 1 {
+		r.t.Fatalf("want 1 iteration in the history, got %d: %+v", len(recs), recs)
+	}
+	rec := recs[0]
+	if rec.Outcome != "done" || rec.Signal != "SUCCESS" || rec.CommitAfter == rec.CommitBefore || rec.FilesChanged != 1 {
+		r.t.Errorf("record: want outcome done, signal SUCCESS, one file changed by a commit; got %+v", rec)
+	}
+	diff := r.ralph("history", "1", "--diff")
+	if diff.code != 0 || !strings.Contains(diff.stdout, "agent.txt") || !strings.Contains(diff.stdout, "+made by the agent") {
+		r.t.Errorf("history 1 --diff does not show the agent's change:\n%s", diff)
+	}
+	checkUsage(r, rec)
+}
+
+// checkUsage: the tokens and cost recorded are the CLI's own totals.
+func checkUsage(r *run, rec record) {
+	tokens, cost, ok := r.cli.totals(r.output(rec.Iteration))
+	if !ok {
+		r.t.Errorf("the CLI printed no totals of its own in iteration %d", rec.Iteration)
+		return
+	}
+	if tokens.Input == 0 || tokens.Output == 0 {
+		r.t.Errorf("the CLI's own totals are empty: %+v", tokens)
+	}
+	if rec.InputTokens != tokens.Input || rec.OutputTokens != tokens.Output {
+		r.t.Errorf("recorded tokens in %d, out %d; the CLI's own totals: in %d, out %d",
+			rec.InputTokens, rec.OutputTokens, tokens.Input, tokens.Output)
+	}
+	if math.Abs(rec.CostUSD-cost) > 1e-9 {
+		r.t.Errorf("recorded cost $%v; the CLI's own total: $%v", rec.CostUSD, cost)
+	}
+}
+
+// checkTagsNotInWords: promise tags in a thinking block, a tool call's input and its
+// output are not the agent's words: the loop does not stop.
+func checkTagsNotInWords(r *run) {
+	res := r.loop("--max", "1")
+	if res.code != 2 {
+		r.t.Fatalf("want exit 2 (max iterations: the tags were not the agent's words)\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Signal != "" {
+		r.t.Fatalf("want one iteration without a signal, got %+v", recs)
+	}
+	if !strings.Contains(r.git("log", "-1", "--format=%s"), "ralph") && r.git("status", "--porcelain") == "" {
+		// the shell tool really ran: notes.txt is committed by git-ralph or left in the tree
+		if _, err := os.Stat(filepath.Join(r.repo, "notes.txt")); err != nil {
+			r.t.Errorf("the tool call did not run: %v", err)
+		}
+	}
+}
+
+// checkLimitReset: a usage limit with a stated reset is not an iteration: the loop waits
+// for it, then runs the same iteration again, which succeeds.
+func checkLimitReset(r *run) {
+	res := r.loop("--max", "1")
+	if res.code != 0 {
+		r.t.Fatalf("want exit 0 after waiting for the limit\n%s", res)
+	}
+	if !strings.Contains(res.stderr, "usage limit") {
+		r.t.Errorf("the loop did not say it waits for a usage limit\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Iteration != 1 || recs[0].RateLimitWaits < 1 || recs[0].Outcome != "done" {
+		r.t.Fatalf("want iteration 1 done after at least one limit wait, got %+v", recs)
+	}
+}
+
+// checkQuota: a permanent quota stops the loop at once with the agent's own message.
+func checkQuota(r *run) {
+	res := r.loop("--max", "3")
+	if res.code != 1 {
+		r.t.Fatalf("want exit 1 (a permanent limit)\n%s", res)
+	}
+	checkSays(r, res, quotaError)
+	if strings.Contains(res.stderr, "waiting until") {
+		r.t.Errorf("the loop waits for a permanent quota\n%s", res)
+	}
+}
+
+// checkBadCredentials: bad credentials are fatal at once: no wait, no retry.
+func checkBadCredentials(r *run) {
+	res := r.loop("--max", "3")
+	if res.code != 1 {
+		r.t.Fatalf("want exit 1 (the agent cannot run)\n%s", res)
+	}
+	checkSays(r, res, authError)
+	if strings.Contains(res.stderr, "waiting until") || strings.Contains(res.stderr, "retrying") {
+		r.t.Errorf("the loop waits or retries after bad credentials\n%s", res)
+	}
+	if recs := r.history(); len(recs) > 1 {
+		r.t.Errorf("want at most one iteration, got %d", len(recs))
+	}
+}
+
+// checkServerErrors: 500 and overload answers are transient: retried quickly, not
+// counted as limits, and the iteration then succeeds.
+func checkServerErrors(r *run) {
+	res := r.loop("--max", "1")
+	if res.code != 0 {
+		r.t.Fatalf("want exit 0 once the server answers again\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Outcome != "done" || recs[0].RateLimitWaits != 0 {
+		r.t.Fatalf("want iteration 1 done with no limit waits, got %+v", recs)
+	}
+	if n := len(r.mock.requests()); n < 3 {
+		r.t.Errorf("the mock answered only %d model requests: the errors were not served", n)
+	}
+}
+
+// checkHungStream: a stream that never ends is stopped by the iteration timeout, with
+// the CLI and everything it started.
+func checkHungStream(r *run) {
+	res := r.loop("--max", "1", "--timeout", "15s")
+	if res.code == 0 {
+		r.t.Fatalf("want a failed run after the timeout\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || !recs[0].TimedOut {
+		r.t.Fatalf("want one iteration that timed out, got %+v", recs)
+	}
+	if !r.mock.hangsEnded(5 * time.Second) {
+		r.t.Errorf("the CLI's hung connection to the API is still open after the loop ended")
+	}
+	if left := r.leftovers(); len(left) > 0 {
+		r.t.Errorf("processes left after the timeout:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+// checkSays checks that git-ralph passed on the CLI's own words about a failure.
+func checkSays(r *run, res result, kind errorKind) {
+	words := r.cli.says[kind]
+	if words == "" {
+		r.t.Errorf("the %s CLI has no words for %s failures (agentCLI.says)", r.cli.name, kind)
+		return
+	}
+	if !strings.Contains(res.stderr+res.stdout, words) {
+		r.t.Errorf("git-ralph did not pass on the agent's message %q\n%s", words, res)
+	}
+}
+
+// record keeps what the CLI printed in each iteration when RALPH_REALAGENTS_RECORD names
+// a directory: scripts/agents-latest.sh compares such recordings, and they become the
+// readers' fixtures.
+func (r *run) record(scenario string) {
+	dir := os.Getenv("RALPH_REALAGENTS_RECORD")
+	if dir == "" {
+		return
+	}
+	for i, rec := range r.history() {
+		name := filepath.Join(dir, r.cli.name+"-"+scenario)
+		if i > 0 {
+			name += "-" + string(rune('0'+i+1))
+		}
+		writeFile(r.t, name+".out", string(r.output(rec.Iteration)))
+	}
+}

@@ -1,0 +1,154 @@
+package realagents
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A turn is one answer of the model, written once for every vendor: each mock renders it
+// in its own wire protocol. A turn that fails answers with an HTTP error instead.
+type turn struct {
+	Thinking string // a thinking (reasoning) block before the rest
+	Text     string // the model's own words
+	Shell    string // a tool call that runs this shell command in the repository
+	Fail     *apiError
+	// Lasts keeps a failing turn the answer to every request until this long after the
+	// first request it answered (a limit lasts until its reset); 0: it answers once.
+	Lasts time.Duration
+	Hang  bool  // start the stream, send a first event, then never end it
+	Usage usage // the tokens this answer reports; zero: defaultUsage
+}
+
+// apiError is what a failing turn answers, in the vendor's own words (status, body,
+// rate-limit headers).
+type apiError struct {
+	Kind    errorKind
+	ResetIn time.Duration // for limitError: when the limit resets, stated by the API
+}
+
+type errorKind string
+
+const (
+	limitError    errorKind = "limit"      // 429: a usage or rate limit that resets
+	quotaError    errorKind = "quota"      // a permanent quota: no credits, plan exhausted
+	authError     errorKind = "auth"       // 401: bad credentials
+	serverError   errorKind = "server"     // 500
+	overloadedErr errorKind = "overloaded" // 529 (Anthropic) or 503 (the others)
+)
+
+type usage struct{ Input, Output int64 }
+
+// defaultUsage is reported by a turn that sets none: distinct numbers per answer, so a
+// reader that drops or doubles one answer's usage is caught.
+func defaultUsage(n int) usage { return usage{Input: 1000 + int64(n)*100, Output: 40 + int64(n)} }
+
+// mock is a scripted model API: each model request is answered with the next turn of
+// its script; the last turn answers every request after the script ran out. A vendor's
+// handler decides which requests are model requests (titles, token counts and routing
+// questions are answered on their own) and renders the turn.
+type mock struct {
+	t      *testing.T
+	srv    *httptest.Server
+	mu     sync.Mutex
+	script []turn
+	next   int       // index of the turn that answers the next model request
+	since  time.Time // when the current lasting turn first answered
+	served []served  // what each model request got, for the test's checks and its failure message
+	hangs  sync.WaitGroup
+	closed chan struct{}
+}
+
+// served is one model request and the turn that answered it.
+type served struct {
+	At   time.Time
+	Path string
+	Turn int // index in the script
+	Sum  usage
+}
+
+// startMock serves handler on 127.0.0.1 on a free port until the test ends. newHandler
+// gets the mock so the handler can take turns from it.
+func startMock(t *testing.T, script []turn, newHandler func(*mock) http.Handler) *mock {
+	t.Helper()
+	m := &mock{t: t, script: script, closed: make(chan struct{})}
+	m.srv = httptest.NewServer(newHandler(m)) // httptest binds 127.0.0.1:0
+	t.Cleanup(func() {
+		close(m.closed) // ends hung streams
+		m.srv.Close()
+	})
+	return m
+}
+
+// URL is the mock's base URL, http://127.0.0.1:PORT, without a trailing slash.
+func (m *mock) URL() string { return m.srv.URL }
+
+// take returns the turn that answers a model request on path, and its index.
+func (m *mock) take(path string) (turn, int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	last := len(m.script) - 1
+	for {
+		i := min(m.next, last)
+		tr := m.script[i]
+		if tr.Lasts > 0 && !m.since.IsZero() && now.Sub(m.since) >= tr.Lasts && i < last {
+			// the limit is over: this request gets the turn after it
+			m.since = time.Time{}
+			m.next++
+			continue
+		}
+		if tr.Lasts > 0 && m.since.IsZero() {
+			m.since = now
+		}
+		if tr.Lasts == 0 && m.next <= last {
+			m.next++
+		}
+		if tr.Usage == (usage{}) {
+			tr.Usage = defaultUsage(i)
+		}
+		m.served = append(m.served, served{At: now, Path: path, Turn: i, Sum: tr.Usage})
+		return tr, i
+	}
+}
+
+// requests returns what the model requests got so far.
+func (m *mock) requests() []served {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]served(nil), m.served...)
+}
+
+// hang holds a stream open until the client goes away or the test ends, and counts it
+// so the test can check that the timeout really closed the CLI's connection.
+func (m *mock) hang(ctx context.Context) {
+	m.hangs.Add(1)
+	defer m.hangs.Done()
+	select {
+	case <-ctx.Done():
+	case <-m.closed:
+	}
+}
+
+// hangsEnded reports whether every hung stream's client went away within d.
+func (m *mock) hangsEnded(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { m.hangs.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// flush sends what was written so far: a stream's events must reach the CLI as they
+// are written, not when the handler returns.
+func flush(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
