@@ -193,6 +193,7 @@ type record struct {
 	Error          string  `json:"error"`
 	Attempts       []struct {
 		Attempt      int     `json:"attempt"`
+		ExitCode     int     `json:"exit_code"`
 		Retried      string  `json:"retried"`
 		InputTokens  int64   `json:"input_tokens"`
 		OutputTokens int64   `json:"output_tokens"`

@@ -1,10 +1,14 @@
 package realagents
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -231,19 +235,56 @@ func checkSays(r *run, res result, kind errorKind) {
 	}
 }
 
-// record keeps what the CLI printed in each iteration when RALPH_REALAGENTS_RECORD names
-// a directory: scripts/agents-latest.sh compares such recordings, and they become the
-// readers' fixtures.
+// record keeps what the CLI printed in each attempt of each iteration when
+// RALPH_REALAGENTS_RECORD names a directory: DIR/CLI/SCENARIO-ITERATION-ATTEMPT.out, with
+// the run's own paths and the mock's address replaced by $REPO, $HOME and $MOCK, and the
+// attempt's exit code in DIR/CLI/exits.txt. scripts/agents-latest.sh compares such
+// recordings; copied into loop/agentcli/testdata/recorded they are the readers' fixtures.
 func (r *run) record(scenario string) {
 	dir := os.Getenv("RALPH_REALAGENTS_RECORD")
 	if dir == "" {
 		return
 	}
-	for i, rec := range r.history() {
-		name := filepath.Join(dir, r.cli.name+"-"+scenario)
-		if i > 0 {
-			name += "-" + string(rune('0'+i+1))
+	paths := strings.NewReplacer(r.repo, "$REPO", r.home, "$HOME", r.mock.URL(), "$MOCK")
+	var exits strings.Builder
+	for _, rec := range r.history() {
+		for k, out := range splitAttempts(r.output(rec.Iteration)) {
+			exit := rec.ExitCode
+			if k < len(rec.Attempts) {
+				exit = rec.Attempts[k].ExitCode
+			}
+			name := fmt.Sprintf("%s-%d-%d.out", scenario, rec.Iteration, k+1)
+			writeFile(r.t, filepath.Join(dir, r.cli.name, name), paths.Replace(string(out)))
+			fmt.Fprintf(&exits, "%s %d\n", name, exit)
 		}
-		writeFile(r.t, name+".out", string(r.output(rec.Iteration)))
 	}
+	recordMu.Lock()
+	defer recordMu.Unlock()
+	f, err := os.OpenFile(filepath.Join(dir, r.cli.name, "exits.txt"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(exits.String()); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+var recordMu sync.Mutex
+
+// attemptMark is the line git-ralph writes into an iteration's output log between two
+// attempts (loop/attempts.go).
+var attemptMark = regexp.MustCompile(`(?m)^\[git-ralph: attempt \d+: .*\]\n`)
+
+// splitAttempts cuts an iteration's output log into what each attempt printed.
+func splitAttempts(log []byte) [][]byte {
+	var out [][]byte
+	for _, part := range attemptMark.Split(string(log), -1) {
+		out = append(out, []byte(part))
+	}
+	// the mark is written after a newline of its own
+	for i := 0; i < len(out)-1; i++ {
+		out[i] = bytes.TrimSuffix(out[i], []byte("\n"))
+	}
+	return out
 }
