@@ -83,11 +83,18 @@ func (c *TrustCmd) approved(s Streams) error {
 }
 
 // requireTrust refuses to run a repository configuration's commands that the user has
-// not approved. On a terminal it asks; anywhere else it denies and says what to run.
-func requireTrust(s Streams, root string, resolved *config.Config) error {
+// not approved. On a terminal it asks; anywhere else it denies and says what to run. The
+// same commands approved in one of alsoAt (the main work tree, for a loop's worktree)
+// count as approved.
+func requireTrust(s Streams, root string, resolved *config.Config, alsoAt ...string) error {
 	cmds := resolved.RepoCommands()
 	store := trustStore()
 	ok, err := store.Trusted(root, cmds)
+	for _, other := range alsoAt {
+		if err == nil && !ok {
+			ok, err = store.Trusted(other, cmds)
+		}
+	}
 	if err != nil {
 		return trustError(err)
 	}
