@@ -85,7 +85,7 @@ func Open(ctx context.Context, dir, name, base string) (Opened, error) {
 	}
 	branch := BranchPrefix + name
 	if wt, ok := r.checkedOut(branch); ok {
-		return r.reuse(wt, rec, found)
+		return r.reuse(wt, name, rec, found)
 	}
 	return r.create(ctx, name, base, rec, found)
 }
@@ -102,8 +102,8 @@ func (r repo) checkedOut(branch string) (gitops.Worktree, bool) {
 }
 
 // reuse checks that the work tree found on the loop's branch is the loop's own.
-func (r repo) reuse(wt gitops.Worktree, rec history.WorktreeLoop, found bool) (Opened, error) {
-	short := strings.TrimPrefix(BranchPrefix, "refs/heads/") + rec.Name
+func (r repo) reuse(wt gitops.Worktree, name string, rec history.WorktreeLoop, found bool) (Opened, error) {
+	short := strings.TrimPrefix(BranchPrefix, "refs/heads/") + name
 	switch {
 	case samePath(wt.Path, r.main.Path):
 		return Opened{}, &Error{Err: fmt.Errorf("the branch %s is checked out in the main work tree", short),

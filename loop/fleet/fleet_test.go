@@ -143,8 +143,8 @@ func TestOpenRefuses(t *testing.T) {
 		{"x", "", func(t *testing.T, repo string) { git(t, repo, "branch", "ralph/x") }, "the branch ralph/x exists, and no loop"},
 		{"y", "", func(t *testing.T, repo string) {
 			git(t, repo, "worktree", "add", "-q", "-b", "ralph/y", filepath.Join(filepath.Dir(repo), "elsewhere"))
-		}, "checked out in " + "%DIR%/elsewhere, which"},
-		{"z", "", func(t *testing.T, repo string) { git(t, repo, "checkout", "-q", "-b", "ralph/z") }, "checked out in the main work tree"},
+		}, "the branch ralph/y is checked out in %DIR%/elsewhere, which"},
+		{"z", "", func(t *testing.T, repo string) { git(t, repo, "checkout", "-q", "-b", "ralph/z") }, "the branch ralph/z is checked out in the main work tree"},
 		{"file", "", func(t *testing.T, repo string) {
 			os.MkdirAll(filepath.Dir(Place(repo, "file")), 0o755)
 			os.WriteFile(Place(repo, "file"), []byte("mine"), 0o644)
