@@ -81,7 +81,7 @@ func loopRoot(ctx context.Context, name string) (string, error) {
 
 // LoopFlag is --loop, which the commands that act on one loop share.
 type LoopFlag struct {
-	Loop string `name:"loop" help:"Act on the loop NAME of this repository ('git ralph runs' lists them; 'main' is the main work tree's) instead of the one of the work tree you are in." placeholder:"NAME"`
+	Loop string `name:"loop" help:"Act on the loop NAME ('git ralph runs' lists them; main is the main work tree's) instead of this work tree's." placeholder:"NAME"`
 }
 
 // root is the work tree of the loop the command acts on.
