@@ -241,6 +241,12 @@ func TestMembersAndAhead(t *testing.T) {
 	if _, ok, _ := Ahead(ctx, repo, list[0]); ok {
 		t.Error("the main tree's loop has a base")
 	}
+	// a record written by hand under the main tree's name is reported, not listed
+	history.SaveWorktreeLoop(filepath.Join(repo, ".git"), history.WorktreeLoop{Name: "main", Branch: "refs/heads/ralph/main", Path: "/x"})
+	list, bad, _ = Members(ctx, repo)
+	if names := memberNames(list); names != "main a b mine" || len(bad) != 1 || !strings.Contains(bad[0].Error(), "main.toml") {
+		t.Errorf("members %q, bad %v; want main a b mine and main.toml reported", names, bad)
+	}
 	if _, err := Find(ctx, repo, "nosuch"); err == nil || !strings.Contains(err.Error(), `no loop named "nosuch"`) {
 		t.Errorf("Find(nosuch) = %v", err)
 	}

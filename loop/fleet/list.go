@@ -43,6 +43,10 @@ func Members(ctx context.Context, dir string) (list []Member, bad []error, err e
 	}
 	taken := map[string]bool{}
 	for i := range loops {
+		if err := CheckName(loops[i].Name); err != nil { // a file written by hand
+			bad = append(bad, fmt.Errorf("the worktree loop file %s.toml: %w", loops[i].Name, err))
+			continue
+		}
 		m := r.member(loops[i])
 		taken[filepath.Clean(m.Path)] = true
 		list = append(list, m)
