@@ -51,7 +51,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err != nil {
 		return err
 	}
-	root, trustedAt, err := c.worktreeLoop(ctx, s, here)
+	root, where, err := c.worktreeLoop(ctx, s, here)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err := preflight(ctx, set); err != nil {
 		return err
 	}
-	if err := requireTrust(s, root, set.resolved, trustedAt...); err != nil {
+	if err := requireTrust(s, root, set.resolved, where.trustedAt...); err != nil {
 		return err
 	}
 	cfg := set.loop
@@ -78,6 +78,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return err
 	}
 	defer lock.Release()
+	where.say(s.Stderr) // after the lock: --skip-if-busy exits without a word
 	out := c.outputs(s, root, set, in)
 	defer out.close()
 	res, err := loop.Run(ctx, cfg, out.deps(in))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
@@ -12,46 +13,60 @@ import (
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
+// loopPlace is where a loop runs, beyond its root: the line that says so, and the work
+// trees whose trust approvals it shares.
+type loopPlace struct {
+	note      string
+	trustedAt []string
+}
+
+// say prints where the loop runs, if that is not simply here.
+func (p loopPlace) say(w io.Writer) {
+	if p.note != "" {
+		fmt.Fprintln(w, p.note)
+	}
+}
+
 // worktreeLoop is where `loop --worktree NAME` runs: the loop's worktree, created or
 // reused, and the main work tree, whose trust approvals the worktree shares. Without
 // --worktree it is the work tree the command was started in.
-func (c *LoopCmd) worktreeLoop(ctx context.Context, s Streams, here string) (root string, trustedAt []string, err error) {
+func (c *LoopCmd) worktreeLoop(ctx context.Context, s Streams, here string) (string, loopPlace, error) {
 	if c.Worktree == "" {
 		if c.Base != "" {
-			return "", nil, hints.Wrap(errors.New("--base needs --worktree"), "start a loop in a worktree of its own with --worktree NAME --base REV")
+			return "", loopPlace{}, hints.Wrap(errors.New("--base needs --worktree"), "start a loop in a worktree of its own with --worktree NAME --base REV")
 		}
-		return here, nil, nil
+		return here, loopPlace{}, nil
 	}
 	if c.DryRun {
-		return c.dryRunWorktree(ctx, s, here)
+		root, err := c.dryRunWorktree(ctx, s, here)
+		return root, loopPlace{}, err
 	}
 	l, err := fleet.Open(ctx, here, c.Worktree, c.Base)
 	if err != nil {
-		return "", nil, err
+		return "", loopPlace{}, err
 	}
-	fmt.Fprintf(s.Stderr, "git-ralph: loop %s runs in its %sworktree %s (branch %s, %s)\n", c.Worktree,
+	where := loopPlace{note: fmt.Sprintf("git-ralph: loop %s runs in its %sworktree %s (branch %s, %s)", c.Worktree,
 		map[bool]string{true: "new ", false: ""}[l.Created],
-		display.Printable(l.Path), strings.TrimPrefix(l.Branch, "refs/heads/"), describeBase(l.BaseBranch, l.BaseCommit))
-	main, err := fleet.Find(ctx, here, fleet.MainName)
-	if err != nil {
-		return l.Path, nil, nil // a bare repository: no main work tree to share approvals with
+		display.Printable(l.Path), strings.TrimPrefix(l.Branch, "refs/heads/"), describeBase(l.BaseBranch, l.BaseCommit))}
+	if main, err := fleet.Find(ctx, here, fleet.MainName); err == nil { // a bare repository has none
+		where.trustedAt = []string{main.Path}
 	}
-	return l.Path, []string{main.Path}, nil
+	return l.Path, where, nil
 }
 
 // dryRunWorktree is where a dry run of `loop --worktree NAME` looks: the loop's worktree if
 // it exists, else the work tree it would be created from, with a note; it creates nothing.
-func (c *LoopCmd) dryRunWorktree(ctx context.Context, s Streams, here string) (string, []string, error) {
+func (c *LoopCmd) dryRunWorktree(ctx context.Context, s Streams, here string) (string, error) {
 	if err := fleet.CheckName(c.Worktree); err != nil {
-		return "", nil, err
+		return "", err
 	}
 	if m, err := fleet.Find(ctx, here, c.Worktree); err == nil {
 		fmt.Fprintf(s.Stdout, "The loop %s runs in the worktree %s.\n", c.Worktree, display.Printable(m.Path))
-		return m.Path, nil, nil
+		return m.Path, nil
 	}
 	fmt.Fprintf(s.Stdout, "The loop %s has no worktree yet: 'git ralph loop --worktree %s' would create it from %s; shown here with this work tree's files.\n",
 		c.Worktree, c.Worktree, map[bool]string{true: "HEAD", false: display.Printable(c.Base)}[c.Base == ""])
-	return here, nil, nil
+	return here, nil
 }
 
 // describeBase says what a worktree loop started from: "from main at 1a2b3c4".
