@@ -64,7 +64,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return dryRun(ctx, s, set)
 	}
 	if err := preflight(ctx, set); err != nil {
-		return err
+		return c.inWorktree(err)
 	}
 	if err := requireTrust(s, root, set.resolved, where.trustedAt...); err != nil {
 		return err

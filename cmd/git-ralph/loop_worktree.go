@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
+	"github.com/git-ralph/git-ralph/prompts"
 )
 
 // loopPlace is where a loop runs, beyond its root: the line that says so, and the work
@@ -67,6 +69,17 @@ func (c *LoopCmd) dryRunWorktree(ctx context.Context, s Streams, here string) (s
 	fmt.Fprintf(s.Stdout, "The loop %s has no worktree yet: 'git ralph loop --worktree %s' would create it from %s; shown here with this work tree's files.\n",
 		c.Worktree, c.Worktree, map[bool]string{true: "HEAD", false: display.Printable(c.Base)}[c.Base == ""])
 	return here, nil
+}
+
+// inWorktree explains a prompt file missing in a loop's worktree: the worktree has what is
+// committed on its branch, not the files of the work tree the command ran in.
+func (c *LoopCmd) inWorktree(err error) error {
+	var missing *prompts.MissingError
+	if c.Worktree == "" || !errors.As(err, &missing) {
+		return err
+	}
+	return hints.Wrap(err, "a loop's worktree holds what is committed on its branch ralph/%s, not your uncommitted files: write %s there (and .ralph/config.toml if you use one), or commit them before you start a loop",
+		c.Worktree, filepath.Base(missing.Path))
 }
 
 // describeBase says what a worktree loop started from: "from main at 1a2b3c4".
