@@ -54,11 +54,18 @@ func Members(ctx context.Context, dir string) (list []Member, bad []error, err e
 	return append(list, r.others(taken)...), bad, nil
 }
 
-// member is the state of the worktree loop l: where its branch is checked out now.
+// member is the state of the worktree loop l: where its branch is checked out now, or
+// else its worktree with whatever branch the agent or the user switched to there.
 func (r repo) member(l history.WorktreeLoop) Member {
 	m := Member{Name: l.Name, Path: l.Path, Branch: l.Branch, Worktree: &l, Gone: true}
 	if wt, ok := r.checkedOut(l.Branch); ok {
 		m.Path, m.Gone = wt.Path, false
+		return m
+	}
+	for _, wt := range r.worktrees[1:] {
+		if !wt.Prunable && samePath(wt.Path, l.Path) {
+			m.Path, m.Branch, m.Gone = wt.Path, wt.Branch, false
+		}
 	}
 	return m
 }
