@@ -59,6 +59,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err != nil {
 		return err
 	}
+	set.trustedAt = where.trustedAt
 	warnSettings(s.Stderr, set.resolved)
 	if c.DryRun {
 		return dryRun(ctx, s, set)
@@ -66,7 +67,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err := preflight(ctx, set); err != nil {
 		return c.inWorktree(err)
 	}
-	if err := requireTrust(s, root, set.resolved, where.trustedAt...); err != nil {
+	if err := requireTrust(s, root, set.resolved, set.trustedAt...); err != nil {
 		return err
 	}
 	cfg := set.loop

@@ -39,20 +39,21 @@ func (c *LoopCmd) worktreeLoop(ctx context.Context, s Streams, here string) (str
 		}
 		return here, loopPlace{}, nil
 	}
+	var where loopPlace
+	if main, err := fleet.Find(ctx, here, fleet.MainName); err == nil { // a bare repository has none
+		where.trustedAt = []string{main.Path}
+	}
 	if c.DryRun {
 		root, err := c.dryRunWorktree(ctx, s, here)
-		return root, loopPlace{}, err
+		return root, where, err
 	}
 	l, err := fleet.Open(ctx, here, c.Worktree, c.Base)
 	if err != nil {
 		return "", loopPlace{}, err
 	}
-	where := loopPlace{note: fmt.Sprintf("git-ralph: loop %s runs in its %sworktree %s (branch %s, %s)", c.Worktree,
+	where.note = fmt.Sprintf("git-ralph: loop %s runs in its %sworktree %s (branch %s, %s)", c.Worktree,
 		map[bool]string{true: "new ", false: ""}[l.Created],
-		display.Printable(l.Path), strings.TrimPrefix(l.Branch, "refs/heads/"), describeBase(l.BaseBranch, l.BaseCommit))}
-	if main, err := fleet.Find(ctx, here, fleet.MainName); err == nil { // a bare repository has none
-		where.trustedAt = []string{main.Path}
-	}
+		display.Printable(l.Path), strings.TrimPrefix(l.Branch, "refs/heads/"), describeBase(l.BaseBranch, l.BaseCommit))
 	return l.Path, where, nil
 }
 
