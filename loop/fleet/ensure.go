@@ -78,16 +78,19 @@ func Open(ctx context.Context, dir, name, base string) (Opened, error) {
 	if err != nil {
 		return Opened{}, err
 	}
-	if found {
+	tip, err := gitops.ResolveRef(ctx, r.dir, BranchPrefix+name)
+	if err != nil {
+		return Opened{}, err
+	}
+	if found && tip != "" { // the loop goes on on its branch: a new base cannot apply
 		if err := sameBase(ctx, r, rec, base); err != nil {
 			return Opened{}, err
 		}
 	}
-	branch := BranchPrefix + name
-	if wt, ok := r.checkedOut(branch); ok {
+	if wt, ok := r.checkedOut(BranchPrefix + name); ok {
 		return r.reuse(wt, name, rec, found)
 	}
-	return r.create(ctx, name, base, rec, found)
+	return r.create(ctx, name, base, tip, rec, found)
 }
 
 // checkedOut finds the work tree that has branch checked out, leaving out those whose
@@ -115,18 +118,20 @@ func (r repo) reuse(wt gitops.Worktree, name string, rec history.WorktreeLoop, f
 	if err := isPlainDir(wt.Path); err != nil {
 		return Opened{}, err
 	}
-	rec.Path = wt.Path // `git worktree move` keeps the loop
+	if rec.Path != wt.Path { // moved with `git worktree move`: the loop goes with it
+		rec.Path = wt.Path
+		if err := history.SaveWorktreeLoop(r.common, rec); err != nil {
+			return Opened{}, err
+		}
+	}
 	return Opened{WorktreeLoop: rec}, nil
 }
 
-// create makes the loop's worktree: on its existing branch when the loop has a record (its
-// directory was deleted by hand), else on a new branch at base.
-func (r repo) create(ctx context.Context, name, base string, rec history.WorktreeLoop, found bool) (Opened, error) {
+// create makes the loop's worktree: on its existing branch (at tip) when the loop has a
+// record (its directory was deleted by hand), else on a new branch at base (a loop whose
+// branch was deleted starts again).
+func (r repo) create(ctx context.Context, name, base, tip string, rec history.WorktreeLoop, found bool) (Opened, error) {
 	branch := BranchPrefix + name
-	tip, err := gitops.ResolveRef(ctx, r.dir, branch)
-	if err != nil {
-		return Opened{}, err
-	}
 	if tip != "" && !found {
 		return Opened{}, &Error{Err: fmt.Errorf("the branch ralph/%s exists, and no loop of that name was started here", name),
 			Advice: fmt.Sprintf("pick another name, or delete the branch if you do not need it: git branch -D ralph/%s", name)}

@@ -187,7 +187,26 @@ func TestOpenRefusesAnotherBaseAndAWorktreeTurnedSymlink(t *testing.T) {
 	if _, err := Open(ctx, repo, "b", "other"); err == nil || !strings.Contains(err.Error(), "started from main at") {
 		t.Errorf("another --base = %v", err)
 	}
-	moved := l.Path + ".real"
+	// moved with git worktree move: found at its new place, which is remembered
+	moved := l.Path + ".moved"
+	git(t, repo, "worktree", "move", l.Path, moved)
+	if got, err := Open(ctx, repo, "b", ""); err != nil || got.Path != moved {
+		t.Fatalf("Open after a move = %+v, %v", got, err)
+	}
+	if rec, _, _ := history.LoadWorktreeLoop(filepath.Join(repo, ".git"), "b"); rec.Path != moved {
+		t.Errorf("the record kept %s", rec.Path)
+	}
+	git(t, repo, "worktree", "move", moved, l.Path)
+	// a loop whose branch was deleted starts again, from a new base if asked
+	if _, err := Open(ctx, repo, "c", ""); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "worktree", "remove", Place(repo, "c"))
+	git(t, repo, "branch", "-D", "ralph/c")
+	if got, err := Open(ctx, repo, "c", "other"); err != nil || !got.Created || got.BaseBranch != "refs/heads/other" {
+		t.Errorf("Open of a loop whose branch was deleted = %+v, %v", got, err)
+	}
+	moved = l.Path + ".real"
 	if err := os.Rename(l.Path, moved); err != nil {
 		t.Fatal(err)
 	}
