@@ -13,7 +13,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
 	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
 
-	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run
+	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
+	// fleet (loops in worktrees of their own) needs only the bookkeeping and git
+	{"loop/fleet", "history gitops"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
 	{"loop", "loop/agent loop/agentcli idle history history/redact prompts gitops"},

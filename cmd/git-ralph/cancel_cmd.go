@@ -16,13 +16,14 @@ import (
 
 // CancelCmd is `git ralph cancel`.
 type CancelCmd struct {
-	Now bool `help:"Interrupt the agent at once, as Ctrl+C does, instead of letting the current iteration finish."`
+	Now      bool `help:"Interrupt the agent at once, as Ctrl+C does, instead of letting the current iteration finish."`
+	LoopFlag `embed:""`
 }
 
 // Run signals the loop that holds the repository's lock and returns without waiting:
 // cancelSignal asks it to stop after the current iteration, SIGINT (--now) interrupts it.
 func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}

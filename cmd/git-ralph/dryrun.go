@@ -94,7 +94,7 @@ func showTrustCheck(w io.Writer, set *settings) bool {
 	if len(cmds) == 0 {
 		return true
 	}
-	trusted, err := trustStore().Trusted(set.loop.Dir, cmds)
+	trusted, err := trustedIn(trustStore(), cmds, set.loop.Dir, set.trustedAt...)
 	switch {
 	case err != nil:
 		return fail(w, trustError(err).Error())

@@ -22,10 +22,11 @@ import (
 
 // HistoryCmd is `git ralph history`.
 type HistoryCmd struct {
-	Limit int    `default:"20" help:"Show the newest N iterations; 0 shows all (default: 20)." placeholder:"N"`
-	JSON  bool   `name:"json" help:"Print the records as a JSON array, oldest first."`
-	Diff  string `help:"Print iteration N's saved diff, or with A..B the diff from the start of A to the end of B." placeholder:"N|A..B"`
-	Stat  bool   `help:"With --diff, print a diffstat instead of the patch."`
+	Limit    int    `default:"20" help:"Show the newest N iterations; 0 shows all (default: 20)." placeholder:"N"`
+	JSON     bool   `name:"json" help:"Print the records as a JSON array, oldest first."`
+	Diff     string `help:"Print iteration N's saved diff, or with A..B the diff from the start of A to the end of B." placeholder:"N|A..B"`
+	Stat     bool   `help:"With --diff, print a diffstat instead of the patch."`
+	LoopFlag `embed:""`
 }
 
 // Run prints the table, the JSON records or a diff.
@@ -33,7 +34,7 @@ func (c *HistoryCmd) Run(ctx context.Context, s Streams) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	root, err := repoRoot(ctx)
+	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}

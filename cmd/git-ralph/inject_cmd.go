@@ -21,8 +21,9 @@ const maxInjection = repofile.TextLimit
 
 // InjectCmd is `git ralph inject`.
 type InjectCmd struct {
-	Text string `arg:"" optional:"" help:"The text to add; '-' reads it from stdin."`
-	File string `short:"f" type:"existingfile" help:"Read the text from this file."`
+	Text     string `arg:"" optional:"" help:"The text to add; '-' reads it from stdin."`
+	File     string `short:"f" type:"existingfile" help:"Read the text from this file."`
+	LoopFlag `embed:""`
 }
 
 // Run queues the text for the next iteration's prompt of the running or next loop.
@@ -31,7 +32,7 @@ func (c *InjectCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	root, err := repoRoot(ctx)
+	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}

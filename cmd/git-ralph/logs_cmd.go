@@ -25,6 +25,7 @@ type LogsCmd struct {
 	Lines     int    `short:"n" placeholder:"K" help:"Show only the last K records (with N, the last K lines of the output); 0 shows all (default: all)."`
 	RunID     string `name:"run" placeholder:"ID" help:"Show only the records of run ID (see 'git ralph status')."`
 	Follow    bool   `short:"f" help:"Keep printing what is written next, until Ctrl+C (with N, until the iteration ends)."`
+	LoopFlag  `embed:""`
 }
 
 // Run prints the structured log, or iteration N's output.
@@ -32,7 +33,7 @@ func (c *LogsCmd) Run(ctx context.Context, s Streams) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	root, err := repoRoot(ctx)
+	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,8 @@ type LoopCmd struct {
 	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors."`
 	JSON                 bool           `name:"json" help:"Write one JSON event per line on stdout (see docs/events.md); progress lines go to stderr."`
 	SkipIfBusy           bool           `name:"skip-if-busy" help:"Exit 75 without a word when another loop holds the repository (for cron)."`
+	Worktree             string         `help:"Run the loop in a linked worktree of its own on branch ralph/NAME, beside the main work tree; created at the first run, resumed after." placeholder:"NAME"`
+	Base                 string         `help:"With --worktree: the revision a new loop's branch starts from (default: HEAD)." placeholder:"REV"`
 }
 
 // Run resolves the settings, then does a dry run or drives the loop; the exit code
@@ -45,7 +47,11 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.JSON && c.DryRun {
 		return hints.Wrap(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
 	}
-	root, err := repoRoot(ctx)
+	here, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	root, where, err := c.worktreeLoop(ctx, s, here)
 	if err != nil {
 		return err
 	}
@@ -53,14 +59,15 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err != nil {
 		return err
 	}
+	set.trustedAt = where.trustedAt
 	warnSettings(s.Stderr, set.resolved)
 	if c.DryRun {
 		return dryRun(ctx, s, set)
 	}
 	if err := preflight(ctx, set); err != nil {
-		return err
+		return c.inWorktree(err)
 	}
-	if err := requireTrust(s, root, set.resolved); err != nil {
+	if err := requireTrust(s, root, set.resolved, set.trustedAt...); err != nil {
 		return err
 	}
 	cfg := set.loop
@@ -72,6 +79,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return err
 	}
 	defer lock.Release()
+	where.say(s.Stderr) // after the lock: --skip-if-busy exits without a word
 	out := c.outputs(s, root, set, in)
 	defer out.close()
 	res, err := loop.Run(ctx, cfg, out.deps(in))

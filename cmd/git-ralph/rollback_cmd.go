@@ -14,9 +14,10 @@ import (
 
 // RollbackCmd is `git ralph rollback`.
 type RollbackCmd struct {
-	Target string `arg:"" optional:"" name:"N|initial" help:"The iteration to undo, with every one after it; 'initial' goes back to before the last run's first iteration."`
-	Undo   string `placeholder:"BACKUP" help:"Undo a rollback: put back the HEAD and work tree kept in the backup it printed."`
-	Force  bool   `help:"Roll back even if that overwrites or deletes uncommitted work (ignored files included); it is kept in the backup ref first."`
+	Target   string `arg:"" optional:"" name:"N|initial" help:"The iteration to undo, with every one after it; 'initial' goes back to before the last run's first iteration."`
+	Undo     string `placeholder:"BACKUP" help:"Undo a rollback: put back the HEAD and work tree kept in the backup it printed."`
+	Force    bool   `help:"Roll back even if that overwrites or deletes uncommitted work (ignored files included); it is kept in the backup ref first."`
+	LoopFlag `embed:""`
 }
 
 // Run brings the branch, the index and the work tree back to the checkpoint taken before
@@ -28,7 +29,7 @@ func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 		return hints.Wrap(errors.New("name either an iteration or --undo BACKUP"),
 			"e.g. 'git ralph rollback 3', or 'git ralph rollback --undo 20261121T200506Z'")
 	}
-	root, err := repoRoot(ctx)
+	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ type settings struct {
 	resolved   *config.Config
 	extra      []config.Entry // derived values worth showing: the preset's command, its timeout
 	pushTarget string         // remote/branch, once preflight resolved it
+	trustedAt  []string       // other work trees whose approvals count (the main one, for a worktree loop)
 }
 
 // printEntries prints settings as a table: key, value, origin.

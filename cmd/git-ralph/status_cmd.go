@@ -15,12 +15,13 @@ import (
 
 // StatusCmd is `git ralph status`.
 type StatusCmd struct {
-	JSON bool `name:"json" help:"Print the status as one JSON object."`
+	JSON     bool `name:"json" help:"Print the status as one JSON object."`
+	LoopFlag `embed:""`
 }
 
 // Run reads the state and the lock and prints them.
 func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}

@@ -83,11 +83,13 @@ func (c *TrustCmd) approved(s Streams) error {
 }
 
 // requireTrust refuses to run a repository configuration's commands that the user has
-// not approved. On a terminal it asks; anywhere else it denies and says what to run.
-func requireTrust(s Streams, root string, resolved *config.Config) error {
+// not approved. On a terminal it asks; anywhere else it denies and says what to run. The
+// same commands approved in one of alsoAt (the main work tree, for a loop's worktree)
+// count as approved.
+func requireTrust(s Streams, root string, resolved *config.Config, alsoAt ...string) error {
 	cmds := resolved.RepoCommands()
 	store := trustStore()
-	ok, err := store.Trusted(root, cmds)
+	ok, err := trustedIn(store, cmds, root, alsoAt...)
 	if err != nil {
 		return trustError(err)
 	}
@@ -103,6 +105,16 @@ func requireTrust(s Streams, root string, resolved *config.Config) error {
 	}
 	return hints.Wrap(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", config.RepoFile, strings.Join(slices.Sorted(maps.Keys(cmds)), ", ")),
 		"read them in %s, then run 'git ralph trust'", config.RepoFile)
+}
+
+// trustedIn reports whether cmds are approved for the work tree root or one of alsoAt.
+func trustedIn(store *trust.Store, cmds map[string]string, root string, alsoAt ...string) (bool, error) {
+	for _, dir := range append([]string{root}, alsoAt...) {
+		if ok, err := store.Trusted(dir, cmds); ok || err != nil {
+			return ok, err
+		}
+	}
+	return false, nil
 }
 
 // showCommands lists what the user is asked to approve. Each value is shown through

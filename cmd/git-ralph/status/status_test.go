@@ -34,3 +34,30 @@ func TestReadWithoutStateOrLockIsNotRunning(t *testing.T) {
 		t.Errorf("Read = %+v, want nothing running and no state", st)
 	}
 }
+
+func TestPhaseOfEachKindOfLoop(t *testing.T) {
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	state := func(s history.State) *history.State { s.SchemaVersion = 1; return &s }
+	for _, tc := range []struct {
+		name          string
+		st            Status
+		state, reason string
+	}{
+		{"never run", Status{}, StateNeverRun, ""},
+		{"running", Status{Running: true, State: state(history.State{Active: true})}, StateRunning, ""},
+		{"starting", Status{Running: true}, StateRunning, ""},
+		{"waiting", Status{Running: true, State: state(history.State{Active: true, WaitUntil: now.Add(time.Minute)})}, StateWaiting, ""},
+		{"a wait that is over", Status{Running: true, State: state(history.State{Active: true, WaitUntil: now.Add(-time.Minute)})}, StateRunning, ""},
+		{"died", Status{State: state(history.State{Active: true})}, StateInterrupted, "crashed"},
+		{"success", Status{State: state(history.State{StopReason: history.StopSuccess})}, StateFinished, "success"},
+		{"idle", Status{State: state(history.State{StopReason: history.StopIdle})}, StateFinished, "idle"},
+		{"limited", Status{State: state(history.State{StopReason: history.StopLimited})}, StateStopped, "limited"},
+		{"interrupted", Status{State: state(history.State{StopReason: history.StopInterrupted})}, StateStopped, "interrupted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if state, reason := phase(tc.st, now); state != tc.state || reason != tc.reason {
+				t.Errorf("phase = %s (%s), want %s (%s)", state, reason, tc.state, tc.reason)
+			}
+		})
+	}
+}

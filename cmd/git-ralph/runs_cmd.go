@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/loop/fleet"
+)
+
+// RunsCmd is `git ralph runs`.
+type RunsCmd struct {
+	JSON bool `name:"json" help:"Print the loops as a JSON array, one object each (see the README's 'Many loops')."`
+}
+
+// Run lists every loop of the repository with what it last wrote.
+func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
+	here, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	members, bad, err := fleet.Members(ctx, here)
+	if err != nil {
+		return err
+	}
+	for _, e := range bad {
+		fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(e.Error()))
+	}
+	now := time.Now()
+	runs := make([]status.Run, 0, len(members))
+	for _, m := range members {
+		runs = append(runs, status.ReadRun(ctx, here, m, now))
+	}
+	if c.JSON {
+		return printJSON(s.Stdout, runs)
+	}
+	return printRuns(s.Stdout, runs, now)
+}
+
+// printRuns prints one line per loop, then how to look closer.
+func printRuns(w io.Writer, runs []status.Run, now time.Time) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tBRANCH\tSTATE\tITERATION\tLAST OUTCOME\tVALIDATION\tAHEAD\tPATH")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", display.Printable(r.Name), display.Printable(orDash(r.Branch)),
+			display.Printable(runState(r, now)), runIteration(r), display.Printable(orDash(r.LastOutcome)),
+			display.Printable(orDash(r.Validation)), runAhead(r), display.Printable(r.Path))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if r.Problem != "" {
+			fmt.Fprintf(w, "%s: %s\n", display.Printable(r.Name), display.PrintableText(r.Problem))
+		}
+		if r.State == status.StateGone {
+			fmt.Fprintf(w, "%s: its worktree is gone; '%s' checks its branch out again\n", display.Printable(r.Name), display.Printable(r.Look))
+		}
+	}
+	_, err := fmt.Fprintln(w, "\n'git ralph status --loop NAME' shows a loop closer; 'git ralph history --loop NAME' its iterations.")
+	return err
+}
+
+// runState is the state with its reason or its wait: "finished (success)".
+func runState(r status.Run, now time.Time) string {
+	switch {
+	case r.Reason != "":
+		return r.State + " (" + r.Reason + ")"
+	case r.State == status.StateWaiting:
+		return fmt.Sprintf("waiting (limit, %s left)", display.Duration(r.WaitUntil.Sub(now)))
+	}
+	return r.State
+}
+
+// runIteration is i/N, i of ∞ for an unlimited loop, "-" before any.
+func runIteration(r status.Run) string {
+	switch {
+	case r.Iteration == 0 && r.MaxIterations == 0:
+		return "-"
+	case r.MaxIterations == 0:
+		return strconv.Itoa(r.Iteration) + "/unlimited"
+	}
+	return fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations)
+}
+
+// runAhead is the number of commits ahead of the loop's base, with the base: "+3 main".
+func runAhead(r status.Run) string {
+	if r.Ahead == nil {
+		return "-"
+	}
+	base := r.BaseBranch
+	if base == "" {
+		base = display.ShortHash(r.BaseCommit)
+	}
+	return fmt.Sprintf("+%d %s", *r.Ahead, base)
+}

@@ -1,0 +1,129 @@
+package gitops
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWorktreesListsMainFirstThenLinked(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	head := run(t, dir, "rev-parse", "HEAD")
+	linked := filepath.Join(t.TempDir(), "odd\nname")
+	if err := AddBranchWorktree(ctx, dir, linked, "ralph/x", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	list, err := Worktrees(ctx, linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 {
+		t.Fatalf("got %d worktrees, want 2: %+v", len(list), list)
+	}
+	if !sameDir(list[0].Path, dir) || list[0].Branch != "refs/heads/main" || list[0].Head != head {
+		t.Errorf("main = %+v, want %s on refs/heads/main at %s", list[0], dir, head)
+	}
+	if !sameDir(list[1].Path, linked) || list[1].Branch != "refs/heads/ralph/x" || list[1].Head != head || list[1].Prunable {
+		t.Errorf("linked = %+v, want %q on refs/heads/ralph/x at %s", list[1], linked, head)
+	}
+}
+
+func TestWorktreesMarksADeletedDirectoryPrunable(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	linked := filepath.Join(t.TempDir(), "gone")
+	if err := AddBranchWorktree(ctx, dir, linked, "ralph/gone", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(linked); err != nil {
+		t.Fatal(err)
+	}
+	list, err := Worktrees(ctx, dir)
+	if err != nil || len(list) != 2 || !list[1].Prunable {
+		t.Fatalf("Worktrees = %+v, %v; want the second prunable", list, err)
+	}
+	if err := PruneWorktrees(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := Worktrees(ctx, dir); len(list) != 1 {
+		t.Fatalf("after prune: %+v, want the main tree only", list)
+	}
+	// the branch stays, and a new worktree can check it out again
+	if err := AddBranchWorktree(ctx, dir, linked, "ralph/gone", ""); err != nil {
+		t.Fatalf("checking out the kept branch again: %v", err)
+	}
+}
+
+func TestAddBranchWorktreeRefusesAnExistingBranchOrPath(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	run(t, dir, "branch", "ralph/taken")
+	if err := AddBranchWorktree(ctx, dir, filepath.Join(t.TempDir(), "a"), "ralph/taken", "HEAD"); err == nil {
+		t.Error("creating a branch that exists succeeded")
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	write(t, filepath.Dir(file), "file", "mine\n")
+	if err := AddBranchWorktree(ctx, dir, file, "ralph/new", "HEAD"); err == nil {
+		t.Error("adding a worktree over a file succeeded")
+	}
+	if data, _ := os.ReadFile(file); string(data) != "mine\n" {
+		t.Errorf("the file became %q", data)
+	}
+}
+
+func TestResolveCommit(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	head := run(t, dir, "rev-parse", "HEAD")
+	run(t, dir, "tag", "-a", "-m", "t", "v1")
+	for _, tc := range []struct {
+		rev, branch string
+		ok          bool
+	}{
+		{"HEAD", "refs/heads/main", true},
+		{"main", "refs/heads/main", true},
+		{"v1", "", true},
+		{head, "", true},
+		{"nosuch", "", false},
+		{"--all", "", false},
+		{"HEAD^{tree}", "", false},
+	} {
+		t.Run(tc.rev, func(t *testing.T) {
+			commit, branch, ok, err := ResolveCommit(ctx, dir, tc.rev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != tc.ok || branch != tc.branch || (ok && commit != head) {
+				t.Errorf("ResolveCommit(%q) = %q, %q, %v; want %s, %q, %v", tc.rev, commit, branch, ok, head, tc.branch, tc.ok)
+			}
+		})
+	}
+	run(t, dir, "checkout", "-q", "--detach")
+	if _, branch, _, _ := ResolveCommit(ctx, dir, "HEAD"); branch != "" {
+		t.Errorf("a detached HEAD gave the branch %q", branch)
+	}
+}
+
+func TestCountAheadAndCommonDir(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	linked := filepath.Join(t.TempDir(), "l")
+	if err := AddBranchWorktree(ctx, dir, linked, "ralph/l", "main"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, linked, "commit", "-q", "--allow-empty", "-m", "one")
+	run(t, linked, "commit", "-q", "--allow-empty", "-m", "two")
+	if n, err := CountAhead(ctx, dir, "refs/heads/main", "refs/heads/ralph/l"); err != nil || n != 2 {
+		t.Errorf("CountAhead = %d, %v; want 2", n, err)
+	}
+	if n, err := CountAhead(ctx, dir, "refs/heads/ralph/l", "refs/heads/main"); err != nil || n != 0 {
+		t.Errorf("CountAhead backwards = %d, %v; want 0", n, err)
+	}
+	a, err1 := CommonDir(ctx, dir)
+	b, err2 := CommonDir(ctx, linked)
+	if err1 != nil || err2 != nil || !sameDir(a, b) || !sameDir(a, filepath.Join(dir, ".git")) {
+		t.Errorf("CommonDir = %q (%v), %q (%v); want both %s/.git", a, err1, b, err2, dir)
+	}
+}

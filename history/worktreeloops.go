@@ -1,0 +1,142 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// WorktreeLoopSchema is the version of the files WorktreeLoop is kept in.
+const WorktreeLoopSchema = 1
+
+// WorktreeLoop is a loop that runs in a linked worktree of its own (`loop --worktree
+// NAME`): where it lives and what it started from. It is kept per repository in the
+// common git directory, so every work tree reads the same, and the merge queue learns
+// from it the loop's base branch and the commits it has of its own.
+type WorktreeLoop struct {
+	SchemaVersion int       `toml:"schema_version" json:"-"`
+	Name          string    `toml:"name" json:"name"`
+	Branch        string    `toml:"branch" json:"branch"` // full ref: refs/heads/ralph/NAME
+	Path          string    `toml:"path" json:"path"`
+	BaseBranch    string    `toml:"base_branch" json:"base_branch"` // full ref; "" when the loop started from a commit that is no branch
+	BaseCommit    string    `toml:"base_commit" json:"base_commit"` // the commit the branch was created at
+	CreatedAt     time.Time `toml:"created_at,omitzero" json:"created_at,omitzero"`
+}
+
+// worktreeLoopsDir holds one file per worktree loop, NAME.toml, under the common git dir.
+const worktreeLoopsDir = "ralph/worktrees"
+
+// worktreeLoopFile is the file that keeps the loop name.
+func worktreeLoopFile(commonDir, name string) string {
+	return filepath.Join(commonDir, filepath.FromSlash(worktreeLoopsDir), name+".toml")
+}
+
+// SaveWorktreeLoop writes l's file atomically: a reader finds the old content or the new.
+func SaveWorktreeLoop(commonDir string, l WorktreeLoop) error {
+	l.SchemaVersion = WorktreeLoopSchema
+	data, err := toml.Marshal(l)
+	if err != nil {
+		return fmt.Errorf("encoding the worktree loop %s: %w", l.Name, err)
+	}
+	path := worktreeLoopFile(commonDir, l.Name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	return WriteFileAtomic(path, data, 0o644)
+}
+
+// LoadWorktreeLoop reads the loop name's file; false when there is none.
+func LoadWorktreeLoop(commonDir, name string) (WorktreeLoop, bool, error) {
+	path := worktreeLoopFile(commonDir, name)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return WorktreeLoop{}, false, nil
+	}
+	if err != nil {
+		return WorktreeLoop{}, false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	var l WorktreeLoop
+	if err := toml.Unmarshal(data, &l); err != nil {
+		return WorktreeLoop{}, false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	switch {
+	case l.SchemaVersion > WorktreeLoopSchema:
+		return WorktreeLoop{}, false, fmt.Errorf("%s was written by a newer git-ralph (schema %d)", path, l.SchemaVersion)
+	case l.Name != name:
+		return WorktreeLoop{}, false, fmt.Errorf("%s names the loop %q, not %q", path, l.Name, name)
+	}
+	return l, true, nil
+}
+
+// WorktreeLoops reads every worktree loop's file, sorted by name. A file that cannot be
+// read does not hide the others: its problem comes back in bad.
+func WorktreeLoops(commonDir string) (loops []WorktreeLoop, bad []error, err error) {
+	dir := filepath.Join(commonDir, filepath.FromSlash(worktreeLoopsDir))
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing the worktree loops: %w", err)
+	}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".toml")
+		if !ok || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
+			continue
+		}
+		l, found, err := LoadWorktreeLoop(commonDir, name)
+		switch {
+		case err != nil:
+			bad = append(bad, err)
+		case found:
+			loops = append(loops, l)
+		}
+	}
+	sort.Slice(loops, func(i, j int) bool { return loops[i].Name < loops[j].Name })
+	return loops, bad, nil
+}
+
+// WorktreeLoopsLock serialises the commands that create or change worktree loops, so two
+// `loop --worktree NAME` started at once cannot both create NAME.
+type WorktreeLoopsLock struct{ f *os.File }
+
+// lockWait bounds how long LockWorktreeLoops waits for another command to finish.
+var lockWait = 30 * time.Second
+
+// LockWorktreeLoops takes the worktree loops' lock of the repository whose common git
+// directory is commonDir, waiting for another holder to let go (they hold it for the
+// moment it takes to add a worktree). The lock dies with the process.
+func LockWorktreeLoops(commonDir string) (*WorktreeLoopsLock, error) {
+	path := filepath.Join(commonDir, filepath.FromSlash(worktreeLoopsDir)+".lock")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening the lock file: %w", err)
+	}
+	for deadline := time.Now().Add(lockWait); ; time.Sleep(50 * time.Millisecond) {
+		err = flock(f, lockExclusive|lockNonBlocking)
+		if err == nil {
+			return &WorktreeLoopsLock{f: f}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+	}
+}
+
+// Release lets go of the lock.
+func (l *WorktreeLoopsLock) Release() error {
+	flock(l.f, lockUnlock)
+	return l.f.Close()
+}
