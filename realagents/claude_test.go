@@ -1,0 +1,455 @@
+package realagents
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Claude Code against a mock of the Anthropic Messages API, twice: with an API key, and
+// as a subscriber (a Claude Pro/Max OAuth token). Only a subscriber gets rate_limit_event
+// lines: Claude Code makes them from the anthropic-ratelimit-unified-* response headers,
+// which the API sends to subscription tokens only.
+func init() {
+	register(agentCLI{
+		preset: "claude",
+		api:    func(m *mock) http.Handler { return newAnthropic(m, apiKeyAccount) },
+		configure: func(t *testing.T, home, baseURL string) []string {
+			return configureClaude(t, home, baseURL, "ANTHROPIC_API_KEY=sk-ant-api03-realagents-fake-key")
+		},
+		totals: claudeTotals,
+		says: map[errorKind]string{
+			quotaError: "Credit balance is too low",
+			authError:  "Invalid API key · Fix external API key",
+		},
+	})
+	register(agentCLI{
+		name: "claude-subscriber", preset: "claude", account: "subscriber",
+		api: func(m *mock) http.Handler { return newAnthropic(m, subscriberAccount) },
+		configure: func(t *testing.T, home, baseURL string) []string {
+			return configureClaude(t, home, baseURL, "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-realagents-fake-token")
+		},
+		totals: claudeTotals,
+		says: map[errorKind]string{
+			quotaError: "You've hit your monthly spend limit",
+		},
+		skip: map[string]string{
+			"tags-not-in-words": "same as claude with an API key: the account changes only the rate-limit headers",
+			"bad-credentials":   "same as claude with an API key: a 401 is read the same whatever the account",
+			"server-errors":     "same as claude with an API key: 500 and 529 are read the same whatever the account",
+			"hung-stream":       "same as claude with an API key: the account plays no part in a stream that never ends",
+		},
+	})
+}
+
+type claudeAccount int
+
+const (
+	apiKeyAccount claudeAccount = iota
+	subscriberAccount
+)
+
+// configureClaude points Claude Code at the mock and turns off what it would otherwise
+// do on its own: update itself, send telemetry and error reports, retry failed requests
+// (git-ralph's retries and waits are what the scenarios test), ask the onboarding and
+// bypass-permissions questions.
+func configureClaude(t *testing.T, home, baseURL, credential string) []string {
+	writeFile(t, home+"/.claude.json", `{
+  "hasCompletedOnboarding": true,
+  "bypassPermissionsModeAccepted": true,
+  "autoUpdates": false
+}
+`)
+	writeFile(t, home+"/.claude/settings.json", `{
+  "autoUpdates": false,
+  "includeCoAuthoredBy": false,
+  "cleanupPeriodDays": 1
+}
+`)
+	return []string{
+		"ANTHROPIC_BASE_URL=" + baseURL,
+		credential,
+		"IS_SANDBOX=1", // the tests run as root, where bypass mode refuses to start without it
+		"CLAUDE_CODE_MAX_RETRIES=0",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+	}
+}
+
+// claudeTotals reads the usage and cost of Claude Code's own result events (one per
+// attempt; summed). "Tokens equal" means: input_tokens and output_tokens as the result
+// states them. Claude's input_tokens leave out the prompt cache, which it counts apart
+// (cache_read_input_tokens, cache_creation_input_tokens) and git-ralph records apart
+// (cache_read_tokens, cache_write_tokens); the mock reports cache tokens too, so a
+// reader that folds them into the input is caught here, and the recorded fixtures
+// (loop/agentcli/recorded_claude_test.go) check the cache counts themselves.
+func claudeTotals(output []byte) (usage, float64, bool) {
+	var tokens usage
+	var cost float64
+	found := false
+	for line := range bytes.Lines(output) {
+		var e struct {
+			Type  string `json:"type"`
+			Usage *struct {
+				Input  int64 `json:"input_tokens"`
+				Output int64 `json:"output_tokens"`
+			} `json:"usage"`
+			Cost *float64 `json:"total_cost_usd"`
+		}
+		if json.Unmarshal(bytes.TrimSpace(line), &e) != nil || e.Type != "result" {
+			continue
+		}
+		found = true
+		if e.Usage != nil {
+			tokens.Input += e.Usage.Input
+			tokens.Output += e.Usage.Output
+		}
+		if e.Cost != nil {
+			cost += *e.Cost
+		}
+	}
+	return tokens, cost, found
+}
+
+// anthropic is the mock of the Messages API. Model requests (those that offer the agent
+// its tools) take turns from the script; Claude Code's side requests (token counts, the
+// session title, a subscriber's quota check) are answered on their own.
+type anthropic struct {
+	m       *mock
+	account claudeAccount
+
+	mu      sync.Mutex
+	limited *apiError // the limit the latest model request got, while it lasts
+	until   time.Time
+	ids     int
+}
+
+func newAnthropic(m *mock, account claudeAccount) http.Handler {
+	return &anthropic{m: m, account: account}
+}
+
+// messagesRequest is what the mock reads of a request's body.
+type messagesRequest struct {
+	Model     string            `json:"model"`
+	Stream    bool              `json:"stream"`
+	MaxTokens int               `json:"max_tokens"`
+	Tools     []json.RawMessage `json:"tools"`
+	Messages  []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+}
+
+func (a *anthropic) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	var mr messagesRequest
+	_ = json.Unmarshal(body, &mr)
+	path := req.URL.Path
+	switch {
+	case req.Method == http.MethodPost && path == "/v1/messages/count_tokens":
+		a.logf("count_tokens: answered")
+		writeJSON(w, http.StatusOK, nil, map[string]any{"input_tokens": 1200})
+	case req.Method == http.MethodPost && path == "/v1/messages" && len(mr.Tools) > 0:
+		tr, i := a.m.take(path)
+		a.logf("model request %d (%s, stream %v, %d messages): turn %d", len(a.m.requests()), mr.Model, mr.Stream, len(mr.Messages), i)
+		a.answer(w, req, mr, tr, i)
+	case req.Method == http.MethodPost && path == "/v1/messages":
+		a.side(w, req, mr)
+	default:
+		a.logf("%s %s: 404", req.Method, req.URL)
+		writeJSON(w, http.StatusNotFound, nil, anthropicError("not_found_error", "Not found"))
+	}
+}
+
+func (a *anthropic) logf(format string, args ...any) {
+	a.m.t.Logf("anthropic mock: "+format, args...)
+}
+
+// side answers a request that is not a model turn: a short answer, or the limit the
+// account is under while it lasts (a subscriber's quota check sees the same headers as
+// its model requests).
+func (a *anthropic) side(w http.ResponseWriter, req *http.Request, mr messagesRequest) {
+	a.mu.Lock()
+	limited, until := a.limited, a.until
+	a.mu.Unlock()
+	a.logf("side request (%s, stream %v, max_tokens %d): %q", mr.Model, mr.Stream, mr.MaxTokens, firstText(mr))
+	if limited != nil && time.Now().Before(until) {
+		a.fail(w, *limited)
+		return
+	}
+	a.stream(w, mr, turn{Text: "Add agent.txt", Usage: usage{Input: 10, Output: 3}}, false)
+}
+
+// firstText is the start of the last message's text, for the log.
+func firstText(mr messagesRequest) string {
+	if len(mr.Messages) == 0 {
+		return ""
+	}
+	s := string(mr.Messages[len(mr.Messages)-1].Content)
+	if len(s) > 100 {
+		s = s[:100] + "…"
+	}
+	return s
+}
+
+// answer renders a model turn: an error, a stream that hangs, or the answer.
+func (a *anthropic) answer(w http.ResponseWriter, req *http.Request, mr messagesRequest, tr turn, i int) {
+	a.mu.Lock()
+	a.limited = nil
+	if tr.Fail != nil && (tr.Fail.Kind == limitError || tr.Fail.Kind == quotaError) {
+		a.limited, a.until = tr.Fail, time.Now().Add(max(tr.Lasts, time.Second))
+	}
+	a.mu.Unlock()
+	switch {
+	case tr.Fail != nil:
+		a.fail(w, *tr.Fail)
+	case tr.Hang:
+		a.headers(w, http.StatusOK, nil)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		sse(w, "message_start", map[string]any{"type": "message_start", "message": a.message(mr, tr.Usage)})
+		flush(w)
+		a.m.hang(req.Context())
+	default:
+		a.stream(w, mr, tr, true)
+	}
+}
+
+// message is the message of a message_start event: its usage so far. The cache counts
+// are made from the input, so that each answer's differ.
+func (a *anthropic) message(mr messagesRequest, u usage) map[string]any {
+	a.mu.Lock()
+	a.ids++
+	id := fmt.Sprintf("msg_realagents%04d", a.ids)
+	a.mu.Unlock()
+	model := mr.Model
+	if model == "" {
+		model = "claude-sonnet-4-5"
+	}
+	return map[string]any{
+		"id": id, "type": "message", "role": "assistant", "model": model,
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+		"usage": map[string]any{
+			"input_tokens":                u.Input,
+			"cache_creation_input_tokens": cacheWrite(u),
+			"cache_read_input_tokens":     cacheRead(u),
+			"output_tokens":               1,
+		},
+	}
+}
+
+func cacheRead(u usage) int64  { return 3 * u.Input }
+func cacheWrite(u usage) int64 { return u.Input / 4 }
+
+// stream answers tr as Server-Sent Events (or one JSON message when the request did not
+// ask for a stream): thinking, text, then a Bash tool call, each a content block.
+func (a *anthropic) stream(w http.ResponseWriter, mr messagesRequest, tr turn, model bool) {
+	msg := a.message(mr, tr.Usage)
+	var blocks []map[string]any
+	if tr.Thinking != "" {
+		blocks = append(blocks, map[string]any{"type": "thinking", "thinking": tr.Thinking, "signature": "c2lnbmVkIGJ5IHRoZSBtb2Nr"})
+	}
+	if tr.Text != "" {
+		blocks = append(blocks, map[string]any{"type": "text", "text": tr.Text})
+	}
+	stop := "end_turn"
+	if tr.Shell != "" {
+		id := fmt.Sprintf("toolu_realagents%04d", len(a.m.requests()))
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": id, "name": "Bash",
+			"input": map[string]any{"command": tr.Shell, "description": "Run the command"}})
+		stop = "tool_use"
+	}
+	if !mr.Stream {
+		msg["content"], msg["stop_reason"] = blocks, stop
+		msg["usage"].(map[string]any)["output_tokens"] = tr.Usage.Output
+		writeJSON(w, http.StatusOK, a.rateHeaders(nil), msg)
+		return
+	}
+	a.headers(w, http.StatusOK, nil)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	sse(w, "message_start", map[string]any{"type": "message_start", "message": msg})
+	sse(w, "ping", map[string]any{"type": "ping"})
+	for i, b := range blocks {
+		sseBlock(w, i, b)
+	}
+	sse(w, "message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": tr.Usage.Output}})
+	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+	flush(w)
+}
+
+// sseBlock streams one content block: its start (empty), its deltas, its stop.
+func sseBlock(w http.ResponseWriter, i int, b map[string]any) {
+	var start map[string]any
+	var deltas []map[string]any
+	switch b["type"] {
+	case "thinking":
+		start = map[string]any{"type": "thinking", "thinking": "", "signature": ""}
+		deltas = []map[string]any{
+			{"type": "thinking_delta", "thinking": b["thinking"]},
+			{"type": "signature_delta", "signature": b["signature"]},
+		}
+	case "text":
+		text := b["text"].(string)
+		start = map[string]any{"type": "text", "text": ""}
+		for _, part := range halves(text) {
+			deltas = append(deltas, map[string]any{"type": "text_delta", "text": part})
+		}
+	case "tool_use":
+		start = map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}
+		input, _ := json.Marshal(b["input"])
+		for _, part := range halves(string(input)) {
+			deltas = append(deltas, map[string]any{"type": "input_json_delta", "partial_json": part})
+		}
+	}
+	sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": start})
+	for _, d := range deltas {
+		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": d})
+	}
+	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+}
+
+// halves cuts s in two, as a stream delivers text in pieces (never inside a character).
+func halves(s string) []string {
+	n := len(s) / 2
+	for n > 0 && n < len(s) && !utf8Start(s[n]) {
+		n++
+	}
+	if n == 0 || n >= len(s) {
+		return []string{s}
+	}
+	return []string{s[:n], s[n:]}
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+func sse(w io.Writer, event string, data any) {
+	b, _ := json.Marshal(data)
+	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+}
+
+// fail answers an error as the API does: its status, its error body, its headers.
+func (a *anthropic) fail(w http.ResponseWriter, e apiError) {
+	status, body, extra := a.failure(e)
+	writeJSON(w, status, a.rateHeaders(&e), body)
+	_ = extra
+}
+
+// failure is the status and body of an error of kind e.Kind, and the headers that go
+// with it besides the rate-limit ones.
+func (a *anthropic) failure(e apiError) (int, map[string]any, http.Header) {
+	switch e.Kind {
+	case limitError:
+		return http.StatusTooManyRequests, anthropicError("rate_limit_error",
+			"This request would exceed your organization's rate limit of 50,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later."), nil
+	case quotaError:
+		if a.account == subscriberAccount {
+			return http.StatusTooManyRequests, anthropicError("rate_limit_error", "This request would exceed your account's rate limit. Please try again later."), nil
+		}
+		return http.StatusBadRequest, anthropicError("invalid_request_error",
+			"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."), nil
+	case authError:
+		return http.StatusUnauthorized, anthropicError("authentication_error", "invalid x-api-key"), nil
+	case serverError:
+		return http.StatusInternalServerError, anthropicError("api_error", "Internal server error"), nil
+	case overloadedErr:
+		return 529, anthropicError("overloaded_error", "Overloaded"), nil
+	}
+	panic("anthropic mock: no error of kind " + string(e.Kind))
+}
+
+func anthropicError(typ, msg string) map[string]any {
+	return map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg},
+		"request_id": "req_realagents"}
+}
+
+// rateHeaders are the rate-limit headers of an answer: for an API key the per-minute
+// request and token limits; for a subscriber the unified ones Claude Code turns into
+// rate_limit_event lines. fail is the error being answered, nil for a success.
+func (a *anthropic) rateHeaders(fail *apiError) http.Header {
+	h := http.Header{}
+	now := time.Now()
+	epoch := func(d time.Duration) string { return strconv.FormatInt(now.Add(d).Unix(), 10) }
+	rfc := func(d time.Duration) string { return now.Add(d).UTC().Format(time.RFC3339) }
+	h.Set("request-id", "req_realagents")
+	if a.account == apiKeyAccount {
+		h.Set("anthropic-ratelimit-requests-limit", "50")
+		h.Set("anthropic-ratelimit-requests-remaining", "49")
+		h.Set("anthropic-ratelimit-requests-reset", rfc(time.Second))
+		h.Set("anthropic-ratelimit-input-tokens-limit", "50000")
+		h.Set("anthropic-ratelimit-input-tokens-remaining", "48000")
+		h.Set("anthropic-ratelimit-input-tokens-reset", rfc(time.Second))
+		if fail != nil && fail.Kind == limitError {
+			reset := max(fail.ResetIn, time.Second)
+			h.Set("retry-after", strconv.Itoa(int((reset+time.Second-1)/time.Second)))
+			h.Set("anthropic-ratelimit-input-tokens-remaining", "0")
+			h.Set("anthropic-ratelimit-input-tokens-reset", rfc(reset))
+		}
+		return h
+	}
+	// a subscriber: the five-hour window is the one in play
+	status, claim, reset5h, util5h := "allowed", "five_hour", 3*time.Hour, "0.12"
+	overage := map[string]string{"overage-status": "rejected", "overage-disabled-reason": "out_of_credits", "overage-in-use": "false"}
+	if fail != nil {
+		switch fail.Kind {
+		case limitError:
+			status, reset5h, util5h = "rejected", max(fail.ResetIn, time.Second), "1.0"
+		case quotaError:
+			// the plan's window is spent and so is the organization's monthly spend cap:
+			// Claude Code's "You've hit your monthly spend limit"
+			status, util5h = "rejected", "1.0"
+			overage["overage-disabled-reason"] = "org_spend_cap_reached"
+			h.Set("anthropic-ratelimit-unified-overage-reset", epoch(20*24*time.Hour))
+		}
+	}
+	h.Set("anthropic-ratelimit-unified-status", status)
+	h.Set("anthropic-ratelimit-unified-reset", epoch(reset5h))
+	h.Set("anthropic-ratelimit-unified-representative-claim", claim)
+	for k, v := range overage {
+		h.Set("anthropic-ratelimit-unified-"+k, v)
+	}
+	h.Set("anthropic-ratelimit-unified-5h-status", status)
+	h.Set("anthropic-ratelimit-unified-5h-utilization", util5h)
+	h.Set("anthropic-ratelimit-unified-5h-reset", epoch(reset5h))
+	h.Set("anthropic-ratelimit-unified-7d-status", "allowed")
+	h.Set("anthropic-ratelimit-unified-7d-utilization", "0.41")
+	h.Set("anthropic-ratelimit-unified-7d-reset", epoch(4*24*time.Hour))
+	if status == "rejected" {
+		h.Set("retry-after", strconv.FormatInt(int64(reset5h/time.Second), 10))
+	}
+	return h
+}
+
+// headers sets the rate-limit headers of a successful answer on w.
+func (a *anthropic) headers(w http.ResponseWriter, _ int, fail *apiError) {
+	for k, v := range a.rateHeaders(fail) {
+		w.Header()[k] = v
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, h http.Header, body any) {
+	for k, v := range h {
+		w.Header()[k] = v
+	}
+	b, _ := json.Marshal(body)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+var _ = bufio.NewScanner
+var _ = strings.Contains
