@@ -1,14 +1,12 @@
 package realagents
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -39,7 +37,7 @@ func init() {
 		},
 		totals: claudeTotals,
 		says: map[errorKind]string{
-			quotaError: "You've hit your monthly spend limit",
+			quotaError: "You've hit your weekly limit",
 		},
 		skip: map[string]string{
 			"tags-not-in-words": "same as claude with an API key: the account changes only the rate-limit headers",
@@ -132,6 +130,8 @@ type anthropic struct {
 	limited *apiError // the limit the latest model request got, while it lasts
 	until   time.Time
 	ids     int
+
+	spendCap bool // a subscriber's limit: the org's monthly spend cap rejects overage
 }
 
 func newAnthropic(m *mock, account claudeAccount) http.Handler {
@@ -214,7 +214,7 @@ func (a *anthropic) answer(w http.ResponseWriter, req *http.Request, mr messages
 	case tr.Fail != nil:
 		a.fail(w, *tr.Fail)
 	case tr.Hang:
-		a.headers(w, http.StatusOK, nil)
+		a.headers(w)
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
 		sse(w, "message_start", map[string]any{"type": "message_start", "message": a.message(mr, tr.Usage)})
@@ -275,7 +275,7 @@ func (a *anthropic) stream(w http.ResponseWriter, mr messagesRequest, tr turn, m
 		writeJSON(w, http.StatusOK, a.rateHeaders(nil), msg)
 		return
 	}
-	a.headers(w, http.StatusOK, nil)
+	a.headers(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -343,30 +343,37 @@ func sse(w io.Writer, event string, data any) {
 
 // fail answers an error as the API does: its status, its error body, its headers.
 func (a *anthropic) fail(w http.ResponseWriter, e apiError) {
-	status, body, extra := a.failure(e)
+	if e.Kind == serverError || e.Kind == overloadedErr {
+		// A server in trouble answers slowly. It also keeps the scenario's count of
+		// attempts steady: Claude Code starts and fails in about 2 s, just under the
+		// 2 s each error lasts, so on an idle machine a third attempt could still meet
+		// the first error and use up git-ralph's three quick retries before the
+		// server is back; one second more makes each error meet one attempt.
+		time.Sleep(time.Second)
+	}
+	status, body := a.failure(e)
 	writeJSON(w, status, a.rateHeaders(&e), body)
-	_ = extra
 }
 
-// failure is the status and body of an error of kind e.Kind, and the headers that go
-// with it besides the rate-limit ones.
-func (a *anthropic) failure(e apiError) (int, map[string]any, http.Header) {
+// failure is the status and body of an error of kind e.Kind, in the API's own words.
+func (a *anthropic) failure(e apiError) (int, map[string]any) {
+	if a.account == subscriberAccount && (e.Kind == limitError || e.Kind == quotaError) {
+		// the headers say which window: Claude Code words the limit from them
+		return http.StatusTooManyRequests, anthropicError("rate_limit_error", "This request would exceed your account's rate limit. Please try again later.")
+	}
 	switch e.Kind {
 	case limitError:
 		return http.StatusTooManyRequests, anthropicError("rate_limit_error",
-			"This request would exceed your organization's rate limit of 50,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later."), nil
+			"This request would exceed your organization's rate limit of 50,000 input tokens per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.")
 	case quotaError:
-		if a.account == subscriberAccount {
-			return http.StatusTooManyRequests, anthropicError("rate_limit_error", "This request would exceed your account's rate limit. Please try again later."), nil
-		}
 		return http.StatusBadRequest, anthropicError("invalid_request_error",
-			"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."), nil
+			"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.")
 	case authError:
-		return http.StatusUnauthorized, anthropicError("authentication_error", "invalid x-api-key"), nil
+		return http.StatusUnauthorized, anthropicError("authentication_error", "invalid x-api-key")
 	case serverError:
-		return http.StatusInternalServerError, anthropicError("api_error", "Internal server error"), nil
+		return http.StatusInternalServerError, anthropicError("api_error", "Internal server error")
 	case overloadedErr:
-		return 529, anthropicError("overloaded_error", "Overloaded"), nil
+		return 529, anthropicError("overloaded_error", "Overloaded")
 	}
 	panic("anthropic mock: no error of kind " + string(e.Kind))
 }
@@ -382,7 +389,6 @@ func anthropicError(typ, msg string) map[string]any {
 func (a *anthropic) rateHeaders(fail *apiError) http.Header {
 	h := http.Header{}
 	now := time.Now()
-	epoch := func(d time.Duration) string { return strconv.FormatInt(now.Add(d).Unix(), 10) }
 	rfc := func(d time.Duration) string { return now.Add(d).UTC().Format(time.RFC3339) }
 	h.Set("request-id", "req_realagents")
 	if a.account == apiKeyAccount {
@@ -400,42 +406,68 @@ func (a *anthropic) rateHeaders(fail *apiError) http.Header {
 		}
 		return h
 	}
-	// a subscriber: the five-hour window is the one in play
-	status, claim, reset5h, util5h := "allowed", "five_hour", 3*time.Hour, "0.12"
-	overage := map[string]string{"overage-status": "rejected", "overage-disabled-reason": "out_of_credits", "overage-in-use": "false"}
-	if fail != nil {
-		switch fail.Kind {
-		case limitError:
-			status, reset5h, util5h = "rejected", max(fail.ResetIn, time.Second), "1.0"
-		case quotaError:
-			// the plan's window is spent and so is the organization's monthly spend cap:
-			// Claude Code's "You've hit your monthly spend limit"
-			status, util5h = "rejected", "1.0"
-			overage["overage-disabled-reason"] = "org_spend_cap_reached"
-			h.Set("anthropic-ratelimit-unified-overage-reset", epoch(20*24*time.Hour))
+	return a.unifiedHeaders(h, fail)
+}
+
+// window is one of a subscriber's usage windows as the unified headers state it.
+type window struct {
+	status      string // allowed, rejected
+	utilization string
+	resetIn     time.Duration
+}
+
+// unifiedHeaders adds a subscriber's headers to h. Extra usage (overage) is always
+// rejected: past a window's end the subscriber is limited, not served on overage.
+//   - a success: both windows allowed;
+//   - a limit: the five-hour window spent until fail.ResetIn, no credits for overage
+//     (Claude Code: "You've hit your session limit · resets 5am (UTC)"); with spendCap,
+//     the organization's monthly spend cap is what rejects the overage (Claude Code:
+//     "You've hit your org's monthly spend limit", without the window's reset);
+//   - a quota: the weekly window spent for four more days, no credits (Claude Code:
+//     "You've hit your weekly limit · resets Nov 27, 5am (UTC)"), further away than
+//     git-ralph's max_limit_wait: what stops a subscriber for good tonight. Claude Code
+//     has no subscriber limit that never resets; its permanent ones depend on the seat
+//     type its profile request would report ("Your org is out of usage · add funds").
+func (a *anthropic) unifiedHeaders(h http.Header, fail *apiError) http.Header {
+	now := time.Now()
+	epoch := func(d time.Duration) string { return strconv.FormatInt(now.Add(d).Unix(), 10) }
+	five := window{"allowed", "0.12", 3 * time.Hour}
+	seven := window{"allowed", "0.41", 4 * 24 * time.Hour}
+	claim, reason := "five_hour", "out_of_credits"
+	rejected := &five
+	switch {
+	case fail != nil && fail.Kind == limitError:
+		five = window{"rejected", "1.0", max(fail.ResetIn, time.Second)}
+		if a.spendCap {
+			reason = "org_spend_cap_reached"
 		}
+	case fail != nil && fail.Kind == quotaError:
+		seven = window{"rejected", "1.0", 4*24*time.Hour + 7*time.Minute}
+		claim, rejected = "seven_day", &seven
+	}
+	status := "allowed"
+	if rejected.status == "rejected" {
+		status = "rejected"
+		h.Set("retry-after", strconv.FormatInt(int64(rejected.resetIn/time.Second), 10))
 	}
 	h.Set("anthropic-ratelimit-unified-status", status)
-	h.Set("anthropic-ratelimit-unified-reset", epoch(reset5h))
+	h.Set("anthropic-ratelimit-unified-reset", epoch(rejected.resetIn))
 	h.Set("anthropic-ratelimit-unified-representative-claim", claim)
-	for k, v := range overage {
-		h.Set("anthropic-ratelimit-unified-"+k, v)
-	}
-	h.Set("anthropic-ratelimit-unified-5h-status", status)
-	h.Set("anthropic-ratelimit-unified-5h-utilization", util5h)
-	h.Set("anthropic-ratelimit-unified-5h-reset", epoch(reset5h))
-	h.Set("anthropic-ratelimit-unified-7d-status", "allowed")
-	h.Set("anthropic-ratelimit-unified-7d-utilization", "0.41")
-	h.Set("anthropic-ratelimit-unified-7d-reset", epoch(4*24*time.Hour))
-	if status == "rejected" {
-		h.Set("retry-after", strconv.FormatInt(int64(reset5h/time.Second), 10))
+	h.Set("anthropic-ratelimit-unified-overage-status", "rejected")
+	h.Set("anthropic-ratelimit-unified-overage-disabled-reason", reason)
+	h.Set("anthropic-ratelimit-unified-overage-in-use", "false")
+	h.Set("anthropic-ratelimit-unified-overage-reset", epoch(20*24*time.Hour))
+	for name, w := range map[string]window{"5h": five, "7d": seven} {
+		h.Set("anthropic-ratelimit-unified-"+name+"-status", w.status)
+		h.Set("anthropic-ratelimit-unified-"+name+"-utilization", w.utilization)
+		h.Set("anthropic-ratelimit-unified-"+name+"-reset", epoch(w.resetIn))
 	}
 	return h
 }
 
 // headers sets the rate-limit headers of a successful answer on w.
-func (a *anthropic) headers(w http.ResponseWriter, _ int, fail *apiError) {
-	for k, v := range a.rateHeaders(fail) {
+func (a *anthropic) headers(w http.ResponseWriter) {
+	for k, v := range a.rateHeaders(nil) {
 		w.Header()[k] = v
 	}
 }
@@ -451,5 +483,25 @@ func writeJSON(w http.ResponseWriter, status int, h http.Header, body any) {
 	w.Write(b)
 }
 
-var _ = bufio.NewScanner
-var _ = strings.Contains
+// TestClaudeSubscriberSpendCap: a subscriber past the five-hour window whose extra usage
+// is refused by the organization's monthly spend cap. Claude Code says only "You've hit
+// your org's monthly spend limit", but its rate_limit_event says when the window resets,
+// and then the plan serves again: the loop waits for it, as for any limit, rather than
+// stop as if the cap were the limit.
+func TestClaudeSubscriberSpendCap(t *testing.T) {
+	if why := skipReason(); why != "" {
+		t.Skip("the real agent CLIs are not run:", why)
+	}
+	t.Parallel()
+	c := clis["claude-subscriber"]
+	c.api = func(m *mock) http.Handler {
+		return &anthropic{m: m, account: subscriberAccount, spendCap: true}
+	}
+	concurrent <- struct{}{}
+	defer func() { <-concurrent }()
+	r := newRun(t, c, append([]turn{
+		{Fail: &apiError{Kind: limitError, ResetIn: 4 * time.Second}, Lasts: 4 * time.Second},
+	}, successScript()...))
+	checkLimitReset(r)
+	r.record("spend-cap")
+}

@@ -245,7 +245,9 @@ func (r *run) record(scenario string) {
 	if dir == "" {
 		return
 	}
-	paths := strings.NewReplacer(r.repo, "$REPO", r.home, "$HOME", r.mock.URL(), "$MOCK")
+	// the mock's address also without its scheme: claude names it so in its 5xx messages
+	paths := strings.NewReplacer(r.repo, "$REPO", r.home, "$HOME", r.mock.URL(), "$MOCK",
+		strings.TrimPrefix(r.mock.URL(), "http://"), "$MOCK_HOST")
 	var exits strings.Builder
 	for _, rec := range r.history() {
 		for k, out := range splitAttempts(r.output(rec.Iteration)) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/loop/agentcli/resettime"
@@ -67,6 +68,7 @@ type claudeRateLimit struct {
 type claudeState struct {
 	rateEvent   bool                   // a rate_limit_event was seen
 	rateReset   time.Time              // the reset the latest rejected window states
+	planWindow  bool                   // that window is one of the plan's (five-hour, weekly): it reopens at rateReset
 	perMessage  map[string]claudeUsage // assistant usage by message id, for streams whose result has none (amp)
 	resultUsage bool
 }
@@ -182,6 +184,7 @@ func (r *reading) claudeRateLimit(info *claudeRateLimit) {
 	}
 	at := info.reset(r.now.Location())
 	r.claude.rateReset = at
+	r.claude.planWindow = !at.IsZero() && planWindow(info.RateLimitType)
 	msg := "usage limit reached"
 	if info.RateLimitType != "" {
 		msg += " (" + info.RateLimitType + ")"
@@ -245,6 +248,28 @@ func (r *reading) claudeResult(e claudeEvent) {
 	if e.IsError || limitNotice {
 		r.failedWith(text)
 	}
+	r.claudeWindowReopens(e)
+}
+
+// planWindow reports whether a rate_limit_event's rateLimitType is one of a
+// subscription's own windows, which reopen at their reset ("overage", the paid extra
+// usage, is not).
+func planWindow(typ string) bool {
+	return typ == "five_hour" || strings.HasPrefix(typ, "seven_day")
+}
+
+// claudeWindowReopens undoes the permanence a subscriber's limit message implies when
+// the rejection came with a plan window's reset. Past the window, claude asks for extra
+// usage; when the organization's monthly spend cap refuses it, claude says only "You've
+// hit your org's monthly spend limit", without the window's reset — but the window
+// reopens at the reset its rate_limit_event states, and the plan serves again then.
+// Waiting for it is right; stopping as if the cap were the limit would end the night.
+func (r *reading) claudeWindowReopens(e claudeEvent) {
+	l := r.rep.Limit
+	if l == nil || !l.Permanent || !r.claude.planWindow || e.APIErrorStatus == nil || *e.APIErrorStatus != 429 {
+		return
+	}
+	l.Permanent, l.ResetAt = false, r.claude.rateReset
 }
 
 // claudeAPIStatus reads result.api_error_status, the HTTP status of the failed call.
