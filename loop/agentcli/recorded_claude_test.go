@@ -105,7 +105,7 @@ var recordedClaude = []struct {
 }
 
 var apiKeyLimit = want{structured: true, isError: true,
-	said: []string{"API Error: Request rejected (429)"},
+	said:  []string{"API Error: Request rejected (429)"},
 	limit: &wantLimit{message: "API Error: Request rejected (429) · This request would exceed your organization's rate limit"},
 	err:   "Request rejected (429)", usage: &Usage{HasCost: true, Model: "claude-opus-4-8[1m]"}}
 
