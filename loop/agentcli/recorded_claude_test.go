@@ -162,3 +162,39 @@ func readClaudeExits(t *testing.T, path string) map[string]int {
 	}
 	return exits
 }
+
+// TestClaudeSubscriberSpendCapOnly: only the org's spend cap makes a subscriber's
+// "permanent" words wait for the window's reset; the recorded spend-cap run with other
+// refusals of extra usage (or a claim that is not a plan window) stays permanent.
+func TestClaudeSubscriberSpendCapOnly(t *testing.T) {
+	event := func(claim, reason string) string {
+		return `{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1795410365,"rateLimitType":"` + claim +
+			`","overageStatus":"rejected","overageDisabledReason":"` + reason + `","isUsingOverage":false}}` + "\n"
+	}
+	result := func(msg string) string {
+		return `{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":"` + msg + `"}` + "\n"
+	}
+	const capMsg = "You've hit your org's monthly spend limit · ask your admin to raise it at claude.ai/settings/usage"
+	const adminMsg = "Your usage allocation has been disabled by your admin · run /usage-credits to ask your admin for a higher limit"
+	reset := time.Unix(1795410365, 0)
+	for _, c := range []struct {
+		name, output string
+		permanent    bool
+	}{
+		{"cap, five-hour window", event("five_hour", "org_level_disabled_until") + result(capMsg), false},
+		{"cap as the API names it, weekly window", event("seven_day", "org_spend_cap_reached") + result(capMsg), false},
+		{"cap, overage claim", event("overage", "org_level_disabled_until") + result(capMsg), true},
+		{"disabled by the admin", event("five_hour", "member_level_disabled") + result(adminMsg), true},
+		{"cap words without an event", result(capMsg), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := read(t, "claude", []byte(c.output), 1)
+			if got.Limit == nil || got.Limit.Permanent != c.permanent {
+				t.Fatalf("Limit = %+v, want permanent %v", got.Limit, c.permanent)
+			}
+			if !c.permanent && !got.Limit.ResetAt.Equal(reset) {
+				t.Errorf("Limit.ResetAt = %v, want the event's %v", got.Limit.ResetAt, reset)
+			}
+		})
+	}
+}
