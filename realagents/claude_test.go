@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -60,13 +61,13 @@ const (
 // (git-ralph's retries and waits are what the scenarios test), ask the onboarding and
 // bypass-permissions questions.
 func configureClaude(t *testing.T, home, baseURL, credential string) []string {
-	writeFile(t, home+"/.claude.json", `{
+	writeFile(t, filepath.Join(home, ".claude.json"), `{
   "hasCompletedOnboarding": true,
   "bypassPermissionsModeAccepted": true,
   "autoUpdates": false
 }
 `)
-	writeFile(t, home+"/.claude/settings.json", `{
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{
   "autoUpdates": false,
   "includeCoAuthoredBy": false,
   "cleanupPeriodDays": 1
@@ -120,8 +121,11 @@ func claudeTotals(output []byte) (usage, float64, bool) {
 }
 
 // anthropic is the mock of the Messages API. Model requests (those that offer the agent
-// its tools) take turns from the script; Claude Code's side requests (token counts, the
-// session title, a subscriber's quota check) are answered on their own.
+// its tools) take turns from the script; side requests are answered on their own. With
+// CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, 2.1.197 sends none: only a HEAD / first (a
+// preconnect, answered 404) and its model requests. Without it, it also asks for a
+// session title (no tools, claude-haiku-4-5 with an API key); count_tokens and any other
+// path are answered too, and every request is in the test's log.
 type anthropic struct {
 	m       *mock
 	account claudeAccount
@@ -176,8 +180,7 @@ func (a *anthropic) logf(format string, args ...any) {
 }
 
 // side answers a request that is not a model turn: a short answer, or the limit the
-// account is under while it lasts (a subscriber's quota check sees the same headers as
-// its model requests).
+// account is under while it lasts (a limited account's every request is refused).
 func (a *anthropic) side(w http.ResponseWriter, req *http.Request, mr messagesRequest) {
 	a.mu.Lock()
 	limited, until := a.limited, a.until
@@ -187,7 +190,7 @@ func (a *anthropic) side(w http.ResponseWriter, req *http.Request, mr messagesRe
 		a.fail(w, *limited)
 		return
 	}
-	a.stream(w, mr, turn{Text: "Add agent.txt", Usage: usage{Input: 10, Output: 3}}, false)
+	a.stream(w, mr, turn{Text: "Add agent.txt", Usage: usage{Input: 10, Output: 3}})
 }
 
 // firstText is the start of the last message's text, for the log.
@@ -221,7 +224,7 @@ func (a *anthropic) answer(w http.ResponseWriter, req *http.Request, mr messages
 		flush(w)
 		a.m.hang(req.Context())
 	default:
-		a.stream(w, mr, tr, true)
+		a.stream(w, mr, tr)
 	}
 }
 
@@ -253,7 +256,7 @@ func cacheWrite(u usage) int64 { return u.Input / 4 }
 
 // stream answers tr as Server-Sent Events (or one JSON message when the request did not
 // ask for a stream): thinking, text, then a Bash tool call, each a content block.
-func (a *anthropic) stream(w http.ResponseWriter, mr messagesRequest, tr turn, model bool) {
+func (a *anthropic) stream(w http.ResponseWriter, mr messagesRequest, tr turn) {
 	msg := a.message(mr, tr.Usage)
 	var blocks []map[string]any
 	if tr.Thinking != "" {
