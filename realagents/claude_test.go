@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -136,6 +137,7 @@ type anthropic struct {
 	ids     int
 
 	spendCap bool // a subscriber's limit: the org's monthly spend cap rejects overage
+	overage  bool // a subscriber's answers: past the five-hour window, served on overage
 }
 
 func newAnthropic(m *mock, account claudeAccount) http.Handler {
@@ -426,6 +428,8 @@ type window struct {
 //     (Claude Code: "You've hit your session limit · resets 5am (UTC)"); with spendCap,
 //     the organization's monthly spend cap is what rejects the overage (Claude Code:
 //     "You've hit your org's monthly spend limit", without the window's reset);
+//   - a success with overage: the five-hour window spent, extra usage allowed and in
+//     use (Claude Code goes on, and prints the rejected window with isUsingOverage);
 //   - a quota: the weekly window spent for four more days, no credits (Claude Code:
 //     "You've hit your weekly limit · resets Nov 27, 5am (UTC)"), further away than
 //     git-ralph's max_limit_wait: what stops a subscriber for good tonight. Claude Code
@@ -448,17 +452,27 @@ func (a *anthropic) unifiedHeaders(h http.Header, fail *apiError) http.Header {
 		seven = window{"rejected", "1.0", 4*24*time.Hour + 7*time.Minute}
 		claim, rejected = "seven_day", &seven
 	}
+	overage := "rejected"
+	if fail == nil && a.overage {
+		// past the window, served as paid extra usage
+		five = window{"rejected", "1.0", 2 * time.Hour}
+		overage = "allowed"
+	}
 	status := "allowed"
 	if rejected.status == "rejected" {
 		status = "rejected"
+	}
+	if fail != nil {
 		h.Set("retry-after", strconv.FormatInt(int64(rejected.resetIn/time.Second), 10))
 	}
 	h.Set("anthropic-ratelimit-unified-status", status)
 	h.Set("anthropic-ratelimit-unified-reset", epoch(rejected.resetIn))
 	h.Set("anthropic-ratelimit-unified-representative-claim", claim)
-	h.Set("anthropic-ratelimit-unified-overage-status", "rejected")
-	h.Set("anthropic-ratelimit-unified-overage-disabled-reason", reason)
-	h.Set("anthropic-ratelimit-unified-overage-in-use", "false")
+	h.Set("anthropic-ratelimit-unified-overage-status", overage)
+	if overage == "rejected" {
+		h.Set("anthropic-ratelimit-unified-overage-disabled-reason", reason)
+	}
+	h.Set("anthropic-ratelimit-unified-overage-in-use", strconv.FormatBool(overage == "allowed"))
 	h.Set("anthropic-ratelimit-unified-overage-reset", epoch(20*24*time.Hour))
 	for name, w := range map[string]window{"5h": five, "7d": seven} {
 		h.Set("anthropic-ratelimit-unified-"+name+"-status", w.status)
@@ -507,4 +521,65 @@ func TestClaudeSubscriberSpendCap(t *testing.T) {
 	}, successScript()...))
 	checkLimitReset(r)
 	r.record("spend-cap")
+}
+
+// TestClaudeSubscriberOverage: a subscriber past the five-hour window with extra usage
+// turned on is served, paid as overage: claude prints the window "rejected" with
+// isUsingOverage and goes on. That is no limit: the loop neither waits nor stops, and the
+// record says overage. With stop_on_overage the loop stops after that iteration.
+func TestClaudeSubscriberOverage(t *testing.T) {
+	if why := skipReason(); why != "" {
+		t.Skip("the real agent CLIs are not run:", why)
+	}
+	t.Parallel()
+	c := clis["claude-subscriber"]
+	c.api = func(m *mock) http.Handler {
+		return &anthropic{m: m, account: subscriberAccount, overage: true}
+	}
+	unfinished := []turn{
+		{Text: "Adding agent.txt.", Shell: commitCommand},
+		{Text: "I added agent.txt. One more item is left."},
+	}
+	concurrent <- struct{}{}
+	defer func() { <-concurrent }()
+
+	r := newRun(t, c, successScript())
+	res := r.loop("--max", "2")
+	if res.code != 0 || strings.Contains(res.stderr, "usage limit") {
+		t.Fatalf("want exit 0 without a limit: overage is served\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Outcome != "done" || recs[0].RateLimitWaits != 0 || !onOverage(r)[0] {
+		t.Errorf("want one iteration done, on overage, without a wait; got %+v", recs)
+	}
+	checkUsage(r, recs[0])
+	r.record("overage")
+
+	r = newRun(t, c, unfinished)
+	r.env = append(r.env, "RALPH_STOP_ON_OVERAGE=true")
+	res = r.loop("--max", "3")
+	if res.code != 1 || !strings.Contains(res.stderr, "overage") {
+		t.Fatalf("want exit 1 with stop_on_overage, saying why\n%s", res)
+	}
+	if over := onOverage(r); len(over) != 1 || !over[0] {
+		t.Errorf("want one iteration on overage, then the stop; got %v", over)
+	}
+}
+
+// onOverage says of each iteration in the history whether it was served on overage
+// (the field is claude's alone, so it is read here rather than in the harness's record).
+func onOverage(r *run) []bool {
+	r.t.Helper()
+	res := r.ralph("history", "--json")
+	var recs []struct {
+		Overage bool `json:"overage"`
+	}
+	if err := json.Unmarshal([]byte(res.stdout), &recs); err != nil {
+		r.t.Fatalf("git ralph history --json: %v\n%s", err, res)
+	}
+	out := make([]bool, len(recs))
+	for i, rec := range recs {
+		out[i] = rec.Overage
+	}
+	return out
 }
