@@ -77,6 +77,13 @@ var recordedClaude = []struct {
 		saidExactly: ptr("Adding agent.txt.\nI added agent.txt and committed it.\n<promise>SUCCESS</promise>"),
 		usage: &Usage{InputTokens: 2100, OutputTokens: 81, CacheReadTokens: 6300, CacheWriteTokens: 525,
 			CostUSD: 0.011373749999999998, HasCost: true, Model: "claude-sonnet-5"}}},
+	// Past the five-hour window, served on overage (extra usage allowed and in use):
+	// the rejected window with isUsingOverage is no limit; its reset is the overage's end.
+	{"claude-subscriber", "overage-1-1.out", want{structured: true, overage: true,
+		overageUntil: time.Unix(1795417972, 0),
+		saidExactly:  ptr("Adding agent.txt.\nI added agent.txt and committed it.\n<promise>SUCCESS</promise>"),
+		usage: &Usage{InputTokens: 2100, OutputTokens: 81, CacheReadTokens: 6300, CacheWriteTokens: 525,
+			CostUSD: 0.011373749999999998, HasCost: true, Model: "claude-sonnet-5"}}},
 	// The five-hour window spent for four more seconds, no credits for extra usage: the
 	// reset is the event's resetsAt (claude's words round it to the minute).
 	{"claude-subscriber", "limit-reset-1-1.out", want{structured: true, isError: true,
