@@ -520,6 +520,8 @@ func TestClaudeSubscriberSpendCap(t *testing.T) {
 		{Fail: &apiError{Kind: limitError, ResetIn: 4 * time.Second}, Lasts: 4 * time.Second},
 	}, successScript()...))
 	checkLimitReset(r)
+	// the iteration's tokens and cost are those of its attempts together
+	checkUsage(r, r.history()[0])
 	r.record("spend-cap")
 }
 
