@@ -100,7 +100,7 @@ func checkSuccess(r *run) {
 	if rec.Outcome != "done" || rec.Signal != "SUCCESS" || rec.CommitAfter == rec.CommitBefore || rec.FilesChanged != 1 {
 		r.t.Errorf("record: want outcome done, signal SUCCESS, one file changed by a commit; got %+v", rec)
 	}
-	diff := r.ralph("history", "1", "--diff")
+	diff := r.ralph("history", "--diff", "1")
 	if diff.code != 0 || !strings.Contains(diff.stdout, "agent.txt") || !strings.Contains(diff.stdout, "+made by the agent") {
 		r.t.Errorf("history 1 --diff does not show the agent's change:\n%s", diff)
 	}
@@ -245,7 +245,9 @@ func (r *run) record(scenario string) {
 	if dir == "" {
 		return
 	}
-	paths := strings.NewReplacer(r.repo, "$REPO", r.home, "$HOME", r.mock.URL(), "$MOCK")
+	// the mock's address also without its scheme: claude names it so in its 5xx messages
+	paths := strings.NewReplacer(r.repo, "$REPO", r.home, "$HOME", r.mock.URL(), "$MOCK",
+		strings.TrimPrefix(r.mock.URL(), "http://"), "$MOCK_HOST")
 	var exits strings.Builder
 	for _, rec := range r.history() {
 		for k, out := range splitAttempts(r.output(rec.Iteration)) {

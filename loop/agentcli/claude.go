@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/loop/agentcli/resettime"
@@ -57,7 +58,11 @@ type claudeRateLimit struct {
 	// IsUsingOverage: the plan's window is spent, and requests are served as paid
 	// extra usage ("status":"rejected" with it is not a limit).
 	IsUsingOverage bool `json:"isUsingOverage"`
-	UnifiedWindows map[string]struct {
+	// OverageDisabledReason says why extra usage was refused: out_of_credits,
+	// org_level_disabled_until (the org's monthly spend cap; claude also renames the
+	// API's org_spend_cap_reached so), member_level_disabled, …
+	OverageDisabledReason string `json:"overageDisabledReason"`
+	UnifiedWindows        map[string]struct {
 		Utilization float64  `json:"utilization"`
 		ResetsAt    *float64 `json:"resetsAt"`
 	} `json:"unifiedWindows"`
@@ -67,6 +72,7 @@ type claudeRateLimit struct {
 type claudeState struct {
 	rateEvent   bool                   // a rate_limit_event was seen
 	rateReset   time.Time              // the reset the latest rejected window states
+	capOnly     bool                   // that window is one of the plan's, and only the org's spend cap refused the overage
 	perMessage  map[string]claudeUsage // assistant usage by message id, for streams whose result has none (amp)
 	resultUsage bool
 }
@@ -182,6 +188,7 @@ func (r *reading) claudeRateLimit(info *claudeRateLimit) {
 	}
 	at := info.reset(r.now.Location())
 	r.claude.rateReset = at
+	r.claude.capOnly = !at.IsZero() && planWindow(info.RateLimitType) && spendCap(info.OverageDisabledReason)
 	msg := "usage limit reached"
 	if info.RateLimitType != "" {
 		msg += " (" + info.RateLimitType + ")"
@@ -245,6 +252,36 @@ func (r *reading) claudeResult(e claudeEvent) {
 	if e.IsError || limitNotice {
 		r.failedWith(text)
 	}
+	r.claudeWindowReopens(e)
+}
+
+// planWindow reports whether a rate_limit_event's rateLimitType is one of a
+// subscription's own windows, which reopen at their reset ("overage", the paid extra
+// usage, is not).
+func planWindow(typ string) bool {
+	return typ == "five_hour" || strings.HasPrefix(typ, "seven_day")
+}
+
+// spendCap reports whether extra usage was refused by the organization's monthly spend
+// cap (claude 2.1.197 says "monthly spend limit" for these two reasons only).
+func spendCap(reason string) bool {
+	return reason == "org_level_disabled_until" || reason == "org_spend_cap_reached"
+}
+
+// claudeWindowReopens undoes the permanence a subscriber's limit message implies when
+// only the spend cap stands between the subscriber and the plan's next window. Past a
+// window, claude asks for extra usage; when the organization's monthly spend cap refuses
+// it, claude says only "You've hit your org's monthly spend limit", without the window's
+// reset — but the window reopens at the reset its rate_limit_event states, and the plan
+// serves again then. Waiting for it is right; stopping as if the cap were the limit
+// would end the night. Other refusals keep what their words say ("Your usage
+// allocation has been disabled by your admin" stays permanent).
+func (r *reading) claudeWindowReopens(e claudeEvent) {
+	l := r.rep.Limit
+	if l == nil || !l.Permanent || !r.claude.capOnly || e.APIErrorStatus == nil || *e.APIErrorStatus != 429 {
+		return
+	}
+	l.Permanent, l.ResetAt = false, r.claude.rateReset
 }
 
 // claudeAPIStatus reads result.api_error_status, the HTTP status of the failed call.
