@@ -73,7 +73,7 @@ func newRun(t *testing.T, c agentCLI, script []turn) *run {
 	bin, _ := installed(t, c.preset)
 	root := t.TempDir()
 	r := &run{t: t, cli: c, root: root, home: filepath.Join(root, "home"), repo: filepath.Join(root, "repo")}
-	r.marker = fmt.Sprintf("RALPH_REALAGENTS_RUN=%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())
+	r.marker = fmt.Sprintf("REALAGENTS_RUN=%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), time.Now().UnixNano())
 	r.mock = startMock(t, script, c.api)
 	for _, d := range []string{r.home, r.repo, filepath.Join(r.home, "tmp")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
