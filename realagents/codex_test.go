@@ -1,0 +1,242 @@
+package realagents
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Codex (`@openai/codex`) against a mock of the OpenAI Responses API: `POST
+// /v1/responses` answered with server-sent events, through a model provider of its own in
+// ~/.codex/config.toml. Codex sends nothing else to a custom provider in `codex exec`
+// (no models list, no titles, no websocket: supports_websockets is off); anything else
+// it asks is answered 404 without taking a turn.
+func init() {
+	register(agentCLI{
+		preset:    "codex",
+		api:       codexAPI,
+		configure: configureCodex,
+		totals:    codexTotals,
+		says: map[errorKind]string{
+			// codex's own words for these HTTP answers (codex-rs: QuotaExceeded, and the
+			// status line it prints for any other unexpected status)
+			quotaError: "Quota exceeded. Check your plan and billing details.",
+			authError:  "401 Unauthorized",
+		},
+	})
+}
+
+// configureCodex points codex at the mock with a model provider of its own. Its own
+// retries are kept to one so that git-ralph's handling of each failure is what the
+// scenarios see; its stream idle timeout is long so a hung stream is ended by git-ralph's
+// iteration timeout, not by codex.
+func configureCodex(t *testing.T, home, baseURL string) []string {
+	writeFile(t, filepath.Join(home, ".codex", "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "mock"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[model_providers.mock]
+name = "OpenAI mock"
+base_url = "%s/v1"
+env_key = "OPENAI_API_KEY"
+wire_api = "responses"
+supports_websockets = false
+request_max_retries = 1
+stream_max_retries = 1
+stream_idle_timeout_ms = 600000
+`, baseURL))
+	return []string{"OPENAI_API_KEY=sk-mock-0123456789abcdef"}
+}
+
+// codexAPI answers the Responses API as api.openai.com does.
+func codexAPI(m *mock) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/responses", func(w http.ResponseWriter, req *http.Request) {
+		tr, n := m.take(req.URL.Path)
+		switch {
+		case tr.Fail != nil:
+			openAIError(w, tr.Fail)
+		case tr.Hang:
+			w.Header().Set("Content-Type", "text/event-stream")
+			sse(w, "response.created", map[string]any{"response": responseObject(n, "in_progress", nil)})
+			m.hang(req.Context())
+		default:
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, e := range responseEvents(tr, n) {
+				sse(w, e.name, e.data)
+			}
+		}
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprintf(w, `{"error":{"message":"Invalid URL (%s %s)","type":"invalid_request_error","param":null,"code":null}}`, req.Method, req.URL.Path)
+	})
+	return mux
+}
+
+type sseEvent struct {
+	name string
+	data map[string]any
+}
+
+// sse writes one server-sent event; data gets its "type" field, as OpenAI sends it.
+func sse(w http.ResponseWriter, name string, data map[string]any) {
+	data["type"] = name
+	b, _ := json.Marshal(data)
+	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+	flush(w)
+}
+
+// responseObject is the `response` of response.created and response.completed.
+func responseObject(n int, status string, u map[string]any) map[string]any {
+	r := map[string]any{"id": fmt.Sprintf("resp_%d", n), "object": "response", "status": status,
+		"model": "gpt-5.5", "output": []any{}}
+	if u != nil {
+		r["usage"] = u
+	}
+	return r
+}
+
+// responseEvents renders a turn as the Responses API streams it: a reasoning item with
+// its summary (codex shows it as a reasoning item, not as the agent's words), a message,
+// a function call of codex's own exec_command tool, then response.completed with usage.
+func responseEvents(tr turn, n int) []sseEvent {
+	evs := []sseEvent{{"response.created", map[string]any{"response": responseObject(n, "in_progress", nil)}}}
+	out := 0
+	item := func(added, done map[string]any, deltas ...sseEvent) {
+		evs = append(evs, sseEvent{"response.output_item.added", map[string]any{"output_index": out, "item": added}})
+		evs = append(evs, deltas...)
+		evs = append(evs, sseEvent{"response.output_item.done", map[string]any{"output_index": out, "item": done}})
+		out++
+	}
+	if tr.Thinking != "" {
+		id := fmt.Sprintf("rs_%d", n)
+		item(map[string]any{"type": "reasoning", "id": id, "summary": []any{}},
+			map[string]any{"type": "reasoning", "id": id, "summary": []any{map[string]any{"type": "summary_text", "text": tr.Thinking}}},
+			sseEvent{"response.reasoning_summary_part.added", map[string]any{"item_id": id, "output_index": out, "summary_index": 0,
+				"part": map[string]any{"type": "summary_text", "text": ""}}},
+			sseEvent{"response.reasoning_summary_text.delta", map[string]any{"item_id": id, "output_index": out, "summary_index": 0, "delta": tr.Thinking}},
+			sseEvent{"response.reasoning_summary_text.done", map[string]any{"item_id": id, "output_index": out, "summary_index": 0, "text": tr.Thinking}},
+		)
+	}
+	if tr.Text != "" {
+		id := fmt.Sprintf("msg_%d", n)
+		item(map[string]any{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}},
+			map[string]any{"type": "message", "id": id, "role": "assistant", "status": "completed",
+				"content": []any{map[string]any{"type": "output_text", "text": tr.Text, "annotations": []any{}}}},
+			sseEvent{"response.content_part.added", map[string]any{"item_id": id, "output_index": out, "content_index": 0,
+				"part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}}},
+			sseEvent{"response.output_text.delta", map[string]any{"item_id": id, "output_index": out, "content_index": 0, "delta": tr.Text}},
+			sseEvent{"response.output_text.done", map[string]any{"item_id": id, "output_index": out, "content_index": 0, "text": tr.Text}},
+		)
+	}
+	if tr.Shell != "" {
+		id, call := fmt.Sprintf("fc_%d", n), fmt.Sprintf("call_%d", n)
+		args, _ := json.Marshal(map[string]any{"cmd": tr.Shell})
+		item(map[string]any{"type": "function_call", "id": id, "call_id": call, "name": "exec_command", "arguments": "", "status": "in_progress"},
+			map[string]any{"type": "function_call", "id": id, "call_id": call, "name": "exec_command", "arguments": string(args), "status": "completed"},
+			sseEvent{"response.function_call_arguments.delta", map[string]any{"item_id": id, "output_index": out, "delta": string(args)}},
+			sseEvent{"response.function_call_arguments.done", map[string]any{"item_id": id, "output_index": out, "arguments": string(args)}},
+		)
+	}
+	evs = append(evs, sseEvent{"response.completed", map[string]any{"response": responseObject(n, "completed", openAIUsage(tr.Usage))}})
+	return evs
+}
+
+// openAIUsage is a response's usage. A quarter of the input is reported as cached
+// (input_tokens_details.cached_tokens, a part of input_tokens as OpenAI counts it) and a
+// quarter of the output as reasoning (a part of output_tokens), so a reader that adds
+// the parts to the totals, or drops them, is caught.
+func openAIUsage(u usage) map[string]any {
+	return map[string]any{
+		"input_tokens":          u.Input,
+		"input_tokens_details":  map[string]any{"cached_tokens": u.Input / 4},
+		"output_tokens":         u.Output,
+		"output_tokens_details": map[string]any{"reasoning_tokens": u.Output / 4},
+		"total_tokens":          u.Input + u.Output,
+	}
+}
+
+// openAIError answers with the status, headers and body api.openai.com (and, for the
+// usage limit, the ChatGPT backend codex logs into) answer with.
+func openAIError(w http.ResponseWriter, e *apiError) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("x-request-id", "req_mock")
+	status, body := 0, map[string]any{}
+	switch e.Kind {
+	case limitError:
+		// The ChatGPT plan's usage limit: codex reads the error's type, plan and
+		// resets_at, and its x-codex-* rate-limit headers.
+		secs := int64(e.ResetIn.Round(time.Second) / time.Second)
+		at := time.Now().Add(e.ResetIn).Unix()
+		h.Set("x-codex-primary-used-percent", "100")
+		h.Set("x-codex-primary-window-minutes", "300")
+		h.Set("x-codex-primary-reset-after-seconds", strconv.FormatInt(secs, 10))
+		h.Set("x-codex-primary-reset-at", strconv.FormatInt(at, 10))
+		h.Set("x-codex-secondary-used-percent", "40")
+		h.Set("x-codex-secondary-window-minutes", "10080")
+		h.Set("x-codex-secondary-reset-after-seconds", "86400")
+		h.Set("x-codex-secondary-reset-at", strconv.FormatInt(time.Now().Add(24*time.Hour).Unix(), 10))
+		h.Set("retry-after", strconv.FormatInt(secs, 10))
+		status, body = http.StatusTooManyRequests, map[string]any{
+			"type": "usage_limit_reached", "message": "The usage limit has been reached",
+			"plan_type": "plus", "resets_at": at, "resets_in_seconds": secs}
+	case quotaError:
+		status, body = http.StatusTooManyRequests, map[string]any{
+			"message": "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+			"type":    "insufficient_quota", "param": nil, "code": "insufficient_quota"}
+	case authError:
+		status, body = http.StatusUnauthorized, map[string]any{
+			"message": "Incorrect API key provided: sk-mock-*********cdef. You can find your API key at https://platform.openai.com/account/api-keys.",
+			"type":    "invalid_request_error", "param": nil, "code": "invalid_api_key"}
+	case serverError:
+		status, body = http.StatusInternalServerError, map[string]any{
+			"message": "The server had an error while processing your request. Sorry about that!",
+			"type":    "server_error", "param": nil, "code": nil}
+	case overloadedErr:
+		status, body = http.StatusServiceUnavailable, map[string]any{
+			"message": "The engine is currently overloaded, please try again later.",
+			"type":    "server_error", "param": nil, "code": nil}
+	}
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"error": body})
+}
+
+// codexTotals reads codex's own usage from its `turn.completed` events, as printed by
+// `codex exec --json`. Tokens equal means: input is codex's input_tokens, which counts
+// the cached part too (cached_input_tokens is a part of it, as in OpenAI's usage), and
+// output is its output_tokens, reasoning included; git-ralph records them as they are,
+// the cached part also in cache_read_tokens. Codex reports no cost: 0.
+func codexTotals(output []byte) (usage, float64, bool) {
+	var sum usage
+	found := false
+	sc := bufio.NewScanner(bytes.NewReader(output))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var e struct {
+			Type  string `json:"type"`
+			Usage struct {
+				Input  int64 `json:"input_tokens"`
+				Output int64 `json:"output_tokens"`
+			} `json:"usage"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Type != "turn.completed" {
+			continue
+		}
+		found = true
+		sum.Input += e.Usage.Input
+		sum.Output += e.Usage.Output
+	}
+	return sum, 0, found
+}
