@@ -27,7 +27,7 @@ func init() {
 			// codex's own words for these HTTP answers (codex-rs: QuotaExceeded, and the
 			// status line it prints for any other unexpected status)
 			quotaError: "Quota exceeded. Check your plan and billing details.",
-			authError:  "401 Unauthorized",
+			authError:  "unexpected status 401 Unauthorized: Incorrect API key provided",
 		},
 	})
 }

@@ -163,3 +163,18 @@ func readCodexExits(t *testing.T, path string) map[string]int {
 	}
 	return exits
 }
+
+// TestCodexAPIRateLimit: an API key's rate limit (HTTP 429 rate_limit_exceeded, "Please
+// try again in 2s", retry-after: 2) is printed by codex 0.169.0 without the API's words
+// or reset (seen against a mock with request_max_retries = 0): a limit without a reset,
+// which the loop backs off from.
+func TestCodexAPIRateLimit(t *testing.T) {
+	output := `{"type":"thread.started","thread_id":"01a206c8-f7d0-7280-a915-5b2f96f9642b"}
+{"type":"turn.started"}
+{"type":"error","message":"exceeded retry limit, last status: 429 Too Many Requests"}
+{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}
+`
+	got := read(t, "codex", []byte(output), 1)
+	check(t, got, want{structured: true, isError: true,
+		limit: &wantLimit{message: "exceeded retry limit, last status: 429 Too Many Requests"}})
+}
