@@ -64,15 +64,15 @@ func codexAPI(m *mock) http.Handler {
 		tr, n := m.take(req.URL.Path)
 		switch {
 		case tr.Fail != nil:
-			openAIError(w, tr.Fail)
+			codexError(w, tr.Fail)
 		case tr.Hang:
 			w.Header().Set("Content-Type", "text/event-stream")
-			sse(w, "response.created", map[string]any{"response": responseObject(n, "in_progress", nil)})
+			codexSend(w, "response.created", map[string]any{"response": codexResponse(n, "in_progress", nil)})
 			m.hang(req.Context())
 		default:
 			w.Header().Set("Content-Type", "text/event-stream")
-			for _, e := range responseEvents(tr, n) {
-				sse(w, e.name, e.data)
+			for _, e := range codexEvents(tr, n) {
+				codexSend(w, e.name, e.data)
 			}
 		}
 	})
@@ -84,21 +84,21 @@ func codexAPI(m *mock) http.Handler {
 	return mux
 }
 
-type sseEvent struct {
+type codexSSE struct {
 	name string
 	data map[string]any
 }
 
 // sse writes one server-sent event; data gets its "type" field, as OpenAI sends it.
-func sse(w http.ResponseWriter, name string, data map[string]any) {
+func codexSend(w http.ResponseWriter, name string, data map[string]any) {
 	data["type"] = name
 	b, _ := json.Marshal(data)
 	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
 	flush(w)
 }
 
-// responseObject is the `response` of response.created and response.completed.
-func responseObject(n int, status string, u map[string]any) map[string]any {
+// codexResponse is the `response` of response.created and response.completed.
+func codexResponse(n int, status string, u map[string]any) map[string]any {
 	r := map[string]any{"id": fmt.Sprintf("resp_%d", n), "object": "response", "status": status,
 		"model": "gpt-5.5", "output": []any{}}
 	if u != nil {
@@ -107,57 +107,82 @@ func responseObject(n int, status string, u map[string]any) map[string]any {
 	return r
 }
 
-// responseEvents renders a turn as the Responses API streams it: a reasoning item with
+// codexEvents renders a turn as the Responses API streams it: a reasoning item with
 // its summary (codex shows it as a reasoning item, not as the agent's words), a message,
 // a function call of codex's own exec_command tool, then response.completed with usage.
-func responseEvents(tr turn, n int) []sseEvent {
-	evs := []sseEvent{{"response.created", map[string]any{"response": responseObject(n, "in_progress", nil)}}}
-	out := 0
-	item := func(added, done map[string]any, deltas ...sseEvent) {
-		evs = append(evs, sseEvent{"response.output_item.added", map[string]any{"output_index": out, "item": added}})
-		evs = append(evs, deltas...)
-		evs = append(evs, sseEvent{"response.output_item.done", map[string]any{"output_index": out, "item": done}})
-		out++
-	}
+func codexEvents(tr turn, n int) []codexSSE {
+	s := &codexStream{n: n}
+	s.add("response.created", map[string]any{"response": codexResponse(n, "in_progress", nil)})
 	if tr.Thinking != "" {
-		id := fmt.Sprintf("rs_%d", n)
-		item(map[string]any{"type": "reasoning", "id": id, "summary": []any{}},
-			map[string]any{"type": "reasoning", "id": id, "summary": []any{map[string]any{"type": "summary_text", "text": tr.Thinking}}},
-			sseEvent{"response.reasoning_summary_part.added", map[string]any{"item_id": id, "output_index": out, "summary_index": 0,
-				"part": map[string]any{"type": "summary_text", "text": ""}}},
-			sseEvent{"response.reasoning_summary_text.delta", map[string]any{"item_id": id, "output_index": out, "summary_index": 0, "delta": tr.Thinking}},
-			sseEvent{"response.reasoning_summary_text.done", map[string]any{"item_id": id, "output_index": out, "summary_index": 0, "text": tr.Thinking}},
-		)
+		s.reasoning(tr.Thinking)
 	}
 	if tr.Text != "" {
-		id := fmt.Sprintf("msg_%d", n)
-		item(map[string]any{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}},
-			map[string]any{"type": "message", "id": id, "role": "assistant", "status": "completed",
-				"content": []any{map[string]any{"type": "output_text", "text": tr.Text, "annotations": []any{}}}},
-			sseEvent{"response.content_part.added", map[string]any{"item_id": id, "output_index": out, "content_index": 0,
-				"part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}}},
-			sseEvent{"response.output_text.delta", map[string]any{"item_id": id, "output_index": out, "content_index": 0, "delta": tr.Text}},
-			sseEvent{"response.output_text.done", map[string]any{"item_id": id, "output_index": out, "content_index": 0, "text": tr.Text}},
-		)
+		s.message(tr.Text)
 	}
 	if tr.Shell != "" {
-		id, call := fmt.Sprintf("fc_%d", n), fmt.Sprintf("call_%d", n)
-		args, _ := json.Marshal(map[string]any{"cmd": tr.Shell})
-		item(map[string]any{"type": "function_call", "id": id, "call_id": call, "name": "exec_command", "arguments": "", "status": "in_progress"},
-			map[string]any{"type": "function_call", "id": id, "call_id": call, "name": "exec_command", "arguments": string(args), "status": "completed"},
-			sseEvent{"response.function_call_arguments.delta", map[string]any{"item_id": id, "output_index": out, "delta": string(args)}},
-			sseEvent{"response.function_call_arguments.done", map[string]any{"item_id": id, "output_index": out, "arguments": string(args)}},
-		)
+		s.shell(tr.Shell)
 	}
-	evs = append(evs, sseEvent{"response.completed", map[string]any{"response": responseObject(n, "completed", openAIUsage(tr.Usage))}})
-	return evs
+	s.add("response.completed", map[string]any{"response": codexResponse(n, "completed", codexUsage(tr.Usage))})
+	return s.events
 }
 
-// openAIUsage is a response's usage. A quarter of the input is reported as cached
+// codexStream collects the events of one response; out is the index of its next output item.
+type codexStream struct {
+	n, out int
+	events []codexSSE
+}
+
+func (s *codexStream) add(name string, data map[string]any) {
+	s.events = append(s.events, codexSSE{name, data})
+}
+
+// item streams one output item: added, its deltas (each given the item's id and index),
+// done.
+func (s *codexStream) item(id string, added, done map[string]any, deltas ...codexSSE) {
+	s.add("response.output_item.added", map[string]any{"output_index": s.out, "item": added})
+	for _, d := range deltas {
+		d.data["item_id"], d.data["output_index"] = id, s.out
+		s.add(d.name, d.data)
+	}
+	s.add("response.output_item.done", map[string]any{"output_index": s.out, "item": done})
+	s.out++
+}
+
+func (s *codexStream) reasoning(text string) {
+	id := fmt.Sprintf("rs_%d", s.n)
+	s.item(id, map[string]any{"type": "reasoning", "id": id, "summary": []any{}},
+		map[string]any{"type": "reasoning", "id": id, "summary": []any{map[string]any{"type": "summary_text", "text": text}}},
+		codexSSE{"response.reasoning_summary_part.added", map[string]any{"summary_index": 0, "part": map[string]any{"type": "summary_text", "text": ""}}},
+		codexSSE{"response.reasoning_summary_text.delta", map[string]any{"summary_index": 0, "delta": text}},
+		codexSSE{"response.reasoning_summary_text.done", map[string]any{"summary_index": 0, "text": text}})
+}
+
+func (s *codexStream) message(text string) {
+	id := fmt.Sprintf("msg_%d", s.n)
+	s.item(id, map[string]any{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}},
+		map[string]any{"type": "message", "id": id, "role": "assistant", "status": "completed",
+			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}},
+		codexSSE{"response.content_part.added", map[string]any{"content_index": 0, "part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}}},
+		codexSSE{"response.output_text.delta", map[string]any{"content_index": 0, "delta": text}},
+		codexSSE{"response.output_text.done", map[string]any{"content_index": 0, "text": text}})
+}
+
+// shell calls exec_command, codex 0.169.0's shell tool (a function taking "cmd").
+func (s *codexStream) shell(command string) {
+	id, call := fmt.Sprintf("fc_%d", s.n), fmt.Sprintf("call_%d", s.n)
+	b, _ := json.Marshal(map[string]any{"cmd": command})
+	args := string(b)
+	s.item(id, map[string]any{"type": "function_call", "id": id, "call_id": call, "name": "exec_command", "arguments": "", "status": "in_progress"},
+		map[string]any{"type": "function_call", "id": id, "call_id": call, "name": "exec_command", "arguments": args, "status": "completed"},
+		codexSSE{"response.function_call_arguments.delta", map[string]any{"delta": args}},
+		codexSSE{"response.function_call_arguments.done", map[string]any{"arguments": args}})
+}
+
+// codexUsage is a response's usage. A quarter of the input is reported as cached
 // (input_tokens_details.cached_tokens, a part of input_tokens as OpenAI counts it) and a
 // quarter of the output as reasoning (a part of output_tokens), so a reader that adds
 // the parts to the totals, or drops them, is caught.
-func openAIUsage(u usage) map[string]any {
+func codexUsage(u usage) map[string]any {
 	return map[string]any{
 		"input_tokens":          u.Input,
 		"input_tokens_details":  map[string]any{"cached_tokens": u.Input / 4},
@@ -167,50 +192,61 @@ func openAIUsage(u usage) map[string]any {
 	}
 }
 
-// openAIError answers with the status, headers and body api.openai.com (and, for the
+// codexError answers with the status, headers and body api.openai.com (and, for the
 // usage limit, the ChatGPT backend codex logs into) answer with.
-func openAIError(w http.ResponseWriter, e *apiError) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("x-request-id", "req_mock")
-	status, body := 0, map[string]any{}
-	switch e.Kind {
-	case limitError:
-		// The ChatGPT plan's usage limit: codex reads the error's type, plan and
-		// resets_at, and its x-codex-* rate-limit headers.
-		secs := int64(e.ResetIn.Round(time.Second) / time.Second)
-		at := time.Now().Add(e.ResetIn).Unix()
-		h.Set("x-codex-primary-used-percent", "100")
-		h.Set("x-codex-primary-window-minutes", "300")
-		h.Set("x-codex-primary-reset-after-seconds", strconv.FormatInt(secs, 10))
-		h.Set("x-codex-primary-reset-at", strconv.FormatInt(at, 10))
-		h.Set("x-codex-secondary-used-percent", "40")
-		h.Set("x-codex-secondary-window-minutes", "10080")
-		h.Set("x-codex-secondary-reset-after-seconds", "86400")
-		h.Set("x-codex-secondary-reset-at", strconv.FormatInt(time.Now().Add(24*time.Hour).Unix(), 10))
-		h.Set("retry-after", strconv.FormatInt(secs, 10))
-		status, body = http.StatusTooManyRequests, map[string]any{
-			"type": "usage_limit_reached", "message": "The usage limit has been reached",
-			"plan_type": "plus", "resets_at": at, "resets_in_seconds": secs}
-	case quotaError:
-		status, body = http.StatusTooManyRequests, map[string]any{
-			"message": "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
-			"type":    "insufficient_quota", "param": nil, "code": "insufficient_quota"}
-	case authError:
-		status, body = http.StatusUnauthorized, map[string]any{
-			"message": "Incorrect API key provided: sk-mock-*********cdef. You can find your API key at https://platform.openai.com/account/api-keys.",
-			"type":    "invalid_request_error", "param": nil, "code": "invalid_api_key"}
-	case serverError:
-		status, body = http.StatusInternalServerError, map[string]any{
-			"message": "The server had an error while processing your request. Sorry about that!",
-			"type":    "server_error", "param": nil, "code": nil}
-	case overloadedErr:
-		status, body = http.StatusServiceUnavailable, map[string]any{
-			"message": "The engine is currently overloaded, please try again later.",
-			"type":    "server_error", "param": nil, "code": nil}
+func codexError(w http.ResponseWriter, e *apiError) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("x-request-id", "req_mock")
+	if e.Kind == limitError {
+		body := codexUsageLimit(w.Header(), e.ResetIn)
+		w.WriteHeader(http.StatusTooManyRequests)
+		json.NewEncoder(w).Encode(map[string]any{"error": body})
+		return
 	}
-	w.WriteHeader(status)
+	a, ok := codexErrors[e.Kind]
+	if !ok {
+		a = codexAnswer{http.StatusInternalServerError, "the mock has no answer for " + string(e.Kind), "mock_error", ""}
+	}
+	body := map[string]any{"message": a.message, "type": a.typ, "param": nil, "code": nil}
+	if a.code != "" {
+		body["code"] = a.code
+	}
+	w.WriteHeader(a.status)
 	json.NewEncoder(w).Encode(map[string]any{"error": body})
+}
+
+// codexAnswer is one of OpenAI's error answers: its status and error object.
+type codexAnswer struct {
+	status             int
+	message, typ, code string
+}
+
+var codexErrors = map[errorKind]codexAnswer{
+	quotaError: {http.StatusTooManyRequests, "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+		"insufficient_quota", "insufficient_quota"},
+	authError: {http.StatusUnauthorized, "Incorrect API key provided: sk-mock-*********cdef. You can find your API key at https://platform.openai.com/account/api-keys.",
+		"invalid_request_error", "invalid_api_key"},
+	serverError:   {http.StatusInternalServerError, "The server had an error while processing your request. Sorry about that!", "server_error", ""},
+	overloadedErr: {http.StatusServiceUnavailable, "The engine is currently overloaded, please try again later.", "server_error", ""},
+}
+
+// codexUsageLimit sets the x-codex-* rate-limit headers of the ChatGPT plan's usage limit,
+// resetting in resetIn, and returns its error object: codex reads the error's type, plan
+// and resets_at.
+func codexUsageLimit(h http.Header, resetIn time.Duration) map[string]any {
+	secs := int64(resetIn.Round(time.Second) / time.Second)
+	at := time.Now().Add(resetIn).Unix()
+	for name, v := range map[string]int64{
+		"x-codex-primary-used-percent": 100, "x-codex-primary-window-minutes": 300,
+		"x-codex-primary-reset-after-seconds": secs, "x-codex-primary-reset-at": at,
+		"x-codex-secondary-used-percent": 40, "x-codex-secondary-window-minutes": 10080,
+		"x-codex-secondary-reset-after-seconds": 86400, "x-codex-secondary-reset-at": time.Now().Add(24 * time.Hour).Unix(),
+		"retry-after": secs,
+	} {
+		h.Set(name, strconv.FormatInt(v, 10))
+	}
+	return map[string]any{"type": "usage_limit_reached", "message": "The usage limit has been reached",
+		"plan_type": "plus", "resets_at": at, "resets_in_seconds": secs}
 }
 
 // codexTotals reads codex's own usage from its `turn.completed` events, as printed by
