@@ -164,17 +164,45 @@ func readCodexExits(t *testing.T, path string) map[string]int {
 	return exits
 }
 
-// TestCodexAPIRateLimit: an API key's rate limit (HTTP 429 rate_limit_exceeded, "Please
-// try again in 2s", retry-after: 2) is printed by codex 0.169.0 without the API's words
-// or reset (seen against a mock with request_max_retries = 0): a limit without a reset,
-// which the loop backs off from.
-func TestCodexAPIRateLimit(t *testing.T) {
-	output := `{"type":"thread.started","thread_id":"01a206c8-f7d0-7280-a915-5b2f96f9642b"}
+// codexAPIErrors are the last lines codex 0.169.0 printed (after thread.started and
+// turn.started) for more of the API's error answers, seen against a mock with
+// request_max_retries = stream_max_retries = 0.
+var codexAPIErrors = []struct {
+	name, message string
+	want          want
+}{
+	// An API key's rate limit: HTTP 429 rate_limit_exceeded, "Please try again in 2s",
+	// retry-after: 2. Codex drops the words and the reset: a limit the loop backs off from.
+	{"429 rate_limit_exceeded", "exceeded retry limit, last status: 429 Too Many Requests",
+		want{limit: &wantLimit{message: "exceeded retry limit, last status: 429 Too Many Requests"}}},
+	// The same limit in the stream (response.failed rate_limit_exceeded) keeps its words.
+	{"response.failed rate_limit_exceeded", "rate limit exceeded: Rate limit reached for gpt-5.5 in organization org-mock on tokens per min (TPM): Limit 30000, Used 30000, Requested 1000. Please try again in 1.5s. Visit https://platform.openai.com/account/rate-limits to learn more.",
+		want{limit: &wantLimit{message: "Rate limit reached for gpt-5.5", resetAt: now.Add(1500 * time.Millisecond)}}},
+	{"response.failed insufficient_quota", "Quota exceeded. Check your plan and billing details.",
+		want{limit: &wantLimit{message: "Quota exceeded.", permanent: true}}},
+	// HTTP 429 usage_not_included: the ChatGPT plan has no Codex; waiting will not help.
+	{"429 usage_not_included", "To use Codex with your ChatGPT plan, upgrade to Plus: https://chatgpt.com/explore/plus.",
+		want{limit: &wantLimit{message: "To use Codex with your ChatGPT plan, upgrade to Plus", permanent: true}}},
+	// HTTP 403 unsupported_country_region_territory: codex cannot run from here.
+	{"403", "unexpected status 403 Forbidden: Country, region, or territory not supported, url: http://127.0.0.1:18768/v1/responses",
+		want{fatal: "unexpected status 403 Forbidden: Country, region, or territory not supported"}},
+	// HTTP 400 context_length_exceeded: a failed iteration, nothing more.
+	{"400 context_length_exceeded", "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.",
+		want{}},
+}
+
+func TestCodexAPIErrors(t *testing.T) {
+	for _, c := range codexAPIErrors {
+		t.Run(c.name, func(t *testing.T) {
+			m := strconv.Quote(c.message)
+			output := `{"type":"thread.started","thread_id":"01a206c8-f7d0-7280-a915-5b2f96f9642b"}
 {"type":"turn.started"}
-{"type":"error","message":"exceeded retry limit, last status: 429 Too Many Requests"}
-{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}
+{"type":"error","message":` + m + `}
+{"type":"turn.failed","error":{"message":` + m + `}}
 `
-	got := read(t, "codex", []byte(output), 1)
-	check(t, got, want{structured: true, isError: true,
-		limit: &wantLimit{message: "exceeded retry limit, last status: 429 Too Many Requests"}})
+			w := c.want
+			w.structured, w.isError, w.err = true, true, c.message
+			check(t, read(t, "codex", []byte(output), 1), w)
+		})
+	}
 }
