@@ -50,6 +50,8 @@ var (
 		// that prose about limits does not (saaranshM/unsnooze PR #7).
 		`\byou've reached your .*\blimit\b.*(?:/usage-credits|/model)`,
 		`\bThrottlingException\b`, `\bthrottled by the service\b`,
+		// Codex's usage_not_included: the ChatGPT plan has no Codex usage at all.
+		`\bto use Codex with your ChatGPT plan, upgrade\b`,
 	)
 	// permanentRules mark a limit that waiting will not clear soon (section 3 of the
 	// research: spend caps, monthly plans, no credits; saaranshM/unsnooze PR #19).
@@ -59,6 +61,7 @@ var (
 		`\bquota exceeded\. check your plan and billing\b`,
 		`\bdisabled by your admin\b`, `\busage allocation has been disabled\b`,
 		`\bin available credits\b`, `\bGet Cursor Pro\b`, `/usage-credits\b`,
+		`\bto use Codex with your ChatGPT plan, upgrade\b`,
 	)
 	fatalRules = rules(
 		`^\W*(?:error:?\s*)?(?:you are |you're )?not (?:logged in|authenticated)\b`, // "Not logged in · Please run /login"
@@ -72,6 +75,9 @@ var (
 		`\b(?:invalid|incorrect) (?:x-)?api[ _-]?key\b`, `\bauthentication_error\b`,
 		`\bAuthenticationError\b`, `\bauthentication_failed\b`, `\bAPI Error: 40[13]\b`,
 		`\b401 Unauthorized\b`,
+		// Codex's words for an HTTP 403 (a region the API does not serve, a project
+		// without access to the model): retrying will not help.
+		`\bunexpected status 403 Forbidden\b`,
 		// Google's API (gemini): a 400 API_KEY_INVALID, a 401 UNAUTHENTICATED, a 403
 		// PERMISSION_DENIED; the status names are matched in capitals only.
 		`\bAPI_KEY_INVALID\b`, `\bAPI key not valid\b`, `(?-i:\bUNAUTHENTICATED\b)`,

@@ -3,6 +3,7 @@ package agentcli
 import (
 	"encoding/json"
 	"regexp"
+	"time"
 )
 
 // codexEvent is the union of the fields git-ralph reads from `codex exec --json`.
@@ -53,6 +54,7 @@ func (r *reading) codexEvent(typ string, line []byte) {
 		}
 	case "turn.failed":
 		r.ended, r.rep.IsError = true, true
+		r.codexClockLimit(e.Error.Message)
 		r.failedWith(e.Error.Message)
 	case "error":
 		// Reconnect notices are not a failure by themselves; a usage limit comes as an
@@ -62,5 +64,22 @@ func (r *reading) codexEvent(typ string, line []byte) {
 		} else {
 			r.warning(e.Message)
 		}
+	}
+}
+
+// codexClockReset is how Codex states a usage limit's reset: "… or try again at 4:58 AM."
+// (today) or "… at Nov 26th, 2026 4:58 AM.", the API's resets_at in local time cut down
+// to the minute (seen against a mock API: resets_at 04:58:57 printed as "4:58 AM").
+var codexClockReset = regexp.MustCompile(`(?i)\btry again at\b`)
+
+// codexClockLimit records the usage limit msg states, resetting at the end of the minute
+// it names: read as its start, the loop would run codex again up to a minute before the
+// limit resets, only to be refused and wait again.
+func (r *reading) codexClockLimit(msg string) {
+	if classify(msg) != limitKind || !codexClockReset.MatchString(msg) {
+		return
+	}
+	if at := resetIn(msg, r.now); !at.IsZero() {
+		r.limit(msg, at.Add(time.Minute), false)
 	}
 }
