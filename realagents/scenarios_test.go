@@ -100,7 +100,7 @@ func checkSuccess(r *run) {
 	if rec.Outcome != "done" || rec.Signal != "SUCCESS" || rec.CommitAfter == rec.CommitBefore || rec.FilesChanged != 1 {
 		r.t.Errorf("record: want outcome done, signal SUCCESS, one file changed by a commit; got %+v", rec)
 	}
-	diff := r.ralph("history", "1", "--diff")
+	diff := r.ralph("history", "--diff", "1")
 	if diff.code != 0 || !strings.Contains(diff.stdout, "agent.txt") || !strings.Contains(diff.stdout, "+made by the agent") {
 		r.t.Errorf("history 1 --diff does not show the agent's change:\n%s", diff)
 	}
