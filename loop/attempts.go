@@ -111,6 +111,7 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 // runAgent runs the agent once for iteration i.
 func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string) (agent.Result, error) {
 	spec := r.agentSpec(i, prompt, it)
+	spec.Env = append(r.identityEnv(ctx), spec.Env...) // the loop's own entries win
 	if r.runsPreset() && r.cfg.Agent.Prompt == agentcli.File {
 		file, err := writePromptFile(prompt)
 		if err != nil {

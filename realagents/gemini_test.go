@@ -60,10 +60,9 @@ func geminiConfigure(t *testing.T, home, baseURL string) []string {
 		// gemini-cli relaunches itself in a second node process with a bigger heap; one
 		// process starts faster and leaves one less to stop
 		"GEMINI_CLI_NO_RELAUNCH=true",
-		// gemini-cli runs its shell tool with GIT_CONFIG_GLOBAL=/dev/null: the identity in
-		// ~/.gitconfig is not seen, and `git commit` fails without one of these
-		"GIT_AUTHOR_NAME=Ralph Test", "GIT_AUTHOR_EMAIL=ralph@example.com",
-		"GIT_COMMITTER_NAME=Ralph Test", "GIT_COMMITTER_EMAIL=ralph@example.com",
+		// No GIT_AUTHOR_*: gemini runs its shell tool with GIT_CONFIG_GLOBAL=/dev/null, and
+		// the agent's commit in the success scenario works only because git-ralph hands it
+		// the identity of the run's ~/.gitconfig (agentcli.Preset.GitIdentity).
 	}
 }
 
