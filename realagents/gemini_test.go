@@ -102,6 +102,9 @@ func geminiAPI(m *mock) http.Handler {
 				geminiError(w, tr.Fail)
 				return
 			}
+			if tr.Shell != "" {
+				geminiCheckShellTool(m, body)
+			}
 			geminiStream(w, req, m, tr, model)
 		case req.Method == http.MethodPost && method == "countTokens":
 			geminiJSON(w, http.StatusOK, map[string]any{"totalTokens": 100})
@@ -154,13 +157,44 @@ func geminiStream(w http.ResponseWriter, req *http.Request, m *mock, tr turn, mo
 	var last []map[string]any
 	if tr.Shell != "" {
 		last = []map[string]any{{"functionCall": map[string]any{
-			"name": "run_shell_command",
-			"args": map[string]any{"command": tr.Shell, "description": "run the command"},
+			"name": geminiShellTool,
+			"args": map[string]any{geminiShellArg: tr.Shell, "description": "run the command"},
 		}}}
 	} else {
 		last = []map[string]any{{"text": ""}}
 	}
 	send(last, "STOP", &tr.Usage)
+}
+
+// geminiShellTool is the tool the mock calls, and its parameter for the command line
+// (gemini-cli 0.61: run_shell_command {command, description, dir_path, is_background}).
+const geminiShellTool, geminiShellArg = "run_shell_command", "command"
+
+// geminiCheckShellTool fails the test when the request does not declare the shell tool
+// the mock is about to call: a newer gemini that renamed it would otherwise only be
+// seen as a tool call that fails.
+func geminiCheckShellTool(m *mock, body []byte) {
+	var req struct {
+		Tools []struct {
+			FunctionDeclarations []struct {
+				Name       string `json:"name"`
+				Parameters struct {
+					Properties map[string]any `json:"properties"`
+				} `json:"parametersJsonSchema"`
+			} `json:"functionDeclarations"`
+		} `json:"tools"`
+	}
+	_ = json.Unmarshal(body, &req)
+	var names []string
+	for _, t := range req.Tools {
+		for _, f := range t.FunctionDeclarations {
+			if f.Name == geminiShellTool && f.Parameters.Properties[geminiShellArg] != nil {
+				return
+			}
+			names = append(names, f.Name)
+		}
+	}
+	m.t.Errorf("gemini's request declares no %s tool with a %q parameter; its tools: %v", geminiShellTool, geminiShellArg, names)
 }
 
 // geminiSide answers a side request (generateContent: the router's complexity score,
