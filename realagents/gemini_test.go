@@ -131,6 +131,8 @@ func geminiStream(w http.ResponseWriter, req *http.Request, m *mock, tr turn, mo
 		}
 		ev := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": "mock-response"}
 		if u != nil {
+			// gemini's result stats leave thoughts out of output_tokens (only total_tokens
+			// has them): a reader that added them would be caught
 			ev["usageMetadata"] = map[string]any{
 				"promptTokenCount": u.Input, "candidatesTokenCount": u.Output,
 				"thoughtsTokenCount": 7, "totalTokenCount": u.Input + u.Output + 7,
