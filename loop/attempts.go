@@ -96,7 +96,8 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 			return a, nil
 		}
 		a.tries[len(a.tries)-1].Retried = kind
-		fmt.Fprintf(it.output, "\n[git-ralph: attempt %d: %s: %s; retrying at %s]\n", n, kind, msg, until.Format(time.RFC3339))
+		// one line, so that the log shows (and a reader finds) where the next attempt begins
+		fmt.Fprintf(it.output, "\n[git-ralph: attempt %d: %s: %s; retrying at %s]\n", n, kind, oneLine(msg, maxErrorText), until.Format(time.RFC3339))
 		began := r.deps.Now()
 		ok := r.wait(ctx, Waiting{Iteration: i, Kind: kind, Message: msg, Until: until, Attempt: a.limitWaits + a.retries})
 		a.waited += r.deps.Now().Sub(began)
@@ -110,6 +111,7 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 // runAgent runs the agent once for iteration i.
 func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string) (agent.Result, error) {
 	spec := r.agentSpec(i, prompt, it)
+	spec.Env = append(r.identityEnv(ctx), spec.Env...) // the loop's own entries win
 	if r.runsPreset() && r.cfg.Agent.Prompt == agentcli.File {
 		file, err := writePromptFile(prompt)
 		if err != nil {

@@ -194,3 +194,34 @@ func TestStopOnOverageLeavesNoWaitPastTheLastIteration(t *testing.T) {
 		t.Errorf("resumed with no iteration left: status %s, %v; want max-iters at once", res.Status, err)
 	}
 }
+
+// TestAttemptMarkIsOneLine: the line the loop writes into the output log between two
+// attempts is one line even when the agent's error has several (gemini's quota errors
+// do), so that whoever reads the log, or cuts it into attempts, finds where each begins.
+func TestAttemptMarkIsOneLine(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `n=$(cat attempts 2>/dev/null || echo 0); echo $((n+1)) > attempts
+		if [ "$n" = 0 ]; then
+			echo '{"type":"result","status":"error","error":{"type":"unknown","message":"[API Error: The model is overloaded.]\\nPlease wait and try again later."}}'
+			exit 247
+		fi
+		echo '{"type":"result","status":"success"}'`, 1)
+	gemini, ok := agentcli.Lookup("gemini")
+	if !ok {
+		t.Fatal("no gemini preset")
+	}
+	cfg.Agent = gemini
+	cfg.BackoffBase, cfg.BackoffMax = 10*time.Millisecond, 50*time.Millisecond
+	if _, err := Run(context.Background(), cfg, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	store, err := history.OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := readFile(t, filepath.Dir(store.OutputPath(1)), filepath.Base(store.OutputPath(1)))
+	want := "\n[git-ralph: attempt 1: transient: [API Error: The model is overloaded.] / Please wait and try again later.; retrying at "
+	if !strings.Contains(log, want) {
+		t.Errorf("output log:\n%s\nwant a one-line attempt mark %q", log, want)
+	}
+}

@@ -62,6 +62,10 @@ var (
 		`\bdisabled by your admin\b`, `\busage allocation has been disabled\b`,
 		`\bin available credits\b`, `\bGet Cursor Pro\b`, `/usage-credits\b`,
 		`\bto use Codex with your ChatGPT plan, upgrade\b`,
+		// gemini-cli's TerminalQuotaError for a daily quota (the API's QuotaFailure with a
+		// PerDay quota id; it states no reset), and the API's word for a plan that has no
+		// quota at all for the model: gemini-cli gives up on both at once.
+		`\bexhausted your daily quota\b`, `\bquota exceeded for metric: [^\n]*\blimit: ?0(?:,|\s|$)`,
 	)
 	fatalRules = rules(
 		`^\W*(?:error:?\s*)?(?:you are |you're )?not (?:logged in|authenticated)\b`, // "Not logged in · Please run /login"

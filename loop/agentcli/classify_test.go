@@ -69,6 +69,13 @@ func TestPermanent(t *testing.T) {
 		"You've hit your usage limit. Upgrade to Pro (…) or try again in 2 days":        false,
 		"You exceeded your current quota, please check your plan and billing details.":  false,
 		"Kiro rate limit reached: Request quota exceeded. Please wait a moment":         false,
+		// gemini-cli's words for a daily quota (a QuotaFailure PerDay: its
+		// TerminalQuotaError), and a plan with no quota at all for the model ("limit: 0")
+		"[API Error: You have exhausted your daily quota on this model.]\nPlease wait and try again later.":                                   true,
+		"* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro": true,
+		// a per-minute quota, which gemini-cli retries
+		"* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 5, model: gemini-2.5-pro\nPlease retry in 4.2s.": false,
+		"Quota exceeded for metric: x, limit: 0.5 per second": false,
 	} {
 		if got := permanent(msg); got != want {
 			t.Errorf("permanent(%q) = %v, want %v", msg, got, want)

@@ -48,6 +48,10 @@ type Preset struct {
 	// of their own (gemini exits 41 for an auth error and an API error's HTTP status
 	// mod 256: 144 for a 400). Read only.
 	ExitCodes map[int]string
+	// GitIdentity: the program hides the user's git configuration from the commands it
+	// runs (gemini sets GIT_CONFIG_GLOBAL=/dev/null for its shell tool), so the loop hands
+	// it the identity git would commit with, in GIT_AUTHOR_* and GIT_COMMITTER_*.
+	GitIdentity bool
 }
 
 // ExitMeaning is what the program means by exiting with code, if the preset knows.

@@ -42,6 +42,9 @@ var presets = []Preset{
 		Prompt: Stdin, Format: GeminiStream,
 		Note:      "stream-json; prompt on stdin",
 		ExitCodes: geminiExitCodes,
+		// 0.61 runs its shell tool with GIT_CONFIG_GLOBAL=/dev/null: without the identity
+		// in the environment, the agent's commit fails ("Author identity unknown").
+		GitIdentity: true,
 	},
 	{
 		// Without --auto every permission request is auto-rejected in `run`. It hangs on
