@@ -13,14 +13,17 @@ import (
 	"time"
 )
 
-// The scenarios every real CLI plays against its vendor's mock. Each is one
-// `git ralph loop --agent X` checked from the outside: its exit code and words, the
-// history, the repository, the processes left.
-var scenarios = []struct {
+// scenario is one story a real CLI plays: the mock's script and the checks.
+type scenario struct {
 	name   string
 	script []turn
 	check  func(r *run)
-}{
+}
+
+// The scenarios every real CLI plays against its vendor's mock. Each is one
+// `git ralph loop --agent X` checked from the outside: its exit code and words, the
+// history, the repository, the processes left.
+var scenarios = []scenario{
 	{"success", successScript(), checkSuccess},
 	{"tags-not-in-words", []turn{
 		{Thinking: "The prompt wants <promise>SUCCESS</promise> at the end; not yet.",
@@ -62,7 +65,8 @@ func TestRealAgents(t *testing.T) {
 	for _, c := range sortedCLIs() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			for _, sc := range scenarios {
+			// a CLI's own scenarios (agentCLI.more) come after the common ones
+			for _, sc := range append(scenarios[:len(scenarios):len(scenarios)], c.more...) {
 				t.Run(sc.name, func(t *testing.T) {
 					if why, ok := c.skip[sc.name]; ok {
 						t.Skip(why)
@@ -100,7 +104,7 @@ func checkSuccess(r *run) {
 	if rec.Outcome != "done" || rec.Signal != "SUCCESS" || rec.CommitAfter == rec.CommitBefore || rec.FilesChanged != 1 {
 		r.t.Errorf("record: want outcome done, signal SUCCESS, one file changed by a commit; got %+v", rec)
 	}
-	diff := r.ralph("history", "1", "--diff")
+	diff := r.ralph("history", "--diff", "1")
 	if diff.code != 0 || !strings.Contains(diff.stdout, "agent.txt") || !strings.Contains(diff.stdout, "+made by the agent") {
 		r.t.Errorf("history 1 --diff does not show the agent's change:\n%s", diff)
 	}
