@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,6 +96,10 @@ func configureOpencode(t *testing.T, home, baseURL string) []string {
 		"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1",
 		"OPENCODE_DISABLE_CLAUDE_CODE=1",
+		// anything else it would fetch (npm, models.dev, GitHub) goes to the mock, which
+		// fails the test
+		"HTTP_PROXY=" + baseURL, "HTTPS_PROXY=" + baseURL, "http_proxy=" + baseURL, "https_proxy=" + baseURL,
+		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
 	}
 }
 
@@ -173,7 +178,16 @@ func chatCompletionsAPI(m *mock) http.Handler {
 		m.t.Errorf("the mock got an unexpected request: %s %s", r.Method, r.URL)
 		http.NotFound(w, r)
 	})
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// the mock is also opencode's HTTP(S) proxy (configureOpencode): whatever it
+		// tries to reach beyond the mock ends here, and fails the test
+		if r.Method == http.MethodConnect || !strings.HasPrefix(r.Host, "127.0.0.1:") {
+			m.t.Errorf("opencode tried to reach the network: %s %s", r.Method, r.Host)
+			http.Error(w, "no network in this test", http.StatusForbidden)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // chunk is one streamed Chat Completions chunk.
