@@ -235,7 +235,8 @@ func writeChat(w http.ResponseWriter, req chatRequest, tr turn, u usage) {
 	finish := "stop"
 	if tr.Shell != "" {
 		finish = "tool_calls"
-		args, _ := json.Marshal(map[string]string{"command": tr.Shell, "description": "Runs the command"})
+		// opencode 1.18 declares command, timeout and workdir: no description
+		args, _ := json.Marshal(map[string]string{"command": tr.Shell})
 		id := "call_" + strconv.FormatInt(time.Now().UnixNano(), 36)
 		// the name and id first, the arguments in two pieces, as OpenAI streams them
 		sendChunk(w, req, &chunkChoice{Delta: map[string]any{"tool_calls": []any{map[string]any{

@@ -72,10 +72,11 @@ func (r *reading) opencodeStep(e opencodeEvent) {
 	}
 }
 
-// opencodeError reads a session error, which opencode prints once it has given up: it
-// retries a 429 or 5xx answer itself first (five times since 1.x, waiting as the
-// answer's retry-after says or 2 s doubling; before, without end: anomalyco/opencode#8203),
-// then exits 1.
+// opencodeError reads a session error, which opencode prints once it has given up, then
+// exits 1. It retries a 429 or 5xx answer itself first, silently: 1.18 five times, each
+// after the answer's retry-after or 2 s doubling (older versions without end,
+// anomalyco/opencode#8203). A long retry-after (a daily or monthly quota) is slept
+// through without a word (#40747): only the iteration timeout ends that.
 func (r *reading) opencodeError(e opencodeEvent) {
 	r.rep.IsError, r.ended, r.completed = true, true, false
 	d := e.Error.Data
