@@ -32,10 +32,11 @@ func init() {
 				"limit-outlasts-retries plays a longer one",
 		},
 		more: []scenario{
-			// The API keeps saying "try again in 1s" for 10 s: opencode's five retries,
-			// a second apart, run out first; it exits with the limit, which is git-ralph's.
+			// The API keeps saying "try again in 1s" for 15 s: opencode's five retries,
+			// a second apart, run out first (with room for a loaded machine); it exits
+			// with the limit, which is git-ralph's.
 			{"limit-outlasts-retries", append([]turn{
-				{Fail: &apiError{Kind: limitError, ResetIn: time.Second}, Lasts: 10 * time.Second},
+				{Fail: &apiError{Kind: limitError, ResetIn: time.Second}, Lasts: 15 * time.Second},
 			}, successScript()...), checkLimitReset},
 		},
 	})
