@@ -106,13 +106,9 @@ func configureOpencode(t *testing.T, home, baseURL string) []string {
 
 // chatRequest is the part of a Chat Completions request the mock reads.
 type chatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	Tools []struct {
+	Model  string `json:"model"`
+	Stream bool   `json:"stream"`
+	Tools  []struct {
 		Function struct {
 			Name       string          `json:"name"`
 			Parameters json.RawMessage `json:"parameters"`
@@ -127,22 +123,20 @@ type chatRequest struct {
 // without taking a turn: it offers the model no tools.
 func (req chatRequest) side() bool { return len(req.Tools) == 0 }
 
-// shellTool is the name of the tool that runs a command, checked in the request's tools
-// so that a renamed tool fails the test here rather than as a mystery in the CLI.
-func (req chatRequest) shellTool() (string, error) {
+// checkShellTool checks that the request offers the bash tool the mock's turns call, with
+// its command parameter: a renamed tool fails the test here, not as a mystery in the CLI.
+func (req chatRequest) checkShellTool() error {
+	var names []string
 	for _, tool := range req.Tools {
 		if tool.Function.Name == "bash" {
 			if !bytes.Contains(tool.Function.Parameters, []byte(`"command"`)) {
-				return "", fmt.Errorf("opencode's bash tool has no command parameter: %s", tool.Function.Parameters)
+				return fmt.Errorf("opencode's bash tool has no command parameter: %s", tool.Function.Parameters)
 			}
-			return "bash", nil
+			return nil
 		}
-	}
-	var names []string
-	for _, tool := range req.Tools {
 		names = append(names, tool.Function.Name)
 	}
-	return "", fmt.Errorf("opencode offers no bash tool, only %v", names)
+	return fmt.Errorf("opencode offers no bash tool, only %v", names)
 }
 
 // chatCompletionsAPI is the OpenAI Chat Completions API: POST /v1/chat/completions,
@@ -168,7 +162,7 @@ func chatCompletionsAPI(m *mock) http.Handler {
 			m.hang(r.Context())
 		default:
 			if tr.Shell != "" {
-				if _, err := req.shellTool(); err != nil {
+				if err := req.checkShellTool(); err != nil {
 					m.t.Error(err)
 				}
 			}
