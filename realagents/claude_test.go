@@ -327,20 +327,6 @@ func sseBlock(w http.ResponseWriter, i int, b map[string]any) {
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 }
 
-// halves cuts s in two, as a stream delivers text in pieces (never inside a character).
-func halves(s string) []string {
-	n := len(s) / 2
-	for n > 0 && n < len(s) && !utf8Start(s[n]) {
-		n++
-	}
-	if n == 0 || n >= len(s) {
-		return []string{s}
-	}
-	return []string{s[:n], s[n:]}
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
-
 func sse(w io.Writer, event string, data any) {
 	b, _ := json.Marshal(data)
 	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)

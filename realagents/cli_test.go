@@ -28,6 +28,9 @@ type agentCLI struct {
 	says map[errorKind]string
 	// skip names scenarios this CLI cannot play, with the reason (shown in the test log).
 	skip map[string]string
+	// more are scenarios of this CLI's own, played after the common ones: what it does
+	// differently (opencode waits out a short limit itself; a longer one is git-ralph's).
+	more []scenario
 }
 
 var clis = map[string]agentCLI{}

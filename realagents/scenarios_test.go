@@ -13,14 +13,17 @@ import (
 	"time"
 )
 
-// The scenarios every real CLI plays against its vendor's mock. Each is one
-// `git ralph loop --agent X` checked from the outside: its exit code and words, the
-// history, the repository, the processes left.
-var scenarios = []struct {
+// scenario is one story a real CLI plays: the mock's script and the checks.
+type scenario struct {
 	name   string
 	script []turn
 	check  func(r *run)
-}{
+}
+
+// The scenarios every real CLI plays against its vendor's mock. Each is one
+// `git ralph loop --agent X` checked from the outside: its exit code and words, the
+// history, the repository, the processes left.
+var scenarios = []scenario{
 	{"success", successScript(), checkSuccess},
 	{"tags-not-in-words", []turn{
 		{Thinking: "The prompt wants <promise>SUCCESS</promise> at the end; not yet.",
@@ -62,7 +65,8 @@ func TestRealAgents(t *testing.T) {
 	for _, c := range sortedCLIs() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			for _, sc := range scenarios {
+			// a CLI's own scenarios (agentCLI.more) come after the common ones
+			for _, sc := range append(scenarios[:len(scenarios):len(scenarios)], c.more...) {
 				t.Run(sc.name, func(t *testing.T) {
 					if why, ok := c.skip[sc.name]; ok {
 						t.Skip(why)

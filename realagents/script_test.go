@@ -152,3 +152,18 @@ func flush(w http.ResponseWriter) {
 		f.Flush()
 	}
 }
+
+// halves cuts s in two, as a stream delivers text in pieces (never inside a character):
+// every vendor's mock sends each answer in more than one delta.
+func halves(s string) []string {
+	n := len(s) / 2
+	for n > 0 && n < len(s) && !utf8Start(s[n]) {
+		n++
+	}
+	if n == 0 || n >= len(s) {
+		return []string{s}
+	}
+	return []string{s[:n], s[n:]}
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

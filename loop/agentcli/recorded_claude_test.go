@@ -1,10 +1,8 @@
 package agentcli
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -123,7 +121,7 @@ func TestRecordedClaude(t *testing.T) {
 	}
 	exits := map[string]map[string]int{}
 	for account, n := range rows {
-		exits[account] = readClaudeExits(t, filepath.Join("testdata", "recorded", account, "exits.txt"))
+		exits[account] = recordedExits(t, filepath.Join("testdata", "recorded", account))
 		if len(exits[account]) != n {
 			t.Errorf("%s/exits.txt names %d recordings, the table has %d: every recording needs a row", account, len(exits[account]), n)
 		}
@@ -141,33 +139,6 @@ func TestRecordedClaude(t *testing.T) {
 			check(t, read(t, "claude", output, exit), rec.want)
 		})
 	}
-}
-
-// readClaudeExits reads an exits.txt of the realagents recordings: "FILE EXIT" lines.
-func readClaudeExits(t *testing.T, path string) map[string]int {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	exits := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) != 2 {
-			t.Fatalf("%s: want 'file exit', got %q", path, sc.Text())
-		}
-		n, err := strconv.Atoi(fields[1])
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		exits[fields[0]] = n
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return exits
 }
 
 // TestClaudeSubscriberSpendCapOnly: only the org's spend cap makes a subscriber's

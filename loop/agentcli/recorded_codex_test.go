@@ -1,7 +1,6 @@
 package agentcli
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,7 +61,7 @@ var recordedCodex = []struct {
 
 func TestRecordedCodex(t *testing.T) {
 	dir := filepath.Join("testdata", "recorded", "codex")
-	exits := readCodexExits(t, filepath.Join(dir, "exits.txt"))
+	exits := recordedExits(t, dir)
 	if len(exits) != len(recordedCodex) {
 		t.Errorf("exits.txt names %d recordings, the table has %d: every recording needs a row", len(exits), len(recordedCodex))
 	}
@@ -134,34 +133,6 @@ func TestCodexClockResetIsTheEndOfTheMinute(t *testing.T) {
 			t.Errorf("%q:\nLimit = %+v, want a reset at %v", msg, got.Limit, want)
 		}
 	}
-}
-
-// readCodexExits reads an exits.txt of the realagents recordings (named for codex so
-// that the other CLIs' recorded tests can have their own without a clash): "FILE EXIT" lines.
-func readCodexExits(t *testing.T, path string) map[string]int {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	exits := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) != 2 {
-			t.Fatalf("%s: want 'file exit', got %q", path, sc.Text())
-		}
-		n, err := strconv.Atoi(fields[1])
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		exits[fields[0]] = n
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return exits
 }
 
 // codexAPIErrors are the last lines codex 0.169.0 printed (after thread.started and

@@ -1,12 +1,10 @@
 package agentcli
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -75,29 +73,6 @@ func TestRecordedGemini(t *testing.T) {
 			checkGeminiStats(t, output, got.Usage)
 		})
 	}
-}
-
-// recordedExits reads exits.txt: "NAME CODE" per line.
-func recordedExits(t *testing.T, dir string) map[string]int {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "exits.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		code, err := strconv.Atoi(f[len(f)-1])
-		if len(f) != 2 || err != nil {
-			t.Fatalf("exits.txt:%d: want 'NAME CODE', got %q", n, sc.Text())
-		}
-		out[f[0]] = code
-	}
-	return out
 }
 
 // checkGeminiStats checks the tokens read against gemini's own totals, read here on
