@@ -73,7 +73,8 @@ func TestRowFor(t *testing.T) {
 	tests := []struct{ pkg, row string }{
 		{"loop", "loop/agent loop/agentcli idle history history/redact prompts gitops"},
 		{"loop/agentcli/resettime", ""},
-		{"loop/fleet", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
+		{"loop/workflow", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
+		{"loop/fleet", "history gitops"}, // a row of its own wins over loop/...
 		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
 	}
 	for _, tt := range tests {
