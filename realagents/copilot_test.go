@@ -1,0 +1,193 @@
+package realagents
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// GitHub Copilot CLI (@github/copilot) in its BYOK mode: COPILOT_PROVIDER_BASE_URL
+// points it at an OpenAI-compatible provider, which it talks to with the Chat
+// Completions API (`copilot help providers`: wire API "completions" is the default).
+// With COPILOT_OFFLINE=true it needs no GitHub login and touches no other network
+// (`copilot help environment`). The mock below speaks Chat Completions with server-sent
+// events, as the OpenAI JS SDK the CLI uses (5.20.1, its x-stainless headers) reads them.
+func init() {
+	register(agentCLI{
+		preset:    "copilot",
+		api:       copilotAPI,
+		configure: configureCopilot,
+		// totals: none. Its JSON output carries no token counts: the result's usage has
+		// premiumRequests and durations only, and assistant.usage is not printed
+		// (github/copilot-cli#4107), so the tests check that git-ralph records none.
+		says: map[errorKind]string{
+			quotaError: "You exceeded your current quota",
+			authError:  "Incorrect API key provided",
+		},
+	})
+}
+
+// copilotModel is a model of the CLI's built-in catalog, so that it knows its token
+// limits and prints no warning about an unknown model.
+const copilotModel = "gpt-4.1"
+
+// configureCopilot points the CLI at the mock. The CLI unpacks itself (235 MB) into
+// its package cache on first run; COPILOT_PKG_CACHE_HOME shares one unpacked copy per
+// installed version between the tests instead of one per temporary HOME.
+func configureCopilot(t *testing.T, home, baseURL string) []string {
+	bin, p := installed(t, "copilot")
+	pkgCache := filepath.Join(filepath.Dir(filepath.Dir(bin)), "copilot-pkg-cache")
+	copilotUnpack(t, bin, pkgCache, p.version)
+	return []string{
+		"COPILOT_PROVIDER_BASE_URL=" + baseURL + "/v1",
+		"COPILOT_PROVIDER_API_KEY=sk-realagents-not-a-key",
+		"COPILOT_MODEL=" + copilotModel,
+		"COPILOT_OFFLINE=true",      // no GitHub login, telemetry, update checks
+		"COPILOT_AUTO_UPDATE=false", // never download another version
+		"COPILOT_PKG_CACHE_HOME=" + pkgCache,
+	}
+}
+
+var copilotUnpacked sync.Map // package cache → *sync.Once
+
+// copilotUnpack lets the CLI unpack itself into pkgCache once, before the scenarios
+// run it in parallel, so that no two processes unpack into the same directory at once.
+func copilotUnpack(t *testing.T, bin, pkgCache, version string) {
+	once, _ := copilotUnpacked.LoadOrStore(pkgCache, &sync.Once{})
+	once.(*sync.Once).Do(func() {
+		cmd := exec.Command(filepath.Join(bin, "copilot"), "--version")
+		cmd.Env = append(os.Environ(), "COPILOT_PKG_CACHE_HOME="+pkgCache, "COPILOT_AUTO_UPDATE=false",
+			"COPILOT_OFFLINE=true", "HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), version) {
+			t.Logf("copilot --version (unpacking into %s): %v\n%s", pkgCache, err, out)
+		}
+	})
+}
+
+// copilotAPI is the mock of an OpenAI-compatible provider: POST /v1/chat/completions
+// takes a turn and streams it as chat.completion.chunk events; GET /v1/models lists the
+// one model.
+func copilotAPI(m *mock) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","created":1700000000,"owned_by":"mock"}]}`, copilotModel)
+	})
+	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Model  string            `json:"model"`
+			Stream bool              `json:"stream"`
+			Tools  []json.RawMessage `json:"tools"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			http.Error(w, `{"error":{"message":"bad JSON","type":"invalid_request_error"}}`, http.StatusBadRequest)
+			return
+		}
+		tr, i := m.take(r.URL.Path)
+		switch {
+		case tr.Fail != nil:
+			copilotFail(w, tr.Fail)
+		case !req.Stream:
+			m.t.Errorf("copilot asked for a completion without streaming; the mock streams only")
+			http.Error(w, `{"error":{"message":"the mock streams only","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		default:
+			copilotStream(m, w, r, tr, i, req.Model)
+		}
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		m.t.Logf("copilot mock: unexpected %s %s", r.Method, r.URL.Path)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`)
+	})
+	return mux
+}
+
+// copilotStream renders tr as the chunks of a streamed chat completion: reasoning, then
+// the text, then one tool call of the CLI's bash tool, then the usage, then [DONE].
+func copilotStream(m *mock, w http.ResponseWriter, r *http.Request, tr turn, i int, model string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	id := "chatcmpl-mock-" + strconv.Itoa(i)
+	created := time.Now().Unix()
+	chunk := func(delta map[string]any, finish any, extra map[string]any) {
+		c := map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
+			"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}}
+		for k, v := range extra {
+			c[k] = v
+		}
+		data, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\n\n", data)
+		flush(w)
+	}
+	chunk(map[string]any{"role": "assistant", "content": ""}, nil, nil)
+	if tr.Hang {
+		m.hang(r.Context())
+		return
+	}
+	if tr.Thinking != "" {
+		chunk(map[string]any{"reasoning_text": tr.Thinking}, nil, nil)
+	}
+	if tr.Text != "" {
+		chunk(map[string]any{"content": tr.Text}, nil, nil)
+	}
+	finish := "stop"
+	if tr.Shell != "" {
+		args, _ := json.Marshal(map[string]any{"command": tr.Shell, "description": "Run the command"})
+		chunk(map[string]any{"tool_calls": []map[string]any{{"index": 0, "id": "call_mock_" + strconv.Itoa(i),
+			"type": "function", "function": map[string]any{"name": "bash", "arguments": string(args)}}}}, nil, nil)
+		finish = "tool_calls"
+	}
+	chunk(map[string]any{}, finish, nil)
+	data, _ := json.Marshal(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
+		"choices": []any{}, "usage": map[string]any{"prompt_tokens": tr.Usage.Input, "completion_tokens": tr.Usage.Output,
+			"total_tokens": tr.Usage.Input + tr.Usage.Output}})
+	fmt.Fprintf(w, "data: %s\n\ndata: [DONE]\n\n", data)
+	flush(w)
+}
+
+// copilotFail answers with the OpenAI API's own error bodies and rate-limit headers.
+func copilotFail(w http.ResponseWriter, e *apiError) {
+	status, typ, code, msg := http.StatusInternalServerError, "server_error", "", "The server had an error while processing your request. Sorry about that!"
+	switch e.Kind {
+	case limitError:
+		secs := int(e.ResetIn.Round(time.Second) / time.Second)
+		status, typ, code = http.StatusTooManyRequests, "requests", "rate_limit_exceeded"
+		msg = fmt.Sprintf("Rate limit reached for %s in organization org-mock on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in %ds.", copilotModel, secs)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		w.Header().Set("x-ratelimit-limit-requests", "3")
+		w.Header().Set("x-ratelimit-remaining-requests", "0")
+		w.Header().Set("x-ratelimit-reset-requests", strconv.Itoa(secs)+"s")
+	case quotaError:
+		status, typ, code = http.StatusTooManyRequests, "insufficient_quota", "insufficient_quota"
+		msg = "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors."
+	case authError:
+		status, typ, code = http.StatusUnauthorized, "invalid_request_error", "invalid_api_key"
+		msg = "Incorrect API key provided: sk-realag*********-key. You can find your API key at https://platform.openai.com/account/api-keys."
+	case overloadedErr:
+		status, msg = http.StatusServiceUnavailable, "The engine is currently overloaded, please try again later"
+	}
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": copilotNilIfEmpty(code)}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func copilotNilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
