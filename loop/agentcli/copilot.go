@@ -21,6 +21,11 @@ type copilotEvent struct {
 	ExitCode *int `json:"exitCode"` // result
 }
 
+// copilotState is what the last failed model call said before the session's error.
+type copilotState struct {
+	lastFailure string // its errorCode and errorType: the provider's own ("insufficient_quota")
+}
+
 // copilotEvent reads one event of `copilot --output-format json`.
 func (r *reading) copilotEvent(typ string, line []byte) {
 	var e copilotEvent
@@ -31,6 +36,11 @@ func (r *reading) copilotEvent(typ string, line []byte) {
 		if e.Data.Model != "" {
 			r.rep.Usage.Model = e.Data.Model
 		}
+	case "model.call_failure":
+		// The provider's own error code of each failed model call (BYOK: OpenAI's
+		// "insufficient_quota"); the session.error that follows has only the CLI's
+		// errorType for it, "rate_limit" whether the limit resets or not.
+		r.copilot.lastFailure = e.Data.ErrorCode + " " + e.Data.ErrorType
 	case "session.error":
 		r.copilotError(e)
 	case "result":
@@ -54,6 +64,10 @@ func (r *reading) copilotError(e copilotEvent) {
 	switch {
 	case d.ErrorType == "rate_limit" || d.StatusCode == 429:
 		r.limit(msg, time.Time{}, false)
+		if permanent(r.copilot.lastFailure) {
+			// no credits left at the provider: retrying the same key will not help
+			r.rep.Limit.Permanent = true
+		}
 	case d.ErrorType == "quota":
 		// quota_exceeded, billing_not_configured: no premium requests left this month.
 		r.limit(msg, time.Time{}, false)
