@@ -1,0 +1,101 @@
+package agentcli
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// recordedCopilot is what the reader must make of each run of the real copilot CLI
+// (@github/copilot, realagents/versions.txt) that realagents recorded against its mock
+// of an OpenAI-compatible provider (BYOK), one file per scenario and attempt.
+var recordedCopilot = map[string]want{
+	"success-1-1.out": {structured: true,
+		saidExactly: ptr("Adding agent.txt.\nI added agent.txt and committed it.\n<promise>SUCCESS</promise>"),
+		usage:       &Usage{Model: "gpt-4.1"}},
+	// the promise tags were in the reasoning, the bash tool's input and its output
+	"tags-not-in-words-1-1.out": {structured: true,
+		saidExactly: ptr("I wrote a note. The work is not finished yet."), usage: &Usage{Model: "gpt-4.1"}},
+	// 401: copilot retries, then says so in its own words
+	"bad-credentials-1-1.out": {structured: true, isError: true,
+		fatal: "Authentication failed with provider at $MOCK/v1 (HTTP 401).", err: "COPILOT_PROVIDER_API_KEY"},
+	// 429 insufficient_quota: copilot retries for a minute, then reports a session.error
+	// of errorType "rate_limit"; only its failed model calls carry the provider's code
+	"quota-1-1.out": {structured: true, isError: true, err: "You exceeded your current quota",
+		limit: &wantLimit{message: "429 You exceeded your current quota", permanent: true}},
+	// 500 for 2 s, then 503 for 2 s: copilot retries on its own and succeeds
+	"server-errors-1-1.out": {structured: true,
+		said: []string{"<promise>SUCCESS</promise>"}, usage: &Usage{Model: "gpt-4.1"}},
+	// killed by the loop's timeout while the stream hung: nothing to read but the start
+	"hung-stream-1-1.out": {structured: true, saidExactly: ptr("")},
+}
+
+func TestReadRecordedCopilot(t *testing.T) {
+	checkRecordingsIn(t, "copilot", "copilot", recordedCopilot)
+}
+
+// checkRecordingsIn reads every recording of testdata/recorded/DIR with preset and checks
+// it against wants; a recording without a want, or a want without its recording, is a
+// failure, so that refreshed recordings (scripts/agents-latest.sh --update) are looked at.
+func checkRecordingsIn(t *testing.T, dir, preset string, wants map[string]want) {
+	base := filepath.Join("testdata", "recorded", dir)
+	exits := exitsTxt(t, filepath.Join(base, "exits.txt"))
+	files, err := filepath.Glob(filepath.Join(base, "*.out"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings in %s: %v", base, err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		name := filepath.Base(f)
+		seen[name] = true
+		t.Run(strings.TrimSuffix(name, ".out"), func(t *testing.T) {
+			w, ok := wants[name]
+			if !ok {
+				t.Fatalf("%s has no expectation in the table", f)
+			}
+			exit, ok := exits[name]
+			if !ok {
+				t.Fatalf("%s has no line in exits.txt", f)
+			}
+			output, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, read(t, preset, output, exit), w)
+		})
+	}
+	for name := range wants {
+		if !seen[name] {
+			t.Errorf("the table expects %s, which is not in %s", name, base)
+		}
+	}
+}
+
+// exitsTxt reads exits.txt: "FILE EXIT" per line, the exit status of each run.
+func exitsTxt(t *testing.T, path string) map[string]int {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	exits := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 2 {
+			continue
+		}
+		code, err := strconv.Atoi(fields[1])
+		if err != nil {
+			t.Fatalf("%s: %q: %v", path, sc.Text(), err)
+		}
+		exits[fields[0]] = code
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return exits
+}
