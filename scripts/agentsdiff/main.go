@@ -239,6 +239,10 @@ type comparison struct {
 type fileDiff struct {
 	file string
 	diff string // a unified diff of the recordings' shapes; "" when they are the same
+	// killed: both runs were killed (the hung stream's timeout), and what a CLI prints
+	// while it is stopped depends on when the signal came; its diff does not count as a
+	// change of behaviour
+	killed bool
 }
 
 func compareCLI(name string, p pinned, newest string, before, after map[string]string, pinnedDir, latestDir string) comparison {
@@ -263,11 +267,26 @@ func compareCLI(name string, p pinned, newest string, before, after map[string]s
 		names = append(names, f)
 	}
 	sort.Strings(names)
+	exitsBefore, exitsAfter := readExits(pinnedDir), readExits(latestDir)
 	for _, f := range names {
 		d := diffShapes(filepath.Join(pinnedDir, f), filepath.Join(latestDir, f))
-		c.diffs = append(c.diffs, fileDiff{file: f, diff: d})
+		killed := strings.HasPrefix(exitsBefore[f], "-") && strings.HasPrefix(exitsAfter[f], "-")
+		c.diffs = append(c.diffs, fileDiff{file: f, diff: d, killed: killed})
 	}
 	return c
+}
+
+// readExits reads DIR/exits.txt: the exit status of each recording, -1 for a run
+// killed by a signal.
+func readExits(dir string) map[string]string {
+	data, _ := os.ReadFile(filepath.Join(dir, "exits.txt"))
+	out := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			out[f[0]] = f[1]
+		}
+	}
+	return out
 }
 
 func (c comparison) changed() bool {
@@ -280,7 +299,7 @@ func (c comparison) changed() bool {
 		}
 	}
 	for _, d := range c.diffs {
-		if d.diff != "" {
+		if d.diff != "" && !d.killed {
 			return true
 		}
 	}
@@ -288,11 +307,11 @@ func (c comparison) changed() bool {
 }
 
 func (c comparison) print(w io.Writer) {
-	version := c.pinned + " (the newest)"
+	version := "pinned " + c.pinned + ", the newest"
 	if c.newest != c.pinned {
-		version = c.pinned + " → newest " + c.newest
+		version = "pinned " + c.pinned + ", newest " + c.newest
 	}
-	fmt.Fprintf(w, "%s (%s %s)\n", c.name, c.pkg, version)
+	fmt.Fprintf(w, "%s: %s %s\n", c.name, c.pkg, version)
 	if len(c.scenarios) == 0 {
 		fmt.Fprintln(w, "  no scenario ran (see the go test logs)")
 	}
@@ -310,7 +329,11 @@ func (c comparison) print(w io.Writer) {
 			continue
 		}
 		same = false
-		fmt.Fprintf(w, "  what it printed changed in %s:\n", d.file)
+		if d.killed {
+			fmt.Fprintf(w, "  what it printed differs in %s, killed in both runs (the order of what a CLI prints while it is stopped depends on timing):\n", d.file)
+		} else {
+			fmt.Fprintf(w, "  what it printed changed in %s:\n", d.file)
+		}
 		for _, line := range strings.Split(strings.TrimRight(d.diff, "\n"), "\n") {
 			fmt.Fprintln(w, "    "+line)
 		}
@@ -358,7 +381,7 @@ func shapeFile(path string) []string {
 // (type, subtype, the item's or part's type, the role, the status, the error's type) and
 // the messages it carries, or the text of a non-JSON line; with ids, timestamps, numbers
 // and paths replaced, and a run of identical lines (stream deltas, whose count depends on
-// timing) kept once with " …".
+// timing) kept once.
 func shape(output []byte) []string {
 	var out []string
 	for line := range bytes.Lines(output) {
@@ -373,13 +396,34 @@ func shape(output []byte) []string {
 		} else {
 			s = "text: " + scrub(string(t))
 		}
-		if n := len(out); n > 0 && (out[n-1] == s || out[n-1] == s+" …") {
-			out[n-1] = s + " …"
+		if n := len(out); n > 0 && out[n-1] == s {
 			continue
 		}
 		out = append(out, s)
 	}
-	return out
+	return collapseRepeats(out)
+}
+
+// maxCycle is the longest run of lines collapseRepeats looks for a repeat of: a retry
+// cycle (request, failure, retry notice) is a few lines long.
+const maxCycle = 12
+
+// collapseRepeats keeps once a block of lines repeated right after itself: how many
+// times a CLI retries while an error lasts depends on timing, not on its behaviour.
+func collapseRepeats(lines []string) []string {
+	for changed := true; changed; {
+		changed = false
+		for size := 1; size <= maxCycle; size++ {
+			for i := 0; i+2*size <= len(lines); i++ {
+				if slices.Equal(lines[i:i+size], lines[i+size:i+2*size]) {
+					lines = slices.Delete(lines, i+size, i+2*size)
+					changed = true
+					i--
+				}
+			}
+		}
+	}
+	return lines
 }
 
 // eventShape names one JSON event by its kinds and messages.
