@@ -71,11 +71,17 @@ func TestRealAgents(t *testing.T) {
 					concurrent <- struct{}{}
 					defer func() { <-concurrent }()
 					r := newRun(t, c, sc.script)
+					// deferred, so that a check that stopped the test with Fatal still
+					// shows what the mock served and records what the CLI printed: the
+					// recording of a failed scenario is the one scripts/agents-latest.sh
+					// needs most
+					defer func() {
+						if t.Failed() {
+							t.Logf("the mock served: %+v", r.mock.requests())
+						}
+						r.record(sc.name)
+					}()
 					sc.check(r)
-					r.record(sc.name)
-					if t.Failed() {
-						t.Logf("the mock served: %+v", r.mock.requests())
-					}
 				})
 			}
 		})
