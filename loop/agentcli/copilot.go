@@ -11,19 +11,22 @@ import (
 // back as a user.message event, which is never read.
 type copilotEvent struct {
 	Data struct {
-		Content    string `json:"content"`    // assistant.message
-		Model      string `json:"model"`      // assistant.message
-		ErrorType  string `json:"errorType"`  // session.error: "rate_limit", "quota", "authentication", …
-		ErrorCode  string `json:"errorCode"`  // session.error: "user_weekly_rate_limited", "quota_exceeded", …
-		Message    string `json:"message"`    // session.error
-		StatusCode int    `json:"statusCode"` // session.error
+		Content    string `json:"content"`      // assistant.message
+		Model      string `json:"model"`        // assistant.message
+		ErrorType  string `json:"errorType"`    // session.error: "rate_limit", "quota", "authentication", …
+		ErrorCode  string `json:"errorCode"`    // session.error: "user_weekly_rate_limited", "quota_exceeded", …
+		Message    string `json:"message"`      // session.error
+		ErrorBody  string `json:"errorMessage"` // model.call_failure: the provider's error body
+		StatusCode int    `json:"statusCode"`   // session.error
 	} `json:"data"`
 	ExitCode *int `json:"exitCode"` // result
 }
 
 // copilotState is what the last failed model call said before the session's error.
 type copilotState struct {
-	lastFailure string // its errorCode and errorType: the provider's own ("insufficient_quota")
+	// its errorCode, errorType and errorMessage: the provider's own code
+	// ("insufficient_quota"), which 1.0.92 gave only inside the error body
+	lastFailure string
 }
 
 // copilotEvent reads one event of `copilot --output-format json`.
@@ -40,7 +43,7 @@ func (r *reading) copilotEvent(typ string, line []byte) {
 		// The provider's own error code of each failed model call (BYOK: OpenAI's
 		// "insufficient_quota"); the session.error that follows has only the CLI's
 		// errorType for it, "rate_limit" whether the limit resets or not.
-		r.copilot.lastFailure = e.Data.ErrorCode + " " + e.Data.ErrorType
+		r.copilot.lastFailure = e.Data.ErrorCode + " " + e.Data.ErrorType + " " + e.Data.ErrorBody
 	case "session.error":
 		r.copilotError(e)
 	case "result":

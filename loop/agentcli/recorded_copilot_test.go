@@ -37,6 +37,18 @@ func TestReadRecordedCopilot(t *testing.T) {
 	checkRecordingsIn(t, "copilot", "copilot", recordedCopilot)
 }
 
+// Copilot 1.0.92 against the same 429 insufficient_quota (a local mock, 2026-11-23):
+// its model.call_failure events had no errorCode yet, only the provider's body in
+// errorMessage. A user on that version must not wait forever either.
+func TestReadCopilotQuotaBeforeErrorCodes(t *testing.T) {
+	output, err := os.ReadFile(filepath.Join("testdata", "copilot-1.0.92-insufficient-quota.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, read(t, "copilot", output, 1), want{structured: true, isError: true, err: "You exceeded your current quota",
+		limit: &wantLimit{message: "429 You exceeded your current quota", permanent: true}})
+}
+
 // checkRecordingsIn reads every recording of testdata/recorded/DIR with preset and checks
 // it against wants; a recording without a want, or a want without its recording, is a
 // failure, so that refreshed recordings (scripts/agents-latest.sh --update) are looked at.
