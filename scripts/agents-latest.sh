@@ -56,7 +56,7 @@ scenarios() {
 	echo "running the scenarios with the $label versions (go test ./realagents -run '$run')..." >&2
 	env "$@" RALPH_REALAGENTS_RECORD="$tmp/$label" \
 		go test ./realagents -run "$run" -count=1 -v -timeout 60m >"$tmp/$label.log" 2>&1 || true
-	if ! grep -q -- '--- \(PASS\|FAIL\|SKIP\): TestRealAgents/' "$tmp/$label.log"; then
+	if ! grep -Eq -- '--- (PASS|FAIL|SKIP): TestRealAgents/' "$tmp/$label.log"; then
 		echo "error: no scenario ran with the $label versions; the end of its log:" >&2
 		tail -n 30 "$tmp/$label.log" >&2
 		exit 2

@@ -88,6 +88,14 @@ func report(o options, w io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	pinnedWhy, err := readFailures(o.pinned+".log", pinnedRes)
+	if err != nil {
+		return false, err
+	}
+	latestWhy, err := readFailures(o.latest+".log", latestRes)
+	if err != nil {
+		return false, err
+	}
 	names := o.clis
 	if len(names) == 0 {
 		names = testNames(pinnedRes, latestRes)
@@ -106,6 +114,7 @@ func report(o options, w io.Writer) (bool, error) {
 		}
 		c := compareCLI(name, p, newest[p.preset], pinnedRes[name], latestRes[name],
 			filepath.Join(o.pinned, name), filepath.Join(o.latest, name))
+		c.whyBefore, c.whyAfter = pinnedWhy, latestWhy
 		c.print(w)
 		anyChange = anyChange || c.changed()
 		if o.update && c.newest != p.version {
@@ -214,6 +223,60 @@ func readResults(path string) (results, error) {
 	return res, sc.Err()
 }
 
+// testHeader starts the output of one test in a go test -v log (parallel tests take turns).
+var testHeader = regexp.MustCompile(`^=== (?:RUN|PAUSE|CONT|NAME)\s+TestRealAgents/([^/\s]+)/(\S+)`)
+
+// logLine is a line a test wrote (t.Log, t.Error): FILE_test.go:LINE: message.
+var logLine = regexp.MustCompile(`^\s+\w+_test\.go:\d+: `)
+
+// routine are the log lines every scenario writes, which say nothing about a failure.
+var routine = regexp.MustCompile(`_test\.go:\d+: (?:git-ralph .*: exit -?\d+ after|installing |the mock served:)`)
+
+// maxWhy is how many lines of a failed scenario's messages the report shows.
+const maxWhy = 6
+
+// readFailures returns, per CLI/scenario, the first lines of what the test said when it
+// failed: the checks' messages, without the routine log lines.
+func readFailures(path string, res results) (map[string][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	said := map[string][]string{}
+	current, keep := "", false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := testHeader.FindStringSubmatch(line); m != nil {
+			current = m[1] + "/" + m[2]
+			continue
+		}
+		if strings.HasPrefix(line, "=== ") || strings.HasPrefix(strings.TrimSpace(line), "--- ") {
+			if strings.HasPrefix(line, "=== ") {
+				current = ""
+			}
+			keep = false
+			continue
+		}
+		if current == "" {
+			continue
+		}
+		cli, scenario, _ := strings.Cut(current, "/")
+		if res[cli][scenario] != "FAIL" {
+			continue
+		}
+		if logLine.MatchString(line) {
+			keep = !routine.MatchString(line)
+		}
+		if keep && len(said[current]) < maxWhy {
+			said[current] = append(said[current], strings.TrimSpace(line))
+		}
+	}
+	return said, sc.Err()
+}
+
 // testNames are the CLIs either run played, in order.
 func testNames(runs ...results) []string {
 	var names []string
@@ -232,7 +295,8 @@ func testNames(runs ...results) []string {
 type comparison struct {
 	name, pkg, pinned, newest string
 	scenarios                 []string
-	before, after             map[string]string // scenario → PASS, FAIL, SKIP or "-" (not run)
+	before, after             map[string]string   // scenario → PASS, FAIL, SKIP or "-" (not run)
+	whyBefore, whyAfter       map[string][]string // CLI/scenario → what its failed test said
 	diffs                     []fileDiff
 }
 
@@ -322,6 +386,17 @@ func (c comparison) print(w io.Writer) {
 			mark = "   <- changed"
 		}
 		fmt.Fprintf(w, "  %-20s pinned %-4s newest %-4s%s\n", sc, b, a, mark)
+		for _, run := range []struct {
+			label string
+			why   map[string][]string
+		}{{"pinned", c.whyBefore}, {"newest", c.whyAfter}} {
+			for _, line := range run.why[c.name+"/"+sc] {
+				if r := []rune(line); len(r) > 200 {
+					line = string(r[:200]) + "…"
+				}
+				fmt.Fprintf(w, "      %s: %s\n", run.label, line)
+			}
+		}
 	}
 	same := true
 	for _, d := range c.diffs {

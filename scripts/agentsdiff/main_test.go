@@ -136,3 +136,38 @@ func TestShapeKeepsARetryCycleOnce(t *testing.T) {
 		t.Errorf("two and three retries differ:\n%s\n---\n%s", strings.Join(twice, "\n"), strings.Join(thrice, "\n"))
 	}
 }
+
+// A failed scenario's own messages are shown, not the routine log lines nor what the
+// other scenarios running beside it said.
+func TestReadFailures(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.log")
+	log := `=== CONT  TestRealAgents/copilot/quota
+=== NAME  TestRealAgents/copilot/success
+    scenarios_test.go:88: git-ralph loop --agent copilot --max 2: exit 0 after 3.9s
+    scenarios_test.go:99: unrelated log of a scenario that passed
+=== NAME  TestRealAgents/copilot/quota
+    install_test.go:134: installing @github/copilot@1.0.92 into /cache
+    scenarios_test.go:175: git-ralph loop --agent copilot --max 3 did not end in 4 minutes
+        exit 0 after 4m0.009s
+    scenarios_test.go:77: the mock served: [{...}]
+--- FAIL: TestRealAgents (0.00s)
+    --- FAIL: TestRealAgents/copilot (0.00s)
+        --- PASS: TestRealAgents/copilot/success (3.60s)
+        --- FAIL: TestRealAgents/copilot/quota (240.66s)
+`
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := readResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why, err := readFailures(path, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"scenarios_test.go:175: git-ralph loop --agent copilot --max 3 did not end in 4 minutes", "exit 0 after 4m0.009s"}
+	if !slices.Equal(why["copilot/quota"], want) || len(why) != 1 {
+		t.Errorf("failures: %q", why)
+	}
+}
