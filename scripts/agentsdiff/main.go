@@ -230,7 +230,7 @@ var testHeader = regexp.MustCompile(`^=== (?:RUN|PAUSE|CONT|NAME)\s+TestRealAgen
 var logLine = regexp.MustCompile(`^\s+\w+_test\.go:\d+: `)
 
 // routine are the log lines every scenario writes, which say nothing about a failure.
-var routine = regexp.MustCompile(`_test\.go:\d+: (?:git-ralph .*: exit -?\d+ after|installing |the mock served:)`)
+var routine = regexp.MustCompile(`_test\.go:\d+: (?:git-ralph .*: exit -?\d+ after|installing \S+ into |the mock served:)`)
 
 // maxWhy is how many lines of a failed scenario's messages the report shows.
 const maxWhy = 6

@@ -145,6 +145,8 @@ func TestReadFailures(t *testing.T) {
 === NAME  TestRealAgents/copilot/success
     scenarios_test.go:88: git-ralph loop --agent copilot --max 2: exit 0 after 3.9s
     scenarios_test.go:99: unrelated log of a scenario that passed
+=== NAME  TestRealAgents/amp/success
+    install_test.go:97: installing @ampcode/cli@latest from npm: npm installed it but there is no amp program
 === NAME  TestRealAgents/copilot/quota
     install_test.go:134: installing @github/copilot@1.0.92 into /cache
     scenarios_test.go:175: git-ralph loop --agent copilot --max 3 did not end in 4 minutes
@@ -154,6 +156,8 @@ func TestReadFailures(t *testing.T) {
     --- FAIL: TestRealAgents/copilot (0.00s)
         --- PASS: TestRealAgents/copilot/success (3.60s)
         --- FAIL: TestRealAgents/copilot/quota (240.66s)
+    --- FAIL: TestRealAgents/amp (0.00s)
+        --- FAIL: TestRealAgents/amp/success (9.00s)
 `
 	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
@@ -167,7 +171,8 @@ func TestReadFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"scenarios_test.go:175: git-ralph loop --agent copilot --max 3 did not end in 4 minutes", "exit 0 after 4m0.009s"}
-	if !slices.Equal(why["copilot/quota"], want) || len(why) != 1 {
+	amp := []string{"install_test.go:97: installing @ampcode/cli@latest from npm: npm installed it but there is no amp program"}
+	if !slices.Equal(why["copilot/quota"], want) || !slices.Equal(why["amp/success"], amp) || len(why) != 2 {
 		t.Errorf("failures: %q", why)
 	}
 }
