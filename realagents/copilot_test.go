@@ -198,3 +198,156 @@ func copilotNilIfEmpty(s string) any {
 	}
 	return s
 }
+
+// copilot-anthropic: the same CLI with COPILOT_PROVIDER_TYPE=anthropic, which talks to
+// the provider with the Anthropic Messages API (its Anthropic JS SDK 0.94.0), answered
+// here by a mock of that API with server-sent events and Anthropic's error bodies.
+func init() {
+	register(agentCLI{
+		name:    "copilot-anthropic",
+		preset:  "copilot",
+		account: "anthropic",
+		api:     copilotAnthropicAPI,
+		configure: func(t *testing.T, home, baseURL string) []string {
+			env := configureCopilot(t, home, baseURL)
+			for i, kv := range env {
+				switch {
+				case strings.HasPrefix(kv, "COPILOT_PROVIDER_BASE_URL="):
+					env[i] = "COPILOT_PROVIDER_BASE_URL=" + baseURL // the SDK adds /v1/messages
+				case strings.HasPrefix(kv, "COPILOT_MODEL="):
+					env[i] = "COPILOT_MODEL=" + copilotAnthropicModel
+				}
+			}
+			return append(env, "COPILOT_PROVIDER_TYPE=anthropic")
+		},
+		says: map[errorKind]string{
+			quotaError: "Your credit balance is too low to access the Anthropic API",
+			authError:  "Authentication failed with provider",
+		},
+		skip: map[string]string{
+			"limit-reset": "copilot waits out a 429 with a Retry-After itself (as with an OpenAI-compatible provider)",
+		},
+	})
+}
+
+// copilotAnthropicModel is a Claude model of the CLI's built-in catalog.
+const copilotAnthropicModel = "claude-sonnet-4.5"
+
+// copilotAnthropicAPI is the mock of the Anthropic Messages API: POST /v1/messages
+// takes a turn and streams it; POST /v1/messages/count_tokens is answered on its own.
+func copilotAnthropicAPI(m *mock) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/messages/count_tokens", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"input_tokens":1000}`)
+	})
+	mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model  string `json:"model"`
+			Stream bool   `json:"stream"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(body, &req); err != nil {
+			copilotAnthropicError(w, http.StatusBadRequest, "invalid_request_error", "bad JSON")
+			return
+		}
+		tr, i := m.take(r.URL.Path)
+		switch {
+		case tr.Fail != nil:
+			copilotAnthropicFail(w, tr.Fail)
+		case !req.Stream:
+			m.t.Errorf("copilot asked for a message without streaming; the mock streams only")
+			copilotAnthropicError(w, http.StatusBadRequest, "invalid_request_error", "the mock streams only")
+		default:
+			copilotAnthropicStream(m, w, r, tr, i, req.Model)
+		}
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		m.t.Logf("copilot-anthropic mock: unexpected %s %s", r.Method, r.URL.Path)
+		copilotAnthropicError(w, http.StatusNotFound, "not_found_error", "Not found")
+	})
+	return mux
+}
+
+// copilotAnthropicStream renders tr as a streamed message: a thinking block, a text
+// block, a tool_use block of the CLI's bash tool, then the stop reason and usage.
+func copilotAnthropicStream(m *mock, w http.ResponseWriter, r *http.Request, tr turn, i int, model string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	event := func(name string, data map[string]any) {
+		data["type"] = name
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+		flush(w)
+	}
+	event("message_start", map[string]any{"message": map[string]any{
+		"id": "msg_mock_" + strconv.Itoa(i), "type": "message", "role": "assistant", "model": model,
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
+		"usage": map[string]any{"input_tokens": tr.Usage.Input, "output_tokens": 1}}})
+	if tr.Hang {
+		m.hang(r.Context())
+		return
+	}
+	block := 0
+	open := func(content map[string]any, delta map[string]any, extra ...map[string]any) {
+		event("content_block_start", map[string]any{"index": block, "content_block": content})
+		event("content_block_delta", map[string]any{"index": block, "delta": delta})
+		for _, d := range extra {
+			event("content_block_delta", map[string]any{"index": block, "delta": d})
+		}
+		event("content_block_stop", map[string]any{"index": block})
+		block++
+	}
+	if tr.Thinking != "" {
+		open(map[string]any{"type": "thinking", "thinking": "", "signature": ""},
+			map[string]any{"type": "thinking_delta", "thinking": tr.Thinking},
+			map[string]any{"type": "signature_delta", "signature": "mock-signature-" + strconv.Itoa(i)})
+	}
+	if tr.Text != "" {
+		open(map[string]any{"type": "text", "text": ""}, map[string]any{"type": "text_delta", "text": tr.Text})
+	}
+	stop := "end_turn"
+	if tr.Shell != "" {
+		args, _ := json.Marshal(map[string]any{"command": tr.Shell, "description": "Run the command"})
+		open(map[string]any{"type": "tool_use", "id": "toolu_mock_" + strconv.Itoa(i), "name": "bash", "input": map[string]any{}},
+			map[string]any{"type": "input_json_delta", "partial_json": string(args)})
+		stop = "tool_use"
+	}
+	event("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": tr.Usage.Output}})
+	event("message_stop", map[string]any{})
+}
+
+// copilotAnthropicFail answers with the Anthropic API's own error bodies and headers.
+func copilotAnthropicFail(w http.ResponseWriter, e *apiError) {
+	switch e.Kind {
+	case limitError:
+		secs := int(e.ResetIn.Round(time.Second) / time.Second)
+		reset := time.Now().Add(e.ResetIn).UTC().Format(time.RFC3339)
+		w.Header().Set("retry-after", strconv.Itoa(secs))
+		w.Header().Set("anthropic-ratelimit-requests-limit", "5")
+		w.Header().Set("anthropic-ratelimit-requests-remaining", "0")
+		w.Header().Set("anthropic-ratelimit-requests-reset", reset)
+		copilotAnthropicError(w, http.StatusTooManyRequests, "rate_limit_error",
+			"This request would exceed your organization's rate limit of 5 requests per minute. For details, refer to: https://docs.claude.com/en/api/rate-limits.")
+	case quotaError:
+		copilotAnthropicError(w, http.StatusBadRequest, "invalid_request_error",
+			"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.")
+	case authError:
+		copilotAnthropicError(w, http.StatusUnauthorized, "authentication_error", "invalid x-api-key")
+	case overloadedErr:
+		copilotAnthropicError(w, 529, "overloaded_error", "Overloaded")
+	default:
+		copilotAnthropicError(w, http.StatusInternalServerError, "api_error", "Internal server error")
+	}
+}
+
+func copilotAnthropicError(w http.ResponseWriter, status int, typ, msg string) {
+	body, _ := json.Marshal(map[string]any{"type": "error",
+		"error": map[string]any{"type": typ, "message": msg}, "request_id": "req_mock"})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("request-id", "req_mock")
+	w.WriteHeader(status)
+	w.Write(body)
+}

@@ -33,6 +33,30 @@ var recordedCopilot = map[string]want{
 	"hung-stream-1-1.out": {structured: true, saidExactly: ptr("")},
 }
 
+// recordedCopilotAnthropic: the same CLI with COPILOT_PROVIDER_TYPE=anthropic against a
+// mock of the Anthropic Messages API.
+var recordedCopilotAnthropic = map[string]want{
+	"success-1-1.out": {structured: true,
+		saidExactly: ptr("Adding agent.txt.\nI added agent.txt and committed it.\n<promise>SUCCESS</promise>"),
+		usage:       &Usage{Model: "claude-sonnet-4.5"}},
+	"tags-not-in-words-1-1.out": {structured: true,
+		saidExactly: ptr("I wrote a note. The work is not finished yet."), usage: &Usage{Model: "claude-sonnet-4.5"}},
+	"bad-credentials-1-1.out": {structured: true, isError: true,
+		fatal: "Authentication failed with provider at $MOCK (HTTP 401).", err: "COPILOT_PROVIDER_API_KEY"},
+	// the Anthropic API's 400 for an account without credits: copilot does not retry it
+	// and reports a session.error of errorType "query"
+	"quota-1-1.out": {structured: true, isError: true, err: "400 Your credit balance is too low",
+		limit: &wantLimit{message: "Your credit balance is too low to access the Anthropic API", permanent: true}},
+	// 500 api_error, then 529 overloaded_error: copilot retries on its own and succeeds
+	"server-errors-1-1.out": {structured: true,
+		said: []string{"<promise>SUCCESS</promise>"}, usage: &Usage{Model: "claude-sonnet-4.5"}},
+	"hung-stream-1-1.out": {structured: true, saidExactly: ptr("")},
+}
+
+func TestReadRecordedCopilotAnthropic(t *testing.T) {
+	checkRecordingsIn(t, "copilot-anthropic", "copilot", recordedCopilotAnthropic)
+}
+
 func TestReadRecordedCopilot(t *testing.T) {
 	checkRecordingsIn(t, "copilot", "copilot", recordedCopilot)
 }
@@ -110,4 +134,16 @@ func exitsTxt(t *testing.T, path string) map[string]int {
 		t.Fatal(err)
 	}
 	return exits
+}
+
+// A session.error of a kind the reader does not classify (the provider's 404 for an
+// unknown model, copilot 1.0.102 in BYOK mode) is still the run's error in its words,
+// not "exit code 1".
+func TestReadCopilotUnclassifiedErrorIsTheRunsError(t *testing.T) {
+	output := `{"type":"model.call_failure","data":{"model":"gpt-4.1","statusCode":404,"errorMessage":"\"nope\""},"ephemeral":true}
+{"type":"session.error","data":{"errorType":"query","message":"Model 'gpt-4.1' not found on provider at http://127.0.0.1:18931/v1 (HTTP 404).\n  Check that the model is available on your provider.","statusCode":404}}
+{"type":"result","exitCode":1,"usage":{"premiumRequests":0}}
+`
+	check(t, read(t, "copilot", []byte(output), 1), want{structured: true, isError: true,
+		err: "Model 'gpt-4.1' not found on provider"})
 }
