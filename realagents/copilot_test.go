@@ -36,9 +36,10 @@ func init() {
 			authError: "Authentication failed with provider",
 		},
 		skip: map[string]string{
-			"limit-reset": "copilot waits out a 429 with a Retry-After itself (5 retries, up to a minute): " +
-				"the 4 s limit never reaches git-ralph, the same run succeeds. A limit that outlasts its " +
-				"retries reaches git-ralph as in the quota scenario (session.error, errorType rate_limit)",
+			"limit-reset": "copilot waits out a 429 whose Retry-After is short itself (seen: 4, 20 and 60 s; " +
+				"5 retries): the 4 s limit never reaches git-ralph, the same run succeeds. With Retry-After: 300 " +
+				"it stops at once (session.error rate_limit, 'Please try again in 300s.'), too long a wait for a " +
+				"test: loop/agentcli's TestReadCopilotLongRateLimit reads that recording",
 		},
 	})
 }

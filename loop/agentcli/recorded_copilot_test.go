@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // recordedCopilot is what the reader must make of each run of the real copilot CLI
@@ -146,4 +147,16 @@ func TestReadCopilotUnclassifiedErrorIsTheRunsError(t *testing.T) {
 `
 	check(t, read(t, "copilot", []byte(output), 1), want{structured: true, isError: true,
 		err: "Model 'gpt-4.1' not found on provider"})
+}
+
+// A 429 whose Retry-After is long (300 s) copilot 1.0.102 does not wait out itself (it
+// does up to 60 s, seen with 4, 20 and 60): it stops at once with the provider's words,
+// and the loop waits until the reset they state (a local mock, 2026-11-23).
+func TestReadCopilotLongRateLimit(t *testing.T) {
+	output, err := os.ReadFile(filepath.Join("testdata", "copilot-rate-limit-300s.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, read(t, "copilot", output, 1), want{structured: true, isError: true, err: "Please try again in 300s.",
+		limit: &wantLimit{message: "429 Rate limit reached for gpt-4.1", resetAt: now.Add(300 * time.Second)}})
 }
