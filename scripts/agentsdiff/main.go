@@ -467,6 +467,9 @@ func shape(output []byte) []string {
 		var s string
 		var ev map[string]any
 		if t[0] == '{' && json.Unmarshal(t, &ev) == nil {
+			if noise[str(ev["type"])] {
+				continue
+			}
 			s = eventShape(ev)
 		} else {
 			s = "text: " + scrub(string(t))
@@ -500,6 +503,10 @@ func collapseRepeats(lines []string) []string {
 	}
 	return lines
 }
+
+// noise are events that say nothing of what a CLI did and come between the others in
+// an order that depends on timing (copilot's, with empty data, around every tool call).
+var noise = map[string]bool{"session.background_tasks_changed": true}
 
 // eventShape names one JSON event by its kinds and messages.
 func eventShape(ev map[string]any) string {

@@ -20,6 +20,7 @@ Package extraction took 6936ms in /root/.cache/copilot/pkg
 `
 	run2 := `{"type":"assistant.turn_start","data":{"turnId":"0","interactionId":"11111111-2222-4333-8444-555555555555"},"id":"a3648f40-0ae8-4200-acb9-79deaa3163de","timestamp":"2026-11-24T10:00:00.001Z"}
 {"type":"assistant.message_delta","data":{"deltaContent":"Adding"},"ephemeral":true}
+{"type":"session.background_tasks_changed","data":{},"ephemeral":true}
 {"type":"session.error","data":{"errorType":"rate_limit","message":"Failed to get response from the AI model; retried 5 times (total retry wait time: 60.2 seconds) Last error: 429 You exceeded your current quota","statusCode":429}}
 Package extraction took 512ms in /home/u/.cache/copilot/pkg
 {"type":"result","sessionId":"00000000-6bad-4cdd-9c64-08b65c85a6d2","exitCode":1,"usage":{"premiumRequests":0,"totalApiDurationMs":9000}}
