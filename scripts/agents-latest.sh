@@ -66,4 +66,5 @@ scenarios() {
 scenarios pinned RALPH_AGENT_VERSIONS=
 scenarios latest RALPH_AGENT_VERSIONS=latest
 
-go run ./scripts/agentsdiff $update -pinned "$tmp/pinned" -latest "$tmp/latest" "$@"
+go build -o "$tmp/agentsdiff" ./scripts/agentsdiff
+"$tmp/agentsdiff" $update -pinned "$tmp/pinned" -latest "$tmp/latest" "$@"
