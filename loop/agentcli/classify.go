@@ -46,6 +46,7 @@ var (
 		`\breached your specified API usage limits\b`,
 		`\busage allocation has been disabled\b`,
 		`\bat least \$[\d.]+ in available credits\b`,
+		`\bcredit balance is too low\b`, // the Anthropic API's 400 when no credits are left
 		// The per-model banner has no reset time; it counts only with its remedy hint, so
 		// that prose about limits does not (saaranshM/unsnooze PR #7).
 		`\byou've reached your .*\blimit\b.*(?:/usage-credits|/model)`,
@@ -66,6 +67,7 @@ var (
 		// PerDay quota id; it states no reset), and the API's word for a plan that has no
 		// quota at all for the model: gemini-cli gives up on both at once.
 		`\bexhausted your daily quota\b`, `\bquota exceeded for metric: [^\n]*\blimit: ?0(?:,|\s|$)`,
+		`\bcredit balance is too low\b`,
 	)
 	fatalRules = rules(
 		`^\W*(?:error:?\s*)?(?:you are |you're )?not (?:logged in|authenticated)\b`, // "Not logged in · Please run /login"

@@ -22,8 +22,9 @@ type reading struct {
 	resultErr string   // the error message the run's terminal event carried, if any
 	guessed   bool     // rep.Limit.Message was made up from a structured event, not the agent's words
 
-	claude claudeState // state kept between the events of each format
-	gemini geminiState
+	claude  claudeState // state kept between the events of each format
+	gemini  geminiState
+	copilot copilotState
 }
 
 // newReading starts reading output, a run that ended at now.
