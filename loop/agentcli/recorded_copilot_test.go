@@ -1,10 +1,8 @@
 package agentcli
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +77,7 @@ func TestReadCopilotQuotaBeforeErrorCodes(t *testing.T) {
 // failure, so that refreshed recordings (scripts/agents-latest.sh --update) are looked at.
 func checkRecordingsIn(t *testing.T, dir, preset string, wants map[string]want) {
 	base := filepath.Join("testdata", "recorded", dir)
-	exits := exitsTxt(t, filepath.Join(base, "exits.txt"))
+	exits := recordedExits(t, base)
 	files, err := filepath.Glob(filepath.Join(base, "*.out"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no recordings in %s: %v", base, err)
@@ -109,32 +107,6 @@ func checkRecordingsIn(t *testing.T, dir, preset string, wants map[string]want) 
 			t.Errorf("the table expects %s, which is not in %s", name, base)
 		}
 	}
-}
-
-// exitsTxt reads exits.txt: "FILE EXIT" per line, the exit status of each run.
-func exitsTxt(t *testing.T, path string) map[string]int {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	exits := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) != 2 {
-			continue
-		}
-		code, err := strconv.Atoi(fields[1])
-		if err != nil {
-			t.Fatalf("%s: %q: %v", path, sc.Text(), err)
-		}
-		exits[fields[0]] = code
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return exits
 }
 
 // A session.error of a kind the reader does not classify (the provider's 404 for an
