@@ -66,5 +66,6 @@ scenarios() {
 scenarios pinned RALPH_AGENT_VERSIONS=
 scenarios latest RALPH_AGENT_VERSIONS=latest
 
-go build -o "$tmp/agentsdiff" ./scripts/agentsdiff
+# a build that fails is an error of this script (2), not a difference found (1)
+go build -o "$tmp/agentsdiff" ./scripts/agentsdiff || exit 2
 "$tmp/agentsdiff" $update -pinned "$tmp/pinned" -latest "$tmp/latest" "$@"
