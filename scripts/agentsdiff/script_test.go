@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,25 @@ func TestAgentsLatestBuildFailureIsAnError(t *testing.T) {
 	code, out := runScript(t, fakeGo(t, "echo 'compile error' >&2; exit 1"), "codex")
 	if code != 2 {
 		t.Errorf("want exit 2 when agentsdiff does not build, got %d\n%s", code, out)
+	}
+}
+
+// An option after the CLI names would be taken for a CLI, after the scenarios ran twice.
+func TestAgentsLatestRefusesAnOptionAfterTheNames(t *testing.T) {
+	code, out := runScript(t, fakeGo(t, "exit 0"), "codex", "--update")
+	if code != 2 || !strings.Contains(out, "error:") || strings.Contains(out, "running the scenarios") {
+		t.Errorf("want exit 2 with an error before any run, got %d\n%s", code, out)
+	}
+}
+
+// A name no CLI has is refused before the scenarios run twice for nothing.
+func TestAgentsLatestRefusesAnUnknownCLI(t *testing.T) {
+	code, out := runScript(t, fakeGo(t, "exit 0"), "codx")
+	if code != 2 || !strings.Contains(out, "error: codx: no line for it") || strings.Contains(out, "running the scenarios") {
+		t.Errorf("want exit 2 with an error before any run, got %d\n%s", code, out)
+	}
+	code, out = runScript(t, fakeGo(t, "exit 0"), "claude-subscriber")
+	if !strings.Contains(out, "running the scenarios") {
+		t.Errorf("claude-subscriber (an account of claude) was refused: %d\n%s", code, out)
 	}
 }
