@@ -149,13 +149,24 @@ func install(t *testing.T, p pinned) (string, error) {
 	return bin, nil
 }
 
-// newest asks npm for the newest published version of pkg.
+// newest asks npm for the newest published version of pkg. It is asked with the cache
+// locked, so it is bounded: without a network npm retries for minutes.
 func newest(pkg string) (string, error) {
-	out, err := exec.Command("npm", "view", pkg, "version").Output()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "view", pkg, "version")
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("npm view %s version: %v", pkg, err)
+		return "", fmt.Errorf("npm view %s version: %v\n%s", pkg, err, stderr.Bytes())
 	}
-	return strings.TrimSpace(string(out)), nil
+	v := strings.TrimSpace(string(out))
+	if v == "" {
+		return "", fmt.Errorf("npm view %s version: no version", pkg)
+	}
+	return v, nil
 }
 
 // lockDir holds an exclusive lock on dir's .lock file: two test processes (this
