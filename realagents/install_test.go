@@ -116,6 +116,7 @@ func install(t *testing.T, p pinned) (string, error) {
 		return "", err
 	}
 	defer unlock()
+	clearInterrupted(t, cache)
 	if p.version == "latest" {
 		if p.version, err = newest(p.pkg); err != nil {
 			return "", err
@@ -147,6 +148,18 @@ func install(t *testing.T, p pinned) (string, error) {
 		return "", fmt.Errorf("npm installed %s@%s but there is no %s program: %v", p.pkg, p.version, p.preset, err)
 	}
 	return bin, nil
+}
+
+// clearInterrupted removes what installs killed before their end left in the cache
+// (hundreds of MB each; a Ctrl+C during npm install skips the deferred removal). Called
+// with the cache locked: no other install is under way.
+func clearInterrupted(t *testing.T, cache string) {
+	left, _ := filepath.Glob(filepath.Join(cache, ".installing-*"))
+	for _, dir := range left {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Logf("removing an interrupted install: %v", err)
+		}
+	}
 }
 
 // newest asks npm for the newest published version of pkg. It is asked with the cache
