@@ -156,11 +156,10 @@ func checkTagsNotInWords(r *run) {
 	if len(recs) != 1 || recs[0].Signal != "" {
 		r.t.Fatalf("want one iteration without a signal, got %+v", recs)
 	}
-	if !strings.Contains(r.git("log", "-1", "--format=%s"), "ralph") && r.git("status", "--porcelain") == "" {
-		// the shell tool really ran: notes.txt is committed by git-ralph or left in the tree
-		if _, err := os.Stat(filepath.Join(r.repo, "notes.txt")); err != nil {
-			r.t.Errorf("the tool call did not run: %v", err)
-		}
+	// the shell tool really ran (else the tags were in no tool output): notes.txt is in
+	// the work tree, whether the agent, git-ralph or nobody committed it
+	if note, err := os.ReadFile(filepath.Join(r.repo, "notes.txt")); err != nil || string(note) != "note\n" {
+		r.t.Errorf("the tool call did not run: notes.txt %q, %v", note, err)
 	}
 }
 
