@@ -180,7 +180,7 @@ func checkTagsNotInWords(r *run) {
 	}
 	// the shell tool really ran (else the tags were in no tool output): notes.txt is in
 	// the work tree, whether the agent, git-ralph or nobody committed it
-	if note, err := os.ReadFile(filepath.Join(r.repo, "notes.txt")); err != nil || string(note) != "note\n" {
+	if note, err := os.ReadFile(filepath.Join(r.repo, "notes.txt")); err != nil || !strings.HasPrefix(string(note), "note\n") {
 		r.t.Errorf("the tool call did not run: notes.txt %q, %v", note, err)
 	}
 }
