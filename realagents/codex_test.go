@@ -29,6 +29,7 @@ func init() {
 			quotaError: "Quota exceeded. Check your plan and billing details.",
 			authError:  "unexpected status 401 Unauthorized: Incorrect API key provided",
 		},
+		more: []scenario{hungAfterChild},
 	})
 }
 

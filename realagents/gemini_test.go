@@ -27,6 +27,7 @@ func init() {
 			quotaError: "You have exhausted your daily quota on this model.",
 			authError:  "Request had invalid authentication credentials",
 		},
+		more: []scenario{hungAfterChild},
 	})
 }
 

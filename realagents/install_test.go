@@ -116,6 +116,7 @@ func install(t *testing.T, p pinned) (string, error) {
 		return "", err
 	}
 	defer unlock()
+	clearInterrupted(t, cache)
 	if p.version == "latest" {
 		if p.version, err = newest(p.pkg); err != nil {
 			return "", err
@@ -149,13 +150,36 @@ func install(t *testing.T, p pinned) (string, error) {
 	return bin, nil
 }
 
-// newest asks npm for the newest published version of pkg.
-func newest(pkg string) (string, error) {
-	out, err := exec.Command("npm", "view", pkg, "version").Output()
-	if err != nil {
-		return "", fmt.Errorf("npm view %s version: %v", pkg, err)
+// clearInterrupted removes what installs killed before their end left in the cache
+// (hundreds of MB each; a Ctrl+C during npm install skips the deferred removal). Called
+// with the cache locked: no other install is under way.
+func clearInterrupted(t *testing.T, cache string) {
+	left, _ := filepath.Glob(filepath.Join(cache, ".installing-*"))
+	for _, dir := range left {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Logf("removing an interrupted install: %v", err)
+		}
 	}
-	return strings.TrimSpace(string(out)), nil
+}
+
+// newest asks npm for the newest published version of pkg. It is asked with the cache
+// locked, so it is bounded: without a network npm retries for minutes.
+func newest(pkg string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "view", pkg, "version")
+	cmd.WaitDelay = time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("npm view %s version: %v\n%s", pkg, err, stderr.Bytes())
+	}
+	v := strings.TrimSpace(string(out))
+	if v == "" {
+		return "", fmt.Errorf("npm view %s version: no version", pkg)
+	}
+	return v, nil
 }
 
 // lockDir holds an exclusive lock on dir's .lock file: two test processes (this

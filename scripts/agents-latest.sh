@@ -34,6 +34,23 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# the CLI names, checked before the long runs: an option after them, a typo or a
+# regular expression would otherwise go into go test's -run pattern
+for name in "$@"; do
+	case $name in
+	'' | -* | *[!A-Za-z0-9-]*)
+		echo "error: '$name' is not a CLI name (options come before the names)" >&2
+		echo "hint: scripts/agents-latest.sh --help" >&2
+		exit 2 ;;
+	esac
+	if ! awk -v n="$name" '!/^#/ && NF == 3 && (n == $1 || index(n, $1 "-") == 1) { found = 1 }
+		END { exit !found }' realagents/versions.txt; then
+		echo "error: $name: no line for it in realagents/versions.txt" >&2
+		echo "hint: the CLIs: $(awk '!/^#/ && NF == 3 { printf "%s ", $1 }' realagents/versions.txt)(claude-subscriber, copilot-anthropic: other accounts)" >&2
+		exit 2
+	fi
+done
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agents-latest.XXXXXX")
 if [ -n "${RALPH_AGENTS_KEEP:-}" ]; then
 	echo "keeping the runs in $tmp" >&2
@@ -66,5 +83,6 @@ scenarios() {
 scenarios pinned RALPH_AGENT_VERSIONS=
 scenarios latest RALPH_AGENT_VERSIONS=latest
 
-go build -o "$tmp/agentsdiff" ./scripts/agentsdiff
+# a build that fails is an error of this script (2), not a difference found (1)
+go build -o "$tmp/agentsdiff" ./scripts/agentsdiff || exit 2
 "$tmp/agentsdiff" $update -pinned "$tmp/pinned" -latest "$tmp/latest" "$@"

@@ -281,6 +281,11 @@ func (r *reading) claudeWindowReopens(e claudeEvent) {
 	if l == nil || !l.Permanent || !r.claude.capOnly || e.APIErrorStatus == nil || *e.APIErrorStatus != 429 {
 		return
 	}
+	if !r.claude.rateReset.After(r.now) {
+		// the window has reopened already, yet the run was refused: the cap is what
+		// refuses it, and waiting for a reset gone by would only run claude again and again
+		return
+	}
 	l.Permanent, l.ResetAt = false, r.claude.rateReset
 }
 

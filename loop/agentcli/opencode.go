@@ -121,8 +121,9 @@ func providerErrorCode(body string) string {
 }
 
 // retryAfter is when the answer's retry-after header (seconds or an HTTP date) says to
-// try again, zero without one. now is when the run ended, which is when opencode got
-// that answer: it exits right after its last retry.
+// try again, zero without one, in now's zone like every other reset (an HTTP date is
+// GMT). now is when the run ended, which is when opencode got that answer: it exits
+// right after its last retry.
 func retryAfter(headers map[string]string, now time.Time) time.Time {
 	v := strings.TrimSpace(headers["retry-after"])
 	if v == "" {
@@ -132,7 +133,7 @@ func retryAfter(headers map[string]string, now time.Time) time.Time {
 		return now.Add(time.Duration(secs * float64(time.Second)))
 	}
 	if at, err := http.ParseTime(v); err == nil {
-		return at
+		return at.In(now.Location())
 	}
 	return time.Time{}
 }

@@ -1,6 +1,7 @@
 package agentcli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,5 +175,19 @@ func TestClaudeSubscriberSpendCapOnly(t *testing.T) {
 				t.Errorf("Limit.ResetAt = %v, want the event's %v", got.Limit.ResetAt, reset)
 			}
 		})
+	}
+}
+
+// TestClaudeSpendCapWindowAlreadyReset: a plan window whose stated reset has passed
+// cannot be what refuses the run: the spend cap is, and waiting for a reset gone by
+// would only run claude again and again until max_limit_wait. It stays permanent.
+func TestClaudeSpendCapWindowAlreadyReset(t *testing.T) {
+	past := now.Add(-time.Hour).Unix()
+	out := fmt.Sprintf(`{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":%d,"rateLimitType":"five_hour",`+
+		`"overageStatus":"rejected","overageDisabledReason":"org_level_disabled_until","isUsingOverage":false}}`+"\n"+
+		`{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":"You've hit your org's monthly spend limit"}`+"\n", past)
+	got := read(t, "claude", []byte(out), 1)
+	if got.Limit == nil || !got.Limit.Permanent {
+		t.Fatalf("Limit = %+v, want permanent: the window's reset has passed", got.Limit)
 	}
 }

@@ -57,6 +57,9 @@ var recordedCodex = []struct {
 	// The stream never ended: killed by the timeout after thread.started and
 	// turn.started, with nothing to say.
 	{file: "hung-stream-1-1.out", want: want{structured: true, saidExactly: ptr("")}},
+	// The same after a tool call that left a process in the background: what codex said
+	// before it, nothing more.
+	{file: "hung-after-child-1-1.out", want: want{structured: true, saidExactly: ptr("Starting a watcher.")}},
 }
 
 func TestRecordedCodex(t *testing.T) {

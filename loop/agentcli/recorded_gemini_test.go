@@ -48,6 +48,8 @@ var recordedGemini = map[string]want{
 	// A stream that never ended, stopped by the iteration timeout: gemini exits 0 on
 	// SIGTERM, with the init event and the echoed prompt only.
 	"hung-stream-1-1.out": {structured: true, saidExactly: ptr(""), notSaid: []string{"<promise>SUCCESS</promise>"}},
+	// The same after a tool call that left a process in the background.
+	"hung-after-child-1-1.out": {structured: true, saidExactly: ptr("Starting a watcher."), notSaid: []string{"<promise>SUCCESS</promise>"}},
 }
 
 func TestRecordedGemini(t *testing.T) {

@@ -123,3 +123,28 @@ func wantLimitOnly(resetAt time.Time) want {
 	return want{structured: true, isError: true, err: "Rate limit reached",
 		limit: &wantLimit{message: "Rate limit reached for mock-coder", resetAt: resetAt}}
 }
+
+// TestRetryAfterHostile: a retry-after header is the provider's (or whatever answers in
+// its place): an HTTP date is read in the zone of the run's end like every other reset,
+// and values that state no sensible time state none.
+func TestRetryAfterHostile(t *testing.T) {
+	tokyo := time.FixedZone("JST", 9*3600)
+	end := time.Date(2026, 1, 1, 9, 0, 0, 0, tokyo)
+	for _, tc := range []struct {
+		value string
+		want  time.Time
+	}{
+		{"Thu, 01 Jan 2026 01:00:00 GMT", time.Date(2026, 1, 1, 10, 0, 0, 0, tokyo)},
+		{"30", end.Add(30 * time.Second)},
+		{"-5", time.Time{}},
+		{"NaN", time.Time{}},
+		{"Inf", time.Time{}},
+		{"1e300", time.Time{}},
+		{"soon", time.Time{}},
+	} {
+		got := retryAfter(map[string]string{"retry-after": tc.value}, end)
+		if !got.Equal(tc.want) || (!got.IsZero() && got.Location() != tokyo) {
+			t.Errorf("retry-after %q: got %v, want %v in the run's zone", tc.value, got, tc.want)
+		}
+	}
+}

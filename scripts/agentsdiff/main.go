@@ -9,6 +9,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -21,6 +22,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // main exits 0 when the newest versions behave as the pinned ones, 1 when anything
@@ -186,13 +188,39 @@ func presetOf(name string, pins []pinned) (pinned, bool) {
 	return pinned{}, false
 }
 
-// npmNewest asks npm for the newest published version of pkg, as the tests did.
+// npmTimeout bounds one question to npm: without a network npm retries for minutes.
+var npmTimeout = 2 * time.Minute
+
+// npmNewest asks npm for the newest published version of pkg, as the tests did; its
+// error carries npm's own words (ENOTFOUND, E404).
 func npmNewest(pkg string) (string, error) {
-	out, err := exec.Command("npm", "view", pkg, "version").Output()
-	if err != nil {
-		return "", fmt.Errorf("npm view %s version: %v", pkg, err)
+	ctx, cancel := context.WithTimeout(context.Background(), npmTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "view", pkg, "version")
+	cmd.WaitDelay = time.Second // npm's children may hold the pipe after it is killed
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	switch {
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("npm view %s version: no answer in %s (no network?)", pkg, npmTimeout)
+	case err != nil:
+		return "", fmt.Errorf("npm view %s version: %v: %s", pkg, err, lastLines(stderr.String(), 3))
 	}
-	return strings.TrimSpace(string(out)), nil
+	v := strings.TrimSpace(string(out))
+	if v == "" {
+		return "", fmt.Errorf("npm view %s version: no version", pkg)
+	}
+	return v, nil
+}
+
+// lastLines is the last n non-empty lines of s, on one line.
+func lastLines(s string, n int) string {
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' })
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " / ")
 }
 
 // results are the scenarios' outcomes of one go test -v run: CLI → scenario → PASS,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Two runs of the same scenario differ in ids, times, durations, token counts and
@@ -175,5 +176,28 @@ func TestReadFailures(t *testing.T) {
 	amp := []string{"install_test.go:97: installing @ampcode/cli@latest from npm: npm installed it but there is no amp program"}
 	if !slices.Equal(why["copilot/quota"], want) || !slices.Equal(why["amp/success"], amp) || len(why) != 2 {
 		t.Errorf("failures: %q", why)
+	}
+}
+
+// npm without a network: its own words reach the user, and a hung npm is given up on.
+func TestNpmNewestWithoutANetwork(t *testing.T) {
+	bin := t.TempDir()
+	npm := "#!/bin/sh\nif [ \"$2\" = hang ]; then sleep 30; fi\n" +
+		"echo 'npm error code ENOTFOUND' >&2; echo 'npm error network request failed' >&2; exit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(npm), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	if _, err := npmNewest("@openai/codex"); err == nil || !strings.Contains(err.Error(), "ENOTFOUND") {
+		t.Errorf("want npm's own words in the error, got %v", err)
+	}
+	defer func(d time.Duration) { npmTimeout = d }(npmTimeout)
+	npmTimeout = 200 * time.Millisecond
+	start := time.Now()
+	if _, err := npmNewest("hang"); err == nil || !strings.Contains(err.Error(), "no answer") {
+		t.Errorf("want an error for a hung npm, got %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("a hung npm held the report for %s", took)
 	}
 }
