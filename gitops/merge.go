@@ -1,0 +1,158 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// How a branch is brought onto another: a merge commit (or a fast-forward when
+// possible), one squashed commit, or its commits replayed on top.
+const (
+	HowMerge  = "merge"
+	HowSquash = "squash"
+	HowRebase = "rebase"
+)
+
+// ErrRefMoved means a compare-and-swap of a ref failed because the ref no longer held the
+// value the caller expected: someone else moved it meanwhile.
+var ErrRefMoved = errors.New("the ref moved meanwhile")
+
+// Built is the commit a merge built, or the files that conflicted (then Commit is "").
+type Built struct {
+	Commit      string
+	Conflicts   []string
+	FastForward bool
+}
+
+// IsAncestor reports whether commit a is an ancestor of (or the same as) commit b.
+func IsAncestor(ctx context.Context, dir, a, b string) (bool, error) {
+	_, err := Git(ctx, dir, "merge-base", "--is-ancestor", a, b)
+	var gitErr *Error
+	if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("comparing %s with %s: %w", a, b, err)
+	}
+	return true, nil
+}
+
+// BuildMerge brings tip onto base in the scratch work tree (detached at base) as how
+// says, committing with message, and returns the commit to move the base to. A merge
+// whose base is an ancestor of tip is a fast-forward to tip (for HowMerge and
+// HowRebase). A conflict is not an error: the work tree is put back at base and the
+// conflicting files are returned.
+func BuildMerge(ctx context.Context, scratch, base, tip, how, message string) (Built, error) {
+	ff, err := IsAncestor(ctx, scratch, base, tip)
+	if err != nil {
+		return Built{}, err
+	}
+	if ff && how != HowSquash {
+		if _, err := Git(ctx, scratch, "checkout", "--quiet", "--detach", tip); err != nil {
+			return Built{}, fmt.Errorf("checking out %s in the scratch worktree: %w", tip, err)
+		}
+		return Built{Commit: tip, FastForward: true}, nil
+	}
+	switch how {
+	case HowSquash:
+		return buildStep(ctx, scratch, []string{"merge", "--squash", "--quiet", tip}, []string{"merge", "--abort"}, message)
+	case HowRebase:
+		if _, err := Git(ctx, scratch, "checkout", "--quiet", "--detach", tip); err != nil {
+			return Built{}, fmt.Errorf("checking out %s in the scratch worktree: %w", tip, err)
+		}
+		return buildStep(ctx, scratch, []string{"rebase", "--quiet", base}, []string{"rebase", "--abort"}, "")
+	}
+	return buildStep(ctx, scratch, []string{"merge", "--no-ff", "--no-edit", "--quiet", "-m", message, tip}, []string{"merge", "--abort"}, "")
+}
+
+// buildStep runs the git command that builds the merge; on a conflict it lists the
+// conflicting files and runs abort. With a message the result is committed after (a
+// squash); a squash that brings nothing leaves HEAD where it was.
+func buildStep(ctx context.Context, scratch string, args, abort []string, message string) (Built, error) {
+	_, err := Git(ctx, scratch, args...)
+	if err != nil {
+		files, listErr := Conflicts(ctx, scratch)
+		if listErr != nil || len(files) == 0 {
+			return Built{}, fmt.Errorf("building the merge: %w", err)
+		}
+		Git(ctx, scratch, abort...) // the scratch worktree is removed anyway
+		return Built{Conflicts: files}, nil
+	}
+	if message != "" {
+		if _, err := CommitAll(ctx, scratch, message); err != nil {
+			return Built{}, fmt.Errorf("committing the squashed merge: %w", err)
+		}
+	}
+	head, err := Git(ctx, scratch, "rev-parse", "--verify", "HEAD")
+	if err != nil {
+		return Built{}, fmt.Errorf("reading the merge's commit: %w", err)
+	}
+	return Built{Commit: head}, nil
+}
+
+// Conflicts lists the files left unmerged in dir's index.
+func Conflicts(ctx context.Context, dir string) ([]string, error) {
+	out, err := Git(ctx, dir, "diff", "--name-only", "--diff-filter=U", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("listing the conflicting files: %w", err)
+	}
+	var files []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files, nil
+}
+
+// SwapRef moves ref to newCommit only if it still points at oldCommit, in one atomic step
+// (`git update-ref ref new old`): a reader sees the old commit or the new, never anything
+// between. It returns ErrRefMoved when ref holds something else.
+func SwapRef(ctx context.Context, dir, ref, newCommit, oldCommit, reason string) error {
+	_, err := Git(ctx, dir, "update-ref", "-m", reason, ref, newCommit, oldCommit)
+	if err == nil {
+		return nil
+	}
+	if now, readErr := ResolveRef(ctx, dir, ref); readErr == nil && now != oldCommit {
+		return fmt.Errorf("moving %s: %w (it is at %s, not %s)", ref, ErrRefMoved, orNone(now), oldCommit)
+	}
+	return fmt.Errorf("moving %s to %s: %w", ref, newCommit, err)
+}
+
+func orNone(commit string) string {
+	if commit == "" {
+		return "nothing"
+	}
+	return commit
+}
+
+// ChangedFrom reports whether dir's index or work tree differs from the tree of commit in
+// a tracked file (untracked files do not count). It asks with commit rather than HEAD
+// because HEAD may already name the commit the branch moved to.
+func ChangedFrom(ctx context.Context, dir, commit string) (bool, error) {
+	Git(ctx, dir, "update-index", "-q", "--refresh") // stat data only; a busy index just reads slower
+	for _, args := range [][]string{{"diff-index", "--quiet", "--cached", commit, "--"}, {"diff-index", "--quiet", commit, "--"}} {
+		_, err := Git(ctx, dir, args...)
+		var gitErr *Error
+		if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+			return true, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("comparing %s with %s: %w", dir, commit, err)
+		}
+	}
+	return false, nil
+}
+
+// MoveCheckout brings the index and files of the work tree dir from the tree of commit
+// from to that of commit to (`git read-tree -m -u from to`), after its branch moved from
+// one to the other. git refuses, changing nothing, where that would overwrite a change
+// or an untracked file.
+func MoveCheckout(ctx context.Context, dir, from, to string) error {
+	if _, err := Git(ctx, dir, "read-tree", "-m", "-u", from, to); err != nil {
+		return fmt.Errorf("updating the files of %s: %w", dir, err)
+	}
+	return nil
+}

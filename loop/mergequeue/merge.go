@@ -1,0 +1,148 @@
+package mergequeue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// merge builds, validates and lands the loop's branch on its base, holding the queue's
+// lock. When the base moves between the build and the swap, the merge is built and
+// validated again on the new base, a few times at most.
+func (r repo) merge(ctx context.Context, req Request, loop history.WorktreeLoop, entry history.Merge) (Outcome, error) {
+	for try := 1; ; try++ {
+		out, err := r.mergeOnce(ctx, req, loop, entry)
+		if !errors.Is(err, gitops.ErrRefMoved) {
+			return out, err
+		}
+		if try == attempts {
+			history.RemoveMerge(r.common, req.Name)
+			return Outcome{}, &Error{Err: fmt.Errorf("the base branch %s moved during each of %d tries to merge %s: %w", branchName(loop.BaseBranch), attempts, req.Name, err),
+				Advice: "something else keeps moving that branch; run the merge again when it is still"}
+		}
+		say(req, fmt.Sprintf("the base branch %s moved meanwhile: building and validating the merge again on its new commit", branchName(loop.BaseBranch)))
+	}
+}
+
+// mergeOnce is one try: the journal (the loop's merge file) is saved before each step,
+// so that a command killed at any moment leaves the next one enough to finish or undo it.
+func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeLoop, entry history.Merge) (Outcome, error) {
+	before, err := gitops.ResolveRef(ctx, r.dir, loop.BaseBranch)
+	if err != nil || before == "" {
+		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the base branch %s of the loop %s does not exist: %v", branchName(loop.BaseBranch), req.Name, err),
+			Advice: "create it again, or merge the loop's branch yourself"})
+	}
+	tip, err := gitops.ResolveRef(ctx, r.dir, loop.Branch)
+	if err != nil || tip == "" {
+		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the loop %s has no branch %s: %v", req.Name, branchName(loop.Branch), err),
+			Advice: "'git ralph runs' shows the loops and their branches"})
+	}
+	entry.State, entry.BaseBefore, entry.Tip = history.MergeMerging, before, tip
+	if done, err := gitops.IsAncestor(ctx, r.dir, tip, before); err != nil || done {
+		return r.alreadyMerged(entry, err)
+	}
+	entry.Phase, entry.Scratch = history.PhaseBuilding, r.scratchPath(req.Name)
+	if err := r.save(entry); err != nil {
+		return Outcome{}, err
+	}
+	defer r.removeScratch(entry.Scratch)
+	say(req, fmt.Sprintf("merging %s (%s) into %s (%s) in a scratch worktree", branchName(loop.Branch), short(tip), branchName(loop.BaseBranch), short(before)))
+	built, err := r.build(ctx, entry, req.Name)
+	if err != nil {
+		return Outcome{}, r.drop(req.Name, err)
+	}
+	if len(built.Conflicts) > 0 {
+		return r.review(entry, "conflict", built.Conflicts, "")
+	}
+	entry.Phase, entry.Result = history.PhaseValidating, built.Commit
+	if err := r.save(entry); err != nil {
+		return Outcome{}, err
+	}
+	if passed, output, err := r.validate(ctx, req, &entry); err != nil || !passed {
+		if err != nil {
+			return Outcome{}, r.drop(req.Name, err)
+		}
+		return r.review(entry, "validation failed", nil, output)
+	}
+	out, err := r.land(ctx, entry)
+	out.FastForward = built.FastForward
+	return out, err
+}
+
+// build makes the scratch worktree at the base's commit and builds the merge in it.
+func (r repo) build(ctx context.Context, entry history.Merge, name string) (gitops.Built, error) {
+	if _, err := os.Lstat(entry.Scratch); err == nil {
+		r.removeScratch(entry.Scratch) // a leftover of a crash the recovery could not remove
+	}
+	if err := gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.BaseBefore); err != nil {
+		return gitops.Built{}, err
+	}
+	msg := fmt.Sprintf("Merge ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
+	if entry.How == gitops.HowSquash {
+		msg = fmt.Sprintf("Squashed ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
+	}
+	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, msg)
+}
+
+// land moves the base to the validated result by compare-and-swap, then brings the work
+// trees that have the base checked out along.
+func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
+	entry.Phase, entry.Validator = history.PhaseLanding, 0
+	if err := r.save(entry); err != nil {
+		return Outcome{}, err
+	}
+	reason := fmt.Sprintf("git ralph merge %s", entry.Name)
+	if err := gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.Result, entry.BaseBefore, reason); err != nil {
+		return Outcome{}, err // ErrRefMoved: the caller tries again; the base is untouched
+	}
+	return r.finish(ctx, entry)
+}
+
+// finish is the end of a merge whose base moved: the checked-out work trees follow,
+// and the record says merged.
+func (r repo) finish(ctx context.Context, entry history.Merge) (Outcome, error) {
+	entry.Phase = history.PhaseUpdating
+	if err := r.save(entry); err != nil {
+		return Outcome{}, err
+	}
+	trees := r.followBase(ctx, entry)
+	entry.State, entry.Phase, entry.Scratch, entry.FinishedAt = history.MergeMerged, "", "", time.Now().UTC()
+	return Outcome{Merge: entry, Trees: trees}, r.save(entry)
+}
+
+// alreadyMerged records a loop whose branch the base already holds.
+func (r repo) alreadyMerged(entry history.Merge, err error) (Outcome, error) {
+	if err != nil {
+		return Outcome{}, r.drop(entry.Name, err)
+	}
+	entry.State, entry.Result, entry.FinishedAt = history.MergeMerged, entry.BaseBefore, time.Now().UTC()
+	return Outcome{Merge: entry, AlreadyMerged: true}, r.save(entry)
+}
+
+// review records a merge that needs a person (or --resolve): the base was not moved.
+func (r repo) review(entry history.Merge, problem string, conflicts []string, output string) (Outcome, error) {
+	entry.State, entry.Phase, entry.Scratch, entry.Result, entry.Validator = history.MergeNeedsReview, "", "", "", 0
+	entry.Problem, entry.Conflicts, entry.Output, entry.FinishedAt = problem, conflicts, output, time.Now().UTC()
+	return Outcome{Merge: entry}, r.save(entry)
+}
+
+// drop takes a merge that failed for another reason out of the queue, and returns err.
+func (r repo) drop(name string, err error) error {
+	history.RemoveMerge(r.common, name)
+	return err
+}
+
+func (r repo) save(entry history.Merge) error { return history.SaveMerge(r.common, entry) }
+
+// removeScratch removes the scratch worktree, whatever state it is in. It runs even
+// after ctx ended: what it cleans up must not outlive the command.
+func (r repo) removeScratch(path string) {
+	if path != "" {
+		gitops.RemoveWorktree(context.Background(), r.dir, path)
+	}
+}
