@@ -26,29 +26,26 @@ type Built struct {
 	FastForward bool
 }
 
-// IsAncestor reports whether commit a is an ancestor of (or the same as) commit b.
-func IsAncestor(ctx context.Context, dir, a, b string) (bool, error) {
-	_, err := Git(ctx, dir, "merge-base", "--is-ancestor", a, b)
+// Relation says how tip stands to base: merged (base already holds every commit of tip)
+// or fastForward (base is an ancestor of tip), from their merge base, in one git call.
+func Relation(ctx context.Context, dir, base, tip string) (merged, fastForward bool, err error) {
+	mb, err := Git(ctx, dir, "merge-base", "--end-of-options", base, tip)
 	var gitErr *Error
 	if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
-		return false, nil
+		return false, false, nil // no common history
 	}
 	if err != nil {
-		return false, fmt.Errorf("comparing %s with %s: %w", a, b, err)
+		return false, false, fmt.Errorf("finding the merge base of %s and %s: %w", base, tip, err)
 	}
-	return true, nil
+	return mb == tip, mb == base, nil
 }
 
 // BuildMerge brings tip onto base in the scratch work tree (detached at base) as how
 // says, committing with message, and returns the commit to move the base to. A merge
-// whose base is an ancestor of tip is a fast-forward to tip (for HowMerge and
-// HowRebase). A conflict is not an error: the work tree is put back at base and the
+// whose base is an ancestor of tip (ff, from Relation) is a fast-forward to tip (for
+// HowMerge and HowRebase). A conflict is not an error: the work tree is put back at base and the
 // conflicting files are returned.
-func BuildMerge(ctx context.Context, scratch, base, tip, how, message string) (Built, error) {
-	ff, err := IsAncestor(ctx, scratch, base, tip)
-	if err != nil {
-		return Built{}, err
-	}
+func BuildMerge(ctx context.Context, scratch, base, tip, how, message string, ff bool) (Built, error) {
 	if ff && how != HowSquash {
 		if _, err := Git(ctx, scratch, "checkout", "--quiet", "--detach", tip); err != nil {
 			return Built{}, fmt.Errorf("checking out %s in the scratch worktree: %w", tip, err)
@@ -126,6 +123,37 @@ func orNone(commit string) string {
 		return "nothing"
 	}
 	return commit
+}
+
+// ResolveRefs reads the commits of several full ref names in one git call; a ref that
+// does not exist is missing from the answer.
+func ResolveRefs(ctx context.Context, dir string, refs ...string) (map[string]string, error) {
+	out, err := Git(ctx, dir, append([]string{"for-each-ref", "--format=%(refname) %(objectname)", "--"}, refs...)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", strings.Join(refs, ", "), err)
+	}
+	want := map[string]bool{}
+	for _, ref := range refs {
+		want[ref] = true
+	}
+	found := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		name, commit, ok := strings.Cut(line, " ")
+		if ok && want[name] { // a pattern also matches the refs below it: refs/heads/main/x
+			found[name] = commit
+		}
+	}
+	return found, nil
+}
+
+// TrackedChanges reports whether dir's index or work tree differs from its HEAD in a
+// tracked file (untracked files do not count).
+func TrackedChanges(ctx context.Context, dir string) (bool, error) {
+	out, err := Git(ctx, dir, "status", "--porcelain", "--untracked-files=no", "-z")
+	if err != nil {
+		return false, fmt.Errorf("reading the status of %s: %w", dir, err)
+	}
+	return out != "", nil
 }
 
 // ChangedFrom reports whether dir's index or work tree differs from the tree of commit in

@@ -11,7 +11,6 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
-	"github.com/git-ralph/git-ralph/loop/fleet"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
 )
 
@@ -50,11 +49,15 @@ func (c *MergeCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 
 // queue runs the merge through the queue and prints its outcome.
 func (c *MergeCmd) queue(ctx context.Context, s Streams, here string) error {
-	req, err := c.request(ctx, s, here)
+	target, err := mergequeue.Open(ctx, here, c.Name)
 	if err != nil {
 		return err
 	}
-	out, err := mergequeue.Run(ctx, req)
+	req, err := c.request(s, target.MainTree())
+	if err != nil {
+		return err
+	}
+	out, err := target.Merge(ctx, req)
 	for _, note := range out.Notes {
 		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
 	}
@@ -67,8 +70,8 @@ func (c *MergeCmd) queue(ctx context.Context, s Streams, here string) error {
 // request is the merge to queue, with the validate command resolved: --validate, else
 // the main work tree's setting — not the loop's branch's, which the loop's agent could
 // have weakened — approved as the loop's commands are.
-func (c *MergeCmd) request(ctx context.Context, s Streams, here string) (mergequeue.Request, error) {
-	req := mergequeue.Request{Dir: here, Name: c.Name, How: gitops.HowMerge,
+func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, error) {
+	req := mergequeue.Request{Name: c.Name, How: gitops.HowMerge,
 		Say: func(msg string) { fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(msg)) }}
 	switch {
 	case c.Squash:
@@ -76,22 +79,18 @@ func (c *MergeCmd) request(ctx context.Context, s Streams, here string) (mergequ
 	case c.Rebase:
 		req.How = gitops.HowRebase
 	}
-	main, err := fleet.Find(ctx, here, fleet.MainName)
-	if err != nil {
-		return req, err
-	}
 	var flags []config.Flag
 	if c.Validate != nil {
 		flags = append(flags, config.Flag{Key: "validate", Name: "--validate", Raw: *c.Validate})
 	}
-	resolved, err := loadConfig(main.Path, flags)
+	resolved, err := loadConfig(mainTree, flags)
 	if err != nil {
 		return req, err
 	}
 	warnSettings(s.Stderr, resolved)
 	req.Validate, req.ValidateTimeout = resolved.Validate.V, resolved.ValidateTimeout.V
 	if resolved.Validate.Origin.Kind == config.FromRepo {
-		if err := requireTrust(s, main.Path, resolved); err != nil {
+		if err := requireTrust(s, mainTree, resolved); err != nil {
 			return req, err
 		}
 	}

@@ -32,18 +32,22 @@ func (r repo) merge(ctx context.Context, req Request, loop history.WorktreeLoop,
 // mergeOnce is one try: the journal (the loop's merge file) is saved before each step,
 // so that a command killed at any moment leaves the next one enough to finish or undo it.
 func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeLoop, entry history.Merge) (Outcome, error) {
-	before, err := gitops.ResolveRef(ctx, r.dir, loop.BaseBranch)
-	if err != nil || before == "" {
-		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the base branch %s of the loop %s does not exist: %v", branchName(loop.BaseBranch), req.Name, err),
+	refs, err := gitops.ResolveRefs(ctx, r.dir, loop.BaseBranch, loop.Branch)
+	if err != nil {
+		return Outcome{}, r.drop(req.Name, err)
+	}
+	before, tip := refs[loop.BaseBranch], refs[loop.Branch]
+	if before == "" {
+		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the base branch %s of the loop %s does not exist", branchName(loop.BaseBranch), req.Name),
 			Advice: "create it again, or merge the loop's branch yourself"})
 	}
-	tip, err := gitops.ResolveRef(ctx, r.dir, loop.Branch)
-	if err != nil || tip == "" {
-		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the loop %s has no branch %s: %v", req.Name, branchName(loop.Branch), err),
+	if tip == "" {
+		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the loop %s has no branch %s", req.Name, branchName(loop.Branch)),
 			Advice: "'git ralph runs' shows the loops and their branches"})
 	}
 	entry.State, entry.BaseBefore, entry.Tip = history.MergeMerging, before, tip
-	if done, err := gitops.IsAncestor(ctx, r.dir, tip, before); err != nil || done {
+	done, ff, err := gitops.Relation(ctx, r.dir, before, tip)
+	if err != nil || done {
 		return r.alreadyMerged(entry, err)
 	}
 	entry.Phase, entry.Scratch = history.PhaseBuilding, r.scratchPath(req.Name)
@@ -52,7 +56,7 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	}
 	defer r.removeScratch(entry.Scratch)
 	say(req, fmt.Sprintf("merging %s (%s) into %s (%s) in a scratch worktree", branchName(loop.Branch), short(tip), branchName(loop.BaseBranch), short(before)))
-	built, err := r.build(ctx, entry, req.Name)
+	built, err := r.build(ctx, entry, req.Name, ff)
 	if err != nil {
 		return Outcome{}, r.drop(req.Name, err)
 	}
@@ -75,9 +79,12 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 }
 
 // build makes the scratch worktree at the base's commit and builds the merge in it.
-func (r repo) build(ctx context.Context, entry history.Merge, name string) (gitops.Built, error) {
+func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bool) (gitops.Built, error) {
 	if _, err := os.Lstat(entry.Scratch); err == nil {
 		r.removeScratch(entry.Scratch) // a leftover of a crash the recovery could not remove
+	}
+	if ff && entry.How != gitops.HowSquash { // the result is the loop's own commit: checked out at once
+		return gitops.Built{Commit: entry.Tip, FastForward: true}, gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.Tip)
 	}
 	if err := gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.BaseBefore); err != nil {
 		return gitops.Built{}, err
@@ -86,31 +93,36 @@ func (r repo) build(ctx context.Context, entry history.Merge, name string) (gito
 	if entry.How == gitops.HowSquash {
 		msg = fmt.Sprintf("Squashed ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
 	}
-	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, msg)
+	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, msg, ff)
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
-// trees that have the base checked out along.
+// trees that have the base checked out along — those that were clean while their HEAD
+// was still the old commit.
 func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 	entry.Phase, entry.Validator = history.PhaseLanding, 0
 	if err := r.save(entry); err != nil {
 		return Outcome{}, err
 	}
+	trees := r.checkouts(ctx, entry.BaseBranch)
 	reason := fmt.Sprintf("git ralph merge %s", entry.Name)
 	if err := gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.Result, entry.BaseBefore, reason); err != nil {
 		return Outcome{}, err // ErrRefMoved: the caller tries again; the base is untouched
 	}
-	return r.finish(ctx, entry)
-}
-
-// finish is the end of a merge whose base moved: the checked-out work trees follow,
-// and the record says merged.
-func (r repo) finish(ctx context.Context, entry history.Merge) (Outcome, error) {
 	entry.Phase = history.PhaseUpdating
 	if err := r.save(entry); err != nil {
 		return Outcome{}, err
 	}
-	trees := r.followBase(ctx, entry)
+	for i := range trees {
+		if trees[i].Problem == "" {
+			trees[i] = r.move(ctx, trees[i].Path, entry.BaseBefore, entry.Result)
+		}
+	}
+	return r.finish(entry, trees)
+}
+
+// finish records a merge whose base moved and whose work trees followed as merged.
+func (r repo) finish(entry history.Merge, trees []Tree) (Outcome, error) {
 	entry.State, entry.Phase, entry.Scratch, entry.FinishedAt = history.MergeMerged, "", "", time.Now().UTC()
 	return Outcome{Merge: entry, Trees: trees}, r.save(entry)
 }

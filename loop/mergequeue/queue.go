@@ -15,7 +15,6 @@ import (
 
 // Request is one `git ralph merge NAME`.
 type Request struct {
-	Dir             string // any work tree of the repository
 	Name            string // the worktree loop whose branch is merged
 	How             string // gitops.HowMerge, HowSquash or HowRebase
 	Validate        string // the command the merged result must pass; "" for none
@@ -48,15 +47,28 @@ const attempts = 3
 // Error is an error with advice on what to do, which the command prints as a hint.
 type Error = fleet.Error
 
-// Run queues the loop's branch for its base branch, waits for its turn (one merge at a
+// Target is a worktree loop found for a merge: its repository and bookkeeping.
+type Target struct {
+	r    repo
+	loop history.WorktreeLoop
+}
+
+// Open finds the worktree loop name of dir's repository, which must have a base branch
+// to merge into.
+func Open(ctx context.Context, dir, name string) (Target, error) {
+	r, loop, err := open(ctx, dir, name)
+	return Target{r: r, loop: loop}, err
+}
+
+// MainTree is the repository's main work tree, whose configuration says how to validate.
+func (t Target) MainTree() string { return t.r.main }
+
+// Merge queues the loop's branch for its base branch, waits for its turn (one merge at a
 // time per repository), and merges it: built in a scratch worktree, validated there, and
 // landed by compare-and-swap on the base branch. Cancelling ctx while it waits takes it
 // out of the queue; while it merges, the base stays where it was unless the swap was done.
-func Run(ctx context.Context, req Request) (Outcome, error) {
-	r, loop, err := open(ctx, req.Dir, req.Name)
-	if err != nil {
-		return Outcome{}, err
-	}
+func (t Target) Merge(ctx context.Context, req Request) (Outcome, error) {
+	r, loop := t.r, t.loop
 	own, err := history.HoldMerge(r.common, req.Name)
 	if errors.Is(err, history.ErrMergePending) {
 		return Outcome{}, &Error{Err: fmt.Errorf("a merge of %s is already queued or running", req.Name),

@@ -74,7 +74,7 @@ func (r repo) recoverOne(ctx context.Context, e history.Merge) string {
 			now = e.Result
 		}
 		if err == nil && now == e.Result {
-			r.finish(ctx, e)
+			r.finish(e, r.followBase(ctx, e))
 			return fmt.Sprintf("the interrupted merge of %s was finished: %s is at %s", e.Name, branchName(e.BaseBranch), short(e.Result))
 		}
 	}
