@@ -20,7 +20,10 @@ type MergeCmd struct {
 	Squash   bool    `help:"Land the loop's work as one squashed commit on the base branch."`
 	Rebase   bool    `help:"Replay the loop's commits on top of the base branch (the base then fast-forwards)."`
 	Validate *string `help:"The command the merged result must pass (default: the validate setting of the main work tree's configuration)." placeholder:"CMD"`
-	Resolve  bool    `help:"First run the loop's agent in its worktree with the merge prompt (merge the base in, resolve conflicts, make validation pass), then queue the merge."`
+	Resolve  bool    `help:"First run the loop's agent in its worktree in merge mode (the built-in PROMPT_merge.md unless the branch has its own: merge the base in, resolve conflicts, make validation pass), then queue the merge if it ends with SUCCESS."`
+	Agent    string  `help:"With --resolve: the agent preset to run (default: the loop's configuration)." placeholder:"NAME"`
+	AgentCmd string  `name:"agent-cmd" help:"With --resolve: your own agent command to run instead (default: the loop's configuration)." placeholder:"CMD"`
+	Max      *int    `help:"With --resolve: stop the agent's loop after N iterations (default: the loop's max_iterations)." placeholder:"N"`
 }
 
 // The exit codes of `merge` beyond 0 (merged) and 1 (an error): the base branch was
@@ -150,7 +153,45 @@ func indent(text string) string {
 	return "  " + strings.ReplaceAll(display.PrintableText(text), "\n", "\n  ")
 }
 
-// resolveFirst runs the loop's agent in merge mode in its worktree (--resolve).
+// resolveFirst runs the loop's agent in merge mode in its worktree (--resolve), told the
+// base branch and what went wrong last time; the merge is queued only when it ends with
+// SUCCESS.
 func (c *MergeCmd) resolveFirst(ctx context.Context, s Streams, in *interrupts, here string) error {
-	return errors.New("--resolve is not built yet")
+	target, err := mergequeue.Open(ctx, here, c.Name)
+	if err != nil {
+		return err
+	}
+	loop := &LoopCmd{Worktree: c.Name, Mode: "merge", Fresh: true, Agent: c.Agent, AgentCmd: c.AgentCmd, Max: c.Max,
+		Context: resolveContext(target)}
+	if c.Validate != nil {
+		loop.Validate = *c.Validate
+	}
+	fmt.Fprintf(s.Stderr, "git-ralph: the loop %s's agent merges %s into its branch (merge mode)\n", c.Name, strings.TrimPrefix(target.BaseBranch(), "refs/heads/"))
+	err = loop.Run(ctx, s, in)
+	var exit *exitError
+	if errors.As(err, &exit) && exit.code == 0 && exit.err == nil {
+		return nil
+	}
+	fmt.Fprintf(s.Stderr, "git-ralph: the agent did not end the merge with SUCCESS; nothing was queued\n")
+	return err
+}
+
+// resolveContext is what the merge-mode agent is told: the base branch, and why the
+// queue refused the branch last time.
+func resolveContext(target mergequeue.Target) string {
+	base := strings.TrimPrefix(target.BaseBranch(), "refs/heads/")
+	var b strings.Builder
+	fmt.Fprintf(&b, "The base branch is `%s`: merge it into this branch (`git merge %s`).\n", base, base)
+	last, found, err := target.Last()
+	switch {
+	case err != nil || !found || last.State != "needs-review":
+	case last.Problem == "conflict":
+		fmt.Fprintf(&b, "The merge queue refused this branch: merging it into %s conflicts in:\n", base)
+		for _, f := range last.Conflicts {
+			fmt.Fprintf(&b, "- %s\n", f)
+		}
+	default:
+		fmt.Fprintf(&b, "The merge queue refused this branch: the merged result fails validation (`%s`). The end of its output:\n\n```\n%s\n```\n", last.Validate, last.Output)
+	}
+	return b.String()
 }

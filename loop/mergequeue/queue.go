@@ -60,6 +60,14 @@ func Open(ctx context.Context, dir, name string) (Target, error) {
 	return Target{r: r, loop: loop}, err
 }
 
+// BaseBranch is the full name of the branch the loop merges into.
+func (t Target) BaseBranch() string { return t.loop.BaseBranch }
+
+// Last is the loop's last merge through the queue, if it asked for one.
+func (t Target) Last() (history.Merge, bool, error) {
+	return history.LoadMerge(t.r.common, t.loop.Name)
+}
+
 // MainTree is the repository's main work tree, whose configuration says how to validate.
 func (t Target) MainTree() string { return t.r.main }
 
