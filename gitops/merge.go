@@ -1,6 +1,7 @@
 package gitops
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +63,56 @@ func BuildMerge(ctx context.Context, scratch, base, tip, how, message string, ff
 		return buildStep(ctx, scratch, []string{"rebase", "--quiet", base}, []string{"rebase", "--abort"}, "")
 	}
 	return buildStep(ctx, scratch, []string{"merge", "--no-ff", "--no-edit", "--quiet", "-m", message, tip}, []string{"merge", "--abort"}, "")
+}
+
+// ErrNoMergeTree means this git cannot merge without a work tree (`git merge-tree
+// --write-tree` came with git 2.38): the caller builds the merge in a work tree instead.
+var ErrNoMergeTree = errors.New("git merge-tree --write-tree is not supported by this git")
+
+// MergeCommit builds the merge of tip into base without touching any work tree (`git
+// merge-tree --write-tree`, then `git commit-tree`): a merge commit with both as parents,
+// or for HowSquash one commit on base with the merged files. A conflict is not an error:
+// the conflicting files are returned and no commit is made.
+func MergeCommit(ctx context.Context, dir, base, tip, how, message string) (Built, error) {
+	var stdout bytes.Buffer // the conflicting files come with exit code 1
+	err := gitTo(ctx, dir, nil, nil, &stdout, "merge-tree", "--write-tree", "--name-only", "-z", "--no-messages", base, tip)
+	out := stdout.String()
+	var gitErr *Error
+	switch {
+	case errors.As(err, &gitErr) && gitErr.ExitCode == 1:
+		fields := strings.Split(strings.TrimRight(out, "\x00"), "\x00")
+		if len(fields) < 2 {
+			return Built{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
+		}
+		return Built{Conflicts: dedupe(fields[1:])}, nil
+	case errors.As(err, &gitErr) && gitErr.ExitCode == 129:
+		return Built{}, ErrNoMergeTree // an option this git does not know
+	case err != nil:
+		return Built{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
+	}
+	tree, _, _ := strings.Cut(out, "\x00")
+	args := []string{"commit-tree", tree, "-p", base, "-p", tip, "-m", message}
+	if how == HowSquash {
+		args = []string{"commit-tree", tree, "-p", base, "-m", message}
+	}
+	commit, err := Git(ctx, dir, args...)
+	if err != nil {
+		return Built{}, fmt.Errorf("committing the merge of %s into %s: %w", tip, base, err)
+	}
+	return Built{Commit: commit}, nil
+}
+
+// dedupe drops repeated names, keeping the order (a file conflicts in several stages).
+func dedupe(names []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range names {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // buildStep runs the git command that builds the merge; on a conflict it lists the

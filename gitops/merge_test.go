@@ -153,3 +153,32 @@ func TestChangedFromAndMoveCheckout(t *testing.T) {
 		t.Fatal("a changed file must count")
 	}
 }
+
+func TestMergeCommit(t *testing.T) {
+	ctx := context.Background()
+	for _, how := range []string{HowMerge, HowSquash} {
+		t.Run(how, func(t *testing.T) {
+			dir, base, tip := forked(t, false)
+			status := run(t, dir, "status", "--porcelain")
+			built, err := MergeCommit(ctx, dir, base, tip, how, "merged")
+			if err != nil || built.Commit == "" {
+				t.Fatalf("MergeCommit = %+v, %v", built, err)
+			}
+			parents := strings.Fields(run(t, dir, "rev-list", "--parents", "-n1", built.Commit))
+			if want := map[string]int{HowMerge: 3, HowSquash: 2}[how]; len(parents) != want || parents[1] != base {
+				t.Errorf("%s: parents %v, want base first and %d fields", how, parents, want)
+			}
+			if files := run(t, dir, "ls-tree", "--name-only", built.Commit); !strings.Contains(files, "side.txt") || !strings.Contains(files, "main.txt") {
+				t.Errorf("%s: the result holds %q", how, files)
+			}
+			if run(t, dir, "rev-parse", "main") != base || run(t, dir, "status", "--porcelain") != status {
+				t.Errorf("%s: MergeCommit touched the branch or the work tree", how)
+			}
+		})
+	}
+	dir, base, tip := forked(t, true)
+	built, err := MergeCommit(ctx, dir, base, tip, HowMerge, "merged")
+	if err != nil || built.Commit != "" || !slices.Equal(built.Conflicts, []string{"a.txt"}) {
+		t.Fatalf("a conflicting MergeCommit = %+v, %v; want a.txt listed", built, err)
+	}
+}

@@ -54,7 +54,6 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	if err := r.save(entry); err != nil {
 		return Outcome{}, err
 	}
-	defer r.removeScratch(entry.Scratch)
 	say(req, fmt.Sprintf("merging %s (%s) into %s (%s) in a scratch worktree", branchName(loop.Branch), short(tip), branchName(loop.BaseBranch), short(before)))
 	built, err := r.build(ctx, entry, req.Name, ff)
 	if err != nil {
@@ -78,20 +77,32 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	return out, err
 }
 
-// build makes the scratch worktree at the base's commit and builds the merge in it.
+// build builds the merge and checks it out in the scratch worktree for the validation.
+// A merge commit or a squash is built without a work tree (so a conflict costs no
+// checkout, and the result is checked out once); a rebase, or a git too old for that, is
+// built in the scratch worktree itself.
 func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bool) (gitops.Built, error) {
-	if _, err := os.Lstat(entry.Scratch); err == nil {
+	if exists(entry.Scratch) {
 		r.removeScratch(entry.Scratch) // a leftover of a crash the recovery could not remove
 	}
-	if ff && entry.How != gitops.HowSquash { // the result is the loop's own commit: checked out at once
+	if ff && entry.How != gitops.HowSquash { // the result is the loop's own commit
 		return gitops.Built{Commit: entry.Tip, FastForward: true}, gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.Tip)
-	}
-	if err := gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.BaseBefore); err != nil {
-		return gitops.Built{}, err
 	}
 	msg := fmt.Sprintf("Merge ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
 	if entry.How == gitops.HowSquash {
 		msg = fmt.Sprintf("Squashed ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
+	}
+	if entry.How != gitops.HowRebase {
+		built, err := gitops.MergeCommit(ctx, r.dir, entry.BaseBefore, entry.Tip, entry.How, msg)
+		switch {
+		case err == nil && built.Commit != "":
+			return built, gitops.AddWorktree(ctx, r.dir, entry.Scratch, built.Commit)
+		case !errors.Is(err, gitops.ErrNoMergeTree):
+			return built, err
+		}
+	}
+	if err := gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.BaseBefore); err != nil {
+		return gitops.Built{}, err
 	}
 	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, msg, ff)
 }
@@ -121,8 +132,10 @@ func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 	return r.finish(entry, trees)
 }
 
-// finish records a merge whose base moved and whose work trees followed as merged.
+// finish records a merge whose base moved and whose work trees followed as merged, its
+// scratch worktree removed first (a kill between the two leaves it to the recovery).
 func (r repo) finish(entry history.Merge, trees []Tree) (Outcome, error) {
+	r.removeScratch(entry.Scratch)
 	entry.State, entry.Phase, entry.Scratch, entry.FinishedAt = history.MergeMerged, "", "", time.Now().UTC()
 	return Outcome{Merge: entry, Trees: trees}, r.save(entry)
 }
@@ -138,13 +151,18 @@ func (r repo) alreadyMerged(entry history.Merge, err error) (Outcome, error) {
 
 // review records a merge that needs a person (or --resolve): the base was not moved.
 func (r repo) review(entry history.Merge, problem string, conflicts []string, output string) (Outcome, error) {
+	r.removeScratch(entry.Scratch)
 	entry.State, entry.Phase, entry.Scratch, entry.Result, entry.Validator = history.MergeNeedsReview, "", "", "", 0
 	entry.Problem, entry.Conflicts, entry.Output, entry.FinishedAt = problem, conflicts, output, time.Now().UTC()
 	return Outcome{Merge: entry}, r.save(entry)
 }
 
-// drop takes a merge that failed for another reason out of the queue, and returns err.
+// drop takes a merge that failed for another reason out of the queue, its scratch
+// worktree removed first, and returns err.
 func (r repo) drop(name string, err error) error {
+	if path := r.scratchPath(name); exists(path) {
+		r.removeScratch(path)
+	}
 	history.RemoveMerge(r.common, name)
 	return err
 }
@@ -157,4 +175,9 @@ func (r repo) removeScratch(path string) {
 	if path != "" {
 		gitops.RemoveWorktree(context.Background(), r.dir, path)
 	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -3,6 +3,8 @@ package mergequeue
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/git-ralph/git-ralph/gitops"
@@ -36,7 +38,7 @@ func recoverLocked(ctx context.Context, r repo, self string) []string {
 	if err != nil {
 		return nil
 	}
-	var notes []string
+	notes := r.removeOrphanScratches(ctx, self)
 	for _, e := range entries {
 		if e.Name == self || (e.State != history.MergeQueued && e.State != history.MergeMerging) {
 			continue
@@ -81,3 +83,24 @@ func (r repo) recoverOne(ctx context.Context, e history.Merge) string {
 	r.drop(e.Name, nil)
 	return fmt.Sprintf("the interrupted merge of %s was undone: %s was left at %s", e.Name, branchName(e.BaseBranch), short(e.BaseBefore))
 }
+
+// removeOrphanScratches removes the scratch worktrees whose merge has no live command: a
+// kill between two steps can leave one behind whatever its entry says.
+func (r repo) removeOrphanScratches(ctx context.Context, self string) []string {
+	list, err := gitops.Worktrees(ctx, r.dir)
+	if err != nil {
+		return nil
+	}
+	var notes []string
+	for _, wt := range list {
+		name, ok := strings.CutPrefix(filepath.Base(wt.Path), ".merge-")
+		if !ok || name == self || !samePath(wt.Path, r.scratchPath(name)) || history.MergeHeld(r.common, name) {
+			continue
+		}
+		r.removeScratch(wt.Path)
+		notes = append(notes, fmt.Sprintf("removed the scratch worktree an interrupted merge of %s left", name))
+	}
+	return notes
+}
+
+func samePath(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
