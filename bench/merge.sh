@@ -5,11 +5,13 @@
 # `git worktree add` + `git merge` + `git worktree remove` of the same branch, interleaved
 # in the same run (see docs/benchmarks.md).
 #
-#   bench/merge.sh [RUNS]     RUNS: timed runs of each (default 30)
+#   bench/merge.sh [RUNS [FILES]]     RUNS: timed runs of each (default 30); FILES: files
+#                                     in the repository (default 300)
 set -eu
 
 runs=${1:-30}
-case $runs in '' | *[!0-9]* | 0*) echo "usage: bench/merge.sh [RUNS]" >&2; exit 2 ;; esac
+files=${2:-300}
+case $runs$files in '' | *[!0-9]* | 0*) echo "usage: bench/merge.sh [RUNS [FILES]]" >&2; exit 2 ;; esac
 
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -17,12 +19,12 @@ build_tools
 export GIT_CONFIG_NOSYSTEM=1 HOME="$tmp" GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
 export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
 
-# a repository of a few hundred files; the loop's branch has one commit, main one other
+# a repository of FILES files; the loop's branch has one commit, main one other
 mkdir "$tmp/repo"
 cd "$tmp/repo"
 git init -q -b main
 i=0
-while [ $i -lt 300 ]; do mkdir -p "d$((i % 10))"; echo "file $i" >"d$((i % 10))/f$i.txt"; i=$((i + 1)); done
+while [ $i -lt "$files" ]; do mkdir -p "d$((i % 10))"; echo "file $i" >"d$((i % 10))/f$i.txt"; i=$((i + 1)); done
 echo Build. >PROMPT_build.md
 echo .ralph/ >.gitignore
 git add -A
@@ -65,7 +67,7 @@ ms() { printf '%d.%02d' $(($1 / 1000)) $(($1 % 1000 / 10)); }
 q=$(median_us queue) p=$(median_us plain) m=$(median_us inplace)
 
 echo
-echo "git-ralph: $(git -C "$OLDPWD" rev-parse --short HEAD 2>/dev/null || echo unknown); $(go version | cut -d' ' -f3); $(git --version); cores: $(nproc); medians of $runs interleaved runs"
+echo "git-ralph: $(git -C "$OLDPWD" rev-parse --short HEAD 2>/dev/null || echo unknown); $(go version | cut -d' ' -f3); $(git --version); cores: $(nproc); $files files; medians of $runs interleaved runs"
 echo
 echo "| what | median |"
 echo "|---|---:|"
