@@ -73,7 +73,7 @@ func TestRowFor(t *testing.T) {
 	tests := []struct{ pkg, row string }{
 		{"loop", "loop/agent loop/agentcli idle history history/redact prompts gitops"},
 		{"loop/agentcli/resettime", ""},
-		{"loop/fleet", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
+		{"loop/workflow", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"}, // no row of its own: the loop/... row
 		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
 	}
 	for _, tt := range tests {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
@@ -61,7 +60,7 @@ func recoverLocked(ctx context.Context, r repo, self string) []string {
 // on the commit the result was validated on), and the checked-out trees follow.
 func (r repo) recoverOne(ctx context.Context, e history.Merge) string {
 	if e.Validator > 0 {
-		syscall.Kill(-e.Validator, syscall.SIGKILL) // its validate command, if it still runs
+		killGroup(e.Validator) // its validate command, if it still runs
 	}
 	r.removeScratch(e.Scratch)
 	if e.State == history.MergeQueued {
