@@ -21,9 +21,8 @@ func (r repo) merge(ctx context.Context, req Request, loop history.WorktreeLoop,
 			return out, err
 		}
 		if try == attempts {
-			history.RemoveMerge(r.common, req.Name)
-			return Outcome{}, &Error{Err: fmt.Errorf("the base branch %s moved during each of %d tries to merge %s: %w", branchName(loop.BaseBranch), attempts, req.Name, err),
-				Advice: "something else keeps moving that branch; run the merge again when it is still"}
+			return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the base branch %s moved during each of %d tries to merge %s: %w", branchName(loop.BaseBranch), attempts, req.Name, err),
+				Advice: "something else keeps moving that branch; run the merge again when it is still"})
 		}
 		say(req, fmt.Sprintf("the base branch %s moved meanwhile: building and validating the merge again on its new commit", branchName(loop.BaseBranch)))
 	}
