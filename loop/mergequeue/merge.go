@@ -31,18 +31,9 @@ func (r repo) merge(ctx context.Context, req Request, loop history.WorktreeLoop,
 // mergeOnce is one try: the journal (the loop's merge file) is saved before each step,
 // so that a command killed at any moment leaves the next one enough to finish or undo it.
 func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeLoop, entry history.Merge) (Outcome, error) {
-	refs, err := gitops.ResolveRefs(ctx, r.dir, loop.BaseBranch, loop.Branch)
+	before, tip, err := r.tips(ctx, loop)
 	if err != nil {
 		return Outcome{}, r.drop(req.Name, err)
-	}
-	before, tip := refs[loop.BaseBranch], refs[loop.Branch]
-	if before == "" {
-		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the base branch %s of the loop %s does not exist", branchName(loop.BaseBranch), req.Name),
-			Advice: "create it again, or merge the loop's branch yourself"})
-	}
-	if tip == "" {
-		return Outcome{}, r.drop(req.Name, &Error{Err: fmt.Errorf("the loop %s has no branch %s", req.Name, branchName(loop.Branch)),
-			Advice: "'git ralph runs' shows the loops and their branches"})
 	}
 	entry.State, entry.BaseBefore, entry.Tip = history.MergeMerging, before, tip
 	done, ff, err := gitops.Relation(ctx, r.dir, before, tip)
@@ -74,6 +65,25 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	out, err := r.land(ctx, entry)
 	out.FastForward = built.FastForward
 	return out, err
+}
+
+// tips reads the commits of the loop's base branch and of its own branch, which must
+// both exist.
+func (r repo) tips(ctx context.Context, loop history.WorktreeLoop) (before, tip string, err error) {
+	refs, err := gitops.ResolveRefs(ctx, r.dir, loop.BaseBranch, loop.Branch)
+	if err != nil {
+		return "", "", err
+	}
+	before, tip = refs[loop.BaseBranch], refs[loop.Branch]
+	switch {
+	case before == "":
+		return "", "", &Error{Err: fmt.Errorf("the base branch %s of the loop %s does not exist", branchName(loop.BaseBranch), loop.Name),
+			Advice: "create it again, or merge the loop's branch yourself"}
+	case tip == "":
+		return "", "", &Error{Err: fmt.Errorf("the loop %s has no branch %s", loop.Name, branchName(loop.Branch)),
+			Advice: "'git ralph runs' shows the loops and their branches"}
+	}
+	return before, tip, nil
 }
 
 // build builds the merge and checks it out in the scratch worktree for the validation.
