@@ -95,7 +95,7 @@ func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bo
 		r.removeScratch(entry.Scratch) // a leftover of a crash the recovery could not remove
 	}
 	if ff && entry.How != gitops.HowSquash { // the result is the loop's own commit
-		return gitops.Built{Commit: entry.Tip, FastForward: true}, gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.Tip)
+		return gitops.Built{Commit: entry.Tip, FastForward: true}, r.checkOut(ctx, entry.Scratch, entry.Tip)
 	}
 	msg := fmt.Sprintf("Merge ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
 	if entry.How == gitops.HowSquash {
@@ -105,15 +105,28 @@ func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bo
 		built, err := gitops.MergeCommit(ctx, r.dir, entry.BaseBefore, entry.Tip, entry.How, msg)
 		switch {
 		case err == nil && built.Commit != "":
-			return built, gitops.AddWorktree(ctx, r.dir, entry.Scratch, built.Commit)
+			return built, r.checkOut(ctx, entry.Scratch, built.Commit)
 		case !errors.Is(err, gitops.ErrNoMergeTree):
 			return built, err
 		}
 	}
-	if err := gitops.AddWorktree(ctx, r.dir, entry.Scratch, entry.BaseBefore); err != nil {
+	if err := r.checkOut(ctx, entry.Scratch, entry.BaseBefore); err != nil {
 		return gitops.Built{}, err
 	}
 	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, msg, ff)
+}
+
+// checkOut makes the scratch worktree at commit. A scratch directory someone deleted by
+// hand is still in git's list, which refuses the place: forgotten, then tried again.
+func (r repo) checkOut(ctx context.Context, path, commit string) error {
+	err := gitops.AddWorktree(ctx, r.dir, path, commit)
+	if err == nil {
+		return nil
+	}
+	if pruneErr := gitops.PruneWorktrees(ctx, r.dir); pruneErr != nil {
+		return err
+	}
+	return gitops.AddWorktree(ctx, r.dir, path, commit)
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
