@@ -17,5 +17,15 @@ func Default(mode string) (string, bool) {
 	return string(data), err == nil
 }
 
-// DefaultModes are the modes that have a built-in prompt.
+// DefaultModes are the modes whose built-in prompt `init` writes.
 var DefaultModes = []string{"plan", "build"}
+
+// builtinOnly is the built-in prompt of a mode that git-ralph itself starts (merge, for
+// `git ralph merge --resolve`): used when the repository has no PROMPT_<mode>.md of its
+// own, and never written by `init`.
+func builtinOnly(mode string) (string, bool) {
+	if mode != "merge" {
+		return "", false
+	}
+	return Default(mode)
+}

@@ -95,6 +95,9 @@ func Load(dir, mode string) (Section, error) {
 	path := filepath.Join(dir, FileName(mode))
 	data, err := repofile.ReadIn(dir, FileName(mode), FileName(mode), repofile.PromptLimit)
 	if errors.Is(err, fs.ErrNotExist) {
+		if body, ok := builtinOnly(mode); ok { // a repository's own PROMPT_merge.md wins
+			return Section{Source: "built-in " + FileName(mode), Body: body}, nil
+		}
 		return Section{}, &MissingError{Mode: mode, Path: path}
 	}
 	if err != nil {

@@ -16,6 +16,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git
 	{"loop/fleet", "history gitops"},
+	// the merge queue: worktree loops' branches built, validated and landed one at a time
+	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
 	{"loop", "loop/agent loop/agentcli idle history history/redact prompts gitops"},

@@ -24,6 +24,7 @@ type CLI struct {
 	Status     StatusCmd        `cmd:"" help:"Show whether a loop runs, its mode, iteration, errors and lock holder."`
 	History    HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
 	Runs       RunsCmd          `cmd:"" help:"List every loop of the repository (main work tree and worktrees): state, iteration, last outcome, commits ahead."`
+	Merge      MergeCmd         `cmd:"" help:"Merge a worktree loop's branch into its base branch through the queue: built and validated in a scratch worktree first."`
 	Cancel     CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
 	Rollback   RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N, keeping what they replace in a backup ref."`
 	Config     ConfigCmd        `cmd:"" help:"Show every resolved setting and where it came from (flag, env, file:line, default)."`

@@ -36,6 +36,7 @@ type LoopCmd struct {
 	SkipIfBusy           bool           `name:"skip-if-busy" help:"Exit 75 without a word when another loop holds the repository (for cron)."`
 	Worktree             string         `help:"Run the loop in a linked worktree of its own on branch ralph/NAME, beside the main work tree; created at the first run, resumed after." placeholder:"NAME"`
 	Base                 string         `help:"With --worktree: the revision a new loop's branch starts from (default: HEAD)." placeholder:"REV"`
+	Merge                bool           `help:"With --worktree: when the loop ends with SUCCESS, merge its branch through the merge queue (as 'git ralph merge NAME')."`
 }
 
 // Run resolves the settings, then does a dry run or drives the loop; the exit code
@@ -43,6 +44,9 @@ type LoopCmd struct {
 func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.Verbose && c.Quiet {
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
+	}
+	if c.Merge && c.Worktree == "" {
+		return hints.Wrap(errors.New("--merge needs --worktree"), "a loop in a worktree of its own has a branch to merge: --worktree NAME --merge")
 	}
 	if c.JSON && c.DryRun {
 		return hints.Wrap(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
@@ -86,6 +90,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err != nil {
 		out.failed(err)
 		return &exitError{code: 1, err: explain(err)}
+	}
+	if c.Merge && res.Status.ExitCode() == 0 {
+		return (&MergeCmd{Name: c.Worktree}).queue(ctx, s, here)
 	}
 	return exitCode(res.Status.ExitCode())
 }

@@ -10,7 +10,10 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
+	"github.com/git-ralph/git-ralph/loop/mergequeue"
 )
 
 // RunsCmd is `git ralph runs`.
@@ -24,6 +27,13 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	notes, err := mergequeue.Recover(ctx, here) // a merge killed halfway: finished or undone first
+	if err != nil {
+		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
+	}
 	members, bad, err := fleet.Members(ctx, here)
 	if err != nil {
 		return err
@@ -36,6 +46,7 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	for _, m := range members {
 		runs = append(runs, status.ReadRun(ctx, here, m, now))
 	}
+	withMerges(ctx, here, members, runs)
 	if c.JSON {
 		return printJSON(s.Stdout, runs)
 	}
@@ -98,4 +109,24 @@ func runAhead(r status.Run) string {
 		base = display.ShortHash(r.BaseCommit)
 	}
 	return fmt.Sprintf("+%d %s", *r.Ahead, base)
+}
+
+// withMerges shows the merge queue's states (queued, merging, needs-review, merged) of
+// the worktree loops that asked for a merge.
+func withMerges(ctx context.Context, here string, members []fleet.Member, runs []status.Run) {
+	common, err := gitops.CommonDir(ctx, here)
+	if err != nil {
+		return
+	}
+	for i, m := range members {
+		if m.Worktree == nil {
+			continue
+		}
+		merge, found, err := history.LoadMerge(common, m.Name)
+		if err != nil || !found {
+			continue
+		}
+		tip, _ := gitops.ResolveRef(ctx, here, m.Worktree.Branch)
+		status.WithMerge(&runs[i], merge, tip)
+	}
 }

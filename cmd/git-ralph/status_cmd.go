@@ -36,7 +36,11 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	if c.JSON {
 		return printJSON(s.Stdout, st)
 	}
-	return printStatus(s.Stdout, st, time.Now())
+	if err := printStatus(s.Stdout, st, time.Now()); err != nil {
+		return err
+	}
+	printMergeState(ctx, s.Stdout, root)
+	return nil
 }
 
 // printStatus prints the status as "name: value" lines.

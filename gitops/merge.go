@@ -1,0 +1,237 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// How a branch is brought onto another: a merge commit (or a fast-forward when
+// possible), one squashed commit, or its commits replayed on top.
+const (
+	HowMerge  = "merge"
+	HowSquash = "squash"
+	HowRebase = "rebase"
+)
+
+// ErrRefMoved means a compare-and-swap of a ref failed because the ref no longer held the
+// value the caller expected: someone else moved it meanwhile.
+var ErrRefMoved = errors.New("the ref moved meanwhile")
+
+// Built is the commit a merge built, or the files that conflicted (then Commit is "").
+type Built struct {
+	Commit      string
+	Conflicts   []string
+	FastForward bool
+}
+
+// Relation says how tip stands to base: merged (base already holds every commit of tip)
+// or fastForward (base is an ancestor of tip), from their merge base, in one git call.
+func Relation(ctx context.Context, dir, base, tip string) (merged, fastForward bool, err error) {
+	mb, err := Git(ctx, dir, "merge-base", "--end-of-options", base, tip)
+	var gitErr *Error
+	if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+		return false, false, nil // no common history
+	}
+	if err != nil {
+		return false, false, fmt.Errorf("finding the merge base of %s and %s: %w", base, tip, err)
+	}
+	return mb == tip, mb == base, nil
+}
+
+// BuildMerge brings tip onto base in the scratch work tree (detached at base) as how
+// says, committing with message, and returns the commit to move the base to. A merge
+// whose base is an ancestor of tip (ff, from Relation) is a fast-forward to tip (for
+// HowMerge and HowRebase). A conflict is not an error: the work tree is put back at base and the
+// conflicting files are returned.
+func BuildMerge(ctx context.Context, scratch, base, tip, how, message string, ff bool) (Built, error) {
+	if ff && how != HowSquash {
+		if _, err := Git(ctx, scratch, "checkout", "--quiet", "--detach", tip); err != nil {
+			return Built{}, fmt.Errorf("checking out %s in the scratch worktree: %w", tip, err)
+		}
+		return Built{Commit: tip, FastForward: true}, nil
+	}
+	switch how {
+	case HowSquash:
+		return buildStep(ctx, scratch, []string{"merge", "--squash", "--quiet", tip}, []string{"merge", "--abort"}, message)
+	case HowRebase:
+		if _, err := Git(ctx, scratch, "checkout", "--quiet", "--detach", tip); err != nil {
+			return Built{}, fmt.Errorf("checking out %s in the scratch worktree: %w", tip, err)
+		}
+		return buildStep(ctx, scratch, []string{"rebase", "--quiet", base}, []string{"rebase", "--abort"}, "")
+	}
+	return buildStep(ctx, scratch, []string{"merge", "--no-ff", "--no-edit", "--quiet", "-m", message, tip}, []string{"merge", "--abort"}, "")
+}
+
+// ErrNoMergeTree means this git cannot merge without a work tree (`git merge-tree
+// --write-tree` came with git 2.38): the caller builds the merge in a work tree instead.
+var ErrNoMergeTree = errors.New("git merge-tree --write-tree is not supported by this git")
+
+// MergeCommit builds the merge of tip into base without touching any work tree (`git
+// merge-tree --write-tree`, then `git commit-tree`): a merge commit with both as parents,
+// or for HowSquash one commit on base with the merged files. A conflict is not an error:
+// the conflicting files are returned and no commit is made.
+func MergeCommit(ctx context.Context, dir, base, tip, how, message string) (Built, error) {
+	var stdout bytes.Buffer // the conflicting files come with exit code 1
+	err := gitTo(ctx, dir, nil, nil, &stdout, "merge-tree", "--write-tree", "--name-only", "-z", "--no-messages", base, tip)
+	out := stdout.String()
+	var gitErr *Error
+	switch {
+	case errors.As(err, &gitErr) && gitErr.ExitCode == 1:
+		fields := strings.Split(strings.TrimRight(out, "\x00"), "\x00")
+		if len(fields) < 2 {
+			return Built{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
+		}
+		return Built{Conflicts: dedupe(fields[1:])}, nil
+	case errors.As(err, &gitErr) && gitErr.ExitCode == 129:
+		return Built{}, ErrNoMergeTree // an option this git does not know
+	case err != nil:
+		return Built{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
+	}
+	tree, _, _ := strings.Cut(out, "\x00")
+	args := []string{"commit-tree", tree, "-p", base, "-p", tip, "-m", message}
+	if how == HowSquash {
+		args = []string{"commit-tree", tree, "-p", base, "-m", message}
+	}
+	commit, err := Git(ctx, dir, args...)
+	if err != nil {
+		return Built{}, fmt.Errorf("committing the merge of %s into %s: %w", tip, base, err)
+	}
+	return Built{Commit: commit}, nil
+}
+
+// dedupe drops repeated names, keeping the order (a file conflicts in several stages).
+func dedupe(names []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range names {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// buildStep runs the git command that builds the merge; on a conflict it lists the
+// conflicting files and runs abort. With a message the result is committed after (a
+// squash); a squash that brings nothing leaves HEAD where it was.
+func buildStep(ctx context.Context, scratch string, args, abort []string, message string) (Built, error) {
+	_, err := Git(ctx, scratch, args...)
+	if err != nil {
+		files, listErr := Conflicts(ctx, scratch)
+		if listErr != nil || len(files) == 0 {
+			return Built{}, fmt.Errorf("building the merge: %w", err)
+		}
+		Git(ctx, scratch, abort...) // the scratch worktree is removed anyway
+		return Built{Conflicts: files}, nil
+	}
+	if message != "" {
+		if _, err := CommitAll(ctx, scratch, message); err != nil {
+			return Built{}, fmt.Errorf("committing the squashed merge: %w", err)
+		}
+	}
+	head, err := Git(ctx, scratch, "rev-parse", "--verify", "HEAD")
+	if err != nil {
+		return Built{}, fmt.Errorf("reading the merge's commit: %w", err)
+	}
+	return Built{Commit: head}, nil
+}
+
+// Conflicts lists the files left unmerged in dir's index.
+func Conflicts(ctx context.Context, dir string) ([]string, error) {
+	out, err := Git(ctx, dir, "diff", "--name-only", "--diff-filter=U", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("listing the conflicting files: %w", err)
+	}
+	var files []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files, nil
+}
+
+// SwapRef moves ref to newCommit only if it still points at oldCommit, in one atomic step
+// (`git update-ref ref new old`): a reader sees the old commit or the new, never anything
+// between. It returns ErrRefMoved when ref holds something else.
+func SwapRef(ctx context.Context, dir, ref, newCommit, oldCommit, reason string) error {
+	_, err := Git(ctx, dir, "update-ref", "-m", reason, ref, newCommit, oldCommit)
+	if err == nil {
+		return nil
+	}
+	if now, readErr := ResolveRef(ctx, dir, ref); readErr == nil && now != oldCommit {
+		return fmt.Errorf("moving %s: %w (it is at %s, not %s)", ref, ErrRefMoved, orNone(now), oldCommit)
+	}
+	return fmt.Errorf("moving %s to %s: %w", ref, newCommit, err)
+}
+
+func orNone(commit string) string {
+	if commit == "" {
+		return "nothing"
+	}
+	return commit
+}
+
+// ResolveRefs reads the commits of several full ref names in one git call; a ref that
+// does not exist is missing from the answer.
+func ResolveRefs(ctx context.Context, dir string, refs ...string) (map[string]string, error) {
+	out, err := Git(ctx, dir, append([]string{"for-each-ref", "--format=%(refname) %(objectname)", "--"}, refs...)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", strings.Join(refs, ", "), err)
+	}
+	want := map[string]bool{}
+	for _, ref := range refs {
+		want[ref] = true
+	}
+	found := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		name, commit, ok := strings.Cut(line, " ")
+		if ok && want[name] { // a pattern also matches the refs below it: refs/heads/main/x
+			found[name] = commit
+		}
+	}
+	return found, nil
+}
+
+// TrackedChanges reports whether dir's index or work tree differs from its HEAD in a
+// tracked file (untracked files do not count).
+func TrackedChanges(ctx context.Context, dir string) (bool, error) {
+	out, err := Git(ctx, dir, "status", "--porcelain", "--untracked-files=no", "-z")
+	if err != nil {
+		return false, fmt.Errorf("reading the status of %s: %w", dir, err)
+	}
+	return out != "", nil
+}
+
+// ChangedFrom reports whether dir's index or work tree differs from the tree of commit in
+// a tracked file (untracked files do not count). It asks with commit rather than HEAD
+// because HEAD may already name the commit the branch moved to.
+func ChangedFrom(ctx context.Context, dir, commit string) (bool, error) {
+	Git(ctx, dir, "update-index", "-q", "--refresh") // stat data only; a busy index just reads slower
+	for _, args := range [][]string{{"diff-index", "--quiet", "--cached", commit, "--"}, {"diff-index", "--quiet", commit, "--"}} {
+		_, err := Git(ctx, dir, args...)
+		var gitErr *Error
+		if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+			return true, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("comparing %s with %s: %w", dir, commit, err)
+		}
+	}
+	return false, nil
+}
+
+// MoveCheckout brings the index and files of the work tree dir from the tree of commit
+// from to that of commit to (`git read-tree -m -u from to`), after its branch moved from
+// one to the other. git refuses, changing nothing, where that would overwrite a change
+// or an untracked file.
+func MoveCheckout(ctx context.Context, dir, from, to string) error {
+	if _, err := Git(ctx, dir, "read-tree", "-m", "-u", from, to); err != nil {
+		return fmt.Errorf("updating the files of %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,171 @@
+package mergequeue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/fleet"
+)
+
+// Request is one `git ralph merge NAME`.
+type Request struct {
+	Name            string // the worktree loop whose branch is merged
+	How             string // gitops.HowMerge, HowSquash or HowRebase
+	Validate        string // the command the merged result must pass; "" for none
+	ValidateTimeout time.Duration
+	// Say is told what the queue does while it works (waiting, validating); optional.
+	Say func(string)
+}
+
+// Outcome is what became of a merge: its final record (State merged or needs-review),
+// whether it was a fast-forward or already done, and what happened to the work trees
+// that have the base branch checked out.
+type Outcome struct {
+	history.Merge
+	FastForward   bool
+	AlreadyMerged bool
+	Trees         []Tree
+	Notes         []string // interrupted merges of earlier commands, finished or undone
+}
+
+// Tree is a work tree with the base branch checked out, and whether its files followed.
+type Tree struct {
+	Path    string
+	Updated bool
+	Problem string // why it was left at the old commit
+}
+
+// attempts bounds the rebuilds when the base branch keeps moving while a merge is built.
+const attempts = 3
+
+// Error is an error with advice on what to do, which the command prints as a hint.
+type Error = fleet.Error
+
+// Target is a worktree loop found for a merge: its repository and bookkeeping.
+type Target struct {
+	r    repo
+	loop history.WorktreeLoop
+}
+
+// Open finds the worktree loop name of dir's repository, which must have a base branch
+// to merge into.
+func Open(ctx context.Context, dir, name string) (Target, error) {
+	r, loop, err := open(ctx, dir, name)
+	return Target{r: r, loop: loop}, err
+}
+
+// BaseBranch is the full name of the branch the loop merges into.
+func (t Target) BaseBranch() string { return t.loop.BaseBranch }
+
+// Last is the loop's last merge through the queue, if it asked for one.
+func (t Target) Last() (history.Merge, bool, error) {
+	return history.LoadMerge(t.r.common, t.loop.Name)
+}
+
+// MainTree is the repository's main work tree, whose configuration says how to validate.
+func (t Target) MainTree() string { return t.r.main }
+
+// Merge queues the loop's branch for its base branch, waits for its turn (one merge at a
+// time per repository), and merges it: built in a scratch worktree, validated there, and
+// landed by compare-and-swap on the base branch. Cancelling ctx while it waits takes it
+// out of the queue; while it merges, the base stays where it was unless the swap was done.
+func (t Target) Merge(ctx context.Context, req Request) (Outcome, error) {
+	r, loop := t.r, t.loop
+	own, err := history.HoldMerge(r.common, req.Name)
+	if errors.Is(err, history.ErrMergePending) {
+		return Outcome{}, &Error{Err: fmt.Errorf("a merge of %s is already queued or running", req.Name),
+			Advice: "wait for it: 'git ralph runs' shows its state"}
+	}
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer own.Release()
+	entry := history.Merge{Name: req.Name, State: history.MergeQueued, How: req.How, Validate: req.Validate,
+		BaseBranch: loop.BaseBranch, RequestedAt: time.Now().UTC()}
+	if err := history.SaveMerge(r.common, entry); err != nil {
+		return Outcome{}, err
+	}
+	queue, err := takeTurn(ctx, r.common, req)
+	if err != nil {
+		history.RemoveMerge(r.common, req.Name) // out of the queue: nothing was done
+		return Outcome{}, err
+	}
+	defer queue.Release()
+	notes := recoverLocked(ctx, r, req.Name)
+	out, err := r.merge(ctx, req, loop, entry)
+	out.Notes = append(notes, out.Notes...)
+	return out, err
+}
+
+// takeTurn waits for the queue's lock, saying so when another merge holds it.
+func takeTurn(ctx context.Context, common string, req Request) (*history.FileLock, error) {
+	lock, err := history.LockMergeQueue(ctx, common, false)
+	if !errors.Is(err, history.ErrLocked) {
+		return lock, err
+	}
+	say(req, fmt.Sprintf("queued: another merge runs; %s waits for its turn (Ctrl+C leaves the queue)", req.Name))
+	return history.LockMergeQueue(ctx, common, true)
+}
+
+func say(req Request, msg string) {
+	if req.Say != nil {
+		req.Say(msg)
+	}
+}
+
+// repo is what a merge needs to know of the repository.
+type repo struct {
+	dir    string // a work tree of it, where git runs
+	main   string // the main work tree
+	common string // the common git directory
+}
+
+// open finds the repository of dir and the worktree loop name, which must have a base
+// branch to merge into.
+func open(ctx context.Context, dir, name string) (repo, history.WorktreeLoop, error) {
+	if err := fleet.CheckName(name); err != nil {
+		return repo{}, history.WorktreeLoop{}, err
+	}
+	list, err := gitops.Worktrees(ctx, dir)
+	if err != nil {
+		return repo{}, history.WorktreeLoop{}, err
+	}
+	common, err := gitops.CommonDir(ctx, dir)
+	if err != nil {
+		return repo{}, history.WorktreeLoop{}, err
+	}
+	r := repo{dir: dir, main: list[0].Path, common: common}
+	loop, found, err := history.LoadWorktreeLoop(common, name)
+	switch {
+	case err != nil:
+		return repo{}, history.WorktreeLoop{}, err
+	case !found:
+		return repo{}, history.WorktreeLoop{}, &Error{Err: fmt.Errorf("no worktree loop named %q in this repository", name),
+			Advice: "'git ralph runs' lists the loops; only a loop started with 'git ralph loop --worktree NAME' has a branch to merge"}
+	case loop.BaseBranch == "":
+		return repo{}, history.WorktreeLoop{}, &Error{Err: fmt.Errorf("the loop %s started from the commit %s, which is no branch: there is no base branch to merge into", name, short(loop.BaseCommit)),
+			Advice: fmt.Sprintf("merge its branch yourself: git merge ralph/%s", name)}
+	}
+	return r, loop, nil
+}
+
+// scratchPath is where the merge of the loop name is built: beside the loops' worktrees,
+// under a name no loop can have (a loop's name cannot start with a dot).
+func (r repo) scratchPath(name string) string {
+	return filepath.Join(filepath.Dir(fleet.Place(r.main, name)), ".merge-"+name)
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+func branchName(ref string) string { return strings.TrimPrefix(ref, "refs/heads/") }
