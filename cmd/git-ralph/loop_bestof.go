@@ -23,7 +23,7 @@ import (
 // BestOfFlags are the flags of `loop --best-of N`; the other flags of loop go to every
 // candidate as they are.
 type BestOfFlags struct {
-	BestOf int    `name:"best-of" help:"Run N candidate loops NAME-1 … NAME-N (NAME: --worktree, default best-of) on the same prompt, each in its own worktree, then rank them and name the best." placeholder:"N"`
+	BestOf *int   `name:"best-of" help:"Run N candidate loops NAME-1 … NAME-N (NAME: --worktree, default best-of) on the same prompt, each in its own worktree, then rank them and name the best." placeholder:"N"`
 	Jobs   int    `help:"With --best-of: run at most J candidates at a time (default: the machine's cores, at most N)." placeholder:"J"`
 	Score  string `help:"With --best-of: a command run in each candidate's worktree once all have ended; it prints one number, higher is better." placeholder:"CMD"`
 }
@@ -35,9 +35,9 @@ var bestOfOnly = map[string]bool{"best-of": true, "jobs": true, "score": true, "
 // checkBestOf refuses best-of flags that cannot apply.
 func (c *LoopCmd) checkBestOf() error {
 	switch {
-	case c.BestOf == 0 && (c.Jobs != 0 || c.Score != ""):
+	case c.BestOf == nil && (c.Jobs != 0 || c.Score != ""):
 		return hints.Wrap(errors.New("--jobs and --score need --best-of N"), "e.g. git ralph loop --best-of 3 --score 'CMD'")
-	case c.BestOf == 0:
+	case c.BestOf == nil:
 		return nil
 	case c.Jobs < 0:
 		return hints.Wrap(fmt.Errorf("--jobs %d: must be at least 1", c.Jobs), "leave it out to run as many candidates at a time as the machine has cores")
@@ -61,7 +61,7 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if name == "" {
 		name = fleet.DefaultBestOfName
 	}
-	names, err := fleet.CandidateNames(name, c.BestOf)
+	names, err := fleet.CandidateNames(name, *c.BestOf)
 	if err != nil {
 		return err
 	}
@@ -76,6 +76,11 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	todo, err := fleet.Unfinished(ctx, here, names)
 	if err != nil {
 		return err
+	}
+	if len(todo) > 0 { // all ended: only the ranking again, which needs no agent
+		if err := c.bestOfPreflight(here); err != nil {
+			return err
+		}
 	}
 	jobs := c.jobs()
 	sayPlan(s.Stderr, names, todo, jobs)
@@ -101,13 +106,31 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	return rankBestOf(ctx, s.Stdout, here, names, c.Score)
 }
 
+// bestOfPreflight checks, once for all candidates, the settings and the agent as the
+// main work tree's configuration gives them, so that a mistake is told once rather than
+// by every candidate. The prompt is left to each candidate: its worktree holds what is
+// committed, which the candidate checks and explains.
+func (c *LoopCmd) bestOfPreflight(here string) error {
+	set, err := c.resolve(here)
+	if err != nil {
+		return err
+	}
+	if err := set.loop.Validate(); err != nil {
+		return explain(err)
+	}
+	if check, any := set.checkAgent(); any && !check.OK {
+		return hints.Wrap(errors.New(check.Problem), "%s", check.Hint)
+	}
+	return nil
+}
+
 // jobs is how many candidates run at a time.
 func (c *LoopCmd) jobs() int {
 	j := c.Jobs
 	if j == 0 {
 		j = runtime.NumCPU()
 	}
-	return max(1, min(j, c.BestOf))
+	return max(1, min(j, *c.BestOf))
 }
 
 // sayPlan tells which candidates run, and which ended before.
@@ -163,6 +186,9 @@ func rankBestOf(ctx context.Context, w io.Writer, here string, names []string, s
 		}
 	}
 	best := list[0]
+	if !best.Ran() {
+		return hints.Wrap(errors.New("no candidate ran an iteration: there is nothing to rank"), "their errors are above, each line marked with the candidate's name; fix what they say and run the same command again")
+	}
 	fmt.Fprintf(w, "\nWinner: %s (branch %s, %s)\n", best.Name, best.Branch, display.Printable(orDash(best.Path)))
 	if strings.HasPrefix(best.Validation, "failed") || strings.HasPrefix(best.Validation, "timed out") {
 		fmt.Fprintln(w, "Its validation failed too: no candidate passed.")

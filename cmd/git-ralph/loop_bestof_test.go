@@ -46,7 +46,7 @@ func TestCandidateArgsCarryEveryLoopFlag(t *testing.T) {
 		t.Errorf("the candidates' flags %q parse to\n%+v\nwant\n%+v", args, again, c)
 	}
 	// nothing given, nothing passed
-	if args, err := candidateArgs(&LoopCmd{BestOfFlags: BestOfFlags{BestOf: 2}}); err != nil || len(args) != 0 {
+	if args, err := candidateArgs(&LoopCmd{BestOfFlags: BestOfFlags{Jobs: 2}}); err != nil || len(args) != 0 {
 		t.Errorf("candidateArgs of no flags = %q, %v", args, err)
 	}
 }

@@ -51,7 +51,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err := c.checkBestOf(); err != nil {
 		return err
 	}
-	if c.BestOf > 0 {
+	if c.BestOf != nil {
 		return c.runBestOf(ctx, s, in)
 	}
 	here, err := repoRoot(ctx)

@@ -35,7 +35,8 @@ func TestRank(t *testing.T) {
 		{Name: "c-3", Validation: "passed", ScoreProblem: "not a number", Iterations: 1},
 		{Name: "c-4", Validation: "passed", Score: score(1), Iterations: 5, DiffLines: 10},
 		{Name: "c-5", Validation: "passed", Score: score(2), Iterations: 9, DiffLines: 500},
-		{Name: "c-6", Validation: "", Score: score(50)},
+		{Name: "c-6", Validation: "", Score: score(50), Iterations: 1},
+		{Name: "c-8", Validation: "", Score: score(80)},
 		{Name: "c-7", Validation: "passed", Score: score(1), Iterations: 3, DiffLines: 900},
 		{Name: "c-10", Validation: "passed", Score: score(1), Iterations: 5, DiffLines: 10},
 	}
@@ -45,8 +46,8 @@ func TestRank(t *testing.T) {
 		got = append(got, f.Name)
 	}
 	// passed before none before failed; a higher score; fewer iterations; a smaller diff;
-	// a failed score after the numbers; c-4 before c-10
-	want := "c-5 c-7 c-4 c-10 c-2 c-3 c-6 c-1"
+	// a failed score after the numbers; c-4 before c-10; one that never ran last
+	want := "c-5 c-7 c-4 c-10 c-2 c-3 c-6 c-1 c-8"
 	if strings.Join(got, " ") != want {
 		t.Errorf("Rank = %s, want %s", strings.Join(got, " "), want)
 	}

@@ -32,6 +32,9 @@ type Figures struct {
 	Problem      string
 }
 
+// Ran reports whether the candidate ran at least one iteration.
+func (f Figures) Ran() bool { return f.Iterations > 0 }
+
 // Passed reports whether the candidate's last validation passed.
 func (f Figures) Passed() bool { return f.Validation == "passed" }
 
@@ -46,12 +49,15 @@ func (f Figures) validationClass() int {
 	return 2
 }
 
-// Rank sorts candidates best first: validation passing first, then the higher score (a
+// Rank sorts candidates best first: those that ran an iteration, validation passing first, then the higher score (a
 // candidate without a number after those with one), then fewer iterations, then the
 // smaller diff against the base, then the candidate's name, so that ties are stable.
 func Rank(list []Figures) {
 	sort.SliceStable(list, func(i, j int) bool {
 		a, b := list[i], list[j]
+		if a.Ran() != b.Ran() {
+			return a.Ran()
+		}
 		if ca, cb := a.validationClass(), b.validationClass(); ca != cb {
 			return ca < cb
 		}
