@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os/exec"
+	"runtime"
 	"sync"
 )
 
@@ -16,6 +17,8 @@ import (
 // as if the user had started it.
 func RunChild(ctx context.Context, hurry <-chan struct{}, cmd *exec.Cmd) error {
 	cmd.SysProcAttr = ownGroup()
+	runtime.LockOSThread() // the thread that starts the child outlives it (see ownGroup)
+	defer runtime.UnlockOSThread()
 	if err := cmd.Start(); err != nil {
 		return err
 	}
