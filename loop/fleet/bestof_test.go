@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/history"
 )
 
 func TestCandidateNames(t *testing.T) {
@@ -122,5 +124,33 @@ func TestPrefixedKeepsLinesWhole(t *testing.T) {
 	two.Close()
 	if want := "[2] whole\n[1] half line\n[1] last\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// A candidate whose run ended for good is not run again; one never started, interrupted,
+// crashed or limited is.
+func TestUnfinished(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	states := map[string]history.State{
+		"c-1": {StopReason: history.StopSuccess},
+		"c-2": {StopReason: history.StopInterrupted},
+		"c-3": {StopReason: history.StopMaxIters, Active: true}, // died mid-run: crashed
+		"c-4": {StopReason: history.StopLimited},
+		"c-5": {StopReason: history.StopIdle},
+	}
+	for name, st := range states {
+		l, err := Open(ctx, repo, name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.SchemaVersion, st.Run, st.Iteration = history.StateSchema, "r", 1
+		if err := history.SaveState(l.Path, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Unfinished(ctx, repo, []string{"c-1", "c-2", "c-3", "c-4", "c-5", "c-6"})
+	if err != nil || strings.Join(got, " ") != "c-2 c-3 c-4 c-6" {
+		t.Errorf("Unfinished = %q, %v; want c-2 c-3 c-4 c-6", got, err)
 	}
 }
