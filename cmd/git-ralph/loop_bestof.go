@@ -78,7 +78,7 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 		return err
 	}
 	if len(todo) > 0 { // all ended: only the ranking again, which needs no agent
-		if err := c.bestOfPreflight(here); err != nil {
+		if err := c.bestOfPreflight(s, here); err != nil {
 			return err
 		}
 	}
@@ -106,11 +106,12 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	return rankBestOf(ctx, s.Stdout, here, names, c.Score)
 }
 
-// bestOfPreflight checks, once for all candidates, the settings and the agent as the
-// main work tree's configuration gives them, so that a mistake is told once rather than
-// by every candidate. The prompt is left to each candidate: its worktree holds what is
-// committed, which the candidate checks and explains.
-func (c *LoopCmd) bestOfPreflight(here string) error {
+// bestOfPreflight checks, once for all candidates, the settings, the agent and the trust
+// of the commands as the main work tree's configuration gives them, so that a mistake is
+// told once rather than by every candidate, and an approval is asked here, where the
+// terminal is (a candidate's worktree shares the main tree's approvals). The prompt is
+// left to each candidate: its worktree holds what is committed, which it checks and explains.
+func (c *LoopCmd) bestOfPreflight(s Streams, here string) error {
 	set, err := c.resolve(here)
 	if err != nil {
 		return err
@@ -121,7 +122,7 @@ func (c *LoopCmd) bestOfPreflight(here string) error {
 	if check, any := set.checkAgent(); any && !check.OK {
 		return hints.Wrap(errors.New(check.Problem), "%s", check.Hint)
 	}
-	return nil
+	return requireTrust(s, here, set.resolved)
 }
 
 // jobs is how many candidates run at a time.
