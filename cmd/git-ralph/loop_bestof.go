@@ -103,7 +103,7 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 			fmt.Fprintf(s.Stderr, "warning: the candidate %s did not run: %s\n", cand, display.PrintableText(err.Error()))
 		}
 	}
-	return rankBestOf(ctx, s.Stdout, here, names, c.Score)
+	return rankBestOf(ctx, s.Stdout, s.Stderr, here, names, c.Score)
 }
 
 // bestOfPreflight checks, once for all candidates, the settings, the agent and the trust
@@ -163,10 +163,14 @@ func stoppedBestOf(ctx context.Context, w io.Writer, here string, names []string
 }
 
 // rankBestOf measures the candidates, prints them best first, and names the winner.
-func rankBestOf(ctx context.Context, w io.Writer, here string, names []string, score string) error {
+func rankBestOf(ctx context.Context, w, errw io.Writer, here string, names []string, score string) error {
 	list := make([]fleet.Figures, 0, len(names))
 	for _, n := range names {
 		list = append(list, fleet.Measure(ctx, here, n, score))
+	}
+	if ctx.Err() != nil { // a Ctrl+C stopped the score commands: their failures mean nothing
+		fmt.Fprintln(errw, "git-ralph: best-of interrupted while ranking; every candidate has ended: run the same command again to rank them")
+		return exitCode(130)
 	}
 	fleet.Rank(list)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

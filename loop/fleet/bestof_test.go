@@ -3,9 +3,12 @@ package fleet
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -153,4 +156,38 @@ func TestUnfinished(t *testing.T) {
 	if err != nil || strings.Join(got, " ") != "c-2 c-3 c-4 c-6" {
 		t.Errorf("Unfinished = %q, %v; want c-2 c-3 c-4 c-6", got, err)
 	}
+}
+
+// A score command that times out or is cancelled takes what it started with it.
+func TestRunScoreLeavesNoProcess(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	pidFile := dir + "/pid"
+	n, problem := runScore(ctx, dir, "sleep 300 & echo $! > "+pidFile+"; wait")
+	if n != nil || problem == "" {
+		t.Fatalf("a cancelled score = %v, %q", n, problem)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	for i := 0; i < 100 && alive(pid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the score command's child %d still runs", pid)
+	}
+}
+
+// alive reports whether pid runs: a zombie, killed and not yet reaped, does not.
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	return i > 0 && i+2 < len(stat) && stat[i+2] != 'Z' && stat[i+2] != 'X'
 }

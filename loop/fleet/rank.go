@@ -147,7 +147,8 @@ func lastValidation(root string) string {
 	return ""
 }
 
-// runScore runs the score command with 'sh -c' in dir and reads the one number it prints
+// runScore runs the score command with 'sh -c' in dir, in a process group of its own
+// that is killed when it ends, times out or is cancelled, and reads the one number it prints
 // on stdout; higher is better. A failure or anything but one number comes back as a
 // problem, in words.
 func runScore(ctx context.Context, dir, score string) (*float64, string) {
@@ -158,7 +159,13 @@ func runScore(ctx context.Context, dir, score string) (*float64, string) {
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	cmd.WaitDelay = time.Second // a child that keeps the pipes open does not hold us
-	if err := cmd.Run(); err != nil {
+	cmd.SysProcAttr = scoreGroup()
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = killGroup(cmd.Process) // nothing it started outlives it
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Sprintf("the score command did not finish within %s", ScoreTimeout)
 		}
