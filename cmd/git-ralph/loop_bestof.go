@@ -65,10 +65,6 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if err != nil {
 		return err
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding git-ralph's own program to run the candidates: %w", err)
-	}
 	args, err := candidateArgs(c)
 	if err != nil {
 		return err
@@ -82,8 +78,24 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 			return err
 		}
 	}
-	jobs := c.jobs()
-	sayPlan(s.Stderr, names, todo, jobs)
+	sayPlan(s.Stderr, names, todo, c.jobs())
+	if err := runCandidates(ctx, s, in, here, todo, c.jobs(), args); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return stoppedBestOf(ctx, s.Stderr, here, names)
+	}
+	return rankBestOf(ctx, s.Stdout, s.Stderr, here, names, c.Score)
+}
+
+// runCandidates runs each candidate of todo as a child `git-ralph loop --worktree NAME-k`
+// with args, at most jobs at a time, their lines marked with their names; it returns when
+// all have ended, or, after a Ctrl+C, when the running ones have stopped.
+func runCandidates(ctx context.Context, s Streams, in *interrupts, here string, todo []string, jobs int, args []string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding git-ralph's own program to run the candidates: %w", err)
+	}
 	outs, errs := fleet.NewPrefixed(s.Stdout), fleet.NewPrefixed(s.Stderr)
 	results := fleet.RunEach(ctx, todo, jobs, func(ctx context.Context, cand string) error {
 		cmd := exec.Command(exe, append([]string{"loop", "--worktree", cand}, args...)...)
@@ -94,16 +106,13 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		return fleet.RunChild(ctx, in.hurry, cmd)
 	})
-	if ctx.Err() != nil {
-		return stoppedBestOf(ctx, s.Stderr, here, names)
-	}
 	for _, cand := range todo {
-		var exit *exec.ExitError
-		if err := results[cand]; err != nil && !errors.As(err, &exit) {
+		var exit *exec.ExitError // a candidate's own exit code: its lines said why
+		if err := results[cand]; err != nil && !errors.As(err, &exit) && ctx.Err() == nil {
 			fmt.Fprintf(s.Stderr, "warning: the candidate %s did not run: %s\n", cand, display.PrintableText(err.Error()))
 		}
 	}
-	return rankBestOf(ctx, s.Stdout, s.Stderr, here, names, c.Score)
+	return nil
 }
 
 // bestOfPreflight checks, once for all candidates, the settings, the agent and the trust
