@@ -37,6 +37,7 @@ type LoopCmd struct {
 	Worktree             string         `help:"Run the loop in a linked worktree of its own on branch ralph/NAME, beside the main work tree; created at the first run, resumed after." placeholder:"NAME"`
 	Base                 string         `help:"With --worktree: the revision a new loop's branch starts from (default: HEAD)." placeholder:"REV"`
 	Merge                bool           `help:"With --worktree: when the loop ends with SUCCESS, merge its branch through the merge queue (as 'git ralph merge NAME')."`
+	BestOfFlags          `embed:""`
 }
 
 // Run resolves the settings, then does a dry run or drives the loop; the exit code
@@ -50,6 +51,12 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	}
 	if c.JSON && c.DryRun {
 		return hints.Wrap(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
+	}
+	if err := c.checkBestOf(); err != nil {
+		return err
+	}
+	if c.BestOf != nil {
+		return c.runBestOf(ctx, s, in)
 	}
 	here, err := repoRoot(ctx)
 	if err != nil {

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// parseLoop parses a loop command line the way run does.
+func parseLoop(t *testing.T, args ...string) LoopCmd {
+	t.Helper()
+	var cli CLI
+	k, err := parser(&cli, Streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, args...))); err != nil {
+		t.Fatalf("parsing %q: %v", args, err)
+	}
+	return cli.Loop
+}
+
+// Every loop flag a best-of is given reaches its candidates as it was given, and none of
+// the best-of's own does.
+func TestCandidateArgsCarryEveryLoopFlag(t *testing.T) {
+	given := []string{"--best-of", "3", "--jobs", "2", "--score", "echo 1", "--worktree", "try",
+		"--mode", "plan", "--max", "7", "--unlimited=false", "--agent", "claude", "--agent-cmd", "sh -c 'x --y'",
+		"--timeout", "90s", "--max-consecutive-errors", "4", "--max-output-buffer", "2MiB", "--idle-threshold", "0",
+		"--validate", "make test", "--no-push", "--fresh", "--context=-starts with a dash", "-v", "--skip-if-busy", "--base", "HEAD~1"}
+	c := parseLoop(t, given...)
+	args, err := candidateArgs(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range args {
+		for own := range bestOfOnly {
+			if strings.HasPrefix(a, "--"+own+"=") {
+				t.Errorf("the candidates get the best-of's own %s", a)
+			}
+		}
+	}
+	again := parseLoop(t, append([]string{"--worktree", "try"}, args...)...)
+	c.BestOfFlags = BestOfFlags{}
+	if !reflect.DeepEqual(c, again) {
+		t.Errorf("the candidates' flags %q parse to\n%+v\nwant\n%+v", args, again, c)
+	}
+	// nothing given, nothing passed
+	if args, err := candidateArgs(&LoopCmd{BestOfFlags: BestOfFlags{Jobs: 2}}); err != nil || len(args) != 0 {
+		t.Errorf("candidateArgs of no flags = %q, %v", args, err)
+	}
+}
+
+// Every field of LoopCmd is a kind of flag candidateArgs can spell: a flag added later
+// that it cannot pass fails here rather than at a user's best-of.
+func TestCandidateArgsKnowEveryFieldKind(t *testing.T) {
+	c := LoopCmd{}
+	v := reflect.ValueOf(&c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		if v.Type().Field(i).Anonymous {
+			continue
+		}
+		if f.Kind() == reflect.Pointer {
+			f.Set(reflect.New(f.Type().Elem()))
+			f = f.Elem()
+		}
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(1)
+		}
+	}
+	if _, err := candidateArgs(&c); err != nil {
+		t.Fatal(err)
+	}
+}
