@@ -30,7 +30,7 @@ type BestOfFlags struct {
 
 // bestOfOnly are the flags a candidate does not get: the best-of's own, and --worktree,
 // which the candidate gets with its own name.
-var bestOfOnly = map[string]bool{"best-of": true, "jobs": true, "score": true, "worktree": true}
+var bestOfOnly = map[string]bool{"best-of": true, "jobs": true, "score": true, "worktree": true, "merge": true}
 
 // checkBestOf refuses best-of flags that cannot apply.
 func (c *LoopCmd) checkBestOf() error {
@@ -85,7 +85,14 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if ctx.Err() != nil {
 		return stoppedBestOf(ctx, s.Stderr, here, names)
 	}
-	return rankBestOf(ctx, s.Stdout, s.Stderr, here, names, c.Score)
+	winner, err := rankBestOf(ctx, s.Stdout, s.Stderr, here, names, c.Score)
+	if err != nil || !c.Merge {
+		return err
+	}
+	// the queue validates the merged result, so a winner whose own validation failed
+	// cannot reach the base branch either
+	fmt.Fprintf(s.Stdout, "Merging %s through the merge queue (--merge)\n", winner)
+	return (&MergeCmd{Name: winner}).queue(ctx, s, here)
 }
 
 // runCandidates runs each candidate of todo as a child `git-ralph loop --worktree NAME-k`
@@ -171,15 +178,16 @@ func stoppedBestOf(ctx context.Context, w io.Writer, here string, names []string
 	return exitCode(130)
 }
 
-// rankBestOf measures the candidates, prints them best first, and names the winner.
-func rankBestOf(ctx context.Context, w, errw io.Writer, here string, names []string, score string) error {
+// rankBestOf measures the candidates, prints them best first, and names the winner,
+// whose name it returns.
+func rankBestOf(ctx context.Context, w, errw io.Writer, here string, names []string, score string) (string, error) {
 	list := make([]fleet.Figures, 0, len(names))
 	for _, n := range names {
 		list = append(list, fleet.Measure(ctx, here, n, score))
 	}
 	if ctx.Err() != nil { // a Ctrl+C stopped the score commands: their failures mean nothing
 		fmt.Fprintln(errw, "git-ralph: best-of interrupted while ranking; every candidate has ended: run the same command again to rank them")
-		return exitCode(130)
+		return "", exitCode(130)
 	}
 	fleet.Rank(list)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -189,7 +197,7 @@ func rankBestOf(ctx context.Context, w, errw io.Writer, here string, names []str
 			display.Printable(orDash(f.Validation)), scoreText(f, score), f.Iterations, diffText(f))
 	}
 	if err := tw.Flush(); err != nil {
-		return err
+		return "", err
 	}
 	for _, f := range list {
 		if f.ScoreProblem != "" {
@@ -201,7 +209,7 @@ func rankBestOf(ctx context.Context, w, errw io.Writer, here string, names []str
 	}
 	best := list[0]
 	if !best.Ran() {
-		return hints.Wrap(errors.New("no candidate ran an iteration: there is nothing to rank"), "their errors are above, each line marked with the candidate's name; fix what they say and run the same command again")
+		return "", hints.Wrap(errors.New("no candidate ran an iteration: there is nothing to rank"), "their errors are above, each line marked with the candidate's name; fix what they say and run the same command again")
 	}
 	fmt.Fprintf(w, "\nWinner: %s (branch %s, %s)\n", best.Name, best.Branch, display.Printable(orDash(best.Path)))
 	if strings.HasPrefix(best.Validation, "failed") || strings.HasPrefix(best.Validation, "timed out") {
@@ -209,7 +217,7 @@ func rankBestOf(ctx context.Context, w, errw io.Writer, here string, names []str
 	}
 	fmt.Fprintf(w, "Merge it: git ralph merge %s\n", best.Name)
 	_, err := fmt.Fprintln(w, "The other candidates stay until you discard them; 'git ralph runs' lists them.")
-	return err
+	return best.Name, err
 }
 
 func scoreText(f fleet.Figures, score string) string {

@@ -36,7 +36,7 @@ type LoopCmd struct {
 	SkipIfBusy           bool           `name:"skip-if-busy" help:"Exit 75 without a word when another loop holds the repository (for cron)."`
 	Worktree             string         `help:"Run the loop in a linked worktree of its own on branch ralph/NAME, beside the main work tree; created at the first run, resumed after." placeholder:"NAME"`
 	Base                 string         `help:"With --worktree: the revision a new loop's branch starts from (default: HEAD)." placeholder:"REV"`
-	Merge                bool           `help:"With --worktree: when the loop ends with SUCCESS, merge its branch through the merge queue (as 'git ralph merge NAME')."`
+	Merge                bool           `help:"With --worktree: when the loop ends with SUCCESS, merge its branch through the merge queue (as 'git ralph merge NAME'); with --best-of: merge the winner."`
 	BestOfFlags          `embed:""`
 }
 
@@ -46,7 +46,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.Verbose && c.Quiet {
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
-	if c.Merge && c.Worktree == "" {
+	if c.Merge && c.Worktree == "" && c.BestOf == nil {
 		return hints.Wrap(errors.New("--merge needs --worktree"), "a loop in a worktree of its own has a branch to merge: --worktree NAME --merge")
 	}
 	if c.JSON && c.DryRun {
