@@ -58,6 +58,9 @@ func printRuns(w io.Writer, runs []status.Run, now time.Time) error {
 		if r.Problem != "" {
 			fmt.Fprintf(w, "%s: %s\n", display.Printable(r.Name), display.PrintableText(r.Problem))
 		}
+		if r.State == status.StateDiscarded && r.Backup != "" {
+			fmt.Fprintf(w, "%s: discarded; '%s' brings its branch back ('git ralph prune' forgets it)\n", display.Printable(r.Name), display.Printable(r.Look))
+		}
 		if r.State == status.StateGone {
 			fmt.Fprintf(w, "%s: its worktree is gone; '%s' checks its branch out again\n", display.Printable(r.Name), display.Printable(r.Look))
 		}
