@@ -73,6 +73,9 @@ type State struct {
 	AgentStartedAt    time.Time  `toml:"agent_started_at,omitzero" json:"agent_started_at,omitzero"`
 	WaitUntil         time.Time  `toml:"wait_until,omitzero" json:"wait_until,omitzero"`         // end of a rate-limit wait
 	LimitMessage      string     `toml:"limit_message,omitempty" json:"limit_message,omitempty"` // what the agent said about the limit
+	// LimitFrom is the work tree of the loop that learned the limit waited for, when
+	// another loop of the same agent and account shared it; "" for the loop's own.
+	LimitFrom string `toml:"limit_from,omitempty" json:"limit_from,omitempty"`
 	// Feedback is the last iteration's validation failure, for the next iteration's prompt.
 	Feedback string `toml:"feedback,omitempty" json:"feedback,omitempty"`
 	PID      int    `toml:"pid" json:"pid"` // the loop process

@@ -39,7 +39,13 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	if c.JSON {
 		return printJSON(s.Stdout, runs)
 	}
-	return printRuns(s.Stdout, runs, now)
+	if err := printRuns(s.Stdout, runs, now); err != nil {
+		return err
+	}
+	for _, l := range status.ActiveLimits(now) {
+		fmt.Fprintf(s.Stdout, "Shared limit: %s\n", display.PrintableText(sharedLimit(l, now)))
+	}
+	return nil
 }
 
 // printRuns prints one line per loop, then how to look closer.
@@ -74,6 +80,8 @@ func runState(r status.Run, now time.Time) string {
 	switch {
 	case r.Reason != "":
 		return r.State + " (" + r.Reason + ")"
+	case r.State == status.StateWaiting && r.LimitFrom != "":
+		return fmt.Sprintf("waiting (shared limit, %s left)", display.Duration(r.WaitUntil.Sub(now)))
 	case r.State == status.StateWaiting:
 		return fmt.Sprintf("waiting (limit, %s left)", display.Duration(r.WaitUntil.Sub(now)))
 	}

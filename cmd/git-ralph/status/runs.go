@@ -42,9 +42,10 @@ type Run struct {
 	BaseCommit    string    `json:"base_commit,omitempty"`
 	Ahead         *int      `json:"ahead,omitempty"` // commits of the loop's branch not in its base
 	WaitUntil     time.Time `json:"wait_until,omitzero"`
-	PID           int       `json:"pid,omitempty"`    // of the running loop
-	Look          string    `json:"look"`             // the command that shows more
-	Backup        string    `json:"backup,omitempty"` // a discarded loop's: the ref that keeps its last commit
+	LimitFrom     string    `json:"limit_from,omitempty"` // whose limit it waits for, when another loop shared it
+	PID           int       `json:"pid,omitempty"`        // of the running loop
+	Look          string    `json:"look"`                 // the command that shows more
+	Backup        string    `json:"backup,omitempty"`     // a discarded loop's: the ref that keeps its last commit
 	Problem       string    `json:"problem,omitempty"`
 }
 
@@ -97,7 +98,7 @@ func (r *Run) readState(ctx context.Context, root string, now time.Time) error {
 			r.Iteration++
 		}
 		if r.State == StateWaiting {
-			r.WaitUntil = st.WaitUntil
+			r.WaitUntil, r.LimitFrom = st.WaitUntil, st.LimitFrom
 		}
 	}
 	r.LastOutcome, r.Validation = lastRecord(root)
