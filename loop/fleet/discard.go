@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -242,8 +241,7 @@ func freeBackup(ctx context.Context, dir, name string, now time.Time) (string, e
 }
 
 // removeIfEmpty removes the directory of the loops' worktrees once the last one is gone.
+// os.Remove takes only an empty directory: one that holds anything stays.
 func removeIfEmpty(dir string) {
-	if err := os.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return // not empty, or not ours to remove: it stays
-	}
+	os.Remove(dir)
 }
