@@ -76,6 +76,10 @@ type State struct {
 	// LimitFrom is the work tree of the loop that learned the limit waited for, when
 	// another loop of the same agent and account shared it; "" for the loop's own.
 	LimitFrom string `toml:"limit_from,omitempty" json:"limit_from,omitempty"`
+	// AgentAccount is the account the agent last said it ran on (claude's apiKeySource),
+	// kept so that a loop started later knows which shared limits are its own before its
+	// agent runs again.
+	AgentAccount string `toml:"agent_account,omitempty" json:"agent_account,omitempty"`
 	// Feedback is the last iteration's validation failure, for the next iteration's prompt.
 	Feedback string `toml:"feedback,omitempty" json:"feedback,omitempty"`
 	PID      int    `toml:"pid" json:"pid"` // the loop process

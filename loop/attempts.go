@@ -91,7 +91,7 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 		}
 		a.res, a.read = res, r.readOutput(res)
 		if a.read.Account != "" {
-			r.account = a.read.Account
+			r.account, r.journal.state.AgentAccount = a.read.Account, a.read.Account
 		}
 		a.promise = ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
 		a.add(n, res, a.read)

@@ -140,3 +140,29 @@ func TestCancelEndsASharedWait(t *testing.T) {
 		t.Errorf("the agent ran: %v", err)
 	}
 }
+
+// TestALoopStartedLaterKnowsItsAccount: the account the agent stated is kept in the
+// state, so a loop started later (from cron) passes over another account's limit before
+// its agent runs again.
+func TestALoopStartedLaterKnowsItsAccount(t *testing.T) {
+	store := &history.Limits{Dir: filepath.Join(t.TempDir(), "limits")}
+	dir := newRepo(t)
+	cfg := config(dir, `echo ran >> runs
+		echo '{"type":"system","subtype":"init","apiKeySource":"login"}'
+		echo '{"type":"result","is_error":false,"result":"done"}'`, 1)
+	cfg.Agent = claudeReader(t)
+	cfg.Limits, cfg.LimitFrom = store, dir
+	if _, err := Run(context.Background(), cfg, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := history.LoadState(dir); st.AgentAccount != "login" {
+		t.Fatalf("saved account %q, want login", st.AgentAccount)
+	}
+	store.Share(history.SharedLimit{Agent: "claude", Account: "ANTHROPIC_API_KEY", Until: time.Now().Add(time.Hour), From: "/elsewhere"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a wrong wait would last an hour
+	defer cancel()
+	res, err := Run(ctx, cfg, Deps{})
+	if err != nil || res.Status != StatusMaxIters {
+		t.Fatalf("the later loop: %+v, %v", res, err)
+	}
+}
