@@ -44,5 +44,8 @@ func printDiscarded(s Streams, d fleet.Discarded) {
 	}
 	fmt.Fprintf(s.Stdout, "Discarded the loop %s: %s, and its branch ralph/%s; its last commit %s is kept at %s.\n",
 		d.Name, where, d.Name, display.ShortHash(d.Commit), d.Backup)
+	if d.HeadBackup != "" {
+		fmt.Fprintf(s.Stdout, "Its worktree was on another commit than the branch; that one is kept at %s.\n", d.HeadBackup)
+	}
 	fmt.Fprintf(s.Stdout, "To bring it back: %s\n", d.Restore())
 }

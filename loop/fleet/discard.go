@@ -21,11 +21,13 @@ const BackupPrefix = "refs/ralph/backup/discard/"
 
 // Discarded is what Discard did with a loop.
 type Discarded struct {
-	Name    string
-	Path    string // the worktree removed ("" when it was gone already)
-	Commit  string // the branch's last commit, kept at Backup ("" when the branch was gone)
-	Backup  string
-	Removed []string // what --force removed that no commit kept
+	Name   string
+	Path   string // the worktree removed ("" when it was gone already)
+	Commit string // the branch's last commit, kept at Backup ("" when the branch was gone)
+	Backup string
+	// HeadBackup keeps the worktree's HEAD when it was another commit than the branch's.
+	HeadBackup string
+	Removed    []string // what --force removed that no commit kept
 	// Forgotten: prune forgot the loop too, so its branch comes back as a new loop's start.
 	Forgotten bool
 }
@@ -125,25 +127,23 @@ func (r repo) discard(ctx context.Context, rec history.WorktreeLoop, force bool,
 	if err != nil {
 		return d, err
 	}
+	keep := func() error { return r.keepCommits(ctx, &rec, &d, tip, r.headAt(m.Path, rec.Path), now) }
 	if !m.Gone {
-		removed, err := r.removeTree(ctx, m, force)
+		removed, err := r.removeTree(ctx, m, force, keep)
 		if err != nil {
 			return d, err
 		}
 		d.Path, d.Removed = m.Path, removed
+	} else if err := keep(); err != nil {
+		return d, err
 	} else if err := gitops.PruneWorktrees(ctx, r.dir); err != nil {
 		return d, err
 	}
 	if tip != "" {
-		if d.Backup, err = r.keep(ctx, &rec, tip, now); err != nil {
-			return d, err
-		}
-		d.Commit = tip
 		if err := gitops.DeleteBranch(ctx, r.dir, rec.Branch, tip); err != nil {
 			return d, err
 		}
 	}
-	d.Backup = rec.Backup
 	rec.DiscardedAt = now.UTC()
 	removeIfEmpty(filepath.Dir(Place(r.main.Path, rec.Name)))
 	return d, history.SaveWorktreeLoop(r.common, rec)
@@ -153,7 +153,7 @@ func (r repo) discard(ctx context.Context, rec history.WorktreeLoop, force bool,
 // runs there (its lock is held while the worktree goes), nothing uncommitted, untracked or
 // ignored outside .ralph/ unless force. A path that became a symlink is never followed:
 // force removes the link alone.
-func (r repo) removeTree(ctx context.Context, m Member, force bool) ([]string, error) {
+func (r repo) removeTree(ctx context.Context, m Member, force bool, keep func() error) ([]string, error) {
 	info, err := os.Lstat(m.Path)
 	if err != nil {
 		return nil, fmt.Errorf("checking the worktree %s: %w", m.Path, err)
@@ -162,6 +162,9 @@ func (r repo) removeTree(ctx context.Context, m Member, force bool) ([]string, e
 		if !force {
 			return nil, &Error{Err: fmt.Errorf("the worktree %s of the loop %s is not a directory (a symlink or a file took its place)", m.Path, m.Name),
 				Advice: "move it away yourself, or run with --force, which removes the link or file itself and never what a link points to"}
+		}
+		if err := keep(); err != nil {
+			return nil, err
 		}
 		if err := os.Remove(m.Path); err != nil {
 			return nil, fmt.Errorf("removing %s: %w", m.Path, err)
@@ -179,6 +182,9 @@ func (r repo) removeTree(ctx context.Context, m Member, force bool) ([]string, e
 	}
 	if len(unkept) > 0 && !force {
 		return nil, &UnkeptError{Name: m.Name, Path: m.Path, Files: unkept}
+	}
+	if err := keep(); err != nil {
+		return nil, err
 	}
 	return unkept, gitops.DeleteWorktree(ctx, r.dir, m.Path)
 }
@@ -202,6 +208,42 @@ func lockLoop(ctx context.Context, m Member) (*history.Lock, error) {
 			Advice: fmt.Sprintf("stop it first ('git ralph cancel --loop %s'), then discard it", m.Name)}
 	}
 	return lock, err
+}
+
+// keepCommits keeps, before anything goes, the branch's last commit (tip) and the
+// worktree's HEAD when it is another commit (the agent or the user detached it and
+// committed there: removing the worktree would leave those commits to gc).
+func (r repo) keepCommits(ctx context.Context, rec *history.WorktreeLoop, d *Discarded, tip, head string, now time.Time) error {
+	first := tip
+	if first == "" {
+		first = head // the branch is gone: the worktree's HEAD is what is left
+	}
+	if first == "" {
+		return nil
+	}
+	ref, err := r.keep(ctx, rec, first, now)
+	if err != nil {
+		return err
+	}
+	d.Backup, d.Commit = ref, first
+	if head == "" || head == first {
+		return nil
+	}
+	d.HeadBackup = ref + "-head"
+	return gitops.CreateRefs(ctx, r.dir, []gitops.Ref{{Name: d.HeadBackup, Hash: head}})
+}
+
+// headAt is the commit checked out in the work tree at path (or at the loop's recorded
+// path), as git lists it, a work tree whose directory is gone included; "" when none.
+func (r repo) headAt(paths ...string) string {
+	for _, wt := range r.worktrees[1:] {
+		for _, p := range paths {
+			if p != "" && filepath.Clean(wt.Path) == filepath.Clean(p) && strings.Trim(wt.Head, "0") != "" {
+				return wt.Head // all zeros: a branch with no commit yet
+			}
+		}
+	}
+	return ""
 }
 
 // keep writes the backup ref of the loop's last commit, or reuses the one an earlier

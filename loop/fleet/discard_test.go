@@ -132,12 +132,17 @@ func TestDiscardABranchMovedByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	git(t, l.Path, "switch", "-q", "--detach")
+	git(t, l.Path, "commit", "-q", "--allow-empty", "-m", "detached work")
+	detached := git(t, l.Path, "rev-parse", "HEAD")
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "elsewhere")
 	git(t, repo, "branch", "-f", "ralph/m", "HEAD")
 	moved := git(t, repo, "rev-parse", "HEAD")
 	d, err := Discard(ctx, repo, "m", false, discardTime)
-	if err != nil || d.Commit != moved {
-		t.Fatalf("Discard of a moved branch = %+v, %v; want its tip %s kept", d, err, moved)
+	if err != nil || d.Commit != moved || d.HeadBackup != d.Backup+"-head" {
+		t.Fatalf("Discard of a moved branch = %+v, %v; want its tip %s kept, and the worktree's HEAD", d, err, moved)
+	}
+	if got := git(t, repo, "rev-parse", d.HeadBackup); got != detached {
+		t.Errorf("the worktree's detached commit is kept at %s, want %s", got, detached)
 	}
 }
 
