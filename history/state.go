@@ -73,6 +73,13 @@ type State struct {
 	AgentStartedAt    time.Time  `toml:"agent_started_at,omitzero" json:"agent_started_at,omitzero"`
 	WaitUntil         time.Time  `toml:"wait_until,omitzero" json:"wait_until,omitzero"`         // end of a rate-limit wait
 	LimitMessage      string     `toml:"limit_message,omitempty" json:"limit_message,omitempty"` // what the agent said about the limit
+	// LimitFrom is the work tree of the loop that learned the limit waited for, when
+	// another loop of the same agent and account shared it; "" for the loop's own.
+	LimitFrom string `toml:"limit_from,omitempty" json:"limit_from,omitempty"`
+	// AgentAccount is the account the agent last said it ran on (claude's apiKeySource),
+	// kept so that a loop started later knows which shared limits are its own before its
+	// agent runs again.
+	AgentAccount string `toml:"agent_account,omitempty" json:"agent_account,omitempty"`
 	// Feedback is the last iteration's validation failure, for the next iteration's prompt.
 	Feedback string `toml:"feedback,omitempty" json:"feedback,omitempty"`
 	PID      int    `toml:"pid" json:"pid"` // the loop process

@@ -29,6 +29,10 @@ type WorktreeLoop struct {
 	BaseBranch    string    `toml:"base_branch" json:"base_branch"` // full ref; "" when the loop started from a commit that is no branch
 	BaseCommit    string    `toml:"base_commit" json:"base_commit"` // the commit the branch was created at
 	CreatedAt     time.Time `toml:"created_at,omitzero" json:"created_at,omitzero"`
+	// DiscardedAt is when `git ralph discard` removed the loop's worktree and branch;
+	// Backup is the ref that keeps the branch's last commit. Zero and "" for a live loop.
+	DiscardedAt time.Time `toml:"discarded_at,omitzero" json:"discarded_at,omitzero"`
+	Backup      string    `toml:"backup,omitempty" json:"backup,omitempty"`
 }
 
 // worktreeLoopsDir holds one file per worktree loop, NAME.toml, under the common git dir.
@@ -51,6 +55,15 @@ func SaveWorktreeLoop(commonDir string, l WorktreeLoop) error {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
 	}
 	return WriteFileAtomic(path, data, 0o644)
+}
+
+// DeleteWorktreeLoop forgets the loop name: its file goes; a loop without one is fine.
+func DeleteWorktreeLoop(commonDir, name string) error {
+	path := worktreeLoopFile(commonDir, name)
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("forgetting the worktree loop %s: %w", name, err)
+	}
+	return nil
 }
 
 // LoadWorktreeLoop reads the loop name's file; false when there is none.

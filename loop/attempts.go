@@ -81,11 +81,18 @@ func bounded(s string) string { return cutRedacted(strings.TrimSpace(s), maxErro
 func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, prompt string) (attempt, error) {
 	var a attempt
 	for n := 1; ; n++ {
+		if n > 1 && !r.waitSharedRetry(ctx, i, &a) {
+			a.res.Interrupted = true
+			return a, nil
+		}
 		res, err := r.runAgent(ctx, i, it, prompt)
 		if err != nil {
 			return a, err
 		}
 		a.res, a.read = res, r.readOutput(res)
+		if a.read.Account != "" {
+			r.account, r.journal.state.AgentAccount = a.read.Account, a.read.Account
+		}
 		a.promise = ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
 		a.add(n, res, a.read)
 		if res.Interrupted || res.TimedOut || a.promise != PromiseNone {
@@ -174,6 +181,7 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 		until = now.Add(r.backoff(a.limitWaits - 1))
 		if read.Limit.ResetAt.After(now) {
 			until = read.Limit.ResetAt.Add(min(resetMargin, r.backoffMax()))
+			r.shareLimit(until, read.Limit.Message)
 		}
 		if limit := r.maxLimitWait(); until.Sub(now)+a.waited > limit {
 			r.journal.state.WaitUntil, r.journal.state.LimitMessage = until, read.Limit.Message
@@ -261,7 +269,7 @@ func (r *runner) maxLimitWait() time.Duration {
 func (r *runner) wait(ctx context.Context, w Waiting) bool {
 	st := &r.journal.state
 	if w.Kind == "limit" {
-		st.WaitUntil, st.LimitMessage = w.Until, w.Message
+		st.WaitUntil, st.LimitMessage, st.LimitFrom = w.Until, w.Message, w.From
 		if err := r.journal.save(); err != nil {
 			r.report(Warning{Message: err.Error()})
 		}
@@ -278,7 +286,7 @@ func (r *runner) wait(ctx context.Context, w Waiting) bool {
 		r.res.Cancelled = true
 	}
 	if done {
-		st.WaitUntil, st.LimitMessage = time.Time{}, ""
+		st.WaitUntil, st.LimitMessage, st.LimitFrom = time.Time{}, "", ""
 	}
 	return done
 }
@@ -290,7 +298,7 @@ func (r *runner) waitSaved(ctx context.Context, i int) bool {
 	st := &r.journal.state
 	until := st.WaitUntil
 	if !until.After(r.deps.Now()) {
-		st.WaitUntil, st.LimitMessage = time.Time{}, ""
+		st.WaitUntil, st.LimitMessage, st.LimitFrom = time.Time{}, "", ""
 		return true
 	}
 	if limit := r.maxLimitWait(); until.Sub(r.deps.Now()) > limit {
@@ -299,7 +307,7 @@ func (r *runner) waitSaved(ctx context.Context, i int) bool {
 		r.res.Hint = limitWaitHint
 		return false
 	}
-	if !r.wait(ctx, Waiting{Iteration: i, Kind: "limit", Message: st.LimitMessage, Until: until, Attempt: 1, Resumed: true}) {
+	if !r.wait(ctx, Waiting{Iteration: i, Kind: "limit", Message: st.LimitMessage, Until: until, Attempt: 1, Resumed: true, From: st.LimitFrom}) {
 		r.res.Status = StatusInterrupted
 		return false
 	}

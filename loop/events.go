@@ -88,6 +88,9 @@ type Waiting struct {
 	Until     time.Time
 	Attempt   int  // 1 for the first wait of this iteration
 	Resumed   bool // the wait was saved by an earlier loop
+	// From is the work tree of the loop that learned the limit, when another loop of the
+	// same agent and account shared it; "" for this loop's own limit.
+	From string
 }
 
 // ValidationFailed is sent when the validate command failed after an iteration; its

@@ -59,6 +59,13 @@ type Config struct {
 	StopOnOverage bool
 
 	Retention history.Retention // how much of the history's outputs and diffs to keep; zero: all
+
+	// Limits, when set, is the user's store of usage limits shared by all their loops on
+	// this machine: a limit whose reset the agent states is recorded there, and before
+	// each attempt the loop waits for a limit recorded for its agent (and account). nil:
+	// none shared. LimitFrom names this loop there: its work tree.
+	Limits    *history.Limits
+	LimitFrom string
 }
 
 // Deps are what Run needs from its surroundings.
@@ -142,6 +149,7 @@ type runner struct {
 	res     Result
 	start   time.Time
 	here    gitops.Checkpoint // the repository now: after the last iteration
+	account string            // the account the agent last said it ran on, for shared limits
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -186,6 +194,9 @@ func (r *runner) iterate(ctx context.Context, first int) error {
 	for i := first; ; i++ {
 		if status, stop := r.stopBefore(ctx, i); stop {
 			r.res.Status = status
+			return nil
+		}
+		if !r.waitShared(ctx, i) {
 			return nil
 		}
 		if err := r.iteration(ctx, i); err != nil || r.res.Status != "" {

@@ -33,6 +33,8 @@ func (r *runner) open(ctx context.Context) (int, error) {
 	r.removeLeftovers(ctx)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
+	r.account = saved.AgentAccount // until the agent says again: it keys the shared limits
+	r.journal.state.AgentAccount = r.account
 	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
 	r.journal.state.AgentPGID, r.journal.state.PID, r.journal.state.Host = 0, os.Getpid(), hostname()
 	r.journal.state.MaxIterations = r.cfg.MaxIterations

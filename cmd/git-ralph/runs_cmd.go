@@ -50,7 +50,13 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	if c.JSON {
 		return printJSON(s.Stdout, runs)
 	}
-	return printRuns(s.Stdout, runs, now)
+	if err := printRuns(s.Stdout, runs, now); err != nil {
+		return err
+	}
+	for _, l := range status.ActiveLimits(now) {
+		fmt.Fprintf(s.Stdout, "Shared limit: %s\n", display.PrintableText(sharedLimit(l, now)))
+	}
+	return nil
 }
 
 // printRuns prints one line per loop, then how to look closer.
@@ -69,6 +75,9 @@ func printRuns(w io.Writer, runs []status.Run, now time.Time) error {
 		if r.Problem != "" {
 			fmt.Fprintf(w, "%s: %s\n", display.Printable(r.Name), display.PrintableText(r.Problem))
 		}
+		if r.State == status.StateDiscarded && r.Backup != "" {
+			fmt.Fprintf(w, "%s: discarded; '%s' brings its branch back ('git ralph prune' forgets it)\n", display.Printable(r.Name), display.Printable(r.Look))
+		}
 		if r.State == status.StateGone {
 			fmt.Fprintf(w, "%s: its worktree is gone; '%s' checks its branch out again\n", display.Printable(r.Name), display.Printable(r.Look))
 		}
@@ -82,6 +91,8 @@ func runState(r status.Run, now time.Time) string {
 	switch {
 	case r.Reason != "":
 		return r.State + " (" + r.Reason + ")"
+	case r.State == status.StateWaiting && r.LimitFrom != "":
+		return fmt.Sprintf("waiting (shared limit, %s left)", display.Duration(r.WaitUntil.Sub(now)))
 	case r.State == status.StateWaiting:
 		return fmt.Sprintf("waiting (limit, %s left)", display.Duration(r.WaitUntil.Sub(now)))
 	}

@@ -93,6 +93,9 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 	if err := s.choosePreset(); err != nil {
 		return nil, err
 	}
+	if limits, err := history.UserLimits(); err == nil { // no home directory: limits are not shared
+		s.loop.Limits, s.loop.LimitFrom = &limits, root
+	}
 	return s, nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // StatusCmd is `git ralph status`.
@@ -33,6 +34,7 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	st.SharedLimits = status.ActiveLimits(time.Now())
 	if c.JSON {
 		return printJSON(s.Stdout, st)
 	}
@@ -70,8 +72,13 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	if !st.StartedAt.IsZero() {
 		field("started", "%s (%s %s)", localTime(st.StartedAt), map[bool]string{true: "running for", false: "ran for"}[st.Running], display.Duration(st.Elapsed(now)))
 	}
-	if !st.WaitUntil.IsZero() && st.WaitUntil.After(now) {
+	if !st.WaitUntil.IsZero() && st.WaitUntil.After(now) && st.LimitFrom != "" {
+		field("waiting until", "%s (usage limit the loop in %s met, %s from now)", localTime(st.WaitUntil), st.LimitFrom, display.Duration(st.WaitUntil.Sub(now)))
+	} else if !st.WaitUntil.IsZero() && st.WaitUntil.After(now) {
 		field("waiting until", "%s (rate limit, %s from now)", localTime(st.WaitUntil), display.Duration(st.WaitUntil.Sub(now)))
+	}
+	for _, l := range st.SharedLimits {
+		field("shared limit", "%s", sharedLimit(l, now))
 	}
 	return tw.Flush()
 }
@@ -135,4 +142,15 @@ func joinPIDs(pids []int) string {
 		s[i] = strconv.Itoa(pid)
 	}
 	return strings.Join(s, ", ")
+}
+
+// sharedLimit describes a usage limit one of the user's loops shared: whose agent and
+// account, until when, which loop met it, in the agent's words.
+func sharedLimit(l history.SharedLimit, now time.Time) string {
+	agent := l.Agent
+	if l.Account != "" {
+		agent += " (" + l.Account + ")"
+	}
+	return fmt.Sprintf("%s until %s (%s from now), met by the loop in %s: %s", agent, localTime(l.Until),
+		display.Duration(l.Until.Sub(now)), l.From, strings.Join(strings.Fields(l.Message), " "))
 }

@@ -254,3 +254,16 @@ func TestGeminiAPIErrorStatuses(t *testing.T) {
 		t.Errorf("403: %+v", r)
 	}
 }
+
+func TestClaudeSaysWhichCredentialItRunsOn(t *testing.T) {
+	p, _ := Lookup("claude")
+	out := []byte(`{"type":"system","subtype":"init","apiKeySource":"ANTHROPIC_API_KEY","model":"m"}
+{"type":"result","is_error":false,"result":"done"}
+`)
+	if got := p.Read(out, 0, time.Now()).Account; got != "ANTHROPIC_API_KEY" {
+		t.Errorf("Account = %q, want ANTHROPIC_API_KEY", got)
+	}
+	if got := p.Read([]byte(`{"type":"result","is_error":false,"result":"done"}`), 0, time.Now()).Account; got != "" {
+		t.Errorf("Account without an init event = %q", got)
+	}
+}

@@ -14,10 +14,13 @@ import (
 // claudeEvent is the union of the fields git-ralph reads from Claude Code's stream-json
 // events (also amp's --stream-json and cursor-agent's stream-json, which copy its shape).
 type claudeEvent struct {
-	Subtype string          `json:"subtype"`
-	Model   string          `json:"model"` // system/init
-	Error   json.RawMessage `json:"error"` // assistant: "authentication_failed"; system/api_retry: "unknown"
-	Message struct {
+	Subtype string `json:"subtype"`
+	Model   string `json:"model"` // system/init
+	// APIKeySource (system/init) is the credential claude runs on: "login", "none" (a
+	// subscription), "ANTHROPIC_API_KEY" …; the loops that share a limit key on it.
+	APIKeySource string          `json:"apiKeySource"`
+	Error        json.RawMessage `json:"error"` // assistant: "authentication_failed"; system/api_retry: "unknown"
+	Message      struct {
 		ID      string `json:"id"`
 		Model   string `json:"model"`
 		Content []struct {
@@ -106,6 +109,7 @@ func (r *reading) claudeSystem(e claudeEvent) {
 		if e.Model != "" {
 			r.rep.Usage.Model = e.Model
 		}
+		r.rep.Account = e.APIKeySource
 	case "api_retry":
 		status := ""
 		if e.ErrorStatus != nil {

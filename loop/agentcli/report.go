@@ -39,6 +39,10 @@ type Report struct {
 	// plan's limit (claude's rate_limit_event with isUsingOverage): information about
 	// what the run costs, not a limit.
 	Overage bool
+	// Account is what the CLI said about the account or credential it ran on (claude's
+	// init apiKeySource: "login", "ANTHROPIC_API_KEY"); "" when it said nothing. Loops
+	// share a usage limit's wait only with loops of the same agent and account.
+	Account string
 	// OverageUntil is when the plan's own window resets, as the overage event states it
 	// (zero when it does not): stop_on_overage waits for it.
 	OverageUntil time.Time

@@ -148,6 +148,7 @@ func (r repo) create(ctx context.Context, name, base, tip string, rec history.Wo
 			return Opened{}, err
 		}
 		rec.Path = path
+		rec.DiscardedAt, rec.Backup = time.Time{}, "" // a discarded loop whose branch was restored lives again
 		return Opened{WorktreeLoop: rec, Created: true}, history.SaveWorktreeLoop(r.common, rec)
 	}
 	return r.createBranch(ctx, name, base, path)

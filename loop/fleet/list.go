@@ -103,6 +103,9 @@ func Find(ctx context.Context, dir, name string) (Member, error) {
 	switch {
 	case len(found) == 0:
 		return Member{}, &Error{Err: fmt.Errorf("no loop named %q in this repository", name), Advice: "'git ralph runs' lists the loops and their names"}
+	case found[0].Gone && found[0].Worktree != nil && !found[0].Worktree.DiscardedAt.IsZero():
+		return Member{}, &Error{Err: fmt.Errorf("the loop %s was discarded", name),
+			Advice: fmt.Sprintf("its last commit is kept at %s: 'git branch ralph/%s %s' brings its branch back, then 'git ralph loop --worktree %s' resumes it", found[0].Worktree.Backup, name, found[0].Worktree.Backup, name)}
 	case found[0].Gone:
 		return Member{}, &Error{Err: fmt.Errorf("the worktree of the loop %s is gone (%s)", name, found[0].Path),
 			Advice: fmt.Sprintf("'git ralph loop --worktree %s' checks its branch out again", name)}

@@ -68,7 +68,7 @@ func (l *RunLog) Report(e loop.Event) {
 		l.log().Warn("output truncated", "iteration", e.Iteration, "total_bytes", e.Total, "kept_bytes", e.Kept)
 	case loop.Waiting:
 		l.log().Warn("waiting", "iteration", e.Iteration, "kind", e.Kind, "message", e.Message,
-			"wait_until", e.Until.UTC(), "attempt", e.Attempt, "resumed", e.Resumed)
+			"wait_until", e.Until.UTC(), "attempt", e.Attempt, "resumed", e.Resumed, "from", e.From)
 	case loop.ValidationFailed:
 		v := e.Validation
 		l.log().Warn("validation failed", "iteration", e.Iteration, "command", v.Command, "exit_code", v.ExitCode,

@@ -55,6 +55,7 @@ type waitingJSON struct {
 	WaitUntil time.Time `json:"wait_until"`
 	Attempt   int       `json:"attempt"`
 	Resumed   bool      `json:"resumed"`
+	From      string    `json:"from,omitempty"` // the work tree of the loop that shared the limit
 }
 
 type validationFailedJSON struct {
@@ -141,7 +142,7 @@ func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 		return "iteration_finished", iterationFinishedJSON{h("iteration_finished", e.At), e.Iteration, e.Max, e.Outcome,
 			e.Reason, e.Progress, e.Idle, e.Consecutive, e.OutputBytes, e.Record}, true
 	case loop.Waiting:
-		return "waiting", waitingJSON{h("waiting", time.Time{}), e.Iteration, e.Kind, e.Message, e.Until.UTC(), e.Attempt, e.Resumed}, true
+		return "waiting", waitingJSON{h("waiting", time.Time{}), e.Iteration, e.Kind, e.Message, e.Until.UTC(), e.Attempt, e.Resumed, e.From}, true
 	case loop.ValidationFailed:
 		v := e.Validation
 		return "validation_failed", validationFailedJSON{h("validation_failed", time.Time{}), e.Iteration, v.Command,

@@ -81,6 +81,9 @@ func (p *Progress) waiting(e loop.Waiting) {
 	case e.Kind == "transient":
 		p.warn("Iteration %d: transient error (%s); retrying in %s", e.Iteration, oneLine(e.Message), display.Duration(left))
 		return
+	case e.From != "":
+		p.warn("Iteration %d: waiting until %s (%s) for the usage limit the loop in %s met (%s), before running the agent", e.Iteration,
+			e.Until.Local().Format("2006-01-02 15:04:05"), display.Duration(left), e.From, oneLine(e.Message))
 	case e.Resumed:
 		p.warn("Still waiting for a usage limit (%s) until %s (%s left)", oneLine(e.Message), e.Until.Local().Format("15:04:05"), display.Duration(left))
 	default:

@@ -22,6 +22,7 @@ const (
 	StateInterrupted = "interrupted" // the loop died without stopping cleanly (kill -9, a crash); 'loop' resumes it
 	StateNeverRun    = "never-run"   // no loop has run in this work tree
 	StateGone        = "gone"        // the loop's worktree directory no longer exists
+	StateDiscarded   = "discarded"   // 'git ralph discard' removed its worktree and branch; 'prune' forgets it
 	StateUnreadable  = "unreadable"  // its state file or lock could not be read (see problem)
 )
 
@@ -41,8 +42,10 @@ type Run struct {
 	BaseCommit    string    `json:"base_commit,omitempty"`
 	Ahead         *int      `json:"ahead,omitempty"` // commits of the loop's branch not in its base
 	WaitUntil     time.Time `json:"wait_until,omitzero"`
-	PID           int       `json:"pid,omitempty"` // of the running loop
-	Look          string    `json:"look"`          // the command that shows more
+	LimitFrom     string    `json:"limit_from,omitempty"` // whose limit it waits for, when another loop shared it
+	PID           int       `json:"pid,omitempty"`        // of the running loop
+	Look          string    `json:"look"`                 // the command that shows more
+	Backup        string    `json:"backup,omitempty"`     // a discarded loop's: the ref that keeps its last commit
 	Problem       string    `json:"problem,omitempty"`
 }
 
@@ -55,6 +58,14 @@ func ReadRun(ctx context.Context, dir string, m fleet.Member, now time.Time) Run
 		if n, ok, err := fleet.Ahead(ctx, dir, m); ok && err == nil {
 			r.Ahead = &n
 		}
+	}
+	if m.Gone && m.Worktree != nil && !m.Worktree.DiscardedAt.IsZero() {
+		r.State, r.Backup, r.Ahead = StateDiscarded, m.Worktree.Backup, nil
+		r.Look = "git branch ralph/" + m.Name + " " + m.Worktree.Backup
+		if r.Backup == "" { // its branch was gone already: nothing to bring back
+			r.Look = "git ralph loop --worktree " + m.Name
+		}
+		return r
 	}
 	if m.Gone {
 		r.State = StateGone
@@ -87,7 +98,7 @@ func (r *Run) readState(ctx context.Context, root string, now time.Time) error {
 			r.Iteration++
 		}
 		if r.State == StateWaiting {
-			r.WaitUntil = st.WaitUntil
+			r.WaitUntil, r.LimitFrom = st.WaitUntil, st.LimitFrom
 		}
 	}
 	r.LastOutcome, r.Validation = lastRecord(root)

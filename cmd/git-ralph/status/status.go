@@ -27,6 +27,20 @@ type Status struct {
 	StoppedIteration int `json:"stopped_iteration,omitempty"`
 	// Leftover is the agent of a loop that died (kill -9) and that still runs.
 	Leftover *LeftoverAgent `json:"leftover_agent,omitempty"`
+	// SharedLimits are the usage limits the user's loops shared that last beyond now:
+	// every loop of the same agent (and account) waits for them before it runs the agent.
+	SharedLimits []history.SharedLimit `json:"shared_limits,omitempty"`
+}
+
+// ActiveLimits are the shared usage limits of the user that last beyond now; none when
+// the user's state directory is unknown or unreadable (status only reports them).
+func ActiveLimits(now time.Time) []history.SharedLimit {
+	store, err := history.UserLimits()
+	if err != nil {
+		return nil
+	}
+	list, _ := store.Active(now)
+	return list
 }
 
 // LeftoverAgent names the sessions (by their leaders' pids) of an agent whose loop died.
