@@ -22,6 +22,7 @@ const drainWait = time.Second
 // Why the agent's processes are being stopped, as told to Spec.Stopping.
 const (
 	WhyTimeout   = "timeout"
+	WhySilent    = "no output" // nothing on stdout or stderr for Spec.OutputTimeout
 	WhyInterrupt = "interrupt"
 	WhyLeftover  = "leftover processes" // the agent exited, some of its group did not
 	WhyEscaped   = "escaped processes"  // processes of the agent that left its session
@@ -29,16 +30,19 @@ const (
 
 // Spec says what to run and how.
 type Spec struct {
-	Command   string        // run as `sh -c Command`
-	Dir       string        // working directory
-	Env       []string      // added to git-ralph's own environment
-	Prompt    io.Reader     // the agent's stdin
-	Timeout   time.Duration // 0: none
-	Grace     time.Duration // SIGTERM→SIGKILL; 0: DefaultGrace
-	MaxOutput int           // bytes of output kept (the end)
-	Live      io.Writer     // optional: receives the output as it arrives (--verbose)
-	Log       io.Writer     // optional: receives all the output (the iteration's saved log)
-	Hurry     <-chan struct{}
+	Command string        // run as `sh -c Command`
+	Dir     string        // working directory
+	Env     []string      // added to git-ralph's own environment
+	Prompt  io.Reader     // the agent's stdin
+	Timeout time.Duration // 0: none
+	// OutputTimeout stops an agent that writes nothing on stdout or stderr for that
+	// long, like a timeout (a CLI hung on a dead connection); 0: none.
+	OutputTimeout time.Duration
+	Grace         time.Duration // SIGTERM→SIGKILL; 0: DefaultGrace
+	MaxOutput     int           // bytes of output kept (the end)
+	Live          io.Writer     // optional: receives the output as it arrives (--verbose)
+	Log           io.Writer     // optional: receives all the output (the iteration's saved log)
+	Hurry         <-chan struct{}
 	// Stopping is told when the group is sent a signal, with why (one of the Why…
 	// constants); optional.
 	Stopping func(sig syscall.Signal, why string)
@@ -63,6 +67,7 @@ type Result struct {
 	ExitCode    int            // -1 when killed by a signal
 	Signal      syscall.Signal // the signal that killed it, if any
 	TimedOut    bool
+	Silent      bool // stopped by OutputTimeout (TimedOut is set too)
 	Interrupted bool // the context was cancelled
 	Survivors   bool // some process ignored even SIGKILL (should not happen)
 	Duration    time.Duration
@@ -95,6 +100,7 @@ type process struct {
 	reaped  bool
 	waitErr error
 	drained chan struct{}
+	quiet   *silence // when the agent last wrote anything
 	// watchdog is told the agent is gone when supervise is over; nil without one
 	watchdog *watchdog
 }
@@ -132,7 +138,7 @@ func start(s Spec) (*process, error) {
 		return nil, fmt.Errorf("starting the agent (sh -c %q): %w", s.Command, err)
 	}
 	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR, input: inW,
-		tail: NewTail(s.MaxOutput), waited: waited, drained: make(chan struct{})}
+		tail: NewTail(s.MaxOutput), waited: waited, drained: make(chan struct{}), quiet: newSilence()}
 	p.watchdog = dog
 	if s.Started != nil {
 		s.Started(cmd.Process.Pid)
@@ -178,7 +184,7 @@ func feed(w *os.File, prompt io.Reader) {
 // from.
 func (p *process) capture() {
 	defer close(p.drained)
-	sinks := []io.Writer{p.tail}
+	sinks := []io.Writer{p.quiet, p.tail}
 	if p.spec.Log != nil {
 		sinks = append(sinks, bestEffort{p.spec.Log})
 	}
@@ -206,12 +212,20 @@ func (p *process) supervise(ctx context.Context) Result {
 		defer timer.Stop()
 		timeout = timer.C
 	}
+	silent, stopWatching := p.quiet.watch(p.spec.OutputTimeout)
+	defer stopWatching()
 	select {
 	case p.waitErr = <-p.waited:
 		p.reaped = true
 		if p.group.alive() {
 			p.stop(WhyLeftover, &res)
 		}
+	case <-silent:
+		if p.exitedAlready() {
+			break
+		}
+		res.TimedOut, res.Silent = true, true
+		p.stop(WhySilent, &res)
 	case <-timeout:
 		if p.exitedAlready() {
 			break // it finished as the timer fired: not a timeout
