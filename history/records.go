@@ -40,38 +40,41 @@ var ErrNoRecord = errors.New("no record")
 // runs; RunIteration counts within the run. TOML and JSON use the same snake_case names, and
 // the JSON form is what `git ralph history --json` prints.
 type Record struct {
-	Iteration      int       `toml:"iteration" json:"iteration"`
-	Run            string    `toml:"run" json:"run"`
-	RunIteration   int       `toml:"run_iteration" json:"run_iteration"`
-	Mode           string    `toml:"mode" json:"mode"`
-	StartedAt      time.Time `toml:"started_at,omitzero" json:"started_at,omitzero"`
-	EndedAt        time.Time `toml:"ended_at,omitzero" json:"ended_at,omitzero"`
-	DurationMS     int64     `toml:"duration_ms" json:"duration_ms"`
-	ExitCode       int       `toml:"exit_code" json:"exit_code"`
-	Outcome        string    `toml:"outcome" json:"outcome"`
-	Signal         string    `toml:"signal" json:"signal"`                           // promise: "", "SUCCESS", "FAILURE", "SUCCESS+FAILURE"
-	KilledBy       string    `toml:"killed_by,omitempty" json:"killed_by,omitempty"` // e.g. "SIGKILL"
-	TimedOut       bool      `toml:"timed_out" json:"timed_out"`
-	RateLimitWaits int       `toml:"rate_limit_waits" json:"rate_limit_waits"`         // attempts that hit a usage or rate limit and were retried
-	WaitedMS       int64     `toml:"waited_ms,omitempty" json:"waited_ms,omitempty"`   // time spent waiting for limits and retries
-	Retries        int       `toml:"retries,omitempty" json:"retries,omitempty"`       // attempts retried after a transient error
-	Validation     string    `toml:"validation,omitempty" json:"validation,omitempty"` // "passed", "failed: exit code 2", "timed out after 10m0s"; empty: none configured
-	Push           string    `toml:"push,omitempty" json:"push,omitempty"`             // "pushed to origin/main", "failed: …"; empty: no push
-	Agent          string    `toml:"agent,omitempty" json:"agent,omitempty"`           // the preset, if any
-	Model          string    `toml:"model,omitempty" json:"model,omitempty"`
-	InputTokens    int64     `toml:"input_tokens,omitempty" json:"input_tokens,omitempty"`
-	OutputTokens   int64     `toml:"output_tokens,omitempty" json:"output_tokens,omitempty"`
-	CacheRead      int64     `toml:"cache_read_tokens,omitempty" json:"cache_read_tokens,omitempty"`
-	CacheWrite     int64     `toml:"cache_write_tokens,omitempty" json:"cache_write_tokens,omitempty"`
-	CostUSD        float64   `toml:"cost_usd,omitempty" json:"cost_usd,omitempty"` // as the agent reports it: an API-price estimate on a subscription
-	CommitBefore   string    `toml:"commit_before" json:"commit_before"`
-	CommitAfter    string    `toml:"commit_after" json:"commit_after"`
-	FilesChanged   int       `toml:"files_changed" json:"files_changed"`
-	Insertions     int       `toml:"insertions" json:"insertions"`
-	Deletions      int       `toml:"deletions" json:"deletions"`
-	OutputPath     string    `toml:"output_path,omitempty" json:"output_path,omitempty"` // see Store.OutputPath
-	DiffPath       string    `toml:"diff_path,omitempty" json:"diff_path,omitempty"`     // see Store.DiffPath
-	Pruned         bool      `toml:"pruned,omitempty" json:"pruned,omitempty"`           // its output and diff were removed by the retention settings (see Store.Prune)
+	Iteration    int       `toml:"iteration" json:"iteration"`
+	Run          string    `toml:"run" json:"run"`
+	RunIteration int       `toml:"run_iteration" json:"run_iteration"`
+	Mode         string    `toml:"mode" json:"mode"`
+	StartedAt    time.Time `toml:"started_at,omitzero" json:"started_at,omitzero"`
+	EndedAt      time.Time `toml:"ended_at,omitzero" json:"ended_at,omitzero"`
+	DurationMS   int64     `toml:"duration_ms" json:"duration_ms"`
+	ExitCode     int       `toml:"exit_code" json:"exit_code"`
+	Outcome      string    `toml:"outcome" json:"outcome"`
+	Signal       string    `toml:"signal" json:"signal"`                           // promise: "", "SUCCESS", "FAILURE", "SUCCESS+FAILURE"
+	KilledBy     string    `toml:"killed_by,omitempty" json:"killed_by,omitempty"` // e.g. "SIGKILL"
+	TimedOut     bool      `toml:"timed_out" json:"timed_out"`
+	// Stopped says why a timed-out agent was stopped when it was not the iteration
+	// timeout: "no output for 10m0s" (output_timeout).
+	Stopped        string  `toml:"stopped,omitempty" json:"stopped,omitempty"`
+	RateLimitWaits int     `toml:"rate_limit_waits" json:"rate_limit_waits"`         // attempts that hit a usage or rate limit and were retried
+	WaitedMS       int64   `toml:"waited_ms,omitempty" json:"waited_ms,omitempty"`   // time spent waiting for limits and retries
+	Retries        int     `toml:"retries,omitempty" json:"retries,omitempty"`       // attempts retried after a transient error
+	Validation     string  `toml:"validation,omitempty" json:"validation,omitempty"` // "passed", "failed: exit code 2", "timed out after 10m0s"; empty: none configured
+	Push           string  `toml:"push,omitempty" json:"push,omitempty"`             // "pushed to origin/main", "failed: …"; empty: no push
+	Agent          string  `toml:"agent,omitempty" json:"agent,omitempty"`           // the preset, if any
+	Model          string  `toml:"model,omitempty" json:"model,omitempty"`
+	InputTokens    int64   `toml:"input_tokens,omitempty" json:"input_tokens,omitempty"`
+	OutputTokens   int64   `toml:"output_tokens,omitempty" json:"output_tokens,omitempty"`
+	CacheRead      int64   `toml:"cache_read_tokens,omitempty" json:"cache_read_tokens,omitempty"`
+	CacheWrite     int64   `toml:"cache_write_tokens,omitempty" json:"cache_write_tokens,omitempty"`
+	CostUSD        float64 `toml:"cost_usd,omitempty" json:"cost_usd,omitempty"` // as the agent reports it: an API-price estimate on a subscription
+	CommitBefore   string  `toml:"commit_before" json:"commit_before"`
+	CommitAfter    string  `toml:"commit_after" json:"commit_after"`
+	FilesChanged   int     `toml:"files_changed" json:"files_changed"`
+	Insertions     int     `toml:"insertions" json:"insertions"`
+	Deletions      int     `toml:"deletions" json:"deletions"`
+	OutputPath     string  `toml:"output_path,omitempty" json:"output_path,omitempty"` // see Store.OutputPath
+	DiffPath       string  `toml:"diff_path,omitempty" json:"diff_path,omitempty"`     // see Store.DiffPath
+	Pruned         bool    `toml:"pruned,omitempty" json:"pruned,omitempty"`           // its output and diff were removed by the retention settings (see Store.Prune)
 	// Error is the agent's own words about why a failed or halted iteration failed.
 	Error string `toml:"error,omitempty" json:"error,omitempty"`
 	// Overage: an attempt was served on paid extra usage past the plan's limit (claude).

@@ -38,6 +38,7 @@ type Config struct {
 	Agent                agentcli.Preset
 	MaxIterations        int           // 0: unlimited
 	Timeout              time.Duration // per iteration; 0: none
+	OutputTimeout        time.Duration // stop an agent silent on stdout and stderr this long; 0: none
 	MaxConsecutiveErrors int
 	MaxOutputBuffer      int
 	IdleThreshold        int    // stop after this many iterations without git changes; 0: never
@@ -272,19 +273,20 @@ func NextPrompt(cfg Config, feedback string) (prompts.Spec, []history.Injection,
 
 func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec {
 	return agent.Spec{
-		Command:   r.command(),
-		Dir:       r.cfg.Dir,
-		Env:       append(r.agentEnv(i), r.cfg.Agent.Env...),
-		Prompt:    strings.NewReader(prompt),
-		Timeout:   r.cfg.Timeout,
-		Grace:     r.deps.Grace,
-		MaxOutput: r.cfg.MaxOutputBuffer,
-		Live:      r.deps.Live,
-		Log:       it.output,
-		Hurry:     r.deps.Hurry,
-		Started:   r.agentStarted,
-		Marker:    "RALPH_RUN=" + r.res.Run,
-		Watchdog:  r.deps.Watchdog,
+		Command:       r.command(),
+		Dir:           r.cfg.Dir,
+		Env:           append(r.agentEnv(i), r.cfg.Agent.Env...),
+		Prompt:        strings.NewReader(prompt),
+		Timeout:       r.cfg.Timeout,
+		OutputTimeout: r.cfg.OutputTimeout,
+		Grace:         r.deps.Grace,
+		MaxOutput:     r.cfg.MaxOutputBuffer,
+		Live:          r.deps.Live,
+		Log:           it.output,
+		Hurry:         r.deps.Hurry,
+		Started:       r.agentStarted,
+		Marker:        "RALPH_RUN=" + r.res.Run,
+		Watchdog:      r.deps.Watchdog,
 		Stopping: func(sig syscall.Signal, why string) {
 			r.report(AgentStopping{Iteration: i, Signal: sig, Why: why})
 		},
@@ -323,6 +325,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max iterations must not be negative, got %d", c.MaxIterations)
 	case c.Timeout < 0:
 		return fmt.Errorf("iteration timeout must be positive, got %s", c.Timeout)
+	case c.OutputTimeout < 0:
+		return fmt.Errorf("output timeout must be positive, got %s", c.OutputTimeout)
 	case c.MaxConsecutiveErrors < 1:
 		return fmt.Errorf("max consecutive errors must be at least 1, got %d", c.MaxConsecutiveErrors)
 	case c.MaxOutputBuffer < 1:

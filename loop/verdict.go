@@ -31,6 +31,9 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	}
 	pushed := r.autoPush(ctx, i, it, &v, val)
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
+	if res.Silent {
+		rec.Stopped = silentReason(r.cfg.OutputTimeout)
+	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
 	bctx, stop := bookkeeping(ctx, r.grace(), r.deps.Hurry)
 	after, rec, err := r.journal.finish(bctx, it, res, rec)
@@ -75,6 +78,8 @@ func (r *runner) classify(i int, a attempt, promise Promise) verdict {
 	res := a.res
 	outcome, reason := Classify(res, promise)
 	switch {
+	case res.Silent:
+		reason = silentReason(r.cfg.OutputTimeout)
 	case res.TimedOut:
 		reason = fmt.Sprintf("timed out after %s", r.cfg.Timeout)
 	case outcome == OutcomeInterrupted:
@@ -222,4 +227,10 @@ func ending(o Outcome) idle.Ending {
 		return idle.Failed
 	}
 	return idle.Succeeded
+}
+
+// silentReason is why an iteration failed whose agent the silent-agent watchdog stopped
+// (output_timeout).
+func silentReason(limit time.Duration) string {
+	return fmt.Sprintf("no output for %s", limit)
 }

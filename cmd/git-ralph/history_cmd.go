@@ -153,6 +153,8 @@ func outcomeText(r history.Record) string {
 	switch {
 	case r.Outcome == "":
 		return "-"
+	case r.Stopped != "":
+		return r.Outcome + " (" + r.Stopped + ")"
 	case r.TimedOut:
 		return r.Outcome + " (timeout)"
 	case r.KilledBy != "":

@@ -22,6 +22,7 @@ type LoopCmd struct {
 	Agent                string         `help:"A built-in agent preset: claude, codex, gemini, opencode, aider, cursor-agent, copilot, amp, kiro-cli." placeholder:"NAME"`
 	AgentCmd             string         `name:"agent-cmd" help:"Your own agent command, run with 'sh -c' in the repository root; the prompt arrives on stdin. With --agent, that preset reads its output." placeholder:"CMD"`
 	Timeout              *time.Duration `help:"Stop an iteration that runs longer than DUR, e.g. 30m (default: none)." placeholder:"DUR"`
+	OutputTimeout        *time.Duration `name:"output-timeout" help:"Stop an agent that prints nothing for DUR, e.g. 10m (default: none, or the preset's)." placeholder:"DUR"`
 	MaxConsecutiveErrors *int           `name:"max-consecutive-errors" help:"Abort after N failed iterations in a row (default: 3)." placeholder:"N"`
 	MaxOutputBuffer      string         `name:"max-output-buffer" help:"Keep the last SIZE of the agent's output to scan for promise tags (default: 10MiB)." placeholder:"SIZE"`
 	IdleThreshold        *int           `name:"idle-threshold" help:"Stop (exit 3) after N iterations in a row that change nothing in git; 0 never stops (default: 2)." placeholder:"N"`

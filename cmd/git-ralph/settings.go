@@ -50,6 +50,7 @@ func (c *LoopCmd) flags() []config.Flag {
 	}
 	add(c.Max != nil, "max_iterations", "--max", intText(c.Max))
 	add(c.Timeout != nil, "iteration_timeout", "--timeout", durationText(c.Timeout))
+	add(c.OutputTimeout != nil, "output_timeout", "--output-timeout", durationText(c.OutputTimeout))
 	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", intText(c.MaxConsecutiveErrors))
 	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
 	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", intText(c.IdleThreshold))
@@ -82,7 +83,7 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 	s := &settings{resolved: resolved}
 	s.loop = loop.Config{Dir: root, Mode: resolved.Mode.V, Prompts: resolved.Prompts.V,
 		AgentCmd: resolved.AgentCmd.V, MaxIterations: resolved.MaxIterations.V,
-		Timeout: resolved.IterationTimeout.V, MaxConsecutiveErrors: resolved.MaxConsecutiveErrors.V,
+		Timeout: resolved.IterationTimeout.V, OutputTimeout: resolved.OutputTimeout.V, MaxConsecutiveErrors: resolved.MaxConsecutiveErrors.V,
 		MaxOutputBuffer: int(resolved.MaxOutputBuffer.V), IdleThreshold: resolved.IdleThreshold.V,
 		Context: c.Context, Fresh: c.Fresh,
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
@@ -126,6 +127,11 @@ func (s *settings) choosePreset() error {
 	if s.loop.Timeout == 0 && preset.Timeout > 0 && s.resolved.IterationTimeout.Origin.Kind == config.FromDefault {
 		s.loop.Timeout = preset.Timeout
 		s.extra = append(s.extra, config.Entry{Key: "iteration_timeout", Value: preset.Timeout.String(),
+			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
+	}
+	if s.loop.OutputTimeout == 0 && preset.OutputTimeout > 0 && s.resolved.OutputTimeout.Origin.Kind == config.FromDefault {
+		s.loop.OutputTimeout = preset.OutputTimeout
+		s.extra = append(s.extra, config.Entry{Key: "output_timeout", Value: preset.OutputTimeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
 	return nil

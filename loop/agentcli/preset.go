@@ -42,8 +42,11 @@ type Preset struct {
 	// (on a dead connection, a quota error it keeps retrying, a question nobody answers);
 	// 0 means none. The loop applies it only when the user set no timeout of their own.
 	Timeout time.Duration
-	Env     []string // extra environment entries ("KEY=value") for the program, if any
-	Note    string   // one line for docs and --dry-run: "stream-json; prompt on stdin"
+	// OutputTimeout is a suggested output_timeout for the same CLIs: they print as they
+	// work, so a long silence is a hang. 0 means none; the user's own setting wins.
+	OutputTimeout time.Duration
+	Env           []string // extra environment entries ("KEY=value") for the program, if any
+	Note          string   // one line for docs and --dry-run: "stream-json; prompt on stdin"
 	// ExitCodes are what the program's own exit codes mean, where they mean something
 	// of their own (gemini exits 41 for an auth error and an API error's HTTP status
 	// mod 256: 144 for a 400). Read only.

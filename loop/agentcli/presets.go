@@ -10,6 +10,13 @@ import (
 // stuck all night on a dead connection.
 const hangTimeout = time.Hour
 
+// silentTimeout is the suggested output_timeout of the same CLIs. They stream an event
+// per step (a tool call, a message, a thought); the longest quiet stretch in normal work
+// is one model turn or one tool call, such as a test suite the agent runs, which a
+// quarter of an hour covers. A hang on a dead connection is then stopped after 15
+// minutes rather than the hour of hangTimeout.
+const silentTimeout = 15 * time.Minute
+
 // presets are the built-in agents. Each command line was checked against the real CLI's
 // argument parser where its package installs from npm; docs/agents.md records what each
 // did, with the version checked, and which ones could not be run here.
@@ -21,7 +28,7 @@ var presets = []Preset{
 		// Headless -p can hang with no output (anthropics/claude-code#75613, #79610).
 		Name: "claude", Program: "claude",
 		Args:   []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"},
-		Prompt: Stdin, Format: ClaudeStream, Timeout: hangTimeout,
+		Prompt: Stdin, Format: ClaudeStream, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "stream-json; prompt on stdin; refuses to run as root",
 	},
 	{
@@ -30,7 +37,7 @@ var presets = []Preset{
 		// "Reconnecting... waiting for network" (seen here, codex-cli 0.169).
 		Name: "codex", Program: "codex",
 		Args:   []string{"exec", "--json", "--dangerously-bypass-approvals-and-sandbox", "-"},
-		Prompt: Stdin, Format: CodexJSON, Timeout: hangTimeout,
+		Prompt: Stdin, Format: CodexJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "JSONL events; prompt on stdin (-); hangs on a dead network",
 	},
 	{
@@ -51,7 +58,7 @@ var presets = []Preset{
 		// quota and provider errors instead of exiting (anomalyco/opencode#8203, #40747).
 		Name: "opencode", Program: "opencode",
 		Args:   []string{"run", "--format", "json", "--auto"},
-		Prompt: Stdin, Format: OpencodeJSON, Timeout: hangTimeout,
+		Prompt: Stdin, Format: OpencodeJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "JSON events; prompt on stdin; hangs on quota errors",
 	},
 	{
@@ -76,7 +83,7 @@ var presets = []Preset{
 		// is a prompt like -p's. The JSONL carries no token counts (github/copilot-cli#4107).
 		Name: "copilot", Program: "copilot",
 		Args:   []string{"--allow-all", "--no-ask-user", "--output-format", "json"},
-		Prompt: Stdin, Format: CopilotJSON, Timeout: hangTimeout,
+		Prompt: Stdin, Format: CopilotJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "JSONL session events; prompt on stdin; no token counts",
 	},
 	{

@@ -84,6 +84,7 @@ type Config struct {
 	Mode                 Value[string]        // the selected mode, "build" by default
 	MaxIterations        Value[int]           // effective limit from max_iterations and unlimited; 0 = unlimited
 	IterationTimeout     Value[time.Duration] // 0 = none (the default, or "" in a file or flag)
+	OutputTimeout        Value[time.Duration] // stop an agent silent this long; 0 = none (the default, or "")
 	IdleThreshold        Value[int]           // 0 = never stop for idleness
 	MaxConsecutiveErrors Value[int]
 	MaxOutputBuffer      Value[int64]  // bytes

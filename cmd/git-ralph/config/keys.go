@@ -47,6 +47,8 @@ var topSpecs = []spec{
 	{key: "unlimited", typ: typeBool, def: false, example: "true"},
 	{key: "iteration_timeout", typ: typeDuration, def: time.Duration(0), example: "30m", noneOK: true,
 		rangeHint: `leave it out (or set it to "") for no timeout, or use a duration like "30m"`},
+	{key: "output_timeout", typ: typeDuration, def: time.Duration(0), example: "10m", noneOK: true,
+		rangeHint: `leave it out (or set it to "") to never stop an agent for its silence, or use a duration like "10m"`},
 	{key: "idle_threshold", typ: typeInt, def: 2, example: "2", min: 0,
 		rangeHint: "use 0 to never stop for idleness"},
 	{key: "max_consecutive_errors", typ: typeInt, def: 3, example: "3", min: 1,
