@@ -44,7 +44,7 @@ type IterationStarted struct {
 type AgentStopping struct {
 	Iteration int
 	Signal    syscall.Signal
-	Why       string // one of agent.WhyTimeout, WhyInterrupt, WhyLeftover, WhyEscaped
+	Why       string // one of agent.WhyTimeout, WhySilent, WhyInterrupt, WhyLeftover, WhyEscaped
 }
 
 // OutputTruncated warns that the agent printed more than the output buffer keeps.

@@ -140,7 +140,8 @@ func (p *Progress) stopping(e loop.AgentStopping) {
 		return
 	}
 	why := map[string]string{agent.WhyTimeout: "timeout reached", agent.WhyInterrupt: "interrupted",
-		agent.WhyLeftover: "the agent exited but left processes running"}[e.Why]
+		agent.WhyLeftover: "the agent exited but left processes running",
+		agent.WhySilent:   "the agent printed nothing for output_timeout"}[e.Why]
 	p.warning("iteration %d: %s, sending %s to the agent's process group", e.Iteration, why, loop.SignalName(e.Signal))
 }
 
