@@ -51,6 +51,9 @@ type Config struct {
 	Push   bool   // push HEAD after each iteration that moved it and passed validation
 	Remote string // "" = the branch's upstream remote, else origin
 	Branch string // "" = the upstream branch, else the same name
+	// SecretsAllow are the fingerprints of secret scan findings that may be pushed anyway
+	// (.ralph/secrets-allow, as trusted when the run started).
+	SecretsAllow map[string]bool
 
 	BackoffBase  time.Duration // first wait after a limit with no stated reset; doubles
 	BackoffMax   time.Duration // cap of those waits

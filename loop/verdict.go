@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -151,6 +152,9 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 	}
 	target, err := gitops.ResolvePushTarget(ctx, r.cfg.Dir, r.cfg.Remote, r.cfg.Branch)
 	if err == nil {
+		err = r.scanBeforePush(ctx, head, target)
+	}
+	if err == nil {
 		err = gitops.Push(ctx, r.cfg.Dir, target)
 	}
 	r.report(Pushed{Iteration: i, Target: target.String(), Commit: head, Err: err})
@@ -163,6 +167,21 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
 	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, pushFeedback(i, target.String(), err))
 	return "failed: " + err.Error()
+}
+
+// scanBeforePush refuses to push commits that add secrets (see ScanPush): what the remote
+// has not seen yet, from HEAD. The allow list is the one read when the run started, under
+// trust: an agent that writes its own entries into .ralph/secrets-allow changes nothing.
+func (r *runner) scanBeforePush(ctx context.Context, head string, target gitops.PushTarget) error {
+	warning, err := ScanPush(ctx, r.cfg.Dir, []string{head}, nil, target.Remote, r.cfg.SecretsAllow)
+	if warning != "" {
+		r.report(Warning{Message: warning})
+	}
+	var found *SecretsFound
+	if errors.As(err, &found) {
+		return fmt.Errorf("%w\nhow to proceed: %s", err, found.Hint())
+	}
+	return err
 }
 
 // fillRecord adds to an iteration's record what the attempts, validation and push did.

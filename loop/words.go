@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -55,6 +56,13 @@ func (r *runner) exitReason(code int) string {
 func pushFeedback(i int, target string, err error) string {
 	msg := strings.TrimSpace(err.Error())
 	fence := codeFence(msg)
+	var found *SecretsFound
+	if errors.As(err, &found) {
+		return fmt.Sprintf("After iteration %d, git-ralph did not push to %s: the commits add secrets. "+
+			"Never commit credentials; take them out of the files and read them from the environment instead. "+
+			"The commits that hold them stay unpushed until the user rewrites or allows them:\n\n%s\n%s\n%s",
+			i, target, fence, msg, fence)
+	}
 	return fmt.Sprintf("After iteration %d, `git push` to %s failed, so the commits are only local. "+
 		"If the remote has commits you do not have, pull or rebase onto them (resolving any conflict) "+
 		"and commit; git-ralph pushes again after the next iteration. git said:\n\n%s\n%s\n%s",

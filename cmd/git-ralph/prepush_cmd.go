@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history/redact"
+	"github.com/git-ralph/git-ralph/loop"
 )
 
 // PrePushCmd is `git ralph pre-push`, run by the pre-push hook.
@@ -50,8 +53,14 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 		return err
 	}
 	cfg, err := loadConfig(root, nil)
-	if err != nil || strings.TrimSpace(cfg.Validate.V) == "" {
+	if err != nil {
 		return err
+	}
+	if err := c.scanSecrets(ctx, s, root, cfg, updates); err != nil {
+		return err
+	}
+	if strings.TrimSpace(cfg.Validate.V) == "" {
+		return nil
 	}
 	if cfg.Validate.Origin.Kind == config.FromRepo {
 		if err := requireTrust(s, root, cfg); err != nil {
@@ -95,4 +104,35 @@ func withSkipHint(err error) error {
 		return hints.Wrap(err, "%s\n%s", h.Hint(), skipHint)
 	}
 	return hints.Wrap(err, "%s", skipHint)
+}
+
+// scanSecrets refuses the push when its commits add secrets. The repository's allow
+// list is used only when trusted: a clone's own .ralph/secrets-allow must not wave its
+// secrets through on someone else's machine.
+func (c *PrePushCmd) scanSecrets(ctx context.Context, s Streams, root string, cfg *config.Config, updates []githooks.RefUpdate) error {
+	var allow map[string]bool
+	untrusted := false
+	if cfg.SecretsAllow != "" {
+		ok, err := trustedIn(trustStore(), cfg.RepoCommands(), root)
+		if err != nil {
+			return trustError(err)
+		}
+		if ok {
+			allow = redact.ParseAllow(cfg.SecretsAllow)
+		}
+		untrusted = !ok
+	}
+	warning, err := githooks.ScanPush(ctx, root, updates, c.Remote, allow)
+	if warning != "" {
+		fmt.Fprintln(s.Stderr, "warning: "+warning)
+	}
+	var found *loop.SecretsFound
+	if errors.As(err, &found) {
+		h := found.Hint()
+		if untrusted {
+			h += "\n" + config.SecretsAllowFile + " was not used: it is not trusted yet (run 'git ralph trust')"
+		}
+		return hints.Wrap(err, "%s", h)
+	}
+	return err
 }

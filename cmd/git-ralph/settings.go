@@ -13,6 +13,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
@@ -88,7 +89,8 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		Context: c.Context, Fresh: c.Fresh,
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
-		BackoffBase: resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
+		SecretsAllow: redact.ParseAllow(resolved.SecretsAllow),
+		BackoffBase:  resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
 		StopOnOverage: resolved.StopOnOverage.V,
 		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
 	if err := s.choosePreset(); err != nil {

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -111,7 +114,46 @@ type Config struct {
 	// that are no setting.
 	Warnings []string
 
+	// SecretsAllow is the text of SecretsAllowFile ("" when there is none). The repository
+	// supplies it and it lets secrets leave the machine, so it counts among the repository's
+	// commands that need trust (under the name "secrets-allow").
+	SecretsAllow string
+
 	repoCommands map[string]string
+}
+
+// SecretsAllowFile lists the secret scan findings that may be pushed.
+const SecretsAllowFile = ".ralph/secrets-allow"
+
+// maxSecretsAllow bounds the allow file read: a list of fingerprints is a few KB.
+const maxSecretsAllow = 1 << 20
+
+// readSecretsAllow adds the repository's allow file to c, and to the commands trust covers.
+func readSecretsAllow(c *Config, root string) error {
+	f, err := os.Open(filepath.Join(root, SecretsAllowFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &Error{Kind: FromRepo, File: SecretsAllowFile, Msg: err.Error(), err: err}
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSecretsAllow+1))
+	if err != nil {
+		return &Error{Kind: FromRepo, File: SecretsAllowFile, Msg: err.Error(), err: err}
+	}
+	if len(b) > maxSecretsAllow {
+		return &Error{Kind: FromRepo, File: SecretsAllowFile, Msg: "larger than 1 MB", HintText: "it lists one finding a line: commit:file:rule:line"}
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return nil
+	}
+	c.SecretsAllow = string(b)
+	if c.repoCommands == nil {
+		c.repoCommands = map[string]string{}
+	}
+	c.repoCommands["secrets-allow"] = c.SecretsAllow
+	return nil
 }
 
 // AgentOverride changes a built-in agent preset; fields that no file sets have a
@@ -203,6 +245,11 @@ func Load(src Sources) (*Config, error) {
 		return nil, err
 	}
 	c.Warnings = envWarnings(src.Env)
+	if src.RepoRoot != "" {
+		if err := readSecretsAllow(c, src.RepoRoot); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
