@@ -5,7 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // How a branch is brought onto another: a merge commit (or a fast-forward when
@@ -176,9 +180,13 @@ func orNone(commit string) string {
 	return commit
 }
 
-// ResolveRefs reads the commits of several full ref names in one git call; a ref that
-// does not exist is missing from the answer.
+// ResolveRefs reads the commits of several full ref names; a ref that does not exist is
+// missing from the answer. It reads them with go-git, without a process, when it finds
+// them all there, and else asks git in one call (see refsGoGit).
 func ResolveRefs(ctx context.Context, dir string, refs ...string) (map[string]string, error) {
+	if found, ok := refsGoGit(dir, refs); ok {
+		return found, nil
+	}
 	out, err := Git(ctx, dir, append([]string{"for-each-ref", "--format=%(refname) %(objectname)", "--"}, refs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", strings.Join(refs, ", "), err)
@@ -234,4 +242,27 @@ func MoveCheckout(ctx context.Context, dir, from, to string) error {
 		return fmt.Errorf("updating the files of %s: %w", dir, err)
 	}
 	return nil
+}
+
+// refsGoGit reads refs with go-git. It reports false whenever git might answer otherwise:
+// an environment go-git ignores, a repository it cannot open, a ref it does not find
+// (missing, or kept where go-git does not look, as in a reftable repository) or that
+// does not end in a hash.
+func refsGoGit(dir string, refs []string) (map[string]string, bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" {
+		return nil, false
+	}
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, false
+	}
+	found := map[string]string{}
+	for _, name := range refs {
+		ref, err := repo.Reference(plumbing.ReferenceName(name), true)
+		if err != nil || ref.Type() != plumbing.HashReference || ref.Hash().IsZero() {
+			return nil, false
+		}
+		found[name] = ref.Hash().String()
+	}
+	return found, true
 }
