@@ -130,3 +130,22 @@ func CountAhead(ctx context.Context, dir, base, tip string) (int, error) {
 	}
 	return n, nil
 }
+
+// MainWorktree is the path `git worktree list` gives the main work tree of the
+// repository whose common git directory is commonDir, found as git finds it — the real
+// path of that directory without its "/.git" (a bare repository: the directory itself) —
+// so that a caller that has the common directory spares a process.
+func MainWorktree(commonDir string) (string, error) {
+	real, err := filepath.EvalSymlinks(commonDir)
+	if err != nil {
+		return "", fmt.Errorf("finding the main work tree: %w", err)
+	}
+	real, err = filepath.Abs(real)
+	if err != nil {
+		return "", fmt.Errorf("finding the main work tree: %w", err)
+	}
+	if main, ok := strings.CutSuffix(real, string(filepath.Separator)+".git"); ok && main != "" {
+		return main, nil
+	}
+	return real, nil
+}
