@@ -151,10 +151,11 @@ func open(ctx context.Context, dir, name string) (repo, history.WorktreeLoop, er
 	return r, loop, nil
 }
 
-// find is the repository of dir: its common git directory, and the main work tree
-// found from it as git finds it (one git process, not two).
+// find is the repository of dir: its common git directory (read from the files when dir
+// is the top of a work tree) and the main work tree found from it as git finds it — no
+// git process in the usual case.
 func find(ctx context.Context, dir string) (repo, error) {
-	common, err := gitops.CommonDir(ctx, dir)
+	common, err := gitops.TopCommonDir(ctx, dir)
 	if err != nil {
 		return repo{}, err
 	}
