@@ -5,7 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // How a branch is brought onto another: a merge commit (or a fast-forward when
@@ -74,6 +78,24 @@ var ErrNoMergeTree = errors.New("git merge-tree --write-tree is not supported by
 // or for HowSquash one commit on base with the merged files. A conflict is not an error:
 // the conflicting files are returned and no commit is made.
 func MergeCommit(ctx context.Context, dir, base, tip, how, message string) (Built, error) {
+	merged, err := MergeTree(ctx, dir, base, tip)
+	if err != nil || len(merged.Conflicts) > 0 {
+		return Built{Conflicts: merged.Conflicts}, err
+	}
+	return CommitMerge(ctx, dir, merged.Tree, base, tip, how, message)
+}
+
+// Merged is the tree of a merge built without a work tree, or the files that conflicted
+// (then Tree is "").
+type Merged struct {
+	Tree      string
+	Conflicts []string
+}
+
+// MergeTree merges tip into base without touching any work tree (`git merge-tree
+// --write-tree`): the merged tree, or the conflicting files (not an error). It returns
+// ErrNoMergeTree when this git cannot.
+func MergeTree(ctx context.Context, dir, base, tip string) (Merged, error) {
 	var stdout bytes.Buffer // the conflicting files come with exit code 1
 	err := gitTo(ctx, dir, nil, nil, &stdout, "merge-tree", "--write-tree", "--name-only", "-z", "--no-messages", base, tip)
 	out := stdout.String()
@@ -82,15 +104,21 @@ func MergeCommit(ctx context.Context, dir, base, tip, how, message string) (Buil
 	case errors.As(err, &gitErr) && gitErr.ExitCode == 1:
 		fields := strings.Split(strings.TrimRight(out, "\x00"), "\x00")
 		if len(fields) < 2 {
-			return Built{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
+			return Merged{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
 		}
-		return Built{Conflicts: dedupe(fields[1:])}, nil
+		return Merged{Conflicts: dedupe(fields[1:])}, nil
 	case errors.As(err, &gitErr) && gitErr.ExitCode == 129:
-		return Built{}, ErrNoMergeTree // an option this git does not know
+		return Merged{}, ErrNoMergeTree // an option this git does not know
 	case err != nil:
-		return Built{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
+		return Merged{}, fmt.Errorf("merging %s into %s: %w", tip, base, err)
 	}
 	tree, _, _ := strings.Cut(out, "\x00")
+	return Merged{Tree: tree}, nil
+}
+
+// CommitMerge commits tree, the merge of tip into base (`git commit-tree`): with both as
+// parents, or for HowSquash with base only.
+func CommitMerge(ctx context.Context, dir, tree, base, tip, how, message string) (Built, error) {
 	args := []string{"commit-tree", tree, "-p", base, "-p", tip, "-m", message}
 	if how == HowSquash {
 		args = []string{"commit-tree", tree, "-p", base, "-m", message}
@@ -100,6 +128,23 @@ func MergeCommit(ctx context.Context, dir, base, tip, how, message string) (Buil
 		return Built{}, fmt.Errorf("committing the merge of %s into %s: %w", tip, base, err)
 	}
 	return Built{Commit: commit}, nil
+}
+
+// MayBeRelated reports whether tree, the merge of tip into base, leaves open that one
+// holds the other: it is then base's tree (tip may be merged already) or tip's (base may
+// be its ancestor). A tree unlike both, read with go-git without a process, is a true
+// merge, and Relation need not be asked.
+func MayBeRelated(ctx context.Context, dir, tree, base, tip string) (bool, error) {
+	for _, commit := range []string{base, tip} {
+		t, err := headTree(ctx, dir, commit)
+		if err != nil {
+			return false, err
+		}
+		if t == tree {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // dedupe drops repeated names, keeping the order (a file conflicts in several stages).
@@ -176,9 +221,13 @@ func orNone(commit string) string {
 	return commit
 }
 
-// ResolveRefs reads the commits of several full ref names in one git call; a ref that
-// does not exist is missing from the answer.
+// ResolveRefs reads the commits of several full ref names; a ref that does not exist is
+// missing from the answer. It reads them with go-git, without a process, when it finds
+// them all there, and else asks git in one call (see refsGoGit).
 func ResolveRefs(ctx context.Context, dir string, refs ...string) (map[string]string, error) {
+	if found, ok := refsGoGit(dir, refs); ok {
+		return found, nil
+	}
 	out, err := Git(ctx, dir, append([]string{"for-each-ref", "--format=%(refname) %(objectname)", "--"}, refs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", strings.Join(refs, ", "), err)
@@ -234,4 +283,27 @@ func MoveCheckout(ctx context.Context, dir, from, to string) error {
 		return fmt.Errorf("updating the files of %s: %w", dir, err)
 	}
 	return nil
+}
+
+// refsGoGit reads refs with go-git. It reports false whenever git might answer otherwise:
+// an environment go-git ignores, a repository it cannot open, a ref it does not find
+// (missing, or kept where go-git does not look, as in a reftable repository) or that
+// does not end in a hash.
+func refsGoGit(dir string, refs []string) (map[string]string, bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" {
+		return nil, false
+	}
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, false
+	}
+	found := map[string]string{}
+	for _, name := range refs {
+		ref, err := repo.Reference(plumbing.ReferenceName(name), true)
+		if err != nil || ref.Type() != plumbing.HashReference || ref.Hash().IsZero() {
+			return nil, false
+		}
+		found[name] = ref.Hash().String()
+	}
+	return found, true
 }

@@ -182,3 +182,27 @@ func TestMergeCommit(t *testing.T) {
 		t.Fatalf("a conflicting MergeCommit = %+v, %v; want a.txt listed", built, err)
 	}
 }
+
+// The merge queue reads the base and the loop's branch on every merge: go-git answers,
+// packed or loose, from a linked worktree too, without a git process; a ref it does not
+// find is left to git, which says it is missing.
+func TestResolveRefsGoGit(t *testing.T) {
+	dir, base, tip := forked(t, false)
+	run(t, dir, "pack-refs", "--all")
+	run(t, dir, "update-ref", "refs/heads/side", tip) // loose again, over its packed copy
+	wt := filepath.Join(t.TempDir(), "wt")
+	run(t, dir, "worktree", "add", "-q", "--detach", wt, base)
+	for _, at := range []string{dir, wt} {
+		got, ok := refsGoGit(at, []string{"refs/heads/main", "refs/heads/side"})
+		if !ok || got["refs/heads/main"] != base || got["refs/heads/side"] != tip {
+			t.Fatalf("refsGoGit(%s) = %v, %v; want main %s, side %s", at, got, ok, base, tip)
+		}
+	}
+	if got, ok := refsGoGit(dir, []string{"refs/heads/main", "refs/heads/none"}); ok {
+		t.Fatalf("refsGoGit answered %v for a missing ref; git must say so", got)
+	}
+	run(t, dir, "symbolic-ref", "refs/heads/alias", "refs/heads/side")
+	if got, err := ResolveRefs(context.Background(), dir, "refs/heads/alias"); err != nil || got["refs/heads/alias"] != tip {
+		t.Fatalf("ResolveRefs of a symbolic ref = %v, %v; want %s", got, err, tip)
+	}
+}

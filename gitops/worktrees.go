@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -81,6 +82,56 @@ func PruneWorktrees(ctx context.Context, dir string) error {
 	return nil
 }
 
+// TopCommonDir is CommonDir for top, the top of a work tree, read from the files as git
+// reads them (a .git directory, or a .git file naming the work tree's git directory,
+// whose commondir file names the shared one) without a process; it asks git whenever the
+// layout is anything else, or the environment names a git directory.
+func TopCommonDir(ctx context.Context, top string) (string, error) {
+	if common, ok := commonDirFromFiles(top); ok {
+		return common, nil
+	}
+	return CommonDir(ctx, top)
+}
+
+func commonDirFromFiles(top string) (string, bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || !filepath.IsAbs(top) {
+		return "", false
+	}
+	gitDir := filepath.Join(top, ".git")
+	info, err := os.Lstat(gitDir)
+	switch {
+	case err != nil:
+		return "", false
+	case info.Mode().IsRegular():
+		data, err := os.ReadFile(gitDir)
+		line, ok := strings.CutPrefix(strings.TrimRight(string(data), "\r\n"), "gitdir: ")
+		if err != nil || !ok || line == "" || strings.ContainsAny(line, "\n\x00") {
+			return "", false
+		}
+		if !filepath.IsAbs(line) {
+			line = filepath.Join(top, line)
+		}
+		gitDir = filepath.Clean(line)
+	case !info.IsDir():
+		return "", false
+	}
+	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
+		return "", false // not a git directory git would take
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if errors.Is(err, os.ErrNotExist) {
+		return gitDir, true
+	}
+	common := strings.TrimRight(string(data), "\r\n")
+	if err != nil || common == "" || strings.ContainsAny(common, "\n\x00") {
+		return "", false
+	}
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(gitDir, common)
+	}
+	return filepath.Clean(common), true
+}
+
 // CommonDir is the absolute path of the git directory that dir's work tree shares with
 // the repository's other work trees ($GIT_COMMON_DIR): the place for files about all of
 // them.
@@ -129,4 +180,23 @@ func CountAhead(ctx context.Context, dir, base, tip string) (int, error) {
 		return 0, fmt.Errorf("counting the commits of %s not in %s: unexpected answer %q", tip, base, out)
 	}
 	return n, nil
+}
+
+// MainWorktree is the path `git worktree list` gives the main work tree of the
+// repository whose common git directory is commonDir, found as git finds it — the real
+// path of that directory without its "/.git" (a bare repository: the directory itself) —
+// so that a caller that has the common directory spares a process.
+func MainWorktree(commonDir string) (string, error) {
+	real, err := filepath.EvalSymlinks(commonDir)
+	if err != nil {
+		return "", fmt.Errorf("finding the main work tree: %w", err)
+	}
+	real, err = filepath.Abs(real)
+	if err != nil {
+		return "", fmt.Errorf("finding the main work tree: %w", err)
+	}
+	if main, ok := strings.CutSuffix(real, string(filepath.Separator)+".git"); ok && main != "" {
+		return main, nil
+	}
+	return real, nil
 }

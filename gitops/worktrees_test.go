@@ -127,3 +127,63 @@ func TestCountAheadAndCommonDir(t *testing.T) {
 		t.Errorf("CommonDir = %q (%v), %q (%v); want both %s/.git", a, err1, b, err2, dir)
 	}
 }
+
+// MainWorktree must name what `git worktree list` puts first, from the main work tree, a
+// linked one, a bare repository, and through a symlinked path.
+func TestMainWorktreeAsGitListsIt(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	run(t, dir, "worktree", "add", "-q", "--detach", wt)
+	bare := filepath.Join(t.TempDir(), "bare.git")
+	run(t, dir, "clone", "-q", "--bare", dir, bare)
+	bareWt := filepath.Join(t.TempDir(), "bwt")
+	run(t, bare, "worktree", "add", "-q", "--detach", bareWt)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []string{dir, wt, bare, bareWt, link} {
+		list, err := Worktrees(ctx, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		common, err := CommonDir(ctx, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := MainWorktree(common); err != nil || got != list[0].Path {
+			t.Errorf("from %s: MainWorktree(%s) = %q, %v; git lists %q", at, common, got, err, list[0].Path)
+		}
+	}
+}
+
+// TopCommonDir reads without git what git answers: from the main work tree, a linked
+// one (.git file, relative commondir), and a .git file with a relative gitdir.
+func TestTopCommonDirAsGitSaysIt(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	run(t, dir, "worktree", "add", "-q", "--detach", wt)
+	moved := filepath.Join(t.TempDir(), "moved")
+	if err := os.Mkdir(moved, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, moved, "init", "-q", "--separate-git-dir", filepath.Join(moved, "store"))
+	if err := os.WriteFile(filepath.Join(moved, ".git"), []byte("gitdir: store\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, top := range []string{dir, wt, moved} {
+		want, err := CommonDir(ctx, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := commonDirFromFiles(top)
+		if !ok || got != want {
+			t.Errorf("commonDirFromFiles(%s) = %q, %v; git says %q", top, got, ok, want)
+		}
+	}
+	if _, ok := commonDirFromFiles(filepath.Join(dir, "dir")); ok {
+		t.Error("a subdirectory has no .git: git must be asked")
+	}
+}

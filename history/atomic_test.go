@@ -114,3 +114,19 @@ func TestRedactedStateStillParses(t *testing.T) {
 		}
 	}
 }
+
+func TestReplaceFileReplacesWithoutLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.toml")
+	for _, text := range []string{"old\n", "new\n"} {
+		if err := ReplaceFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, err := os.ReadFile(path); err != nil || string(data) != "new\n" {
+		t.Fatalf("after ReplaceFile: %q, %v", data, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("ReplaceFile left %d files, want only m.toml", len(entries))
+	}
+}

@@ -69,7 +69,8 @@ func mergeFile(commonDir, name string) string {
 }
 
 // SaveMerge writes m's file atomically: a reader (or the next command after a kill -9)
-// finds the old content or the new, never a mix.
+// finds the old content or the new, never a mix. Only two records are flushed to the
+// disk (see durableMerge); the others cost no fsync.
 func SaveMerge(commonDir string, m Merge) error {
 	m.SchemaVersion = MergeSchema
 	data, err := toml.Marshal(m)
@@ -80,7 +81,22 @@ func SaveMerge(commonDir string, m Merge) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
 	}
-	return WriteFileAtomic(path, data, 0o644)
+	if durableMerge(m) {
+		return WriteFileAtomic(path, data, 0o644)
+	}
+	return ReplaceFile(path, data, 0o644)
+}
+
+// durableMerge reports whether m's record must survive a power cut, not only a killed
+// process. The landing record must reach the disk before the base branch moves: lost, the
+// next command would take a moved base for an unfinished merge and undo it, leaving the
+// main work tree behind its branch. A needs-review outcome says what went wrong, which
+// nothing can find again. Every other record, lost, leaves an older one that is as safe
+// to resume from: a queued or building merge is dropped (its scratch worktree is found by
+// its name), a merge past the landing is finished from the landing record again, and a
+// lost "merged" or "already merged" only forgets a merge that is done.
+func durableMerge(m Merge) bool {
+	return m.Phase == PhaseLanding || m.State == MergeNeedsReview
 }
 
 // LoadMerge reads the merge of the loop name; false when there is none.

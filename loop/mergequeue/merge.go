@@ -36,7 +36,11 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 		return Outcome{}, r.drop(req.Name, err)
 	}
 	entry.State, entry.BaseBefore, entry.Tip = history.MergeMerging, before, tip
-	done, ff, err := gitops.Relation(ctx, r.dir, before, tip)
+	merged, err := r.mergeTree(ctx, entry)
+	if err != nil {
+		return Outcome{}, r.drop(req.Name, err)
+	}
+	done, ff, err := r.relation(ctx, entry, merged)
 	if err != nil || done {
 		return r.alreadyMerged(entry, err)
 	}
@@ -45,7 +49,7 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 		return Outcome{}, err
 	}
 	say(req, fmt.Sprintf("merging %s (%s) into %s (%s) in a scratch worktree", branchName(loop.Branch), short(tip), branchName(loop.BaseBranch), short(before)))
-	built, err := r.build(ctx, entry, req.Name, ff)
+	built, err := r.build(ctx, entry, req.Name, ff, merged)
 	if err != nil {
 		return Outcome{}, r.drop(req.Name, err)
 	}
@@ -86,11 +90,41 @@ func (r repo) tips(ctx context.Context, loop history.WorktreeLoop) (before, tip 
 	return before, tip, nil
 }
 
+// mergeTree merges the tip into the base without a work tree, for a merge commit or a
+// squash: it only writes objects nothing refers to yet, so it may come before the
+// journal's building record. Zero for a rebase, or a git too old for it.
+func (r repo) mergeTree(ctx context.Context, entry history.Merge) (gitops.Merged, error) {
+	if entry.How == gitops.HowRebase {
+		return gitops.Merged{}, nil
+	}
+	merged, err := gitops.MergeTree(ctx, r.dir, entry.BaseBefore, entry.Tip)
+	if errors.Is(err, gitops.ErrNoMergeTree) {
+		return gitops.Merged{}, nil
+	}
+	return merged, err
+}
+
+// relation says whether the base already holds the tip, or is its ancestor. A conflict,
+// or a merged tree unlike those of both, answers without asking git: neither holds the
+// other.
+func (r repo) relation(ctx context.Context, entry history.Merge, merged gitops.Merged) (done, ff bool, err error) {
+	if len(merged.Conflicts) > 0 {
+		return false, false, nil
+	}
+	if merged.Tree != "" {
+		maybe, err := gitops.MayBeRelated(ctx, r.dir, merged.Tree, entry.BaseBefore, entry.Tip)
+		if err != nil || !maybe {
+			return false, false, err
+		}
+	}
+	return gitops.Relation(ctx, r.dir, entry.BaseBefore, entry.Tip)
+}
+
 // build builds the merge and checks it out in the scratch worktree for the validation.
-// A merge commit or a squash is built without a work tree (so a conflict costs no
-// checkout, and the result is checked out once); a rebase, or a git too old for that, is
-// built in the scratch worktree itself.
-func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bool) (gitops.Built, error) {
+// A merge commit or a squash was merged without a work tree (mergeTree: a conflict costs
+// no checkout, and the result is checked out once); a rebase, or a git too old for that,
+// is built in the scratch worktree itself.
+func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bool, merged gitops.Merged) (gitops.Built, error) {
 	if exists(entry.Scratch) {
 		r.removeScratch(entry.Scratch) // a leftover of a crash the recovery could not remove
 	}
@@ -101,14 +135,15 @@ func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bo
 	if entry.How == gitops.HowSquash {
 		msg = fmt.Sprintf("Squashed ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
 	}
-	if entry.How != gitops.HowRebase {
-		built, err := gitops.MergeCommit(ctx, r.dir, entry.BaseBefore, entry.Tip, entry.How, msg)
-		switch {
-		case err == nil && built.Commit != "":
-			return built, r.checkOut(ctx, entry.Scratch, built.Commit)
-		case !errors.Is(err, gitops.ErrNoMergeTree):
+	switch {
+	case len(merged.Conflicts) > 0:
+		return gitops.Built{Conflicts: merged.Conflicts}, nil
+	case merged.Tree != "":
+		built, err := gitops.CommitMerge(ctx, r.dir, merged.Tree, entry.BaseBefore, entry.Tip, entry.How, msg)
+		if err != nil {
 			return built, err
 		}
+		return built, r.checkOut(ctx, entry.Scratch, built.Commit)
 	}
 	if err := r.checkOut(ctx, entry.Scratch, entry.BaseBefore); err != nil {
 		return gitops.Built{}, err

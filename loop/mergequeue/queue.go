@@ -132,15 +132,11 @@ func open(ctx context.Context, dir, name string) (repo, history.WorktreeLoop, er
 	if err := fleet.CheckName(name); err != nil {
 		return repo{}, history.WorktreeLoop{}, err
 	}
-	list, err := gitops.Worktrees(ctx, dir)
+	r, err := find(ctx, dir)
 	if err != nil {
 		return repo{}, history.WorktreeLoop{}, err
 	}
-	common, err := gitops.CommonDir(ctx, dir)
-	if err != nil {
-		return repo{}, history.WorktreeLoop{}, err
-	}
-	r := repo{dir: dir, main: list[0].Path, common: common}
+	common := r.common
 	loop, found, err := history.LoadWorktreeLoop(common, name)
 	switch {
 	case err != nil:
@@ -153,6 +149,21 @@ func open(ctx context.Context, dir, name string) (repo, history.WorktreeLoop, er
 			Advice: fmt.Sprintf("merge its branch yourself: git merge ralph/%s", name)}
 	}
 	return r, loop, nil
+}
+
+// find is the repository of dir: its common git directory (read from the files when dir
+// is the top of a work tree) and the main work tree found from it as git finds it — no
+// git process in the usual case.
+func find(ctx context.Context, dir string) (repo, error) {
+	common, err := gitops.TopCommonDir(ctx, dir)
+	if err != nil {
+		return repo{}, err
+	}
+	main, err := gitops.MainWorktree(common)
+	if err != nil {
+		return repo{}, err
+	}
+	return repo{dir: dir, main: main, common: common}, nil
 }
 
 // scratchPath is where the merge of the loop name is built: beside the loops' worktrees,

@@ -14,20 +14,16 @@ import (
 // cut) when no merge runs now; it does nothing while another holds the queue. It returns
 // a note for each merge it cleaned up.
 func Recover(ctx context.Context, dir string) ([]string, error) {
-	list, err := gitops.Worktrees(ctx, dir)
+	r, err := find(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	common, err := gitops.CommonDir(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	queue, err := history.LockMergeQueue(ctx, common, false)
+	queue, err := history.LockMergeQueue(ctx, r.common, false)
 	if err != nil {
 		return nil, nil // a merge runs, and it recovers before its own; or nothing to lock
 	}
 	defer queue.Release()
-	return recoverLocked(ctx, repo{dir: dir, main: list[0].Path, common: common}, ""), nil
+	return recoverLocked(ctx, r, ""), nil
 }
 
 // recoverLocked cleans up, holding the queue's lock, every queued or merging entry whose
