@@ -131,6 +131,20 @@ func RemoveMerge(commonDir, name string) error {
 	return nil
 }
 
+// ForgetMerge removes the merge record of the loop name and its lock file, once the loop
+// itself is forgotten: a later loop of that name starts without its predecessor's state.
+// The caller holds the lock (HoldMerge), so no merge of that name runs meanwhile.
+func ForgetMerge(commonDir, name string) error {
+	if err := RemoveMerge(commonDir, name); err != nil {
+		return err
+	}
+	lock := filepath.Join(commonDir, filepath.FromSlash(mergesDir), name+".lock")
+	if err := os.Remove(lock); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing the merge lock of %s: %w", name, err)
+	}
+	return nil
+}
+
 // Merges reads every loop's merge, oldest request first. A file that cannot be read comes
 // back in bad without hiding the others.
 func Merges(commonDir string) (list []Merge, bad []error, err error) {

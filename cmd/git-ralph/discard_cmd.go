@@ -21,6 +21,9 @@ func (c *DiscardCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	if err := recoverMerges(ctx, s, here); err != nil { // its scratch worktree, its entry
+		return err
+	}
 	d, err := fleet.Discard(ctx, here, c.Name, c.Force, time.Now())
 	if err != nil {
 		return err

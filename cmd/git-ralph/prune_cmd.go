@@ -20,6 +20,9 @@ func (c *PruneCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	if err := recoverMerges(ctx, s, here); err != nil { // its scratch worktree, its entry
+		return err
+	}
 	p, err := fleet.Prune(ctx, here, c.Force, time.Now())
 	if err != nil {
 		return err

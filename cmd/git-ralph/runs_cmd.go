@@ -27,12 +27,8 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	notes, err := mergequeue.Recover(ctx, here) // a merge killed halfway: finished or undone first
-	if err != nil {
+	if err := recoverMerges(ctx, s, here); err != nil {
 		return err
-	}
-	for _, note := range notes {
-		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
 	}
 	members, bad, err := fleet.Members(ctx, here)
 	if err != nil {
@@ -120,6 +116,19 @@ func runAhead(r status.Run) string {
 		base = display.ShortHash(r.BaseCommit)
 	}
 	return fmt.Sprintf("+%d %s", *r.Ahead, base)
+}
+
+// recoverMerges finishes or undoes the merges killed halfway (when no merge runs now),
+// saying what it did, so that what a command shows or removes next is not half a merge.
+func recoverMerges(ctx context.Context, s Streams, here string) error {
+	notes, err := mergequeue.Recover(ctx, here)
+	if err != nil {
+		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
+	}
+	return nil
 }
 
 // withMerges shows the merge queue's states (queued, merging, needs-review, merged) of

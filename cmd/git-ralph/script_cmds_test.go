@@ -75,17 +75,23 @@ func processRunning(pid int) bool {
 	return i > 0 && i+2 < len(stat) && stat[i+2] != 'Z' && stat[i+2] != 'X'
 }
 
-// waitfile FILE: wait up to 10 s until FILE exists and is not empty.
+// waitBound is how long waitfile, and waitexit without WITHIN, wait. It only bounds a
+// story that fails: one that passes waits no longer than its processes take. 10 s was
+// too short on a loaded machine (a best-of of two candidates took more than that to
+// reach its score command with a load average near 100, bestof_score_interrupt).
+const waitBound = 60 * time.Second
+
+// waitfile FILE: wait up to waitBound until FILE exists and is not empty.
 func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: waitfile FILE")
 	}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(waitBound); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if info, err := os.Stat(ts.MkAbs(args[0])); err == nil && info.Size() > 0 {
 			return
 		}
 	}
-	ts.Fatalf("%s did not appear within 10s", args[0])
+	ts.Fatalf("%s did not appear (or stayed empty) within %s", args[0], waitBound)
 }
 
 // waitgone PIDFILE WITHIN: wait until the process whose pid is in PIDFILE has ended,
@@ -224,7 +230,7 @@ func (b *background) signal(ts *testscript.TestScript, neg bool, args []string) 
 }
 
 // waitexit NAME CODE [WITHIN]: wait for a started program to exit with CODE, failing
-// if that takes longer than WITHIN (default 30s).
+// if that takes longer than WITHIN (default waitBound).
 func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: waitexit NAME CODE [WITHIN]")
@@ -232,7 +238,7 @@ func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string
 	p := b.find(ts, args[0])
 	want, err := strconv.Atoi(args[1])
 	ts.Check(err)
-	within := 30 * time.Second
+	within := waitBound
 	if len(args) == 3 {
 		within, err = time.ParseDuration(args[2])
 		ts.Check(err)

@@ -123,6 +123,11 @@ func (r repo) discard(ctx context.Context, rec history.WorktreeLoop, force bool,
 		return d, &Error{Err: fmt.Errorf("this command runs inside the worktree of the loop %s, which it would remove", rec.Name),
 			Advice: "run it from the main work tree: git -C " + r.main.Path + " ralph discard " + rec.Name}
 	}
+	merge, err := holdMerge(r.common, rec.Name)
+	if err != nil {
+		return d, err
+	}
+	defer merge.Release()
 	tip, err := gitops.ResolveRef(ctx, r.dir, rec.Branch)
 	if err != nil {
 		return d, err
@@ -146,7 +151,22 @@ func (r repo) discard(ctx context.Context, rec history.WorktreeLoop, force bool,
 	}
 	rec.DiscardedAt = now.UTC()
 	removeIfEmpty(filepath.Dir(Place(r.main.Path, rec.Name)))
-	return d, history.SaveWorktreeLoop(r.common, rec)
+	if err := history.SaveWorktreeLoop(r.common, rec); err != nil {
+		return d, err
+	}
+	// its merge (merged, needs-review) was of a branch that is gone: runs shows discarded
+	return d, history.RemoveMerge(r.common, rec.Name)
+}
+
+// holdMerge takes the lock of the loop name's merge, refusing while a `git ralph merge` of
+// it is queued or running: discarding would take the branch away from under it.
+func holdMerge(common, name string) (*history.FileLock, error) {
+	lock, err := history.HoldMerge(common, name)
+	if errors.Is(err, history.ErrMergePending) {
+		return nil, &Error{Err: fmt.Errorf("a merge of the loop %s runs (queued or merging)", name),
+			Advice: "wait for it to end ('git ralph runs' shows its state), or stop that 'git ralph merge' (Ctrl+C), then discard"}
+	}
+	return lock, err
 }
 
 // removeTree removes the worktree of m after the checks that keep a user's work: no loop

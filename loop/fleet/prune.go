@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
@@ -66,7 +67,7 @@ func (r repo) pruneLoop(ctx context.Context, rec history.WorktreeLoop, force boo
 	switch {
 	case !rec.DiscardedAt.IsZero() && m.Gone && tip == "":
 		p.Forgotten = append(p.Forgotten, rec.Name)
-		return history.DeleteWorktreeLoop(r.common, rec.Name)
+		return r.forget(rec.Name)
 	case !rec.DiscardedAt.IsZero():
 		p.Left = append(p.Left, fmt.Sprintf("%s: discarded, but its branch ralph/%s is back; 'git ralph loop --worktree %s' resumes it, 'git ralph discard %s' discards it again", rec.Name, rec.Name, rec.Name, rec.Name))
 		return nil
@@ -83,7 +84,22 @@ func (r repo) pruneLoop(ctx context.Context, rec history.WorktreeLoop, force boo
 	}
 	d.Forgotten = true
 	p.Discarded = append(p.Discarded, d)
-	return history.DeleteWorktreeLoop(r.common, rec.Name)
+	return r.forget(rec.Name)
+}
+
+// forget removes the bookkeeping of the discarded loop name: its record, and its merge's
+// record and lock, so that a later loop of that name starts afresh (not shown as merged
+// because its branch starts at the commit the old one was merged at).
+func (r repo) forget(name string) error {
+	merge, err := holdMerge(r.common, name)
+	if err != nil {
+		return err
+	}
+	defer merge.Release()
+	if err := history.ForgetMerge(r.common, name); err != nil {
+		return err
+	}
+	return history.DeleteWorktreeLoop(r.common, name)
 }
 
 // pruneStrays deals with what sits in the worktrees' directory and is no loop's worktree
@@ -97,6 +113,10 @@ func (r repo) pruneStrays(force bool, p *Pruned) {
 	}
 	for _, e := range entries {
 		path := filepath.Join(place, e.Name())
+		if left := r.scratchNote(e.Name()); left != "" {
+			p.Left = append(p.Left, path+": "+left)
+			continue
+		}
 		if r.isWorktree(path) {
 			continue
 		}
@@ -120,4 +140,22 @@ func (r repo) isWorktree(path string) bool {
 		}
 	}
 	return false
+}
+
+// scratchNote says why prune leaves the merge queue's scratch worktree .merge-NAME alone
+// ("" when entry is no scratch of a merge to name): a running merge builds in it, and one
+// whose merge died is the queue's to remove (the command runs its recovery first, which
+// leaves it only while another merge holds the queue).
+func (r repo) scratchNote(entry string) string {
+	name, ok := strings.CutPrefix(entry, ".merge-")
+	if !ok || CheckName(name) != nil {
+		return ""
+	}
+	if history.MergeHeld(r.common, name) {
+		return "the scratch worktree of the merge of " + name + ", which runs now"
+	}
+	if !r.isWorktree(filepath.Join(filepath.Dir(Place(r.main.Path, name)), entry)) {
+		return "" // not registered: a stray directory like any other
+	}
+	return "the scratch worktree an interrupted merge of " + name + " left; 'git ralph runs' removes it once no merge runs"
 }

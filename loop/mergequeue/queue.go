@@ -169,7 +169,13 @@ func find(ctx context.Context, dir string) (repo, error) {
 // scratchPath is where the merge of the loop name is built: beside the loops' worktrees,
 // under a name no loop can have (a loop's name cannot start with a dot).
 func (r repo) scratchPath(name string) string {
-	return filepath.Join(filepath.Dir(fleet.Place(r.main, name)), ".merge-"+name)
+	return filepath.Join(r.scratchDir(), ".merge-"+name)
+}
+
+// scratchDir holds the scratch worktrees: the loops' worktrees' directory. Asked with a
+// loop's name, never with "" (Recover has no loop of its own), which would name its parent.
+func (r repo) scratchDir() string {
+	return filepath.Dir(fleet.Place(r.main, "x"))
 }
 
 func short(commit string) string {

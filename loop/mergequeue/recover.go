@@ -82,7 +82,7 @@ func (r repo) recoverOne(ctx context.Context, e history.Merge) string {
 // removeOrphanScratches removes the scratch worktrees whose merge has no live command: a
 // kill between two steps can leave one behind whatever its entry says.
 func (r repo) removeOrphanScratches(ctx context.Context, self string) []string {
-	if found, _ := filepath.Glob(filepath.Join(filepath.Dir(r.scratchPath(self)), ".merge-*")); len(found) == 0 {
+	if found, _ := filepath.Glob(filepath.Join(r.scratchDir(), ".merge-*")); len(found) == 0 {
 		return nil // the usual case, without asking git (a directory deleted by hand: see checkOut)
 	}
 	list, err := gitops.Worktrees(ctx, r.dir)
