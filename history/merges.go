@@ -102,22 +102,13 @@ func durableMerge(m Merge) bool {
 // LoadMerge reads the merge of the loop name; false when there is none.
 func LoadMerge(commonDir, name string) (Merge, bool, error) {
 	path := mergeFile(commonDir, name)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Merge{}, false, nil
-	}
-	if err != nil {
-		return Merge{}, false, fmt.Errorf("reading %s: %w", path, err)
-	}
 	var m Merge
-	if err := toml.Unmarshal(data, &m); err != nil {
-		return Merge{}, false, fmt.Errorf("reading %s: %w", path, err)
+	found, err := readBookkeeping(path, &m)
+	if !found || err != nil {
+		return Merge{}, false, err
 	}
-	switch {
-	case m.SchemaVersion > MergeSchema:
-		return Merge{}, false, fmt.Errorf("%s was written by a newer git-ralph (schema %d)", path, m.SchemaVersion)
-	case m.Name != name:
-		return Merge{}, false, fmt.Errorf("%s names the loop %q, not %q", path, m.Name, name)
+	if err := checkBookkeeping(path, m.SchemaVersion, MergeSchema, m.Name, name); err != nil {
+		return Merge{}, false, err
 	}
 	return m, true, nil
 }

@@ -69,24 +69,43 @@ func DeleteWorktreeLoop(commonDir, name string) error {
 // LoadWorktreeLoop reads the loop name's file; false when there is none.
 func LoadWorktreeLoop(commonDir, name string) (WorktreeLoop, bool, error) {
 	path := worktreeLoopFile(commonDir, name)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return WorktreeLoop{}, false, nil
-	}
-	if err != nil {
-		return WorktreeLoop{}, false, fmt.Errorf("reading %s: %w", path, err)
-	}
 	var l WorktreeLoop
-	if err := toml.Unmarshal(data, &l); err != nil {
-		return WorktreeLoop{}, false, fmt.Errorf("reading %s: %w", path, err)
+	found, err := readBookkeeping(path, &l)
+	if !found || err != nil {
+		return WorktreeLoop{}, false, err
 	}
-	switch {
-	case l.SchemaVersion > WorktreeLoopSchema:
-		return WorktreeLoop{}, false, fmt.Errorf("%s was written by a newer git-ralph (schema %d)", path, l.SchemaVersion)
-	case l.Name != name:
-		return WorktreeLoop{}, false, fmt.Errorf("%s names the loop %q, not %q", path, l.Name, name)
+	if err := checkBookkeeping(path, l.SchemaVersion, WorktreeLoopSchema, l.Name, name); err != nil {
+		return WorktreeLoop{}, false, err
 	}
 	return l, true, nil
+}
+
+// readBookkeeping reads one of the files the loops of a repository share in its common
+// git directory (worktree loops, merges) into v; false when there is none.
+func readBookkeeping(path string, v any) (bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if err := toml.Unmarshal(data, v); err != nil {
+		return false, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// checkBookkeeping refuses a file of a newer schema than this git-ralph knows, or one
+// that names another loop than the one it was read for (a file copied or renamed by hand).
+func checkBookkeeping(path string, schema, known int, named, name string) error {
+	switch {
+	case schema > known:
+		return fmt.Errorf("%s was written by a newer git-ralph (schema %d)", path, schema)
+	case named != name:
+		return fmt.Errorf("%s names the loop %q, not %q", path, named, name)
+	}
+	return nil
 }
 
 // WorktreeLoops reads every worktree loop's file, sorted by name. A file that cannot be
