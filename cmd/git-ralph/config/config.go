@@ -2,7 +2,6 @@ package config
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -125,25 +124,15 @@ type Config struct {
 // SecretsAllowFile lists the secret scan findings that may be pushed.
 const SecretsAllowFile = ".ralph/secrets-allow"
 
-// maxSecretsAllow bounds the allow file read: a list of fingerprints is a few KB.
-const maxSecretsAllow = 1 << 20
-
 // readSecretsAllow adds the repository's allow file to c, and to the commands trust covers.
 func readSecretsAllow(c *Config, root string) error {
-	f, err := os.Open(filepath.Join(root, SecretsAllowFile))
+	// a file of the repository like its config: regular, inside it, at most 1 MiB
+	b, err := readSafely(root, SecretsAllowFile, SecretsAllowFile, FromRepo)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return &Error{Kind: FromRepo, File: SecretsAllowFile, Msg: err.Error(), err: err}
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxSecretsAllow+1))
-	if err != nil {
-		return &Error{Kind: FromRepo, File: SecretsAllowFile, Msg: err.Error(), err: err}
-	}
-	if len(b) > maxSecretsAllow {
-		return &Error{Kind: FromRepo, File: SecretsAllowFile, Msg: "larger than 1 MB", HintText: "it lists one finding a line: commit:file:rule:line"}
+		return err
 	}
 	if strings.TrimSpace(string(b)) == "" {
 		return nil

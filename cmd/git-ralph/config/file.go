@@ -43,6 +43,20 @@ func loadFile(root, path, display string, kind Kind) (*layer, error) {
 	if path == "" {
 		return newLayer(), nil
 	}
+	data, err := readSafely(root, path, display, kind)
+	if errors.Is(err, fs.ErrNotExist) {
+		return newLayer(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeFile(data, display, kind)
+}
+
+// readSafely reads a settings file as loadFile does — the repository's only inside it
+// (root), every one a regular file of at most repofile.ConfigLimit — and turns a refusal
+// or a failure into an Error naming the file. A missing file gives fs.ErrNotExist.
+func readSafely(root, path, display string, kind Kind) ([]byte, error) {
 	var data []byte
 	var err error
 	if root != "" {
@@ -50,8 +64,8 @@ func loadFile(root, path, display string, kind Kind) (*layer, error) {
 	} else {
 		data, err = repofile.Read(path, display, repofile.ConfigLimit)
 	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return newLayer(), nil
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return data, err
 	}
 	var refused *repofile.RefusedError
 	if errors.As(err, &refused) {
@@ -62,11 +76,8 @@ func loadFile(root, path, display string, kind Kind) (*layer, error) {
 		return nil, &Error{Kind: kind, File: display, Msg: "refusing to read the file: " + refused.Reason,
 			HintText: "make it a regular file" + where + " of at most " + repofile.FormatSize(repofile.ConfigLimit), err: err}
 	}
-	if err != nil {
-		return nil, &Error{Kind: kind, File: display, Msg: "can't read the file: " + unwrapped(err).Error(),
-			HintText: "check that " + display + " is a readable file", err: err}
-	}
-	return decodeFile(data, display, kind)
+	return nil, &Error{Kind: kind, File: display, Msg: "can't read the file: " + unwrapped(err).Error(),
+		HintText: "check that " + display + " is a readable file", err: err}
 }
 
 // unwrapped drops the path from an *fs.PathError, which the message names already.
