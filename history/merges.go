@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/pelletier/go-toml/v2"
 )
 
 // MergeSchema is the version of the files Merge is kept in.
@@ -73,18 +71,11 @@ func mergeFile(commonDir, name string) string {
 // disk (see durableMerge); the others cost no fsync.
 func SaveMerge(commonDir string, m Merge) error {
 	m.SchemaVersion = MergeSchema
-	data, err := toml.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("encoding the merge of %s: %w", m.Name, err)
-	}
-	path := mergeFile(commonDir, m.Name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
-	}
+	write := ReplaceFile
 	if durableMerge(m) {
-		return WriteFileAtomic(path, data, 0o644)
+		write = WriteFileAtomic
 	}
-	return ReplaceFile(path, data, 0o644)
+	return writeBookkeeping(mergeFile(commonDir, m.Name), m, "the merge of "+m.Name, write)
 }
 
 // durableMerge reports whether m's record must survive a power cut, not only a killed

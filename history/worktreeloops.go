@@ -46,15 +46,20 @@ func worktreeLoopFile(commonDir, name string) string {
 // SaveWorktreeLoop writes l's file atomically: a reader finds the old content or the new.
 func SaveWorktreeLoop(commonDir string, l WorktreeLoop) error {
 	l.SchemaVersion = WorktreeLoopSchema
-	data, err := toml.Marshal(l)
+	return writeBookkeeping(worktreeLoopFile(commonDir, l.Name), l, "the worktree loop "+l.Name, WriteFileAtomic)
+}
+
+// writeBookkeeping encodes v into path with write (WriteFileAtomic, or ReplaceFile when
+// a power cut may lose it), creating its directory; what names v in errors.
+func writeBookkeeping(path string, v any, what string, write func(string, []byte, os.FileMode) error) error {
+	data, err := toml.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("encoding the worktree loop %s: %w", l.Name, err)
+		return fmt.Errorf("encoding %s: %w", what, err)
 	}
-	path := worktreeLoopFile(commonDir, l.Name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
 	}
-	return WriteFileAtomic(path, data, 0o644)
+	return write(path, data, 0o644)
 }
 
 // DeleteWorktreeLoop forgets the loop name: its file goes; a loop without one is fine.
