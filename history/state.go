@@ -37,6 +37,8 @@ const (
 	StopCrashed     StopReason = "crashed"     // found active with no loop holding the lock
 	StopLimited     StopReason = "limited"     // a usage limit that waiting (up to max_limit_wait) would not clear
 	StopFatal       StopReason = "fatal"       // the agent cannot run: not logged in, a bad flag, …
+	StopBudget      StopReason = "budget"      // a budget reached: resumed once it is raised or a new day begins
+	StopStagnant    StopReason = "stagnation"  // the same attempt repeated
 )
 
 // Finished reports whether a run that stopped for this reason is over, so that the next loop
@@ -44,7 +46,7 @@ const (
 // limit) is resumed instead.
 func (r StopReason) Finished() bool {
 	switch r {
-	case StopSuccess, StopMaxIters, StopAborted, StopIdle:
+	case StopSuccess, StopMaxIters, StopAborted, StopIdle, StopStagnant:
 		return true
 	}
 	return false

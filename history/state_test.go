@@ -213,7 +213,8 @@ func TestLoadStateRemovesOnlyStaleTempFiles(t *testing.T) {
 
 func TestStopReasonFinished(t *testing.T) {
 	for r, want := range map[StopReason]bool{StopSuccess: true, StopMaxIters: true, StopAborted: true,
-		StopIdle: true, StopInterrupted: false, StopCrashed: false, "": false} {
+		StopIdle: true, StopStagnant: true, StopInterrupted: false, StopCrashed: false, StopLimited: false,
+		StopFatal: false, StopBudget: false, "": false} {
 		if r.Finished() != want {
 			t.Errorf("%q.Finished() = %v, want %v", r, !want, want)
 		}

@@ -109,7 +109,7 @@ func TestLimitLongerThanMaxLimitWaitStopsAndIsRemembered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusLimited || res.Status.ExitCode() != 1 || !strings.Contains(res.Reason, "max_limit_wait") {
+	if res.Status != StatusLimited || res.Status.ExitCode() != 4 || !strings.Contains(res.Reason, "max_limit_wait") {
 		t.Fatalf("status %s (%q), want limited", res.Status, res.Reason)
 	}
 	st, _ := history.LoadState(dir)

@@ -94,14 +94,18 @@ const (
 	StatusAborted     Status = "aborted"
 	StatusIdle        Status = "idle"
 	StatusInterrupted Status = "interrupted"
-	StatusLimited     Status = "limited" // a usage limit the loop will not wait out
-	StatusFatal       Status = "fatal"   // the agent cannot run (not logged in, bad flags, …)
+	StatusLimited     Status = "limited"    // a usage limit the loop will not wait out
+	StatusFatal       Status = "fatal"      // the agent cannot run (not logged in, bad flags, …)
+	StatusBudget      Status = "budget"     // max_cost, max_tokens or daily_max_cost reached
+	StatusStagnant    Status = "stagnation" // the same attempt repeated
 )
 
-// ExitCode maps a status to the exit code of `git ralph loop`.
+// ExitCode maps a status to the exit code of `git ralph loop`: one code per cause, so
+// that a script or cron entry can tell "out of quota" (4) from "over budget" (5) from
+// "broken" (1) without reading words.
 func (s Status) ExitCode() int {
-	return map[Status]int{StatusSuccess: 0, StatusAborted: 1, StatusMaxIters: 2, StatusIdle: 3,
-		StatusInterrupted: 130, StatusLimited: 1, StatusFatal: 1}[s]
+	return map[Status]int{StatusSuccess: 0, StatusAborted: 1, StatusFatal: 1, StatusMaxIters: 2, StatusIdle: 3,
+		StatusLimited: 4, StatusBudget: 5, StatusStagnant: 6, StatusInterrupted: 130}[s]
 }
 
 // Result is how a run ended and what it took.
@@ -114,11 +118,29 @@ type Result struct {
 	Threshold   int
 	Idle        int
 	Cancelled   bool   // stopped by `git ralph cancel`
+	Cause       string // what stopped the run, where Status has several causes; see StopCause
 	Reason      string // why a limited, fatal or aborted-by-push run stopped, in words
 	Hint        string // what the user can do about it, when there is more to say than Reason
 	Record      int    // the history number of the iteration that stopped a limited or fatal run; 0: none
 	Elapsed     time.Duration
 	Stats       Stats
+}
+
+// StopCause names what stopped the run in one word, for programs (`--json`'s run_finished
+// `cause`): the Cause set where the run stopped, else the one cause its status has.
+func (r Result) StopCause() string {
+	if r.Cause != "" {
+		return r.Cause
+	}
+	switch {
+	case r.Status == StatusInterrupted && r.Cancelled:
+		return "cancelled"
+	case r.Status == StatusAborted && r.Reason == "":
+		return "consecutive_errors"
+	}
+	return map[Status]string{StatusSuccess: "success", StatusMaxIters: "max_iterations", StatusIdle: "idle",
+		StatusAborted: "error", StatusFatal: "agent_cannot_run", StatusLimited: "usage_limit",
+		StatusBudget: "budget", StatusStagnant: "stagnation", StatusInterrupted: "interrupted"}[r.Status]
 }
 
 // Run drives the agent through iterations until a stop condition, resuming the

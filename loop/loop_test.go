@@ -209,3 +209,49 @@ func TestRunIgnoresTheTagsOfAnEchoedPrompt(t *testing.T) {
 		t.Errorf("the agent's own SUCCESS after an echo: %s %v", res.Status, err)
 	}
 }
+
+// Each cause of a stop has its exit code (SPEC "Exit codes"), and a cause word for
+// --json's run_finished, so that a script can tell them apart without reading words.
+func TestExitCodesAndCausesPerStop(t *testing.T) {
+	for _, c := range []struct {
+		res   Result
+		code  int
+		cause string
+	}{
+		{Result{Status: StatusSuccess}, 0, "success"},
+		{Result{Status: StatusAborted}, 1, "consecutive_errors"},
+		{Result{Status: StatusAborted, Reason: "git failed"}, 1, "error"},
+		{Result{Status: StatusAborted, Reason: "pushed nothing", Cause: "push_failed"}, 1, "push_failed"},
+		{Result{Status: StatusFatal}, 1, "agent_cannot_run"},
+		{Result{Status: StatusMaxIters}, 2, "max_iterations"},
+		{Result{Status: StatusIdle}, 3, "idle"},
+		{Result{Status: StatusLimited}, 4, "usage_limit"},
+		{Result{Status: StatusLimited, Cause: "overage"}, 4, "overage"},
+		{Result{Status: StatusBudget}, 5, "budget"},
+		{Result{Status: StatusStagnant}, 6, "stagnation"},
+		{Result{Status: StatusInterrupted}, 130, "interrupted"},
+		{Result{Status: StatusInterrupted, Cancelled: true}, 130, "cancelled"},
+	} {
+		if got := c.res.Status.ExitCode(); got != c.code {
+			t.Errorf("%s: exit code %d, want %d", c.res.Status, got, c.code)
+		}
+		if got := c.res.StopCause(); got != c.cause {
+			t.Errorf("%+v: cause %q, want %q", c.res, got, c.cause)
+		}
+	}
+}
+
+// A run stopped because the push after SUCCESS failed says so in its cause.
+func TestPushFailedAfterSuccessIsItsOwnCause(t *testing.T) {
+	dir := newRepo(t)
+	commit := `git -c user.name=a -c user.email=a@a commit -q --allow-empty -m work`
+	cfg := config(dir, commit+`; echo "<promise>SUCCESS</promise>"`, 3)
+	cfg.Push, cfg.Remote = true, "nowhere"
+	res, err := Run(context.Background(), cfg, Deps{Reporter: &recorder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusAborted || res.StopCause() != "push_failed" {
+		t.Fatalf("status %s, cause %q (%s), want aborted by push_failed", res.Status, res.StopCause(), res.Reason)
+	}
+}

@@ -141,7 +141,8 @@ func (r *runner) close(status Status, cause error) error {
 func stopReason(s Status) history.StopReason {
 	return map[Status]history.StopReason{StatusSuccess: history.StopSuccess, StatusMaxIters: history.StopMaxIters,
 		StatusAborted: history.StopAborted, StatusIdle: history.StopIdle, StatusInterrupted: history.StopInterrupted,
-		StatusLimited: history.StopLimited, StatusFatal: history.StopFatal}[s]
+		StatusLimited: history.StopLimited, StatusFatal: history.StopFatal, StatusBudget: history.StopBudget,
+		StatusStagnant: history.StopStagnant}[s]
 }
 
 // newRunID names a run by its start time plus 32 random bits.

@@ -18,6 +18,7 @@ type verdict struct {
 	stop    Status // set when the run ends after this iteration whatever the counters say
 	why     string // the run's stop reason in words, with stop
 	hint    string // what the user can do about stop
+	cause   string // what stopped the run, where stop has several causes (Result.Cause)
 }
 
 // finish classifies iteration i, validates it, pushes it, records it, and decides
@@ -111,7 +112,7 @@ func (r *runner) classify(i int, a attempt, promise Promise) verdict {
 // loop waits for it (or stops at once while it is further than max_limit_wait) instead
 // of paying for one more iteration on overage each time it starts.
 func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
-	v.stop = StatusLimited
+	v.stop, v.cause = StatusLimited, "overage"
 	v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
 	if !planResets.After(r.deps.Now()) {
 		v.hint = "the iteration counted; the agent stated no reset of its plan's window still to come, so the next 'git ralph loop' goes on, and stops again after an iteration served on overage; set stop_on_overage = false to go on paying for extra usage"
@@ -162,7 +163,7 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 		return "pushed to " + target.String()
 	}
 	if v.outcome == OutcomeDone {
-		v.stop, v.why = StatusAborted, "the agent signalled SUCCESS, but the push failed: "+err.Error()
+		v.stop, v.why, v.cause = StatusAborted, "the agent signalled SUCCESS, but the push failed: "+err.Error(), "push_failed"
 	}
 	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
 	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, pushFeedback(i, target.String(), err))
@@ -226,7 +227,7 @@ func (r *runner) count(v verdict, idleStop bool) {
 	r.res.Idle = r.idle.Idle
 	switch {
 	case v.stop != "":
-		r.res.Status, r.res.Reason = v.stop, v.why
+		r.res.Status, r.res.Reason, r.res.Cause = v.stop, v.why, v.cause
 	case v.outcome == OutcomeDone:
 		r.res.Status = StatusSuccess
 	case r.res.Consecutive >= r.cfg.MaxConsecutiveErrors:

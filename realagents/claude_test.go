@@ -170,8 +170,8 @@ func TestClaudeSubscriberOverage(t *testing.T) {
 	r = newRun(t, c, unfinished)
 	r.env = append(r.env, "RALPH_STOP_ON_OVERAGE=true")
 	res = r.loop("--max", "3")
-	if res.code != 1 || !strings.Contains(res.stderr, "overage") {
-		t.Fatalf("want exit 1 with stop_on_overage, saying why\n%s", res)
+	if res.code != 4 || !strings.Contains(res.stderr, "overage") {
+		t.Fatalf("want exit 4 with stop_on_overage, saying why\n%s", res)
 	}
 	if over := onOverage(r); len(over) != 1 || !over[0] {
 		t.Errorf("want one iteration on overage, then the stop; got %v", over)

@@ -204,8 +204,8 @@ func checkLimitReset(r *run) {
 // checkQuota: a permanent quota stops the loop at once with the agent's own message.
 func checkQuota(r *run) {
 	res := r.loop("--max", "3")
-	if res.code != 1 {
-		r.t.Fatalf("want exit 1 (a permanent limit)\n%s", res)
+	if res.code != 4 {
+		r.t.Fatalf("want exit 4 (a permanent limit)\n%s", res)
 	}
 	checkSays(r, res, quotaError)
 	if strings.Contains(res.stderr, "waiting until") {

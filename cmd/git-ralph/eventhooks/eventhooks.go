@@ -103,7 +103,7 @@ func hooksFor(e loop.Event) []string {
 		switch e.Result.Status {
 		case loop.StatusLimited:
 			return []string{"on_limit"}
-		case loop.StatusAborted, loop.StatusFatal:
+		case loop.StatusAborted, loop.StatusFatal, loop.StatusBudget, loop.StatusStagnant:
 			return []string{"on_failure"}
 		}
 		return []string{"on_complete"}

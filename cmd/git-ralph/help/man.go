@@ -102,9 +102,13 @@ var exitCodeTable = []struct {
 	meaning string
 }{
 	{0, "success: the agent signalled <promise>SUCCESS</promise>"},
-	{1, "aborted: the consecutive-error threshold was hit, a configuration or usage error before any iteration, or an error that stopped the loop"},
+	{1, "aborted: the consecutive-error threshold was hit; the agent cannot run; a configuration or usage error before any iteration; or an error that stopped the loop"},
 	{2, "max iterations reached"},
 	{3, "idle: --idle-threshold iterations in a row changed nothing in git"},
+	{4, "stopped by a usage limit it would not wait out (the next run resumes)"},
+	{5, "budget reached: max_cost, max_tokens or daily_max_cost"},
+	{6, "stagnation: the same attempt repeated"},
+	{7, "reserved for a workflow waiting for approval"},
 	{75, "busy: another loop holds this work tree's lock"},
 	{130, "interrupted: SIGINT, SIGTERM, SIGHUP or git ralph cancel"},
 }

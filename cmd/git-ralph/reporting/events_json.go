@@ -85,6 +85,7 @@ type warningJSON struct {
 type runFinishedJSON struct {
 	eventHeader
 	Status              loop.Status    `json:"status"`
+	Cause               string         `json:"cause"`
 	ExitCode            int            `json:"exit_code"`
 	Reason              string         `json:"reason,omitempty"`
 	Hint                string         `json:"hint,omitempty"`   // what to do about a limited or fatal stop
@@ -164,7 +165,7 @@ func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 func (c *EventEncoder) runFinished(h eventHeader, r loop.Result) runFinishedJSON {
 	ms := func(d time.Duration) int64 { return d.Milliseconds() }
 	return runFinishedJSON{
-		eventHeader: h, Status: r.Status, ExitCode: r.Status.ExitCode(), Reason: r.Reason, Hint: r.Hint, Record: r.Record,
+		eventHeader: h, Status: r.Status, Cause: r.StopCause(), ExitCode: r.Status.ExitCode(), Reason: r.Reason, Hint: r.Hint, Record: r.Record,
 		Iterations: r.Iterations, LastIteration: r.Last, ConsecutiveFailures: r.Consecutive,
 		IdleIterations: r.Idle, Cancelled: r.Cancelled, ElapsedMS: ms(r.Elapsed),
 		Statistics: statisticsJSON{Count: r.Stats.Count, MinMS: ms(r.Stats.Min), MaxMS: ms(r.Stats.Max),

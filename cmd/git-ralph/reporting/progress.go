@@ -201,6 +201,11 @@ func (p *Progress) runFinished(r loop.Result) {
 			what = "Cancelled"
 		}
 		p.line("%s (%s completed, total: %s)", what, display.Plural(r.Iterations, "iteration"), total)
+	case loop.StatusBudget, loop.StatusStagnant:
+		p.line("Stopped: %s (%s completed, total: %s)", r.Reason, display.Plural(r.Iterations, "iteration"), total)
+		if r.Hint != "" {
+			fmt.Fprintf(p.w, "hint: %s\n", r.Hint)
+		}
 	}
 	if r.Stats.Count > 0 && (!p.quiet || r.Status == loop.StatusAborted) {
 		fmt.Fprintf(p.w, "  Iteration timing: count=%d, min=%s, max=%s, mean=%s, stddev=%s\n", r.Stats.Count,
