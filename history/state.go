@@ -72,6 +72,11 @@ type State struct {
 	StopReason        StopReason `toml:"stop_reason" json:"stop_reason"`
 	ExitCode          int        `toml:"exit_code" json:"exit_code"`
 	AgentPGID         int        `toml:"agent_pgid" json:"agent_pgid"` // 0 when no agent runs
+	// InIteration is set, and saved, before an iteration's agent starts, and cleared when
+	// the iteration is over: the pre-push hook refuses to publish the branch meanwhile.
+	// AgentPGID alone left a gap: it is saved only once the agent runs, and a quick agent
+	// (or a person) could push before that.
+	InIteration bool `toml:"in_iteration,omitempty" json:"in_iteration,omitempty"`
 	AgentStartedAt    time.Time  `toml:"agent_started_at,omitzero" json:"agent_started_at,omitzero"`
 	WaitUntil         time.Time  `toml:"wait_until,omitzero" json:"wait_until,omitzero"`         // end of a rate-limit wait
 	LimitMessage      string     `toml:"limit_message,omitempty" json:"limit_message,omitempty"` // what the agent said about the limit

@@ -268,6 +268,11 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 	if err != nil {
 		return err
 	}
+	r.journal.state.InIteration = true // saved before the agent starts: see State.InIteration
+	if err := r.journal.save(); err != nil {
+		it.output.close(nil, 0)
+		return err
+	}
 	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number})
 	text := prompt.Text()
 	a, err := r.attempts(ctx, i, it, text)

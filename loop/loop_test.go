@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
 )
 
 type recorder struct{ events []Event }
@@ -99,9 +100,19 @@ func TestRunGivesTheAgentItsEnvironment(t *testing.T) {
 
 func TestRunInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	dir := newRepo(t)
+	// interrupt once the agent runs, not after a fixed time: on a loaded machine the
+	// snapshot before the first iteration took longer than that, and was what got cancelled
+	go func() {
+		defer cancel()
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+				return
+			}
+		}
+	}()
 	rec := &recorder{}
-	res, err := Run(ctx, config(newRepo(t), "sleep 30", 5), Deps{Reporter: rec})
+	res, err := Run(ctx, config(dir, "touch started; sleep 30", 5), Deps{Reporter: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,5 +264,27 @@ func TestPushFailedAfterSuccessIsItsOwnCause(t *testing.T) {
 	}
 	if res.Status != StatusAborted || res.StopCause() != "push_failed" {
 		t.Fatalf("status %s, cause %q (%s), want aborted by push_failed", res.Status, res.StopCause(), res.Reason)
+	}
+}
+
+// The state says an iteration is under way before its agent starts, not only once the
+// agent's process group is saved: the pre-push hook reads it, and an agent (or a person)
+// quick enough pushed half-done work through the gap.
+func TestStateSaysInIterationBeforeTheAgentRuns(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `cp .ralph/state.toml seen.toml`, 1)
+	if _, err := Run(context.Background(), cfg, Deps{Reporter: &recorder{}}); err != nil {
+		t.Fatal(err)
+	}
+	seen, err := os.ReadFile(filepath.Join(dir, "seen.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(seen), "in_iteration = true") {
+		t.Errorf("the state the agent saw as it started does not say an iteration is under way:\n%s", seen)
+	}
+	st, _ := history.LoadState(dir)
+	if st.InIteration {
+		t.Errorf("the state still says an iteration is under way after the run")
 	}
 }

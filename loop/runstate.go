@@ -118,7 +118,7 @@ func (r *runner) saveIteration(i int, outcome Outcome, after gitops.Checkpoint) 
 	if outcome.Counts() {
 		st.Iteration = i
 	}
-	st.LastIterationAt, st.LastCommit, st.AgentPGID = r.deps.Now(), after.Head, 0
+	st.LastIterationAt, st.LastCommit, st.AgentPGID, st.InIteration = r.deps.Now(), after.Head, 0, false
 	st.ConsecutiveErrors, st.IdleIterations = r.res.Consecutive, r.idle.Idle
 	return r.journal.save()
 }
@@ -130,7 +130,7 @@ func (r *runner) close(status Status, cause error) error {
 		return nil
 	}
 	st := &r.journal.state
-	st.Active, st.AgentPGID = false, 0
+	st.Active, st.AgentPGID, st.InIteration = false, 0, false
 	st.StopReason, st.ExitCode = stopReason(status), status.ExitCode()
 	if cause != nil {
 		st.StopReason, st.ExitCode, st.LastError = history.StopCrashed, 1, cause.Error()

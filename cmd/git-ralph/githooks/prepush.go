@@ -65,10 +65,10 @@ func IsAutoPush() bool {
 // RefuseMidIteration fails when a loop of this work tree is in the middle of an
 // iteration (its agent or its validation runs) and the push includes the branch it
 // works on: what is there now is half-done work. The state file is read first; git and
-// the lock (at lockPath) are consulted only when it says an agent runs.
+// the lock (at lockPath) are consulted only when it says an iteration is under way.
 func RefuseMidIteration(ctx context.Context, root string, lockPath func(context.Context, string) (string, error), updates []RefUpdate) error {
 	st, err := history.LoadState(root)
-	if err != nil || !st.Active || st.AgentPGID == 0 {
+	if err != nil || !st.Active || st.AgentPGID == 0 && !st.InIteration {
 		return nil // an unreadable state says nothing about a running loop
 	}
 	path, err := lockPath(ctx, root)
