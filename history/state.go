@@ -76,10 +76,10 @@ type State struct {
 	// the iteration is over: the pre-push hook refuses to publish the branch meanwhile.
 	// AgentPGID alone left a gap: it is saved only once the agent runs, and a quick agent
 	// (or a person) could push before that.
-	InIteration bool `toml:"in_iteration,omitempty" json:"in_iteration,omitempty"`
-	AgentStartedAt    time.Time  `toml:"agent_started_at,omitzero" json:"agent_started_at,omitzero"`
-	WaitUntil         time.Time  `toml:"wait_until,omitzero" json:"wait_until,omitzero"`         // end of a rate-limit wait
-	LimitMessage      string     `toml:"limit_message,omitempty" json:"limit_message,omitempty"` // what the agent said about the limit
+	InIteration    bool      `toml:"in_iteration,omitempty" json:"in_iteration,omitempty"`
+	AgentStartedAt time.Time `toml:"agent_started_at,omitzero" json:"agent_started_at,omitzero"`
+	WaitUntil      time.Time `toml:"wait_until,omitzero" json:"wait_until,omitzero"`         // end of a rate-limit wait
+	LimitMessage   string    `toml:"limit_message,omitempty" json:"limit_message,omitempty"` // what the agent said about the limit
 	// LimitFrom is the work tree of the loop that learned the limit waited for, when
 	// another loop of the same agent and account shared it; "" for the loop's own.
 	LimitFrom string `toml:"limit_from,omitempty" json:"limit_from,omitempty"`
