@@ -15,9 +15,10 @@ import (
 
 func TestMain(m *testing.M) {
 	cmds := map[string]func(){
-		"git-ralph":  func() { os.Exit(Main()) },
-		"fake-agent": func() { os.Exit(fakeAgent(os.Args[1:])) },
-		"crontab":    func() { os.Exit(fakeCrontab(os.Args[1:])) },
+		"git-ralph":    func() { os.Exit(Main()) },
+		"fake-agent":   func() { os.Exit(fakeAgent(os.Args[1:])) },
+		"crontab":      func() { os.Exit(fakeCrontab(os.Args[1:])) },
+		"same-records": func() { os.Exit(sameRecords(os.Args[1:])) },
 	}
 	for _, name := range fakeCLIs {
 		cmds[name] = func() { os.Exit(fakeCLI(name, os.Args[1:])) }

@@ -1,0 +1,111 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// bundleRef is the ref a bundle names its tip by: a bundle needs a ref name for the
+// commit it carries, and the tip is usually a commit no ref points to.
+const bundleRef = "refs/ralph/bundle/tip"
+
+// WriteBundle writes to path a git bundle holding tip and everything it reaches that
+// base does not: the commits and objects that a repository holding base needs to have
+// tip. base "" (an unborn branch) bundles tip's whole history. The ref it names the tip
+// by exists only while the bundle is written.
+func WriteBundle(ctx context.Context, dir, path, tip, base string) error {
+	ref := bundleRef + "-" + strings.TrimPrefix(tip, "-")
+	if err := KeepAliveAll(ctx, dir, []Ref{{Name: ref, Hash: tip}}); err != nil {
+		return fmt.Errorf("writing a bundle of %s: %w", tip, err)
+	}
+	defer DeleteRefs(context.WithoutCancel(ctx), dir, []string{ref})
+	args := []string{"bundle", "create", "--quiet", path, ref}
+	if base != "" {
+		args = append(args, "^"+base)
+	}
+	if _, err := Git(ctx, dir, args...); err != nil {
+		return fmt.Errorf("writing a bundle of %s: %w", tip, err)
+	}
+	return nil
+}
+
+// ErrBundleNeeds is found (errors.Is) in ReadBundle's error when the repository lacks a
+// commit the bundle was made on top of: it is not the repository (or not the state of it)
+// that the bundle came from.
+var ErrBundleNeeds = errors.New("the repository lacks a commit the bundle needs")
+
+// ReadBundle adds the objects of the bundle at path to the repository and keeps its tip
+// alive with keep (a ref under refs/, not a branch), returning the tip. git checks the
+// bundle (its format, its objects, the commits it needs) before anything is added.
+func ReadBundle(ctx context.Context, dir, path, keep string) (string, error) {
+	if _, err := Git(ctx, dir, "bundle", "verify", "--quiet", path); err != nil {
+		var gitErr *Error
+		if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "requires") {
+			return "", fmt.Errorf("%w: %s", ErrBundleNeeds, strings.TrimSpace(gitErr.Stderr))
+		}
+		return "", fmt.Errorf("checking the bundle %s: %w", path, err)
+	}
+	out, err := Git(ctx, dir, "bundle", "unbundle", path)
+	if err != nil {
+		return "", fmt.Errorf("reading the bundle %s: %w", path, err)
+	}
+	tip, _, ok := strings.Cut(out, " ")
+	if !ok || strings.Contains(out, "\n") {
+		return "", fmt.Errorf("reading the bundle %s: it should name one commit, it names %q", path, out)
+	}
+	if err := KeepAliveAll(ctx, dir, []Ref{{Name: keep, Hash: tip}}); err != nil {
+		return "", err
+	}
+	return tip, nil
+}
+
+// CheckpointNow is the repository's checkpoint now (see TakeCheckpoint), kept alive by no
+// ref: for a caller that only compares it or uses it at once.
+func CheckpointNow(ctx context.Context, dir string) (Checkpoint, error) {
+	return takeCheckpoint(ctx, dir)
+}
+
+// RootCommits lists the commits without parents that HEAD reaches, sorted: what identifies
+// a project's history in every clone of it. None on an unborn branch.
+func RootCommits(ctx context.Context, dir string) ([]string, error) {
+	head, err := Head(ctx, dir)
+	if err != nil || head == "" {
+		return nil, err
+	}
+	out, err := Git(ctx, dir, "rev-list", "--max-parents=0", head, "--")
+	if err != nil {
+		return nil, fmt.Errorf("listing the root commits: %w", err)
+	}
+	roots := strings.Fields(out)
+	slices.Sort(roots)
+	return roots, nil
+}
+
+// RemoteURL is the URL of the named remote, or "" when it has none.
+func RemoteURL(ctx context.Context, dir, remote string) string {
+	out, err := Git(ctx, dir, "config", "--get", "remote."+remote+".url")
+	if err != nil {
+		return ""
+	}
+	return out
+}
+
+// CommitParts reads the first parent and the tree of commit: what a commit that wraps a
+// checkpoint's tree says of it.
+func CommitParts(ctx context.Context, dir, commit string) (parent, tree string, err error) {
+	out, err := Git(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", commit+"^{tree}")
+	if err != nil {
+		return "", "", fmt.Errorf("reading commit %s: %w", commit, err)
+	}
+	tree = out
+	if out, err = Git(ctx, dir, "rev-list", "--parents", "--max-count=1", commit, "--"); err != nil {
+		return "", "", fmt.Errorf("reading commit %s: %w", commit, err)
+	}
+	if fields := strings.Fields(out); len(fields) > 1 {
+		parent = fields[1]
+	}
+	return parent, tree, nil
+}
