@@ -21,13 +21,13 @@ import (
 // settings are the loop's resolved configuration: what the loop runs with, and every
 // value with its origin for --dry-run and `git ralph config`.
 type settings struct {
-	loop       loop.Config
-	resolved   *config.Config
-	extra      []config.Entry // derived values worth showing: the preset's command, its timeout
-	pushTarget string         // remote/branch, once preflight resolved it
-	replay      *replaySource // the recording played as the agent (--agent replay:DIR)
-	replaySpeed string        // --replay-speed
-	trustedAt  []string       // other work trees whose approvals count (the main one, for a worktree loop)
+	loop        loop.Config
+	resolved    *config.Config
+	extra       []config.Entry // derived values worth showing: the preset's command, its timeout
+	pushTarget  string         // remote/branch, once preflight resolved it
+	replay      *replaySource  // the recording played as the agent (--agent replay:DIR)
+	replaySpeed string         // --replay-speed
+	trustedAt   []string       // other work trees whose approvals count (the main one, for a worktree loop)
 }
 
 // printEntries prints settings as a table: key, value, origin.
