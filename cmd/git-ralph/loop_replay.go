@@ -15,6 +15,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 	"github.com/git-ralph/git-ralph/loop/recording"
 )
@@ -40,6 +41,9 @@ func (s *settings) chooseReplay(dir string, origin config.Origin) error {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
+		return err
+	}
+	if err := outsideWorkTree(s.loop.Dir, abs, "--agent replay:DIR"); err != nil {
 		return err
 	}
 	m, err := recording.ReadManifest(abs)
@@ -112,6 +116,9 @@ func (c *LoopCmd) recorder(ctx context.Context, set *settings) (*recording.Recor
 	if err != nil {
 		return nil, err
 	}
+	if err := outsideWorkTree(set.loop.Dir, dir, "--record DIR"); err != nil {
+		return nil, err
+	}
 	m := recording.Manifest{GitRalph: versionText(), Agent: set.loop.Agent.Name, CreatedAt: time.Now().UTC()}
 	if !set.loop.Replay {
 		m.AgentCmd = set.loop.AgentCmd
@@ -145,4 +152,28 @@ func selfCommand(args ...string) (string, error) {
 		words = append(words, schedule.ShellWord(a))
 	}
 	return strings.Join(words, " "), nil
+}
+
+// outsideWorkTree refuses a recording inside the work tree at root, but for git-ralph's
+// own directory there: the checkpoints would take it for the agent's work (a recording
+// that records itself growing), and a replay's restore would write over it.
+func outsideWorkTree(root, dir, flag string) error {
+	rel, err := filepath.Rel(realPath(root), realPath(dir))
+	sep := string(filepath.Separator)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+sep) || strings.HasPrefix(rel, history.Dir+sep) {
+		return nil
+	}
+	return hints.Wrap(fmt.Errorf("%s: %s is inside the work tree", flag, dir),
+		"keep recordings outside the repository, or under %s/ (which git ignores), e.g. %s/recordings/NAME", history.Dir, history.Dir)
+}
+
+// realPath is path with its symlinks resolved, as far as it exists.
+func realPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	if parent := filepath.Dir(path); parent != path {
+		return filepath.Join(realPath(parent), filepath.Base(path))
+	}
+	return path
 }
