@@ -41,9 +41,9 @@ var ErrBundleNeeds = errors.New("the repository lacks a commit the bundle needs"
 // alive with keep (a ref under refs/, not a branch), returning the tip. git checks the
 // bundle (its format, its objects, the commits it needs) before anything is added.
 func ReadBundle(ctx context.Context, dir, path, keep string) (string, error) {
-	if _, err := Git(ctx, dir, "bundle", "verify", "--quiet", path); err != nil {
+	if _, err := Git(ctx, dir, "bundle", "verify", path); err != nil {
 		var gitErr *Error
-		if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "requires") {
+		if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "prerequisite") {
 			return "", fmt.Errorf("%w: %s", ErrBundleNeeds, strings.TrimSpace(gitErr.Stderr))
 		}
 		return "", fmt.Errorf("checking the bundle %s: %w", path, err)
