@@ -109,3 +109,79 @@ func CommitParts(ctx context.Context, dir, commit string) (parent, tree string, 
 	}
 	return parent, tree, nil
 }
+
+// MergeTrees merges the change from base to theirs into ours, three trees, without
+// touching any work tree: the merged tree, or the conflicting files. git 2.39's
+// merge-tree takes commits and finds their merge base itself, so the trees are wrapped in
+// commits whose one common ancestor is base's.
+func MergeTrees(ctx context.Context, dir, base, ours, theirs string) (Merged, error) {
+	if ours == base {
+		return Merged{Tree: theirs}, nil
+	}
+	if theirs == base || theirs == ours {
+		return Merged{Tree: ours}, nil
+	}
+	b, err := CommitTree(ctx, dir, base, "", "base")
+	if err != nil {
+		return Merged{}, err
+	}
+	o, err := CommitTree(ctx, dir, ours, b, "ours")
+	if err != nil {
+		return Merged{}, err
+	}
+	t, err := CommitTree(ctx, dir, theirs, b, "theirs")
+	if err != nil {
+		return Merged{}, err
+	}
+	return MergeTree(ctx, dir, o, t)
+}
+
+// FirstParentChain lists the commits from (excluded) to to, oldest first, along first
+// parents, when from is an ancestor of to ("" for an unborn branch: all of to's); ok is
+// false when it is not (the history was rewritten, not added to).
+func FirstParentChain(ctx context.Context, dir, from, to string) (commits []string, ok bool, err error) {
+	if to == "" || from == to {
+		return nil, from == to, nil
+	}
+	args := []string{"rev-list", "--reverse", "--first-parent", to}
+	if from != "" {
+		if _, err := Git(ctx, dir, "merge-base", "--is-ancestor", from, to); err != nil {
+			var gitErr *Error
+			if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+				return nil, false, nil
+			}
+			return nil, false, fmt.Errorf("comparing %s with %s: %w", from, to, err)
+		}
+		args = append(args, "^"+from)
+	}
+	out, err := Git(ctx, dir, append(args, "--")...)
+	if err != nil {
+		return nil, false, fmt.Errorf("listing the commits from %s to %s: %w", from, to, err)
+	}
+	return strings.Fields(out), true, nil
+}
+
+// CopyCommit writes a commit of tree on parent ("" for none) with original's message,
+// author and committer (names, emails and dates): original again, if its tree and parent
+// are the same.
+func CopyCommit(ctx context.Context, dir, original, tree, parent string) (string, error) {
+	out, err := Git(ctx, dir, "log", "-1", "--no-show-signature", "--format=%an%x00%ae%x00%ad%x00%cn%x00%ce%x00%cd%x00%B", "--date=raw", original, "--")
+	if err != nil {
+		return "", fmt.Errorf("reading commit %s: %w", original, err)
+	}
+	f := strings.SplitN(out, "\x00", 7)
+	if len(f) != 7 {
+		return "", fmt.Errorf("reading commit %s: unexpected %q", original, out)
+	}
+	env := []string{"GIT_AUTHOR_NAME=" + f[0], "GIT_AUTHOR_EMAIL=" + f[1], "GIT_AUTHOR_DATE=" + f[2],
+		"GIT_COMMITTER_NAME=" + f[3], "GIT_COMMITTER_EMAIL=" + f[4], "GIT_COMMITTER_DATE=" + f[5]}
+	args := []string{"commit-tree", tree, "-F", "-"}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	var commit strings.Builder
+	if err := gitTo(ctx, dir, env, strings.NewReader(f[6]), &commit, args...); err != nil {
+		return "", fmt.Errorf("copying commit %s: %w", original, err)
+	}
+	return strings.TrimSpace(commit.String()), nil
+}

@@ -125,8 +125,8 @@ type Attempt struct {
 	DurationMS int64     `json:"duration_ms"`
 	Usage      Usage     `json:"usage"` // as the preset's reader read the output
 	// Before and After are the repository's checkpoints around the run; Change is the
-	// commit (in change.bundle) whose tree is After's work tree and whose parent is
-	// After's HEAD.
+	// commit (in change.bundle) whose tree is After's work tree and whose parents are
+	// After's HEAD and a commit of Before's work tree on Before's HEAD.
 	Before Checkpoint `json:"before"`
 	After  Checkpoint `json:"after"`
 	Change string     `json:"change"`

@@ -107,31 +107,37 @@ func (p Player) advance(next int) error {
 	return writeJSON(p.Cursor, cursor{Recording: p.recording(), Run: p.Run, Next: next})
 }
 
-// apply brings the repository from where attempt a started to where it ended. A
-// repository already there (the same attempt played again after an interrupt) is left
-// as it is; one that is neither is refused, since the outcome would not be the recorded one.
+// apply brings the repository to where attempt a left it. On the state a started from,
+// exactly: the recorded commits become HEAD's and the work tree the recorded one. Already
+// there (the same attempt played again after an interrupt), nothing. Elsewhere (a prompt
+// edited or committed since), a's change is carried over (see carry).
 func (p Player) apply(ctx context.Context, a Attempt) error {
 	now, err := gitops.CheckpointNow(ctx, p.Root)
 	if err != nil {
 		return err
 	}
-	switch Checkpoint(now) {
-	case a.After:
+	if Checkpoint(now) == a.After {
 		return nil
-	case a.Before:
-		return p.restore(ctx, a)
 	}
-	return Hinted(fmt.Errorf("attempt %d of %s started from commit %s with another work tree than this repository has now (commit %s)",
-		a.Number, p.Dir, short(a.Before.Head), short(now.Head)),
-		"replay from the state the recording started in: a fresh clone of its first commit, or 'git ralph rollback initial' after an earlier replay; commit nothing in between (a changed prompt goes in with --context, or in PROMPT files committed before the recording)")
+	if err := p.readChange(ctx, a); err != nil {
+		return err
+	}
+	target := gitops.Checkpoint(a.After)
+	if Checkpoint(now) != a.Before {
+		if target, err = p.carry(ctx, a, now); err != nil {
+			return err
+		}
+	}
+	return p.restore(ctx, a, target)
 }
 
-// restore adds the attempt's bundle to the repository and restores the checkpoint after it.
-func (p Player) restore(ctx context.Context, a Attempt) error {
+// readChange adds the attempt's bundle to the repository and checks that it holds what
+// attempt.json says.
+func (p Player) readChange(ctx context.Context, a Attempt) error {
 	bundle := filepath.Join(AttemptDir(p.Dir, a.Number), bundleFile)
 	tip, err := gitops.ReadBundle(ctx, p.Root, bundle, replayRef)
 	if errors.Is(err, gitops.ErrBundleNeeds) {
-		return Hinted(fmt.Errorf("%s: %w", bundle, err), "replay in a clone of the repository the recording was made in")
+		return Hinted(fmt.Errorf("%s: %w", bundle, err), "replay in a clone of the repository the recording was made in, on the history it started from")
 	}
 	if err != nil {
 		return err
@@ -143,7 +149,74 @@ func (p Player) restore(ctx context.Context, a Attempt) error {
 	if tip != a.Change || parent != a.After.Head || tree != a.After.Tree {
 		return fileError(bundle, "holds commit %s (on %s), but attempt.json says %s (on %s)", short(tip), short(parent), short(a.Change), short(a.After.Head))
 	}
-	plan, err := gitops.PlanRestore(ctx, p.Root, gitops.Checkpoint(a.After), p.Own)
+	return nil
+}
+
+// carry works out where attempt a's change takes a repository that is not where a
+// started (now): each of a's commits made again on HEAD with its message and authors
+// (the same commit, when nothing it touches differs), and the work tree now with a's
+// whole change (committed and not) merged in. A conflict refuses: the outcome would be
+// made up, not replayed.
+func (p Player) carry(ctx context.Context, a Attempt, now gitops.Checkpoint) (gitops.Checkpoint, error) {
+	chain, ok, err := gitops.FirstParentChain(ctx, p.Root, a.Before.Head, a.After.Head)
+	if err != nil {
+		return now, err
+	}
+	if !ok || a.Before.Head == "" {
+		return now, Hinted(fmt.Errorf("attempt %d of %s moved HEAD from %s to %s, not by adding commits, and this repository is not where it started (commit %s)",
+			a.Number, p.Dir, short(a.Before.Head), short(a.After.Head), short(now.Head)), replayFromStart)
+	}
+	head := now.Head
+	for _, c := range chain {
+		if head, err = p.carryCommit(ctx, a, c, head); err != nil {
+			return now, err
+		}
+	}
+	merged, err := gitops.MergeTrees(ctx, p.Root, a.Before.Tree, now.Tree, a.After.Tree)
+	if err != nil {
+		return now, err
+	}
+	if len(merged.Conflicts) > 0 {
+		return now, p.conflict(a, now, merged.Conflicts)
+	}
+	return gitops.Checkpoint{Head: head, Tree: merged.Tree}, nil
+}
+
+// carryCommit makes the recorded commit c again on head.
+func (p Player) carryCommit(ctx context.Context, a Attempt, c, head string) (string, error) {
+	parent, theirs, err := gitops.CommitParts(ctx, p.Root, c)
+	if err != nil {
+		return "", err
+	}
+	_, base, err := gitops.CommitParts(ctx, p.Root, parent)
+	if err != nil {
+		return "", err
+	}
+	_, ours, err := gitops.CommitParts(ctx, p.Root, head)
+	if err != nil {
+		return "", err
+	}
+	merged, err := gitops.MergeTrees(ctx, p.Root, base, ours, theirs)
+	if err != nil {
+		return "", err
+	}
+	if len(merged.Conflicts) > 0 {
+		return "", p.conflict(a, gitops.Checkpoint{Head: head}, merged.Conflicts)
+	}
+	return gitops.CopyCommit(ctx, p.Root, c, merged.Tree, head)
+}
+
+func (p Player) conflict(a Attempt, now gitops.Checkpoint, files []string) error {
+	return Hinted(fmt.Errorf("attempt %d of %s started from commit %s, and its change does not apply to this repository (commit %s): it conflicts in %s",
+		a.Number, p.Dir, short(a.Before.Head), short(now.Head), strings.Join(files, ", ")), replayFromStart)
+}
+
+// replayFromStart is the hint of a replay on a repository too far from the recording's.
+const replayFromStart = "replay from the state the recording started in: a fresh clone of its first commit, or 'git ralph rollback' to before the replay's first iteration; edit the prompt files there (uncommitted or committed) and replay again"
+
+// restore brings the repository to target, leaving git-ralph's own directory alone.
+func (p Player) restore(ctx context.Context, a Attempt, target gitops.Checkpoint) error {
+	plan, err := gitops.PlanRestore(ctx, p.Root, target, p.Own)
 	if err != nil {
 		return err
 	}

@@ -193,16 +193,22 @@ func (t *Take) End(ctx context.Context, res Result) error {
 }
 
 // change records the repository after the run: Change wraps its work tree in a commit on
-// top of its HEAD, and change.bundle holds that commit and what it reaches beyond the
-// HEAD the run started from.
+// top of its HEAD (and, as a second parent, the work tree before it on the HEAD before
+// it, which a replay on another state merges from), and change.bundle holds that commit
+// and what it reaches beyond the HEAD the run started from.
 func (t *Take) change(ctx context.Context) error {
 	after, err := gitops.CheckpointNow(ctx, t.r.root)
 	if err != nil {
 		return fmt.Errorf("reading the repository after the agent: %w", err)
 	}
 	t.attempt.After = Checkpoint(after)
+	b := t.attempt.Before
+	before, err := gitops.CommitTree(ctx, t.r.root, b.Tree, b.Head, fmt.Sprintf("git-ralph recording: the work tree before attempt %d", t.attempt.Number))
+	if err != nil {
+		return err
+	}
 	msg := fmt.Sprintf("git-ralph recording: the work tree after attempt %d", t.attempt.Number)
-	if t.attempt.Change, err = gitops.CommitTree(ctx, t.r.root, after.Tree, after.Head, msg); err != nil {
+	if t.attempt.Change, err = gitops.CommitTree(ctx, t.r.root, after.Tree, after.Head, msg, before); err != nil {
 		return err
 	}
 	return gitops.WriteBundle(ctx, t.r.root, filepath.Join(t.tmp, bundleFile), t.attempt.Change, t.attempt.Before.Head)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,11 +132,46 @@ func TestRecordThenPlayInAClone(t *testing.T) {
 	if _, _, err := p.Play(ctx); err != nil {
 		t.Errorf("played again on its own result: %v", err)
 	}
-	// a repository that moved on is refused
-	git(t, clone, "commit", "-q", "--allow-empty", "-m", "moved on")
-	p.Run = "replay-3"
-	if _, _, err := p.Play(ctx); err == nil || !strings.Contains(err.Error(), "with another work tree than this repository has now") {
-		t.Errorf("err = %v, want the refusal of another state", err)
+}
+
+// On another state than the recorded one (a prompt edited, a commit made since), the
+// attempt's change is carried over: its commit made again on HEAD, its work tree merged
+// with what is there; a change that conflicts is refused.
+func TestPlayCarriesTheChangeOverOrRefuses(t *testing.T) {
+	ctx := context.Background()
+	dir, clone := repoAndClone(t)
+	rec := filepath.Join(t.TempDir(), "rec")
+	recordOne(t, ctx, dir, rec)
+	play := func(run string) error {
+		p := Player{Dir: rec, Root: clone, Cursor: filepath.Join(t.TempDir(), "cursor.json"), Run: run, Out: io.Discard, Own: ".ralph"}
+		_, _, err := p.Play(ctx)
+		return err
+	}
+	writeFile(t, clone, "PROMPT.md", "committed prompt\n")
+	git(t, clone, "add", "PROMPT.md")
+	git(t, clone, "commit", "-q", "-m", "a prompt")
+	writeFile(t, clone, "PROMPT.md", "edited prompt\n")
+	if err := play("carry"); err != nil {
+		t.Fatal(err)
+	}
+	if log := git(t, clone, "log", "--format=%s"); log != "the agent's commit\na prompt\nbase" {
+		t.Errorf("history after the replay:\n%s", log)
+	}
+	for name, want := range map[string]string{"a.txt": "two\n", "notes.txt": "uncommitted\n", "PROMPT.md": "edited prompt\n"} {
+		if got, _ := os.ReadFile(filepath.Join(clone, name)); string(got) != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+
+	_, other := repoAndClone(t)
+	clone = other
+	writeFile(t, clone, "a.txt", "three\n")
+	err := play("conflict")
+	if err == nil || !strings.Contains(err.Error(), "its change does not apply to this repository") || !strings.Contains(err.Error(), "conflicts in a.txt") {
+		t.Errorf("err = %v, want a conflict in a.txt", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(clone, "a.txt")); string(got) != "three\n" {
+		t.Errorf("a refused replay changed a.txt to %q", got)
 	}
 }
 
