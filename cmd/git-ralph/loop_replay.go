@@ -137,16 +137,17 @@ func (c *LoopCmd) recorder(ctx context.Context, set *settings) (*recording.Recor
 	return r, nil
 }
 
-// selfCommand is a command line that runs this very binary with args, through sh like
-// any agent: "git ralph …" when that is the git-ralph on PATH, else by its path.
+// selfCommand is a command line that runs this very binary with args in place of the
+// shell (exec), so that the agent's process is git-ralph itself and ends as it ends, by a
+// signal too: "exec git-ralph …" when that is the git-ralph on PATH, else by its path.
 func selfCommand(args ...string) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("finding git-ralph's own executable: %w", err)
 	}
-	words := []string{schedule.ShellWord(exe)}
+	words := []string{"exec", schedule.ShellWord(exe)}
 	if onPath, err := exec.LookPath("git-ralph"); err == nil && sameFile(onPath, exe) {
-		words = []string{"git", "ralph"}
+		words[1] = "git-ralph"
 	}
 	for _, a := range args {
 		words = append(words, schedule.ShellWord(a))
