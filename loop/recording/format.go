@@ -39,12 +39,15 @@ const (
 
 // Bounds on what a recording's files may hold: it is user input, maybe from elsewhere.
 const (
-	maxJSON    = 1 << 20   // manifest.json, attempt.json
-	maxOutput  = 512 << 20 // output.log
-	maxTiming  = 64 << 20  // timing.txt
+	maxJSON    = 1 << 20  // manifest.json, attempt.json
+	maxTiming  = 64 << 20 // timing.txt
 	maxOffset  = 7 * 24 * time.Hour
 	maxAttempt = 99_999
 )
+
+// maxOutput bounds output.log: a recording keeps no more of an agent's output than a
+// replay reads (a variable for tests).
+var maxOutput int64 = 512 << 20
 
 // Manifest says what made a recording and in which repository.
 type Manifest struct {

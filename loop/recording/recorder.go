@@ -93,6 +93,7 @@ type Take struct {
 	out     *os.File
 	timing  *os.File
 	redact  *redact.Writer
+	written int64 // bytes in output.log, at most maxOutput
 	mu      sync.Mutex
 }
 
@@ -150,12 +151,20 @@ func (o output) Write(p []byte) (int, error) {
 type timed struct{ t *Take }
 
 func (w timed) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := maxOutput - w.t.written; int64(len(p)) > room {
+		p = p[:max(room, 0)] // a runaway agent: the recording keeps what a replay can read
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
 	at := w.t.r.now().Sub(w.t.started).Milliseconds()
 	if _, err := w.t.out.Write(p); err != nil {
 		return 0, err
 	}
+	w.t.written += int64(len(p))
 	fmt.Fprintf(w.t.timing, "%d %d\n", at, len(p))
-	return len(p), nil
+	return n, nil
 }
 
 // Result is how the recorded run ended, and what the preset's reader made of it.

@@ -230,3 +230,36 @@ func TestSignalsOfRecordings(t *testing.T) {
 		t.Error("signalOf")
 	}
 }
+
+// A runaway agent's output is kept up to what a replay reads, and the recording still reads.
+func TestRecordingKeepsOutputWithinItsBound(t *testing.T) {
+	defer func(old int64) { maxOutput = old }(maxOutput)
+	maxOutput = 10
+	ctx := context.Background()
+	dir, _ := repoAndClone(t)
+	rec := filepath.Join(t.TempDir(), "rec")
+	r, err := Create(ctx, rec, dir, Manifest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	take, err := r.Begin(ctx, "run", 1, 1, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(take.Output(), "0123456\n")
+	fmt.Fprintf(take.Output(), "789abcdef\n")
+	if err := take.End(ctx, Result{}); err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := ReadOutput(rec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for _, c := range chunks {
+		got += string(c.Data)
+	}
+	if got != "0123456\n78" {
+		t.Errorf("kept %q, want the first 10 bytes", got)
+	}
+}
