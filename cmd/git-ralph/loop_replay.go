@@ -58,6 +58,12 @@ func (s *settings) chooseReplay(dir string, origin config.Origin) error {
 		return err
 	}
 	s.loop.Replay, s.replay = true, &replaySource{dir: abs, manifest: m}
+	what := "replay of a recording read as text"
+	if m.Agent != "" {
+		what = "replay of a recording read as " + m.Agent
+	}
+	s.extra = append(s.extra, config.Entry{Key: "agent command", Value: s.loop.AgentCmd,
+		Origin: config.Origin{Kind: config.FromDefault, Name: what}})
 	if m.Agent == "" {
 		return nil
 	}
