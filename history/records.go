@@ -79,6 +79,9 @@ type Record struct {
 	Error string `toml:"error,omitempty" json:"error,omitempty"`
 	// Overage: an attempt was served on paid extra usage past the plan's limit (claude).
 	Overage bool `toml:"overage,omitempty" json:"overage,omitempty"`
+	// Replayed: the agent was a recording played back (--agent replay:DIR): no model ran
+	// and nothing was paid, though the tokens and cost above are the recorded ones.
+	Replayed bool `toml:"replayed,omitempty" json:"replayed,omitempty"`
 	// Attempts are the figures of each run of the agent when the iteration took more
 	// than one (a limit or a transient error ran it again); the tokens and cost above
 	// are their sums.

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
+	"github.com/git-ralph/git-ralph/loop/recording"
 )
 
 // Defaults of the waits between attempts.
@@ -85,11 +87,14 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 			a.res.Interrupted = true
 			return a, nil
 		}
-		res, err := r.runAgent(ctx, i, it, prompt)
+		take := r.beginTake(ctx, i, n, prompt)
+		res, err := r.runAgent(ctx, i, it, prompt, take)
 		if err != nil {
+			take.Discard()
 			return a, err
 		}
 		a.res, a.read = res, r.readOutput(res)
+		r.endTake(ctx, take, res, a.read)
 		if a.read.Account != "" {
 			r.account, r.journal.state.AgentAccount = a.read.Account, a.read.Account
 		}
@@ -116,8 +121,11 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 }
 
 // runAgent runs the agent once for iteration i.
-func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string) (agent.Result, error) {
+func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string, take *recording.Take) (agent.Result, error) {
 	spec := r.agentSpec(i, prompt, it)
+	if take != nil {
+		spec.Log = io.MultiWriter(spec.Log, take.Output())
+	}
 	spec.Env = append(r.identityEnv(ctx), spec.Env...) // the loop's own entries win
 	if r.runsPreset() && r.cfg.Agent.Prompt == agentcli.File {
 		file, err := writePromptFile(prompt)
@@ -171,6 +179,10 @@ func (r *runner) retryPlan(a *attempt) (until time.Time, kind, msg string) {
 	switch {
 	case read.Fatal != "":
 		a.stop, a.stopWhy, a.stopHint = StatusFatal, "the agent cannot run: "+read.Fatal, read.Hint
+		return time.Time{}, "", ""
+	case r.cfg.Replay && a.res.ExitCode == recording.ExitCannotReplay:
+		msg, hint := recording.Failure(a.res.Output)
+		a.stop, a.stopWhy, a.stopHint = StatusFatal, "the replay cannot go on: "+msg, hint
 		return time.Time{}, "", ""
 	case read.Limit != nil && read.Limit.Permanent:
 		a.stop, a.stopWhy = StatusLimited, "usage limit that waiting will not clear: "+read.Limit.Message

@@ -14,6 +14,7 @@ import (
 	"github.com/git-ralph/git-ralph/idle"
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
+	"github.com/git-ralph/git-ralph/loop/recording"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
@@ -70,6 +71,13 @@ type Config struct {
 	// none shared. LimitFrom names this loop there: its work tree.
 	Limits    *history.Limits
 	LimitFrom string
+
+	// Record, when set, keeps every attempt of the agent (prompt, timed output, exit
+	// status, usage, change to the repository) in a recording (--record).
+	Record *recording.Recorder
+	// Replay: the agent is a recording played back (--agent replay:DIR). Its records
+	// say replayed, and a replay that cannot go on stops the run.
+	Replay bool
 }
 
 // Deps are what Run needs from its surroundings.

@@ -37,6 +37,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		rec.Stopped = silentReason(r.cfg.OutputTimeout)
 	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
+	rec.Replayed = r.cfg.Replay
 	bctx, stop := bookkeeping(ctx, r.grace(), r.deps.Hurry)
 	after, rec, err := r.journal.finish(bctx, it, res, rec)
 	stop()

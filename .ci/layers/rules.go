@@ -20,12 +20,14 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli idle history history/redact prompts gitops"},
+	{"loop", "loop/agent loop/agentcli loop/recording idle history history/redact prompts gitops"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact"},
 	{"loop/agentcli", "loop/agent loop/agentcli/..."},
 	{"loop/agentcli/...", ""},
 	{"loop/demoagent", "gitops prompts/repofile"},
+	// record and replay: the agent's runs kept in a directory, and played back as the agent
+	{"loop/recording", "gitops history/redact"},
 
 	// the bottom layer: idle, history, prompts and gitops never import loop or cmd
 	{"idle", "gitops"}, // Checkpoint values only: idle never runs git (idle/boundary_test.go)

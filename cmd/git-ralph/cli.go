@@ -19,30 +19,31 @@ var version = "dev"
 
 // CLI is the command-line model; kong builds the parser, help and man page from it.
 type CLI struct {
-	Init       InitCmd          `cmd:"" help:"Write PROMPT_plan.md, PROMPT_build.md and .ralph/ with the built-in defaults."`
-	Loop       LoopCmd          `cmd:"" help:"Run the agent through fresh-context iterations until a stop condition."`
-	Status     StatusCmd        `cmd:"" help:"Show whether a loop runs, its mode, iteration, errors and lock holder."`
-	History    HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
-	Runs       RunsCmd          `cmd:"" help:"List every loop of the repository (main work tree and worktrees): state, iteration, last outcome, commits ahead."`
-	Merge      MergeCmd         `cmd:"" help:"Merge a worktree loop's branch into its base branch through the queue: built and validated in a scratch worktree first."`
-	Cancel     CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
-	Discard    DiscardCmd       `cmd:"" help:"Remove a worktree loop's worktree and branch, keeping its last commit in a backup ref."`
-	Prune      PruneCmd         `cmd:"" help:"Remove the worktree loops that are gone (directory or branch deleted, discarded)."`
-	Rollback   RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N, keeping what they replace in a backup ref."`
-	Config     ConfigCmd        `cmd:"" help:"Show every resolved setting and where it came from (flag, env, file:line, default)."`
-	Trust      TrustCmd         `cmd:"" help:"Approve the commands this repository's .ralph/config.toml would run."`
-	Inject     InjectCmd        `cmd:"" help:"Add text to the next iteration's prompt of the running or next loop (used once)."`
-	Logs       LogsCmd          `cmd:"" help:"Show the structured log, or iteration N's agent output."`
-	Hook       HookCmd          `cmd:"" help:"Install or remove the pre-push hook that runs 'git ralph pre-push'."`
-	PrePush    PrePushCmd       `cmd:"" name:"pre-push" help:"Validate the commits being pushed (run by the pre-push hook)."`
-	Schedule   ScheduleCmd      `cmd:"" help:"Add, list and remove cron entries that run loops unattended."`
-	Completion CompletionCmd    `cmd:"" help:"Print shell completion for bash, zsh or fish."`
-	Demo       DemoCmd          `cmd:"" help:"Run a whole plan+build loop in a scratch repository with a built-in scripted agent."`
-	Man        ManCmd           `cmd:"" help:"Print the man page, or install it where 'git help ralph' finds it."`
-	Help       HelpCmd          `cmd:"" help:"Show the help of git ralph or of a command: 'git ralph help loop'."`
-	VersionCmd VersionCmd       `cmd:"" name:"version" help:"Print the version and the commit it was built from."`
-	DemoAgent  DemoAgentCmd     `cmd:"" hidden:"" name:"demo-agent" help:"The scripted agent that 'git ralph demo' runs."`
-	Version    kong.VersionFlag `help:"Print the version and the commit it was built from, and exit."`
+	Init        InitCmd          `cmd:"" help:"Write PROMPT_plan.md, PROMPT_build.md and .ralph/ with the built-in defaults."`
+	Loop        LoopCmd          `cmd:"" help:"Run the agent through fresh-context iterations until a stop condition."`
+	Status      StatusCmd        `cmd:"" help:"Show whether a loop runs, its mode, iteration, errors and lock holder."`
+	History     HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
+	Runs        RunsCmd          `cmd:"" help:"List every loop of the repository (main work tree and worktrees): state, iteration, last outcome, commits ahead."`
+	Merge       MergeCmd         `cmd:"" help:"Merge a worktree loop's branch into its base branch through the queue: built and validated in a scratch worktree first."`
+	Cancel      CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
+	Discard     DiscardCmd       `cmd:"" help:"Remove a worktree loop's worktree and branch, keeping its last commit in a backup ref."`
+	Prune       PruneCmd         `cmd:"" help:"Remove the worktree loops that are gone (directory or branch deleted, discarded)."`
+	Rollback    RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N, keeping what they replace in a backup ref."`
+	Config      ConfigCmd        `cmd:"" help:"Show every resolved setting and where it came from (flag, env, file:line, default)."`
+	Trust       TrustCmd         `cmd:"" help:"Approve the commands this repository's .ralph/config.toml would run."`
+	Inject      InjectCmd        `cmd:"" help:"Add text to the next iteration's prompt of the running or next loop (used once)."`
+	Logs        LogsCmd          `cmd:"" help:"Show the structured log, or iteration N's agent output."`
+	Hook        HookCmd          `cmd:"" help:"Install or remove the pre-push hook that runs 'git ralph pre-push'."`
+	PrePush     PrePushCmd       `cmd:"" name:"pre-push" help:"Validate the commits being pushed (run by the pre-push hook)."`
+	Schedule    ScheduleCmd      `cmd:"" help:"Add, list and remove cron entries that run loops unattended."`
+	Completion  CompletionCmd    `cmd:"" help:"Print shell completion for bash, zsh or fish."`
+	Demo        DemoCmd          `cmd:"" help:"Run a whole plan+build loop in a scratch repository with a built-in scripted agent."`
+	Man         ManCmd           `cmd:"" help:"Print the man page, or install it where 'git help ralph' finds it."`
+	Help        HelpCmd          `cmd:"" help:"Show the help of git ralph or of a command: 'git ralph help loop'."`
+	VersionCmd  VersionCmd       `cmd:"" name:"version" help:"Print the version and the commit it was built from."`
+	DemoAgent   DemoAgentCmd     `cmd:"" hidden:"" name:"demo-agent" help:"The scripted agent that 'git ralph demo' runs."`
+	ReplayAgent ReplayAgentCmd   `cmd:"" hidden:"" name:"replay-agent" help:"The agent that '--agent replay:DIR' runs: the recording's next attempt."`
+	Version     kong.VersionFlag `help:"Print the version and the commit it was built from, and exit."`
 }
 
 // Streams are the process's standard streams, bound into every command.

@@ -38,6 +38,9 @@ type LoopCmd struct {
 	Worktree             string         `help:"Run the loop in a linked worktree of its own on branch ralph/NAME, beside the main work tree; created at the first run, resumed after." placeholder:"NAME"`
 	Base                 string         `help:"With --worktree: the revision a new loop's branch starts from (default: HEAD)." placeholder:"REV"`
 	Merge                bool           `help:"With --worktree: when the loop ends with SUCCESS, merge its branch through the merge queue (as 'git ralph merge NAME'); with --best-of: merge the winner."`
+	Record               string         `help:"Keep every run of the agent (prompt, timed output, exit status, usage, and its change to the repository) in DIR, to play back with --agent replay:DIR." placeholder:"DIR"`
+	ReplaySpeed          string         `name:"replay-speed" help:"With --agent replay:DIR: full (default), recorded, or a multiple of the recorded pace such as 2." placeholder:"SPEED"`
+	ReplayForce          bool           `name:"replay-force" help:"With --agent replay:DIR: replay a recording made in another repository."`
 	BestOfFlags          `embed:""`
 }
 
@@ -52,6 +55,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	}
 	if c.JSON && c.DryRun {
 		return hints.Wrap(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
+	}
+	if c.Record != "" && c.BestOf != nil {
+		return hints.Wrap(errors.New("--record keeps one loop's runs, and --best-of runs several"), "record one loop at a time: drop --best-of, or --record")
 	}
 	if err := c.checkBestOf(); err != nil {
 		return err
@@ -73,6 +79,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	}
 	set.trustedAt = where.trustedAt
 	warnSettings(s.Stderr, set.resolved)
+	if err := c.checkReplay(ctx, set); err != nil {
+		return err
+	}
 	if c.DryRun {
 		return dryRun(ctx, s, set)
 	}
@@ -92,6 +101,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	}
 	defer lock.Release()
 	where.say(s.Stderr) // after the lock: --skip-if-busy exits without a word
+	if cfg.Record, err = c.recorder(ctx, set); err != nil {
+		return err
+	}
 	out := c.outputs(s, root, set, in)
 	defer out.close()
 	res, err := loop.Run(ctx, cfg, out.deps(in))

@@ -15,9 +15,10 @@ import (
 
 func TestMain(m *testing.M) {
 	cmds := map[string]func(){
-		"git-ralph":  func() { os.Exit(Main()) },
-		"fake-agent": func() { os.Exit(fakeAgent(os.Args[1:])) },
-		"crontab":    func() { os.Exit(fakeCrontab(os.Args[1:])) },
+		"git-ralph":    func() { os.Exit(Main()) },
+		"fake-agent":   func() { os.Exit(fakeAgent(os.Args[1:])) },
+		"crontab":      func() { os.Exit(fakeCrontab(os.Args[1:])) },
+		"same-records": func() { os.Exit(sameRecords(os.Args[1:])) },
 	}
 	for _, name := range fakeCLIs {
 		cmds[name] = func() { os.Exit(fakeCLI(name, os.Args[1:])) }
@@ -79,7 +80,7 @@ func hermeticGit(env *testscript.Env) error {
 		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CEILING_DIRECTORIES": filepath.Dir(env.WorkDir),
 		"GIT_AUTHOR_DATE":         "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-		"AGENT_FIXTURES": fixtures,
+		"AGENT_FIXTURES": fixtures, "RECORDINGS": filepath.Join(filepath.Dir(filepath.Dir(fixtures)), "..", "cmd", "git-ralph", "testdata", "recordings"),
 	} {
 		env.Setenv(k, v)
 	}

@@ -21,11 +21,13 @@ import (
 // settings are the loop's resolved configuration: what the loop runs with, and every
 // value with its origin for --dry-run and `git ralph config`.
 type settings struct {
-	loop       loop.Config
-	resolved   *config.Config
-	extra      []config.Entry // derived values worth showing: the preset's command, its timeout
-	pushTarget string         // remote/branch, once preflight resolved it
-	trustedAt  []string       // other work trees whose approvals count (the main one, for a worktree loop)
+	loop        loop.Config
+	resolved    *config.Config
+	extra       []config.Entry // derived values worth showing: the preset's command, its timeout
+	pushTarget  string         // remote/branch, once preflight resolved it
+	replay      *replaySource  // the recording played as the agent (--agent replay:DIR)
+	replaySpeed string         // --replay-speed
+	trustedAt   []string       // other work trees whose approvals count (the main one, for a worktree loop)
 }
 
 // printEntries prints settings as a table: key, value, origin.
@@ -81,7 +83,7 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{resolved: resolved}
+	s := &settings{resolved: resolved, replaySpeed: c.ReplaySpeed}
 	s.loop = loop.Config{Dir: root, Mode: resolved.Mode.V, Prompts: resolved.Prompts.V,
 		AgentCmd: resolved.AgentCmd.V, MaxIterations: resolved.MaxIterations.V,
 		Timeout: resolved.IterationTimeout.V, OutputTimeout: resolved.OutputTimeout.V, MaxConsecutiveErrors: resolved.MaxConsecutiveErrors.V,
@@ -110,6 +112,9 @@ func (s *settings) choosePreset() error {
 	if name.V == "" {
 		return nil
 	}
+	if dir, ok := strings.CutPrefix(name.V, replayPrefix); ok {
+		return s.chooseReplay(dir, name.Origin)
+	}
 	preset, ok := agentcli.Lookup(name.V)
 	if !ok {
 		return hints.Wrap(fmt.Errorf("unknown agent %q (%s)", name.V, name.Origin),
@@ -121,6 +126,13 @@ func (s *settings) choosePreset() error {
 	if err := preset.Check(); err != nil {
 		return hints.Wrap(err, "fix [agents.%s] in your config ('git ralph config' shows where it is set)", name.V)
 	}
+	s.applyPreset(preset)
+	return nil
+}
+
+// applyPreset makes preset the loop's: its reader, its command line when no custom one
+// runs, and its suggested timeouts when none is configured.
+func (s *settings) applyPreset(preset agentcli.Preset) {
 	s.loop.Agent = preset
 	if s.loop.AgentCmd == "" {
 		s.extra = append(s.extra, config.Entry{Key: "agent command", Value: strings.Join(preset.Argv(agentcli.PromptFile), " "),
@@ -136,7 +148,6 @@ func (s *settings) choosePreset() error {
 		s.extra = append(s.extra, config.Entry{Key: "output_timeout", Value: preset.OutputTimeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
-	return nil
 }
 
 // entries are the settings to show, each with its origin.
