@@ -55,6 +55,9 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", intText(c.MaxConsecutiveErrors))
 	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
 	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", intText(c.IdleThreshold))
+	add(c.MaxCost != "", "max_cost", "--max-cost", c.MaxCost)
+	add(c.MaxTokens != nil, "max_tokens", "--max-tokens", intText(c.MaxTokens))
+	add(c.DailyMaxCost != "", "daily_max_cost", "--daily-max-cost", c.DailyMaxCost)
 	add(c.Validate != "", "validate", "--validate", c.Validate)
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
