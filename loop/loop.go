@@ -70,6 +70,8 @@ type Config struct {
 	// none shared. LimitFrom names this loop there: its work tree.
 	Limits    *history.Limits
 	LimitFrom string
+
+	Budget Budget // max_cost, max_tokens, daily_max_cost
 }
 
 // Deps are what Run needs from its surroundings.
@@ -124,6 +126,8 @@ type Result struct {
 	Record      int    // the history number of the iteration that stopped a limited or fatal run; 0: none
 	Elapsed     time.Duration
 	Stats       Stats
+	SpentUSD    float64 // the run's spend as its agent reported it, every attempt counted (resumed ones too)
+	SpentTokens int64   // the run's input + output tokens, likewise
 }
 
 // StopCause names what stopped the run in one word, for programs (`--json`'s run_finished
@@ -176,6 +180,8 @@ type runner struct {
 	start   time.Time
 	here    gitops.Checkpoint // the repository now: after the last iteration
 	account string            // the account the agent last said it ran on, for shared limits
+
+	dailyWarned bool // a problem with the daily spend store was reported
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -186,8 +192,10 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return r.res, err
 	}
+	r.warnUnmetered()
 	err = r.iterate(ctx, first)
 	r.res.Elapsed = r.deps.Now().Sub(r.start)
+	r.res.SpentUSD, r.res.SpentTokens = r.journal.state.SpentUSD, r.journal.state.SpentTokens
 	if err != nil {
 		r.close(StatusAborted, err)
 		return r.failed(err)
@@ -244,6 +252,10 @@ func (r *runner) stopBefore(ctx context.Context, i int) (Status, bool) {
 		return StatusInterrupted, true
 	case r.cfg.MaxIterations > 0 && i > r.cfg.MaxIterations:
 		return StatusMaxIters, true
+	}
+	if cause, why, hint, over := r.overBudget(); over {
+		r.res.Cause, r.res.Reason, r.res.Hint = cause, why, hint
+		return StatusBudget, true
 	}
 	return "", false
 }

@@ -102,6 +102,10 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 	if limits, err := history.UserLimits(); err == nil { // no home directory: limits are not shared
 		s.loop.Limits, s.loop.LimitFrom = &limits, root
 	}
+	s.loop.Budget = loop.Budget{MaxCost: resolved.MaxCost.V, MaxTokens: int64(resolved.MaxTokens.V), DailyMaxCost: resolved.DailyMaxCost.V}
+	if spend, err := history.UserSpend(); err == nil { // no home directory: no daily spend (the loop warns when daily_max_cost is set)
+		s.loop.Budget.Daily = &spend
+	}
 	return s, nil
 }
 
