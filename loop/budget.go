@@ -26,6 +26,9 @@ type Budget struct {
 // set reports whether any budget is set.
 func (b Budget) set() bool { return b.MaxCost > 0 || b.MaxTokens > 0 || b.DailyMaxCost > 0 }
 
+// runMean is what a budget's next iteration is usually judged from.
+const runMean = "the run's mean per iteration"
+
 // warnAt is the share of a budget at which the loop warns, once per run.
 const warnAt = 0.8
 
@@ -77,13 +80,15 @@ type budgetLine struct {
 	cause        string  // max_cost, max_tokens or daily_max_cost
 	spent, limit float64 // dollars, or tokens
 	next         float64 // what one more iteration is expected to take; 0: unknown
+	basis        string  // what next is judged from
 	tokens       bool
 	day          string // daily_max_cost: the local day
 }
 
 // budgetLines are the budgets set, with what is spent against them and what one more
-// iteration is expected to take: the run's mean per iteration so far (none before the
-// first iteration: it runs).
+// iteration is expected to take: the run's mean per iteration so far. Before the run's
+// first iteration there is none, and it runs, except against daily_max_cost when the
+// day's loops spent already: then their mean per attempt stands in.
 func (r *runner) budgetLines() []budgetLine {
 	b, st := r.cfg.Budget, r.journal.state
 	meanCost, meanTokens := 0.0, 0.0
@@ -92,17 +97,21 @@ func (r *runner) budgetLines() []budgetLine {
 	}
 	var lines []budgetLine
 	if b.MaxCost > 0 {
-		lines = append(lines, budgetLine{cause: "max_cost", spent: st.SpentUSD, limit: b.MaxCost, next: meanCost})
+		lines = append(lines, budgetLine{cause: "max_cost", spent: st.SpentUSD, limit: b.MaxCost, next: meanCost, basis: runMean})
 	}
 	if b.MaxTokens > 0 {
-		lines = append(lines, budgetLine{cause: "max_tokens", spent: float64(st.SpentTokens), limit: float64(b.MaxTokens), next: meanTokens, tokens: true})
+		lines = append(lines, budgetLine{cause: "max_tokens", spent: float64(st.SpentTokens), limit: float64(b.MaxTokens), next: meanTokens, basis: runMean, tokens: true})
 	}
 	if b.DailyMaxCost > 0 && b.Daily != nil {
 		today, err := b.Daily.Day(r.deps.Now())
 		if err != nil {
 			r.warnDaily(err)
 		} else {
-			lines = append(lines, budgetLine{cause: "daily_max_cost", spent: today.CostUSD, limit: b.DailyMaxCost, next: meanCost, day: today.Day})
+			next, basis := meanCost, runMean
+			if st.SpentIterations == 0 && today.Attempts > 0 { // a new run: judged by the day's loops
+				next, basis = today.CostUSD/float64(today.Attempts), "the mean per agent run of your loops today"
+			}
+			lines = append(lines, budgetLine{cause: "daily_max_cost", spent: today.CostUSD, limit: b.DailyMaxCost, next: next, basis: basis, day: today.Day})
 		}
 	}
 	return lines
@@ -162,7 +171,7 @@ func (l budgetLine) reason() string {
 	if l.tokens {
 		next = count(l.next) + " tokens"
 	}
-	return fmt.Sprintf("budget reached: %s, and the next iteration is expected to take about %s (the run's mean per iteration)", l.used(), next)
+	return fmt.Sprintf("budget reached: %s, and the next iteration is expected to take about %s (%s)", l.used(), next, l.basis)
 }
 
 // hint is what the user can do about a stop for l.
