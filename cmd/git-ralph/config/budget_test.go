@@ -24,6 +24,9 @@ func TestBudgetValues(t *testing.T) {
 		{"repo cannot raise", fixture{user: "max_cost = 5.0\nmax_tokens = 100\n", repo: "max_cost = 50.0\nmax_tokens = 1000\n"}, 5, 100, 0},
 		{"repo cannot lift", fixture{user: "max_cost = 5.0\n", repo: "max_cost = 0\n"}, 5, 0, 0},
 		{"repo alone", fixture{repo: "[modes.build]\nmax_cost = 3.0\n"}, 3, 0, 0},
+		{"daily: repo cannot raise", fixture{user: "daily_max_cost = 50\n", repo: "daily_max_cost = 1000.0\n"}, 0, 0, 50},
+		{"daily: repo lowers", fixture{user: "daily_max_cost = 50\n", repo: "daily_max_cost = 10\n"}, 0, 0, 10},
+		{"daily: user's mode section", fixture{user: "daily_max_cost = 50\n[modes.build]\ndaily_max_cost = 5\n", repo: "daily_max_cost = 10\n"}, 0, 0, 5},
 		// the user's own flag or variable decides, higher or lower
 		{"flag raises", fixture{user: "max_cost = 5.0\n", repo: "max_cost = 2.0\n", flags: []Flag{{Key: "max_cost", Name: "--max-cost", Raw: "9"}}}, 9, 0, 0},
 		{"env lifts", fixture{user: "max_cost = 5.0\n", env: []string{"RALPH_MAX_COST=0"}}, 0, 0, 0},
@@ -60,8 +63,6 @@ func TestBudgetRefused(t *testing.T) {
 		f    fixture
 		want string // in the error
 	}{
-		{"daily in the repository", fixture{repo: "daily_max_cost = 1000.0\n"}, ".ralph/config.toml:1: daily_max_cost: daily_max_cost can't be set in a repository's config"},
-		{"daily in a mode", fixture{user: "[modes.build]\ndaily_max_cost = 3.0\n"}, "modes.build.daily_max_cost"},
 		{"negative", fixture{user: "max_cost = -1.0\n"}, "max_cost: must be between 0 and 1000000, got -1"},
 		{"infinite", fixture{user: "max_cost = inf\n"}, "max_cost: must be between 0 and 1000000"},
 		{"nan", fixture{user: "max_cost = nan\n"}, "max_cost: must be between 0 and 1000000"},

@@ -100,8 +100,8 @@ type Config struct {
 	MaxLimitWait         Value[time.Duration]
 	StopOnOverage        Value[bool] // stop after an iteration served on paid extra usage
 	// MaxCost, MaxTokens and DailyMaxCost are the budgets (0: none): per run in US dollars
-	// and tokens, and per day for all the user's loops. A repository's file can lower the
-	// first two but not raise them, and cannot set the daily one at all.
+	// and tokens, and per day for all the user's loops. A repository's file can lower them
+	// but not raise them.
 	MaxCost         Value[float64]
 	MaxTokens       Value[int]
 	DailyMaxCost    Value[float64]

@@ -258,6 +258,7 @@ max_limit_wait = "1h"
 stop_on_overage = true
 max_cost = 2.5
 max_tokens = 90000
+daily_max_cost = 7
 log_level = "debug"
 show_agent_output = true
 history_keep = 7
@@ -276,9 +277,6 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
 	for i, e := range c.Entries()[:26] {
-		if e.Key == "daily_max_cost" { // the user's only: see TestBudgetRefused
-			continue
-		}
 		if e.Origin.Line == 0 || e.Origin.Kind != FromRepo {
 			t.Errorf("entry %d %s from %s, want a line of the repo file", i, e.Key, e.Origin)
 		}

@@ -216,11 +216,6 @@ func (d *fileDecoder) applyKey(it item, depth int, t table, specs []spec, mode s
 		}
 		return p.at(o, field)
 	}
-	if d.kind == FromRepo && s.userOnly {
-		return newProblem(fmt.Sprintf("%s is yours, across all your repositories: set it in your own config file (~/.config/git-ralph/config.toml), RALPH_%s or --%s, and remove this line",
-			s.key, strings.ToUpper(s.key), strings.ReplaceAll(s.key, "_", "-")),
-			"%s can't be set in a repository's config", s.key).at(o, field)
-	}
 	v, p := s.fromTOML(it.value)
 	if p != nil {
 		return p.at(o, field)

@@ -36,9 +36,6 @@ type spec struct {
 	topOnly   bool  // not allowed inside [modes.NAME]
 	noneOK    bool  // typeDuration: "" means none (0); typeSize: 0 means no limit
 	sizeMax   int64 // typeSize: the largest allowed value; 0: maxSize
-	// userOnly: the user's own setting, refused in a repository's file (a clone must not
-	// raise what the user allows across all their repositories).
-	userOnly bool
 }
 
 // topSpecs are the top-level keys, in the order of Keys and Entries.
@@ -74,7 +71,7 @@ var topSpecs = []spec{
 	{key: "max_cost", typ: typeMoney, def: 0.0, example: "5.00"},
 	{key: "max_tokens", typ: typeInt, def: 0, example: "2000000", min: 0,
 		rangeHint: "use 0 (or leave it out) for no token budget"},
-	{key: "daily_max_cost", typ: typeMoney, def: 0.0, example: "20.00", topOnly: true, userOnly: true},
+	{key: "daily_max_cost", typ: typeMoney, def: 0.0, example: "20.00"},
 	{key: "log_level", typ: typeString, def: "info", example: "info", check: checkLogLevel},
 	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
 	{key: "history_keep", typ: typeInt, def: 100, example: "100", min: 0,

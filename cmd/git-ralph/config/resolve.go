@@ -63,7 +63,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		StopOnOverage:        get[bool](ts, "stop_on_overage"),
 		MaxCost:              budget[float64](user, repo, mode.V, env, flags, "max_cost"),
 		MaxTokens:            budget[int](user, repo, mode.V, env, flags, "max_tokens"),
-		DailyMaxCost:         get[float64](tiers{defaults(topSpecs), user.top, env, flags}, "daily_max_cost"),
+		DailyMaxCost:         budget[float64](user, repo, mode.V, env, flags, "daily_max_cost"),
 		LogLevel:             get[string](ts, "log_level"),
 		ShowAgentOutput:      get[bool](ts, "show_agent_output"),
 		HistoryKeep:          get[int](ts, "history_keep"),
@@ -106,7 +106,7 @@ func maxIterations(ts tiers) Value[int] {
 	return Value[int]{}
 }
 
-// budget resolves max_cost or max_tokens, which cap the user's own spend: a flag or
+// budget resolves max_cost, max_tokens or daily_max_cost, which cap the user's own spend: a flag or
 // variable decides (they are the user's, now); else the lower of what the user's file and
 // the repository's file set (0 there is no budget, not a lower one). So a repository can
 // lower the user's budget but never raise it, nor lift it with 0.
