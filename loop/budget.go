@@ -70,7 +70,7 @@ func (r *runner) warnDaily(err error) {
 	r.dailyWarned = true
 	msg := "daily spend: " + err.Error()
 	if c, ok := err.(*history.CorruptSpendError); ok {
-		msg += "\nhint: " + c.Hint()
+		msg += "\n" + c.Hint()
 	}
 	r.report(Warning{Message: msg})
 }
@@ -123,7 +123,8 @@ func (r *runner) budgetLines() []budgetLine {
 func (r *runner) overBudget() (cause, why, hint string, stop bool) {
 	for _, l := range r.budgetLines() {
 		r.warnNear(l)
-		if l.spent >= l.limit || l.spent+l.next > l.limit {
+		// a hair of slack: ten iterations of $0.10 sum to a little more than $1.00
+		if l.spent >= l.limit || l.spent+l.next > l.limit*(1+1e-9) {
 			return l.cause, l.reason(), l.hint(), true
 		}
 	}

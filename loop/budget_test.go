@@ -37,6 +37,7 @@ func TestMaxCostStopsBeforeTheIterationThatWouldPassIt(t *testing.T) {
 		{"varying", []string{"0.5", "1.5", "1.0"}, 3.2, 3, 3},
 		{"first iteration alone passes it", []string{"5"}, 2, 1, 5},
 		{"dearer than the mean", []string{"0.5", "0.5", "2"}, 2.2, 3, 3},
+		{"cents add up", []string{"0.1"}, 0.3, 3, 0.3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := config(newRepo(t), costing(tc.costs...), 20)
@@ -52,7 +53,7 @@ func TestMaxCostStopsBeforeTheIterationThatWouldPassIt(t *testing.T) {
 			// no iteration started once the spend so far and the mean passed the budget
 			spent := 0.0
 			for n, f := range rec.finished() {
-				if n > 0 && spent+spent/float64(n) > tc.max {
+				if n > 0 && spent+spent/float64(n) > tc.max+1e-9 {
 					t.Errorf("iteration %d started with $%v spent, mean $%v, of $%v", n+1, spent, spent/float64(n), tc.max)
 				}
 				spent += f.Record.CostUSD
