@@ -43,15 +43,25 @@ type Limits struct{ Dir string }
 // UserLimits is the store of the user running this process:
 // $XDG_STATE_HOME/git-ralph/limits, or ~/.local/state/git-ralph/limits.
 func UserLimits() (Limits, error) {
+	dir, err := userStateDir("limits")
+	if err != nil {
+		return Limits{}, fmt.Errorf("finding the user's state directory for shared limits: %w", err)
+	}
+	return Limits{Dir: dir}, nil
+}
+
+// userStateDir is the directory name in git-ralph's part of the user's state dir:
+// $XDG_STATE_HOME/git-ralph/name, or ~/.local/state/git-ralph/name.
+func userStateDir(name string) (string, error) {
 	state := os.Getenv("XDG_STATE_HOME")
 	if !filepath.IsAbs(state) { // the spec says a relative value is to be ignored
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return Limits{}, fmt.Errorf("finding the user's state directory for shared limits: %w", err)
+			return "", err
 		}
 		state = filepath.Join(home, ".local", "state")
 	}
-	return Limits{Dir: filepath.Join(state, "git-ralph", "limits")}, nil
+	return filepath.Join(state, "git-ralph", name), nil
 }
 
 // Share records l, unless a limit of the same agent and account already lasts longer.
@@ -167,13 +177,17 @@ func safeName(s string) string {
 // limitsLockWait bounds how long a change waits for another process's.
 var limitsLockWait = 10 * time.Second
 
-// lock takes the store's lock (flock on .lock in its directory), creating the directory
-// (private to the user) if needed; the lock dies with the process.
-func (s Limits) lock() (unlock func(), err error) {
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating %s: %w", s.Dir, err)
+// lock takes the store's lock.
+func (s Limits) lock() (unlock func(), err error) { return lockStore(s.Dir) }
+
+// lockStore takes the lock of one of the user's stores under the state dir (flock on
+// .lock in dir), creating the directory (private to the user) if needed; the lock dies
+// with the process.
+func lockStore(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", dir, err)
 	}
-	path := filepath.Join(s.Dir, ".lock")
+	path := filepath.Join(dir, ".lock")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history/redact"
@@ -91,6 +94,32 @@ type State struct {
 	Feedback string `toml:"feedback,omitempty" json:"feedback,omitempty"`
 	PID      int    `toml:"pid" json:"pid"` // the loop process
 	Host     string `toml:"host" json:"host"`
+
+	// The run's spend so far, summed over every attempt of its iterations, and the budgets
+	// it ran with (0: none), so that a resumed run goes on counting and `status` can show
+	// spend against budget. SpentIterations counts the iterations in the sums, for the
+	// expected cost of the next one. BudgetWarned lists the warnings given once per run
+	// (80 % of a budget), so that a resumed run does not give them again.
+	SpentUSD        float64 `toml:"spent_usd,omitempty" json:"spent_usd,omitempty"`
+	SpentTokens     int64   `toml:"spent_tokens,omitempty" json:"spent_tokens,omitempty"`
+	SpentIterations int     `toml:"spent_iterations,omitempty" json:"spent_iterations,omitempty"`
+	MaxCost         float64 `toml:"max_cost,omitempty" json:"max_cost,omitempty"`
+	MaxTokens       int64   `toml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
+	DailyMaxCost    float64 `toml:"daily_max_cost,omitempty" json:"daily_max_cost,omitempty"`
+	BudgetWarned    string  `toml:"budget_warned,omitempty" json:"budget_warned,omitempty"` // comma-separated: State stays comparable
+}
+
+// Warned reports whether the run gave the once-per-run warning key (see BudgetWarned).
+func (s State) Warned(key string) bool {
+	return slices.Contains(strings.Split(s.BudgetWarned, ","), key)
+}
+
+// AddWarned records that the run gave the warning key.
+func (s *State) AddWarned(key string) {
+	if s.BudgetWarned != "" {
+		s.BudgetWarned += ","
+	}
+	s.BudgetWarned += key
 }
 
 // Exists reports whether the state was read from a file. LoadState returns the zero State
@@ -162,10 +191,27 @@ func parseState(data []byte) (State, int, error) {
 			return State{}, lineOfKey(data, c.key), fmt.Errorf("%s is %d, want 0 to %d", c.key, c.n, MaxCount)
 		}
 	}
+	if p := badSpend(s); p != "" { // a committed state must not hand a run a credit
+		return State{}, lineOfKey(data, p), fmt.Errorf("%s is negative or not a number", p)
+	}
 	if s.MaxIterations < 0 { // only compared with, never counted up: any positive limit is fine
 		return State{}, lineOfKey(data, "max_iterations"), fmt.Errorf("max_iterations is %d, want 0 (none) or more", s.MaxIterations)
 	}
 	return s, 0, nil
+}
+
+// badSpend names the first spend figure of s that no run could have written.
+func badSpend(s State) string {
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"spent_usd", s.SpentUSD}, {"spent_tokens", float64(s.SpentTokens)}, {"spent_iterations", float64(s.SpentIterations)},
+		{"max_cost", s.MaxCost}, {"max_tokens", float64(s.MaxTokens)}, {"daily_max_cost", s.DailyMaxCost}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
+			return f.key
+		}
+	}
+	return ""
 }
 
 // errorLine is the 1-based line a TOML decoding error points at, or 0.

@@ -278,3 +278,17 @@ func killSaverRepeatedly(t *testing.T, root string, kills int) {
 	}
 	t.Logf("%d kills, %d states saved", kills, last)
 }
+
+// A committed state file must not hand a run a credit against its budget.
+func TestStateRefusesImpossibleSpend(t *testing.T) {
+	for _, bad := range []string{"spent_usd = -100.0", "spent_usd = nan", "spent_tokens = -1", "spent_iterations = -2", "max_cost = -inf"} {
+		root := t.TempDir()
+		os.MkdirAll(filepath.Join(root, Dir), 0o755)
+		os.WriteFile(StatePath(root), []byte("schema_version = 1\nrun = \"r\"\n"+bad+"\n"), 0o644)
+		_, err := LoadState(root)
+		var corrupt *CorruptStateError
+		if !errors.As(err, &corrupt) || !strings.Contains(err.Error(), "line 3") {
+			t.Errorf("%s: %v; want a corrupt state at line 3", bad, err)
+		}
+	}
+}

@@ -44,6 +44,7 @@ type attempt struct {
 	stopWhy    string
 	stopKept   string // stopWhy as the record and last_error keep it: "" when the same
 	stopHint   string // what the user can do about stop
+	stopCause  string // what stopped the run, where stop has several causes (Result.Cause)
 }
 
 // add keeps the figures of run n, whose result is res and whose output read says.
@@ -83,6 +84,9 @@ func bounded(s string) string { return cutRedacted(strings.TrimSpace(s), maxErro
 func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, prompt string) (attempt, error) {
 	var a attempt
 	for n := 1; ; n++ {
+		if n > 1 && r.budgetBeforeRetry(&a) {
+			return a, nil
+		}
 		if n > 1 && !r.waitSharedRetry(ctx, i, &a) {
 			a.res.Interrupted = true
 			return a, nil
@@ -100,6 +104,7 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 		}
 		a.promise = ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
 		a.add(n, res, a.read)
+		r.spend(res, a.read.Usage)
 		if res.Interrupted || res.TimedOut || a.promise != PromiseNone {
 			return a, nil
 		}

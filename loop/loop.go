@@ -78,6 +78,7 @@ type Config struct {
 	// Replay: the agent is a recording played back (--agent replay:DIR). Its records
 	// say replayed, and a replay that cannot go on stops the run.
 	Replay bool
+	Budget Budget // max_cost, max_tokens, daily_max_cost
 }
 
 // Deps are what Run needs from its surroundings.
@@ -132,6 +133,8 @@ type Result struct {
 	Record      int    // the history number of the iteration that stopped a limited or fatal run; 0: none
 	Elapsed     time.Duration
 	Stats       Stats
+	SpentUSD    float64 // the run's spend as its agent reported it, every attempt counted (resumed ones too)
+	SpentTokens int64   // the run's input + output tokens, likewise
 }
 
 // StopCause names what stopped the run in one word, for programs (`--json`'s run_finished
@@ -184,6 +187,8 @@ type runner struct {
 	start   time.Time
 	here    gitops.Checkpoint // the repository now: after the last iteration
 	account string            // the account the agent last said it ran on, for shared limits
+
+	dailyWarned bool // a problem with the daily spend store was reported
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -194,8 +199,10 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return r.res, err
 	}
+	r.warnUnmetered()
 	err = r.iterate(ctx, first)
 	r.res.Elapsed = r.deps.Now().Sub(r.start)
+	r.res.SpentUSD, r.res.SpentTokens = r.journal.state.SpentUSD, r.journal.state.SpentTokens
 	if err != nil {
 		r.close(StatusAborted, err)
 		return r.failed(err)
@@ -252,6 +259,10 @@ func (r *runner) stopBefore(ctx context.Context, i int) (Status, bool) {
 		return StatusInterrupted, true
 	case r.cfg.MaxIterations > 0 && i > r.cfg.MaxIterations:
 		return StatusMaxIters, true
+	}
+	if cause, why, hint, over := r.overBudget(); over {
+		r.res.Cause, r.res.Reason, r.res.Hint = cause, why, hint
+		return StatusBudget, true
 	}
 	return "", false
 }

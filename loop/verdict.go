@@ -56,6 +56,8 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		r.res.Record, r.res.Hint = rec.Iteration, v.hint
 	}
 	r.count(v, watched.Stop)
+	r.journal.state.SpentIterations++ // its spend is in the sums: the mean per iteration counts it
+	r.warnNoUsage(a.usage)
 	if v.outcome.Counts() {
 		r.res.Iterations++
 		r.res.Last = i
@@ -91,7 +93,7 @@ func (r *runner) classify(i int, a attempt, promise Promise) verdict {
 		if a.stopKept != "" {
 			kept = a.stopKept
 		}
-		return verdict{outcome: OutcomeHalted, reason: kept, stop: a.stop, why: a.stopWhy, hint: a.stopHint}
+		return verdict{outcome: OutcomeHalted, reason: kept, stop: a.stop, why: a.stopWhy, hint: a.stopHint, cause: a.stopCause}
 	case a.read.IsError && outcome == OutcomeSuccess:
 		outcome, reason = OutcomeFailure, "the agent reported an error"
 	case outcome == OutcomeFailure && promise == PromiseNone && res.Signal == 0:
@@ -215,7 +217,7 @@ func (r *runner) count(v verdict, idleStop bool) {
 		r.res.Status = StatusInterrupted
 		return
 	case OutcomeHalted:
-		r.res.Status, r.res.Reason = v.stop, v.why
+		r.res.Status, r.res.Reason, r.res.Cause = v.stop, v.why, v.cause
 		r.journal.state.LastError = oneLine(v.reason, maxErrorText)
 		return
 	case OutcomeFailure:

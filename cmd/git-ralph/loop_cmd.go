@@ -26,6 +26,9 @@ type LoopCmd struct {
 	MaxConsecutiveErrors *int           `name:"max-consecutive-errors" help:"Abort after N failed iterations in a row (default: 3)." placeholder:"N"`
 	MaxOutputBuffer      string         `name:"max-output-buffer" help:"Keep the last SIZE of the agent's output to scan for promise tags (default: 10MiB)." placeholder:"SIZE"`
 	IdleThreshold        *int           `name:"idle-threshold" help:"Stop (exit 3) after N iterations in a row that change nothing in git; 0 never stops (default: 2)." placeholder:"N"`
+	MaxCost              string         `name:"max-cost" help:"Stop the run (exit 5) before an iteration its spend so far plus the expected cost would take past USD dollars, as the agent reports cost (default: none)." placeholder:"USD"`
+	MaxTokens            *int           `name:"max-tokens" help:"Stop the run (exit 5) before an iteration that would take its input+output tokens past N (default: none)." placeholder:"N"`
+	DailyMaxCost         string         `name:"daily-max-cost" help:"Stop (exit 5) before an iteration that would take today's spend of all your loops on this machine past USD dollars (default: none)." placeholder:"USD"`
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`

@@ -52,6 +52,9 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	for _, l := range status.ActiveLimits(now) {
 		fmt.Fprintf(s.Stdout, "Shared limit: %s\n", display.PrintableText(sharedLimit(l, now)))
 	}
+	if today := status.ReadToday(now, dailyBudget(runs)); today != nil {
+		fmt.Fprintf(s.Stdout, "Spent today: %s\n", display.PrintableText(today.Line()))
+	}
 	return nil
 }
 
@@ -74,12 +77,27 @@ func printRuns(w io.Writer, runs []status.Run, now time.Time) error {
 		if r.State == status.StateDiscarded && r.Backup != "" {
 			fmt.Fprintf(w, "%s: discarded; '%s' brings its branch back ('git ralph prune' forgets it)\n", display.Printable(r.Name), display.Printable(r.Look))
 		}
+		if r.Spend != nil {
+			fmt.Fprintf(w, "%s: spend %s\n", display.Printable(r.Name), r.Spend.Line())
+		}
 		if r.State == status.StateGone {
 			fmt.Fprintf(w, "%s: its worktree is gone; '%s' checks its branch out again\n", display.Printable(r.Name), display.Printable(r.Look))
 		}
 	}
 	_, err := fmt.Fprintln(w, "\n'git ralph status --loop NAME' shows a loop closer; 'git ralph history --loop NAME' its iterations.")
 	return err
+}
+
+// dailyBudget is the daily budget to show the day's spend against: the highest any of
+// the loops last ran with (they are the user's, and usually the same).
+func dailyBudget(runs []status.Run) float64 {
+	daily := 0.0
+	for _, r := range runs {
+		if r.Spend != nil {
+			daily = max(daily, r.Spend.DailyMaxCost)
+		}
+	}
+	return daily
 }
 
 // runState is the state with its reason or its wait: "finished (success)".

@@ -57,6 +57,9 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", intText(c.MaxConsecutiveErrors))
 	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
 	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", intText(c.IdleThreshold))
+	add(c.MaxCost != "", "max_cost", "--max-cost", c.MaxCost)
+	add(c.MaxTokens != nil, "max_tokens", "--max-tokens", intText(c.MaxTokens))
+	add(c.DailyMaxCost != "", "daily_max_cost", "--daily-max-cost", c.DailyMaxCost)
 	add(c.Validate != "", "validate", "--validate", c.Validate)
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
@@ -100,6 +103,10 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 	}
 	if limits, err := history.UserLimits(); err == nil { // no home directory: limits are not shared
 		s.loop.Limits, s.loop.LimitFrom = &limits, root
+	}
+	s.loop.Budget = loop.Budget{MaxCost: resolved.MaxCost.V, MaxTokens: int64(resolved.MaxTokens.V), DailyMaxCost: resolved.DailyMaxCost.V}
+	if spend, err := history.UserSpend(); err == nil { // no home directory: no daily spend (the loop warns when daily_max_cost is set)
+		s.loop.Budget.Daily = &spend
 	}
 	return s, nil
 }

@@ -35,6 +35,11 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	st.SharedLimits = status.ActiveLimits(time.Now())
+	if st.State != nil {
+		st.Today = status.ReadToday(time.Now(), st.DailyMaxCost)
+	} else {
+		st.Today = status.ReadToday(time.Now(), 0)
+	}
 	if c.JSON {
 		return printJSON(s.Stdout, st)
 	}
@@ -79,6 +84,12 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	}
 	for _, l := range st.SharedLimits {
 		field("shared limit", "%s", sharedLimit(l, now))
+	}
+	if sp := status.RunSpend(st.State); sp != nil {
+		field("spend", "%s", sp.Line())
+	}
+	if st.Today != nil {
+		field("today", "%s", st.Today.Line())
 	}
 	return tw.Flush()
 }

@@ -92,9 +92,13 @@ func (p Preset) Read(output []byte, exitCode int, now time.Time) Report {
 // can tell, whatever the test output it printed last says ("bash: x: command not
 // found", "rate limit exceeded"); unlike aider, whose preset reads its output whatever
 // its exit code, since aider exits 0 after fatal API errors (Aider-AI/aider#5552).
+//
+// Usage comes from the command's ralph_usage lines (see UsageKey), whatever its exit code.
 func ReadText(output []byte, exitCode int, now time.Time) Report {
-	if exitCode == 0 {
-		return Report{Said: string(output)}
+	rep := Report{Said: string(output)}
+	if exitCode != 0 {
+		rep = Preset{Format: Text}.Read(output, exitCode, now)
 	}
-	return Preset{Format: Text}.Read(output, exitCode, now)
+	rep.Usage, _ = UsageLines(output)
+	return rep
 }

@@ -98,11 +98,17 @@ type Config struct {
 	BackoffBase          Value[time.Duration]
 	BackoffMax           Value[time.Duration]
 	MaxLimitWait         Value[time.Duration]
-	StopOnOverage        Value[bool]   // stop after an iteration served on paid extra usage
-	LogLevel             Value[string] // debug, info, warn or error
-	ShowAgentOutput      Value[bool]
-	HistoryKeep          Value[int]   // iterations whose output and diff are kept; 0 = all
-	HistoryMaxSize       Value[int64] // bytes those may take together; 0 = no limit
+	StopOnOverage        Value[bool] // stop after an iteration served on paid extra usage
+	// MaxCost, MaxTokens and DailyMaxCost are the budgets (0: none): per run in US dollars
+	// and tokens, and per day for all the user's loops. A repository's file can lower them
+	// but not raise them.
+	MaxCost         Value[float64]
+	MaxTokens       Value[int]
+	DailyMaxCost    Value[float64]
+	LogLevel        Value[string] // debug, info, warn or error
+	ShowAgentOutput Value[bool]
+	HistoryKeep     Value[int]   // iterations whose output and diff are kept; 0 = all
+	HistoryMaxSize  Value[int64] // bytes those may take together; 0 = no limit
 	// Prompts are the prompt files of the mode, from prompt or prompts, as written
 	// (relative paths are relative to the repository root); nil means PROMPT_<mode>.md.
 	Prompts Value[[]string]

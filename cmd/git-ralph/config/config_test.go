@@ -59,7 +59,8 @@ func TestDefaults(t *testing.T) {
 		"iteration_timeout": "none", "output_timeout": "none", "idle_threshold": "2", "max_consecutive_errors": "3",
 		"max_output_buffer": "10MiB", "validate": "none", "validate_timeout": "10m0s", "push": "false",
 		"remote": "upstream or origin", "branch": "same name", "backoff_base": "1s", "backoff_max": "1m0s",
-		"max_limit_wait": "6h0m0s", "stop_on_overage": "false", "log_level": "info", "show_agent_output": "false",
+		"max_limit_wait": "6h0m0s", "stop_on_overage": "false",
+		"max_cost": "none", "max_tokens": "none", "daily_max_cost": "none", "log_level": "info", "show_agent_output": "false",
 		"history_keep": "100", "history_max_size": "500MiB",
 		"prompts": "PROMPT_build.md", "hooks.on_iteration": "none", "hooks.on_complete": "none",
 		"hooks.on_failure": "none", "hooks.on_limit": "none", "hooks.timeout": "30s",
@@ -255,6 +256,9 @@ backoff_base = "500ms"
 backoff_max = "2m"
 max_limit_wait = "1h"
 stop_on_overage = true
+max_cost = 2.5
+max_tokens = 90000
+daily_max_cost = 7
 log_level = "debug"
 show_agent_output = true
 history_keep = 7
@@ -264,15 +268,15 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 	c := fixture{repo: repo}.mustLoad(t)
 	got := []any{c.Agent.V, c.AgentCmd.V, c.Mode.V, c.MaxIterations.V, c.IterationTimeout.V, c.OutputTimeout.V, c.IdleThreshold.V,
 		c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.Push.V, c.Remote.V,
-		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.StopOnOverage.V, c.LogLevel.V, c.ShowAgentOutput.V,
+		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.StopOnOverage.V, c.MaxCost.V, c.MaxTokens.V, c.LogLevel.V, c.ShowAgentOutput.V,
 		c.HistoryKeep.V, c.HistoryMaxSize.V, c.Prompts.V}
 	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 0, 10, int64(512 << 10), "go test ./...",
-		90 * time.Second, true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, "debug", true,
+		90 * time.Second, true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, 2.5, 90000, "debug", true,
 		7, int64(2 << 30), []string{"prompts/common.md", "PROMPT_plan.md"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
-	for i, e := range c.Entries()[:23] {
+	for i, e := range c.Entries()[:26] {
 		if e.Origin.Line == 0 || e.Origin.Kind != FromRepo {
 			t.Errorf("entry %d %s from %s, want a line of the repo file", i, e.Key, e.Origin)
 		}
@@ -284,7 +288,8 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 		"RALPH_ITERATION_TIMEOUT=45m", "RALPH_OUTPUT_TIMEOUT=5m", "RALPH_IDLE_THRESHOLD=4", "RALPH_MAX_CONSECUTIVE_ERRORS=6",
 		"RALPH_MAX_OUTPUT_BUFFER=64kb", "RALPH_VALIDATE=make", "RALPH_VALIDATE_TIMEOUT=1m", "RALPH_PUSH=1",
 		"RALPH_REMOTE=fork", "RALPH_BRANCH=wip", "RALPH_BACKOFF_BASE=2s", "RALPH_BACKOFF_MAX=30s",
-		"RALPH_MAX_LIMIT_WAIT=2h", "RALPH_STOP_ON_OVERAGE=true", "RALPH_LOG_LEVEL=warn", "RALPH_SHOW_AGENT_OUTPUT=true",
+		"RALPH_MAX_LIMIT_WAIT=2h", "RALPH_STOP_ON_OVERAGE=true", "RALPH_MAX_COST=3", "RALPH_MAX_TOKENS=7", "RALPH_DAILY_MAX_COST=9.99",
+		"RALPH_LOG_LEVEL=warn", "RALPH_SHOW_AGENT_OUTPUT=true",
 		"RALPH_HISTORY_KEEP=0", "RALPH_HISTORY_MAX_SIZE=0",
 		"RALPH_PROMPTS=ignored.md", "RALPH_PROMPT=ignored.md", "RALPH_UNKNOWN=ignored"}
 	c := fixture{env: env}.mustLoad(t)

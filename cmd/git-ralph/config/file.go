@@ -3,9 +3,11 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/prompts/repofile"
@@ -275,8 +277,21 @@ func display(v any) string {
 	case []string:
 		b, _ := json.Marshal(x)
 		return string(b)
+	case float64:
+		return formatMoney(x)
 	}
 	return ""
+}
+
+// formatMoney prints an amount in US dollars: "$5.00", "none" for 0 (no budget).
+func formatMoney(f float64) string {
+	if f == 0 {
+		return "none"
+	}
+	if whole := strconv.FormatFloat(f, 'f', -1, 64); strings.Contains(whole, ".") && len(whole)-strings.IndexByte(whole, '.') > 3 {
+		return "$" + whole // finer than cents: shown as given
+	}
+	return fmt.Sprintf("$%.2f", f)
 }
 
 // formatSize prints a byte count in the syntax the config accepts: "10MiB", "1500B".

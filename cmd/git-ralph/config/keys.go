@@ -19,6 +19,7 @@ const (
 	typeDuration           // a Go duration string: "30s", "1h30m"
 	typeSize               // bytes: an integer, or a string with a unit ("10MiB")
 	typeStrings            // an array of strings (files only)
+	typeMoney              // US dollars: a TOML float or integer; a decimal number, "$" allowed, in env and flags
 )
 
 // spec describes one key: its type, default, rules, and how to write it.
@@ -67,6 +68,10 @@ var topSpecs = []spec{
 	{key: "max_limit_wait", typ: typeDuration, def: 6 * time.Hour, example: "6h",
 		rangeHint: `use a positive duration like "6h"`},
 	{key: "stop_on_overage", typ: typeBool, def: false, example: "true"},
+	{key: "max_cost", typ: typeMoney, def: 0.0, example: "5.00"},
+	{key: "max_tokens", typ: typeInt, def: 0, example: "2000000", min: 0,
+		rangeHint: "use 0 (or leave it out) for no token budget"},
+	{key: "daily_max_cost", typ: typeMoney, def: 0.0, example: "20.00"},
 	{key: "log_level", typ: typeString, def: "info", example: "info", check: checkLogLevel},
 	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
 	{key: "history_keep", typ: typeInt, def: 100, example: "100", min: 0,
@@ -159,6 +164,15 @@ func (s *spec) fromTOML(v any) (any, *problem) {
 		if list, ok := v.([]any); ok {
 			return s.strings(list)
 		}
+	case typeMoney:
+		switch x := v.(type) {
+		case int64:
+			return s.money(float64(x), strconv.FormatInt(x, 10))
+		case tomlFloat:
+			if x.ok {
+				return s.money(x.v, strconv.FormatFloat(x.v, 'g', -1, 64))
+			}
+		}
 	}
 	return nil, s.wrongType(v)
 }
@@ -184,6 +198,13 @@ func (s *spec) fromString(raw string) (any, *problem) {
 		return s.duration(raw)
 	case typeSize:
 		return s.size(raw)
+	case typeMoney:
+		t := strings.TrimPrefix(strings.TrimSpace(raw), "$")
+		f, err := strconv.ParseFloat(t, 64)
+		if err != nil || strings.ContainsAny(t, "_xXpP") {
+			return nil, newProblem("use an amount in US dollars, like "+s.example, "want an amount, got %q", raw)
+		}
+		return s.money(f, raw)
 	}
 	return nil, newProblem("set it in a config file", "%s can't be set from the environment or a flag", s.key)
 }
@@ -207,6 +228,18 @@ func (s *spec) checkInt(n int64) (any, *problem) {
 		return nil, newProblem("use a smaller number", "must be at most %d, got %d", math.MaxInt32, n)
 	}
 	return s.validate(int(n))
+}
+
+// maxMoney bounds the money keys: far above any budget, far below where sums lose cents.
+const maxMoney = 1_000_000
+
+// money checks an amount in US dollars: 0 means no budget.
+func (s *spec) money(f float64, shown string) (any, *problem) {
+	if math.IsNaN(f) || f < 0 || f > maxMoney {
+		return nil, newProblem(fmt.Sprintf("use an amount in US dollars between 0 (no budget) and %d, like %s", maxMoney, s.example),
+			"must be between 0 and %d, got %s", maxMoney, shown)
+	}
+	return s.validate(f)
 }
 
 func (s *spec) duration(raw string) (any, *problem) {
@@ -278,14 +311,14 @@ func (s *spec) strings(list []any) (any, *problem) {
 // wrongType is the problem of a file value of the wrong TOML type.
 func (s *spec) wrongType(got any) *problem {
 	want := map[valueType]string{typeString: "a string", typeInt: "an integer", typeBool: "a boolean",
-		typeDuration: "a duration string", typeSize: "a size", typeStrings: "an array of strings"}[s.typ]
+		typeDuration: "a duration string", typeSize: "a size", typeStrings: "an array of strings", typeMoney: "an amount"}[s.typ]
 	return newProblem("write it like this: "+s.key+" = "+s.literal(), "want %s, got %s", want, describe(got))
 }
 
 // literal is the spec's example written as a TOML value.
 func (s *spec) literal() string {
 	switch s.typ {
-	case typeInt, typeBool, typeStrings:
+	case typeInt, typeBool, typeStrings, typeMoney:
 		return s.example
 	}
 	return strconv.Quote(s.example)

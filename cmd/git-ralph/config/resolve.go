@@ -61,6 +61,9 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		BackoffMax:           get[time.Duration](ts, "backoff_max"),
 		MaxLimitWait:         get[time.Duration](ts, "max_limit_wait"),
 		StopOnOverage:        get[bool](ts, "stop_on_overage"),
+		MaxCost:              budget[float64](user, repo, mode.V, env, flags, "max_cost"),
+		MaxTokens:            budget[int](user, repo, mode.V, env, flags, "max_tokens"),
+		DailyMaxCost:         budget[float64](user, repo, mode.V, env, flags, "daily_max_cost"),
 		LogLevel:             get[string](ts, "log_level"),
 		ShowAgentOutput:      get[bool](ts, "show_agent_output"),
 		HistoryKeep:          get[int](ts, "history_keep"),
@@ -101,6 +104,22 @@ func maxIterations(ts tiers) Value[int] {
 		return limit
 	}
 	return Value[int]{}
+}
+
+// budget resolves max_cost, max_tokens or daily_max_cost, which cap the user's own spend: a flag or
+// variable decides (they are the user's, now); else the lower of what the user's file and
+// the repository's file set (0 there is no budget, not a lower one). So a repository can
+// lower the user's budget but never raise it, nor lift it with 0.
+func budget[T int | float64](user, repo *layer, mode string, env, flags table, key string) Value[T] {
+	if v := get[T](tiers{env, flags}, key); v.Origin.Kind != FromDefault {
+		return v
+	}
+	fromUser := get[T](tiers{defaults(topSpecs), user.top, user.modes[mode]}, key)
+	fromRepo := get[T](tiers{defaults(topSpecs), repo.top, repo.modes[mode]}, key)
+	if fromRepo.V > 0 && (fromUser.V == 0 || fromRepo.V < fromUser.V) {
+		return fromRepo
+	}
+	return fromUser
 }
 
 // rank orders origins by precedence, mode sections above their file's top level.
@@ -205,6 +224,9 @@ func (c *Config) Entries() []Entry {
 		duration("backoff_max", c.BackoffMax),
 		duration("max_limit_wait", c.MaxLimitWait),
 		{"stop_on_overage", strconv.FormatBool(c.StopOnOverage.V), c.StopOnOverage.Origin},
+		{"max_cost", formatMoney(c.MaxCost.V), c.MaxCost.Origin},
+		{"max_tokens", tokensOrNone(c.MaxTokens.V), c.MaxTokens.Origin},
+		{"daily_max_cost", formatMoney(c.DailyMaxCost.V), c.DailyMaxCost.Origin},
 		text("log_level", c.LogLevel, "none"),
 		{"show_agent_output", strconv.FormatBool(c.ShowAgentOutput.V), c.ShowAgentOutput.Origin},
 		number("history_keep", c.HistoryKeep),
@@ -249,6 +271,14 @@ func sizeOrNone(n int64) string {
 		return "no limit"
 	}
 	return formatSize(n)
+}
+
+// tokensOrNone reads a token budget whose 0 means none.
+func tokensOrNone(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return strconv.Itoa(n)
 }
 
 func number(key string, v Value[int]) Entry { return Entry{key, strconv.Itoa(v.V), v.Origin} }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -20,9 +21,13 @@ type item struct {
 	value  any  // string, int64, bool, tomlFloat, tomlDate, []any, tomlTable or tomlArrayTable
 }
 
-// Markers for TOML values that no key accepts; only their type matters.
+// Markers for TOML values that no key accepts (only their type matters), and floats,
+// which the money keys take.
 type (
-	tomlFloat      struct{}
+	tomlFloat struct {
+		v  float64
+		ok bool // v holds the value: false for an integer too large for int64
+	}
 	tomlDate       struct{}
 	tomlTable      struct{}
 	tomlArrayTable struct{}
@@ -147,7 +152,8 @@ func convert(n *unstable.Node) any {
 	case unstable.Bool:
 		return string(n.Data) == "true"
 	case unstable.Float:
-		return tomlFloat{}
+		f, err := strconv.ParseFloat(strings.ReplaceAll(string(n.Data), "_", ""), 64) // also inf and nan
+		return tomlFloat{v: f, ok: err == nil}
 	case unstable.Array:
 		list := []any{}
 		it := n.Children()

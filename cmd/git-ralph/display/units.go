@@ -2,6 +2,8 @@ package display
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -35,4 +37,30 @@ func Plural(n int, noun string) string {
 		return fmt.Sprintf("1 %s", noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Dollars writes an amount in US dollars: to the cent from a dollar up, finer below
+// ("$0.0842"), as agents report the cost of one iteration.
+func Dollars(f float64) string {
+	if f >= 1 || f == 0 {
+		return fmt.Sprintf("$%.2f", f)
+	}
+	s := strings.TrimRight(fmt.Sprintf("%.4f", f), "0")
+	if len(s) < 4 { // "0.5" → "0.50"
+		s += strings.Repeat("0", 4-len(s))
+	}
+	return "$" + s
+}
+
+// Count writes a whole number with thousands separators: 1,234,567.
+func Count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	start := 0
+	if n < 0 {
+		start = 1
+	}
+	for i := len(s) - 3; i > start; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -97,6 +97,8 @@ type runFinishedJSON struct {
 	Cancelled           bool           `json:"cancelled"`
 	ElapsedMS           int64          `json:"elapsed_ms"`
 	Statistics          statisticsJSON `json:"statistics"`
+	SpentUSD            float64        `json:"spent_usd"`    // the run's spend as its agent reported it, every attempt counted
+	SpentTokens         int64          `json:"spent_tokens"` // the run's input + output tokens
 }
 
 // statisticsJSON is the run's iteration timing, in milliseconds.
@@ -170,5 +172,6 @@ func (c *EventEncoder) runFinished(h eventHeader, r loop.Result) runFinishedJSON
 		IdleIterations: r.Idle, Cancelled: r.Cancelled, ElapsedMS: ms(r.Elapsed),
 		Statistics: statisticsJSON{Count: r.Stats.Count, MinMS: ms(r.Stats.Min), MaxMS: ms(r.Stats.Max),
 			MeanMS: ms(r.Stats.Mean()), StddevMS: ms(r.Stats.Stddev())},
+		SpentUSD: r.SpentUSD, SpentTokens: r.SpentTokens,
 	}
 }

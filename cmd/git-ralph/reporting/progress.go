@@ -211,6 +211,9 @@ func (p *Progress) runFinished(r loop.Result) {
 		fmt.Fprintf(p.w, "  Iteration timing: count=%d, min=%s, max=%s, mean=%s, stddev=%s\n", r.Stats.Count,
 			display.Duration(r.Stats.Min), display.Duration(r.Stats.Max), display.Duration(r.Stats.Mean()), display.Duration(r.Stats.Stddev()))
 	}
+	if (r.SpentUSD > 0 || r.SpentTokens > 0) && (!p.quiet || r.Status == loop.StatusBudget) {
+		fmt.Fprintf(p.w, "  Spend: %s, %s tokens (the run so far, as the agent reported it)\n", display.Dollars(r.SpentUSD), display.Count(r.SpentTokens))
+	}
 }
 
 // outputLogPath is where the output of history iteration n is kept.

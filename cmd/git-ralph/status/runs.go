@@ -47,6 +47,7 @@ type Run struct {
 	Look          string    `json:"look"`                 // the command that shows more
 	Backup        string    `json:"backup,omitempty"`     // a discarded loop's: the ref that keeps its last commit
 	Problem       string    `json:"problem,omitempty"`
+	Spend         *Spend    `json:"spend,omitempty"` // the last run's spend and budgets; nil: none
 }
 
 // ReadRun reads what the loop m wrote (its state, its lock's holder, its last record)
@@ -94,6 +95,7 @@ func (r *Run) readState(ctx context.Context, root string, now time.Time) error {
 	}
 	if st.State != nil {
 		r.Iteration, r.MaxIterations = st.Iteration, st.MaxIterations
+		r.Spend = RunSpend(st.State)
 		if st.Running {
 			r.Iteration++
 		}

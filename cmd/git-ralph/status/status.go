@@ -30,6 +30,8 @@ type Status struct {
 	// SharedLimits are the usage limits the user's loops shared that last beyond now:
 	// every loop of the same agent (and account) waits for them before it runs the agent.
 	SharedLimits []history.SharedLimit `json:"shared_limits,omitempty"`
+	// Today is what all the user's loops on this machine spent today (daily_max_cost).
+	Today *Today `json:"today,omitempty"`
 }
 
 // ActiveLimits are the shared usage limits of the user that last beyond now; none when

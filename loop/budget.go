@@ -1,0 +1,261 @@
+package loop
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agent"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
+)
+
+// Budget is what a run, and the user's day, may spend, as the agent reports its usage,
+// every attempt counted (a limited or retried attempt was paid for too). Zero: no budget.
+type Budget struct {
+	MaxCost      float64 // US dollars per run
+	MaxTokens    int64   // input + output tokens per run
+	DailyMaxCost float64 // US dollars per local day, for all the user's loops on this machine
+	// Daily is the user's store of daily spend. Every attempt's usage is added to it,
+	// whether or not DailyMaxCost is set, so that a daily budget set later in the day
+	// counts what was spent before it. nil: nothing recorded, DailyMaxCost not enforced.
+	Daily *history.Spend
+}
+
+// set reports whether any budget is set.
+func (b Budget) set() bool { return b.MaxCost > 0 || b.MaxTokens > 0 || b.DailyMaxCost > 0 }
+
+// runMean is what a budget's next iteration is usually judged from.
+const runMean = "the run's mean per iteration"
+
+// warnAt is the share of a budget at which the loop warns, once per run.
+const warnAt = 0.8
+
+// countsTowardDaily decides whether an attempt's usage counts toward the user's daily
+// spend (daily_max_cost): every attempt the agent really ran was paid for; a replayed
+// recording's was paid when it was recorded, and replaying it spends nothing. (The run's
+// own max_cost and max_tokens do count it, so that budgets can be tried on a replay.)
+func (r *runner) countsTowardDaily() bool { return !r.cfg.Replay }
+
+// spend adds one attempt's usage to the run's spend, kept in the state so that a resumed
+// run goes on counting, and to the user's day.
+func (r *runner) spend(res agent.Result, u agentcli.Usage) {
+	cost, tokens := 0.0, max(0, u.InputTokens)+max(0, u.OutputTokens)
+	if u.HasCost && u.CostUSD > 0 && !math.IsInf(u.CostUSD, 0) {
+		cost = u.CostUSD
+	}
+	if cost == 0 && tokens == 0 {
+		return
+	}
+	st := &r.journal.state
+	st.SpentUSD, st.SpentTokens = st.SpentUSD+cost, st.SpentTokens+tokens
+	if err := r.journal.save(); err != nil {
+		r.report(Warning{Message: err.Error()})
+	}
+	daily := r.cfg.Budget.Daily
+	if daily == nil || !r.countsTowardDaily() {
+		return
+	}
+	if _, err := daily.Add(r.deps.Now(), cost, tokens); err != nil {
+		r.warnDaily(err)
+	}
+}
+
+// warnDaily reports a problem with the daily spend store, once per invocation: it recurs
+// with every attempt.
+func (r *runner) warnDaily(err error) {
+	if r.dailyWarned {
+		return
+	}
+	r.dailyWarned = true
+	msg := "daily spend: " + err.Error()
+	if c, ok := err.(*history.CorruptSpendError); ok {
+		msg += "\n" + c.Hint()
+	}
+	r.report(Warning{Message: msg})
+}
+
+// budgetLine is one budget as the loop weighs it before an iteration.
+type budgetLine struct {
+	cause        string  // max_cost, max_tokens or daily_max_cost
+	spent, limit float64 // dollars, or tokens
+	next         float64 // what one more iteration is expected to take; 0: unknown
+	basis        string  // what next is judged from
+	tokens       bool
+	day          string // daily_max_cost: the local day
+}
+
+// budgetLines are the budgets set, with what is spent against them and what one more
+// iteration is expected to take: the run's mean per iteration so far. Before the run's
+// first iteration there is none, and it runs, except against daily_max_cost when the
+// day's loops spent already: then their mean per attempt stands in.
+func (r *runner) budgetLines() []budgetLine {
+	b, st := r.cfg.Budget, r.journal.state
+	meanCost, meanTokens := 0.0, 0.0
+	if n := float64(st.SpentIterations); n > 0 {
+		meanCost, meanTokens = st.SpentUSD/n, float64(st.SpentTokens)/n
+	}
+	var lines []budgetLine
+	if b.MaxCost > 0 {
+		lines = append(lines, budgetLine{cause: "max_cost", spent: st.SpentUSD, limit: b.MaxCost, next: meanCost, basis: runMean})
+	}
+	if b.MaxTokens > 0 {
+		lines = append(lines, budgetLine{cause: "max_tokens", spent: float64(st.SpentTokens), limit: float64(b.MaxTokens), next: meanTokens, basis: runMean, tokens: true})
+	}
+	if b.DailyMaxCost > 0 && b.Daily != nil {
+		today, err := b.Daily.Day(r.deps.Now())
+		if err != nil {
+			r.warnDaily(err)
+		} else {
+			next, basis := meanCost, runMean
+			if st.SpentIterations == 0 && today.Attempts > 0 { // a new run: judged by the day's loops
+				next, basis = today.CostUSD/float64(today.Attempts), "the mean per agent run of your loops today"
+			}
+			lines = append(lines, budgetLine{cause: "daily_max_cost", spent: today.CostUSD, limit: b.DailyMaxCost, next: next, basis: basis, day: today.Day})
+		}
+	}
+	return lines
+}
+
+// overBudget decides before an iteration (or an attempt run again after a limit) whether
+// the budgets can be expected to cover it, warning once per run at 80 % of each. When
+// one cannot, it returns the cause, why in words and what to do.
+func (r *runner) overBudget() (cause, why, hint string, stop bool) {
+	for _, l := range r.budgetLines() {
+		r.warnNear(l)
+		// a hair of slack: ten iterations of $0.10 sum to a little more than $1.00
+		if l.spent >= l.limit || l.spent+l.next > l.limit*(1+1e-9) {
+			return l.cause, l.reason(), l.hint(), true
+		}
+	}
+	return "", "", "", false
+}
+
+// warnNear warns once per run (the state remembers it) when l is 80 % spent.
+func (r *runner) warnNear(l budgetLine) {
+	key := l.cause + "=" + strconv.FormatFloat(l.limit, 'g', -1, 64) + l.atDay()
+	st := &r.journal.state
+	if l.spent < warnAt*l.limit || st.Warned(key) {
+		return
+	}
+	st.AddWarned(key)
+	r.report(Warning{Message: fmt.Sprintf("budget: %s (%.0f %%)", l.used(), 100*l.spent/l.limit)})
+	if err := r.journal.save(); err != nil {
+		r.report(Warning{Message: err.Error()})
+	}
+}
+
+func (l budgetLine) atDay() string {
+	if l.day == "" {
+		return ""
+	}
+	return "@" + l.day
+}
+
+// used says what is spent of l: "the run has spent $4.10 of max_cost $5.00".
+func (l budgetLine) used() string {
+	switch {
+	case l.tokens:
+		return fmt.Sprintf("the run has used %s of max_tokens %s tokens", count(l.spent), count(l.limit))
+	case l.day != "":
+		return fmt.Sprintf("your loops on this machine have spent %s today (%s) of daily_max_cost %s", dollars(l.spent), l.day, dollars(l.limit))
+	}
+	return fmt.Sprintf("the run has spent %s of max_cost %s", dollars(l.spent), dollars(l.limit))
+}
+
+// reason is why the run stops for l.
+func (l budgetLine) reason() string {
+	if l.spent >= l.limit {
+		return "budget reached: " + l.used()
+	}
+	next := dollars(l.next)
+	if l.tokens {
+		next = count(l.next) + " tokens"
+	}
+	return fmt.Sprintf("budget reached: %s, and the next iteration is expected to take about %s (%s)", l.used(), next, l.basis)
+}
+
+// hint is what the user can do about a stop for l.
+func (l budgetLine) hint() string {
+	if l.day != "" {
+		return "the run resumes where it stopped with the next 'git ralph loop' once today's spend allows it: tomorrow (local time), or after raising daily_max_cost (--daily-max-cost, RALPH_DAILY_MAX_COST or your config file)"
+	}
+	flag := strings.ReplaceAll(l.cause, "_", "-")
+	return fmt.Sprintf("raise %s (--%s, RALPH_%s or the config) and run 'git ralph loop' again: the run resumes where it stopped; --fresh starts a new run with a budget of its own",
+		l.cause, flag, strings.ToUpper(l.cause))
+}
+
+// dollars prints an amount: cents from a dollar up, finer below ($0.0842).
+func dollars(f float64) string {
+	if f >= 1 || f == 0 {
+		return fmt.Sprintf("$%.2f", f)
+	}
+	s := strings.TrimRight(fmt.Sprintf("%.4f", f), "0")
+	if len(s) < 4 { // "0.5" → "0.50"
+		s += strings.Repeat("0", 4-len(s))
+	}
+	return "$" + s
+}
+
+// count prints a number of tokens with thousands separators: 1,234,567.
+func count(f float64) string {
+	s := strconv.FormatInt(int64(math.Round(f)), 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// warnUnmetered says at the start of a run with a budget when the preset's output carries
+// no usage to enforce it with: the budget would otherwise silently never stop the run.
+func (r *runner) warnUnmetered() {
+	b, p := r.cfg.Budget, r.cfg.Agent
+	if b.DailyMaxCost > 0 && b.Daily == nil {
+		r.report(Warning{Message: "budget: daily_max_cost is set, but there is no home or state directory to count the day's spend in, so it cannot stop this run"})
+	}
+	if !b.set() || p.Name == "" {
+		return
+	}
+	tokens, cost := p.ReportsUsage()
+	if (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost {
+		r.report(Warning{Message: fmt.Sprintf("budget: the %s agent reports no cost, so max_cost and daily_max_cost cannot stop this run", p.Name)})
+	}
+	if b.MaxTokens > 0 && !tokens {
+		r.report(Warning{Message: fmt.Sprintf("budget: the %s agent reports no token counts, so max_tokens cannot stop this run", p.Name)})
+	}
+}
+
+// warnNoUsage says, once per run, when a custom command with a budget ran an iteration
+// without reporting its usage (a ralph_usage line): only then is it known.
+func (r *runner) warnNoUsage(u agentcli.Usage) {
+	b := r.cfg.Budget
+	if !b.set() || r.cfg.Agent.Name != "" {
+		return
+	}
+	var missing []string
+	if (b.MaxCost > 0 || b.DailyMaxCost > 0) && !u.HasCost {
+		missing = append(missing, "no cost_usd (max_cost and daily_max_cost cannot stop this run)")
+	}
+	if b.MaxTokens > 0 && u.InputTokens+u.OutputTokens == 0 {
+		missing = append(missing, "no tokens (max_tokens cannot stop this run)")
+	}
+	st := &r.journal.state
+	if len(missing) == 0 || st.Warned("no_usage") {
+		return
+	}
+	st.AddWarned("no_usage")
+	r.report(Warning{Message: "budget: the agent command reported " + strings.Join(missing, " and ") +
+		`; a custom agent reports its usage with a line of its own like {"ralph_usage":{"input_tokens":1200,"output_tokens":340,"cost_usd":0.0123}} (see docs/agents.md)`})
+}
+
+// budgetBeforeRetry stops the iteration before its agent runs again after a limit or a
+// transient error, when the budgets cannot be expected to cover one more run (another
+// loop may have spent the day's budget during the wait); it reports whether it did.
+func (r *runner) budgetBeforeRetry(a *attempt) bool {
+	cause, why, hint, over := r.overBudget()
+	if over {
+		a.stop, a.stopWhy, a.stopHint, a.stopCause = StatusBudget, why, hint, cause
+	}
+	return over
+}
