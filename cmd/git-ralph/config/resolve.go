@@ -63,6 +63,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		StopOnOverage:        get[bool](ts, "stop_on_overage"),
 		LogLevel:             get[string](ts, "log_level"),
 		ShowAgentOutput:      get[bool](ts, "show_agent_output"),
+		Notify:               get[[]string](ts, "notify"),
 		HistoryKeep:          get[int](ts, "history_keep"),
 		HistoryMaxSize:       get[int64](ts, "history_max_size"),
 		Prompts:              get[[]string](ts, "prompts"),
@@ -207,6 +208,7 @@ func (c *Config) Entries() []Entry {
 		{"stop_on_overage", strconv.FormatBool(c.StopOnOverage.V), c.StopOnOverage.Origin},
 		text("log_level", c.LogLevel, "none"),
 		{"show_agent_output", strconv.FormatBool(c.ShowAgentOutput.V), c.ShowAgentOutput.Origin},
+		{"notify", listOrNone(c.Notify.V), c.Notify.Origin},
 		number("history_keep", c.HistoryKeep),
 		{"history_max_size", sizeOrNone(c.HistoryMaxSize.V), c.HistoryMaxSize.Origin},
 		{"prompts", c.describePrompts(), c.Prompts.Origin},
@@ -249,6 +251,14 @@ func sizeOrNone(n int64) string {
 		return "no limit"
 	}
 	return formatSize(n)
+}
+
+// listOrNone reads a list, with "none" for an empty one.
+func listOrNone(list []string) string {
+	if len(list) == 0 {
+		return NotifyNone
+	}
+	return strings.Join(list, ", ")
 }
 
 func number(key string, v Value[int]) Entry { return Entry{key, strconv.Itoa(v.V), v.Origin} }
