@@ -28,6 +28,7 @@ type LoopCmd struct {
 	IdleThreshold        *int           `name:"idle-threshold" help:"Stop (exit 3) after N iterations in a row that change nothing in git; 0 never stops (default: 2)." placeholder:"N"`
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
+	Notify               string         `help:"Say when the loop ends, stops on a limit or an error, or its merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: none)." placeholder:"LIST"`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
@@ -100,7 +101,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return &exitError{code: 1, err: explain(err)}
 	}
 	if c.Merge && res.Status.ExitCode() == 0 {
-		return (&MergeCmd{Name: c.Worktree}).queue(ctx, s, here)
+		return (&MergeCmd{Name: c.Worktree}).queue(ctx, s, here, out.notes, nil)
 	}
 	return exitCode(res.Status.ExitCode())
 }

@@ -56,6 +56,7 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
 	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", intText(c.IdleThreshold))
 	add(c.Validate != "", "validate", "--validate", c.Validate)
+	add(c.Notify != "", "notify", "--notify", c.Notify)
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}
