@@ -94,7 +94,7 @@ func newNotifier(s Streams, list []string, where notify.Where, log *reporting.Ru
 		bell = s.Stderr
 	}
 	return notify.New(notify.Destinations(list, bell), where, func(f notify.Failure) {
-		fmt.Fprintf(s.Stderr, "warning: notification to %s failed for %s: %v\n", f.Destination, f.Event, display.Printable(f.Err.Error()))
+		fmt.Fprintf(s.Stderr, "warning: notification to %s failed for %s: %v\n", display.Printable(f.Destination), f.Event, display.Printable(f.Err.Error()))
 		if log != nil {
 			log.NotifyFailed(f.Destination, f.Event, f.Err, f.Duration)
 		}

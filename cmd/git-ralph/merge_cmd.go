@@ -195,7 +195,7 @@ func (c *MergeCmd) resolveFirst(ctx context.Context, s Streams, in *interrupts, 
 	if err != nil {
 		return err
 	}
-	loop := &LoopCmd{Worktree: c.Name, Mode: "merge", Fresh: true, Agent: c.Agent, AgentCmd: c.AgentCmd, Max: c.Max,
+	loop := &LoopCmd{Worktree: c.Name, Mode: "merge", Fresh: true, Agent: c.Agent, AgentCmd: c.AgentCmd, Max: c.Max, Notify: c.Notify,
 		Context: resolveContext(target)}
 	if c.Validate != nil {
 		loop.Validate = *c.Validate
