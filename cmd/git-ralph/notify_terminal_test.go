@@ -46,7 +46,7 @@ func TestBellRingsOnATerminal(t *testing.T) {
 	if code := run(append(args, "--fresh"), strings.NewReader(""), io.Discard, &pipe); code != 2 {
 		t.Fatalf("loop exited %d, want 2", code)
 	}
-	if strings.Contains(pipe.String(), "\a") || strings.Contains(pipe.String(), "warning") {
+	if strings.Contains(pipe.String(), "\a") || strings.Contains(pipe.String(), "notification") {
 		t.Errorf("bell or warning without a terminal: %q", pipe.String())
 	}
 }
