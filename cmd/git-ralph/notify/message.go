@@ -14,7 +14,7 @@ import (
 // The events a notification is sent for: the "event" field of the webhook body.
 const (
 	EventRunFinished = "run_finished"       // a run ended, for whatever reason (its status and cause say which)
-	EventRunFailed   = "run_failed"         // the loop could not go on at all (git failing, state unsavable)
+	EventRunFailed   = "run_failed"         // the loop failed before its run started (a state it cannot read or save)
 	EventMergeReview = "merge_needs_review" // the merge queue left the base branch alone: a person must look
 	// EventApproval is for the workflows to come: a stage waits for a person's approval.
 	// Nothing sends it yet; a workflow will send ApprovalNeeded where it starts to wait.
@@ -22,9 +22,10 @@ const (
 )
 
 // Message is one notification: what the desktop shows (Title, Message) and the body
-// a webhook receives (docs/events.md, "Notifications"). It carries no paths, prompts,
-// diffs or agent output — only the repository's directory name, the loop's name, and
-// the run's end in a few words — since a webhook may be a public service such as ntfy.sh.
+// a webhook receives (docs/events.md, "Notifications"). It carries no prompt, diff or
+// agent output, and names the repository by its directory name only — the loop's name
+// and the run's end in a few words (a reason may name a file) — since a webhook may be a
+// public service such as ntfy.sh.
 type Message struct {
 	Source     string    `json:"source"` // always "git-ralph"
 	Event      string    `json:"event"`
@@ -65,8 +66,11 @@ func RunFinished(w Where, r loop.Result, at time.Time) Message {
 	m := Message{Event: EventRunFinished, Run: r.Run, Status: string(r.Status), Cause: r.StopCause(), Reason: reason,
 		ExitCode: &code, Iterations: r.Iterations, At: at}
 	headline := headlines[r.Status]
-	if r.Status == loop.StatusInterrupted && r.Cancelled {
+	switch {
+	case r.Status == loop.StatusInterrupted && r.Cancelled:
 		headline = "was cancelled"
+	case r.Status == loop.StatusAborted && r.StopCause() != "consecutive_errors":
+		headline = "stopped on an error"
 	}
 	if headline == "" {
 		headline = "ended: " + string(r.Status)
@@ -83,7 +87,7 @@ var headlines = map[loop.Status]string{
 	loop.StatusSuccess:     "finished: the agent signalled SUCCESS",
 	loop.StatusMaxIters:    "stopped at its iteration limit",
 	loop.StatusIdle:        "stopped: iterations changed nothing in git",
-	loop.StatusAborted:     "aborted after failures",
+	loop.StatusAborted:     "aborted after failures in a row",
 	loop.StatusInterrupted: "was interrupted",
 	loop.StatusLimited:     "stopped on a usage limit",
 	loop.StatusFatal:       "stopped: the agent cannot run",
@@ -91,7 +95,7 @@ var headlines = map[loop.Status]string{
 	loop.StatusStagnant:    "stopped: the same attempt repeated",
 }
 
-// RunFailed is the message for a loop that could not go on at all.
+// RunFailed is the message for a loop that failed before its run started.
 func RunFailed(w Where, err error, at time.Time) Message {
 	code := 1
 	reason := shorten(err.Error())

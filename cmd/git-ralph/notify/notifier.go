@@ -26,6 +26,7 @@ type Notifier struct {
 	failed  func(Failure) // called from the senders' goroutines, one at a time
 	mu      sync.Mutex    // serialises failed; guards closed
 	closed  bool          // a message after Close is dropped: nothing waits for it
+	ended   bool          // a run_finished was sent: a later Failed says nothing new
 	sending sync.WaitGroup
 	abandon context.Context // cancelled when the user will not wait (a second Ctrl+C)
 	stop    context.CancelFunc
@@ -66,11 +67,23 @@ func (n *Notifier) Report(e loop.Event) {
 			at = n.now()
 		}
 		n.Send(RunFinished(n.where, e.Result, at))
+		n.mu.Lock()
+		n.ended = true
+		n.mu.Unlock()
 	}
 }
 
-// Failed sends the message for a loop that could not go on at all.
-func (n *Notifier) Failed(err error) { n.Send(RunFailed(n.where, err, n.now())) }
+// Failed sends the message for a loop that failed with err, unless its run's end was
+// said already: a started run that cannot go on ends with run_finished (aborted, the
+// error as its reason), so run_failed is for a loop that could not start its run.
+func (n *Notifier) Failed(err error) {
+	n.mu.Lock()
+	ended := n.ended
+	n.mu.Unlock()
+	if !ended {
+		n.Send(RunFailed(n.where, err, n.now()))
+	}
+}
 
 // Send starts sending m to every destination and returns at once.
 func (n *Notifier) Send(m Message) {

@@ -49,6 +49,8 @@ func TestRunFinishedSaysWhy(t *testing.T) {
 		{loop.Result{Status: loop.StatusMaxIters}, "git-ralph: shop loop stopped at its iteration limit", "2"},
 		{loop.Result{Status: loop.StatusFatal, Reason: "not logged in"}, "git-ralph: shop loop stopped: the agent cannot run", "1"},
 		{loop.Result{Status: loop.StatusInterrupted, Cancelled: true}, "git-ralph: shop loop was cancelled", "130"},
+		{loop.Result{Status: loop.StatusAborted, Consecutive: 3}, "git-ralph: shop loop aborted after failures in a row", "1"},
+		{loop.Result{Status: loop.StatusAborted, Reason: "git push: rejected"}, "git-ralph: shop loop stopped on an error", "1"},
 		{loop.Result{Status: loop.StatusBudget, Reason: "max_cost reached"}, "git-ralph: shop loop stopped: its budget is spent", "5"},
 	}
 	for _, tt := range tests {
@@ -224,5 +226,25 @@ func TestBell(t *testing.T) {
 	}
 	if ds := Destinations([]string{"bell", "none"}, nil); len(ds) != 0 {
 		t.Errorf("no terminal, no destination: got %v", ds)
+	}
+}
+
+// A run that could not go on reports run_finished (aborted) and then fails: one message,
+// not two. A loop that fails before its run starts gets run_failed.
+func TestFailedAfterRunFinishedSaysNothingNew(t *testing.T) {
+	srv, got := hook(t, http.StatusOK, 0)
+	n := New(Destinations([]string{srv.URL}, nil), Where{Repository: "shop"}, func(f Failure) { t.Errorf("failed: %+v", f) })
+	n.Report(loop.RunFinished{Result: loop.Result{Status: loop.StatusAborted, Reason: "git failed"}, At: at})
+	n.Failed(errors.New("git failed"))
+	n.Close(nil)
+	if len(got.bodies) != 1 || got.bodies[0].Event != EventRunFinished || got.bodies[0].Cause != "error" {
+		t.Errorf("webhook got %+v", got.bodies)
+	}
+	srv2, got2 := hook(t, http.StatusOK, 0)
+	n = New(Destinations([]string{srv2.URL}, nil), Where{Repository: "shop"}, func(f Failure) { t.Errorf("failed: %+v", f) })
+	n.Failed(errors.New("reading the state: permission denied"))
+	n.Close(nil)
+	if len(got2.bodies) != 1 || got2.bodies[0].Event != EventRunFailed || got2.bodies[0].Reason != "reading the state: permission denied" {
+		t.Errorf("webhook got %+v", got2.bodies)
 	}
 }
