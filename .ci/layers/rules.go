@@ -12,6 +12,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// each other (Go refuses a cycle), never the command package
 	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
 	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
+	// notifications hear a loop's events and say them elsewhere: the words, never git or state
+	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git

@@ -31,6 +31,7 @@ type LoopCmd struct {
 	DailyMaxCost         string         `name:"daily-max-cost" help:"Stop (exit 5) before an iteration that would take today's spend of all your loops on this machine past USD dollars (default: none)." placeholder:"USD"`
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
+	Notify               string         `help:"Say when the loop ends, stops on a limit or an error, or its merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: none)." placeholder:"LIST"`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
@@ -115,7 +116,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return &exitError{code: 1, err: explain(err)}
 	}
 	if c.Merge && res.Status.ExitCode() == 0 {
-		return (&MergeCmd{Name: c.Worktree}).queue(ctx, s, here)
+		return (&MergeCmd{Name: c.Worktree}).queue(ctx, s, here, out.notes, nil)
 	}
 	return exitCode(res.Status.ExitCode())
 }

@@ -4,24 +4,27 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/eventhooks"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
 // loopOutputs are where a loop's events go: progress lines on stderr, the JSON stream
-// on stdout (--json), the structured log, the event hooks, and the agent's own output
-// (--verbose), counted for the terminal's status line.
+// on stdout (--json), the structured log, the event hooks, the notifications, and the
+// agent's own output (--verbose), counted for the terminal's status line.
 type loopOutputs struct {
 	progress *reporting.Progress
 	reporter reporting.Reporters
 	log      *reporting.RunLog // nil when the log could not be opened
 	hooks    *eventhooks.Hooks
+	notes    *notify.Notifier
 	live     *outputCounter
 	hurry    <-chan struct{} // closed by a second Ctrl+C
 }
@@ -66,7 +69,36 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	if o.hooks.Any() {
 		o.reporter = append(o.reporter, o.hooks)
 	}
+	o.notes = c.notifier(s, root, set, o.log)
+	if o.notes.Any() {
+		o.reporter = append(o.reporter, o.notes)
+	}
 	return o
+}
+
+// notifier sends the notify setting's messages for this loop; a failed one is a warning
+// on stderr and in the log (when there is one).
+func (c *LoopCmd) notifier(s Streams, root string, set *settings, log *reporting.RunLog) *notify.Notifier {
+	repo := root
+	if len(set.trustedAt) > 0 { // a worktree loop: named after the main work tree
+		repo = set.trustedAt[0]
+	}
+	return newNotifier(s, set.resolved.Notify.V, notify.Where{Repository: filepath.Base(repo), Loop: c.Worktree}, log)
+}
+
+// newNotifier makes the notifier of a notify setting; its warnings go to stderr, and to
+// log unless nil.
+func newNotifier(s Streams, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
+	var bell io.Writer
+	if reporting.IsTerminal(s.Stderr) {
+		bell = s.Stderr
+	}
+	return notify.New(notify.Destinations(list, bell), where, func(f notify.Failure) {
+		fmt.Fprintf(s.Stderr, "warning: notification to %s failed for %s: %v\n", display.Printable(f.Destination), f.Event, display.Printable(f.Err.Error()))
+		if log != nil {
+			log.NotifyFailed(f.Destination, f.Event, f.Err, f.Duration)
+		}
+	})
 }
 
 func (o *loopOutputs) deps(in *interrupts) loop.Deps {
@@ -93,12 +125,14 @@ func (o *loopOutputs) failed(err error) {
 	if o.log != nil {
 		o.log.Failed(err)
 	}
+	o.notes.Failed(err)
 }
 
-// close waits for the hooks still running (a second Ctrl+C stops the wait) and closes
-// the log.
+// close waits for the hooks still running and the notifications still being sent (a
+// second Ctrl+C stops the wait) and closes the log.
 func (o *loopOutputs) close() {
 	o.hooks.Close(o.hurry)
+	o.notes.Close(o.hurry)
 	if o.log != nil {
 		o.log.Close()
 	}

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
 )
@@ -24,6 +28,7 @@ type MergeCmd struct {
 	Agent    string  `help:"With --resolve: the agent preset to run (default: the loop's configuration)." placeholder:"NAME"`
 	AgentCmd string  `name:"agent-cmd" help:"With --resolve: your own agent command to run instead (default: the loop's configuration)." placeholder:"CMD"`
 	Max      *int    `help:"With --resolve: stop the agent's loop after N iterations (default: the loop's max_iterations)." placeholder:"N"`
+	Notify   string  `help:"Say when the merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: the notify setting of the main work tree's configuration)." placeholder:"LIST"`
 }
 
 // The exit codes of `merge` beyond 0 (merged) and 1 (an error): the base branch was
@@ -49,18 +54,24 @@ func (c *MergeCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 			return err
 		}
 	}
-	return c.queue(ctx, s, here)
+	return c.queue(ctx, s, here, nil, in.hurry)
 }
 
-// queue runs the merge through the queue and prints its outcome.
-func (c *MergeCmd) queue(ctx context.Context, s Streams, here string) error {
+// queue runs the merge through the queue and prints its outcome. A merge left for review
+// is said through notes (a loop's, with --merge), else through the notify setting of
+// the main work tree, waiting for the sends (a second Ctrl+C, hurry, stops the wait).
+func (c *MergeCmd) queue(ctx context.Context, s Streams, here string, notes *notify.Notifier, hurry <-chan struct{}) error {
 	target, err := mergequeue.Open(ctx, here, c.Name)
 	if err != nil {
 		return err
 	}
-	req, err := c.request(s, target.MainTree())
+	req, resolved, err := c.request(s, target.MainTree())
 	if err != nil {
 		return err
+	}
+	if notes == nil {
+		notes = newNotifier(s, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
+		defer notes.Close(hurry)
 	}
 	out, err := target.Merge(ctx, req)
 	for _, note := range out.Notes {
@@ -69,13 +80,25 @@ func (c *MergeCmd) queue(ctx context.Context, s Streams, here string) error {
 	if err != nil {
 		return err
 	}
+	if out.State == "needs-review" {
+		notes.Send(mergeReview(notes.Where(), c.Name, out))
+	}
 	return printMerge(s.Stdout, c.Name, out)
+}
+
+// mergeReview is the notification of a merge the queue left for review.
+func mergeReview(where notify.Where, name string, out mergequeue.Outcome) notify.Message {
+	base := strings.TrimPrefix(out.BaseBranch, "refs/heads/")
+	if out.Problem == "conflict" {
+		return notify.MergeReview(where, "ralph/"+name, base, "conflict", strings.Join(out.Conflicts, ", "), exitMergeConflict, time.Now())
+	}
+	return notify.MergeReview(where, "ralph/"+name, base, "validation", out.Validate, exitMergeInvalid, time.Now())
 }
 
 // request is the merge to queue, with the validate command resolved: --validate, else
 // the main work tree's setting — not the loop's branch's, which the loop's agent could
 // have weakened — approved as the loop's commands are.
-func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, error) {
+func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *config.Config, error) {
 	req := mergequeue.Request{Name: c.Name, How: gitops.HowMerge,
 		Say: func(msg string) { fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(msg)) }}
 	switch {
@@ -88,18 +111,27 @@ func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, erro
 	if c.Validate != nil {
 		flags = append(flags, config.Flag{Key: "validate", Name: "--validate", Raw: *c.Validate})
 	}
+	if c.Notify != "" {
+		flags = append(flags, config.Flag{Key: "notify", Name: "--notify", Raw: c.Notify})
+	}
 	resolved, err := loadConfig(mainTree, flags)
 	if err != nil {
-		return req, err
+		return req, nil, err
 	}
 	warnSettings(s.Stderr, resolved)
 	req.Validate, req.ValidateTimeout = resolved.Validate.V, resolved.ValidateTimeout.V
-	if resolved.Validate.Origin.Kind == config.FromRepo {
+	if resolved.Validate.Origin.Kind == config.FromRepo || sendsFromRepo(resolved.Notify) {
 		if err := requireTrust(s, mainTree, resolved); err != nil {
-			return req, err
+			return req, nil, err
 		}
 	}
-	return req, nil
+	return req, resolved, nil
+}
+
+// sendsFromRepo reports whether the repository's file has notifications go to a
+// webhook: that is under trust, like its commands.
+func sendsFromRepo(v config.Value[[]string]) bool {
+	return v.Origin.Kind == config.FromRepo && slices.ContainsFunc(v.V, config.IsWebhook)
 }
 
 // printMerge says what became of the merge: merged (and the work trees that followed or
@@ -163,7 +195,7 @@ func (c *MergeCmd) resolveFirst(ctx context.Context, s Streams, in *interrupts, 
 	if err != nil {
 		return err
 	}
-	loop := &LoopCmd{Worktree: c.Name, Mode: "merge", Fresh: true, Agent: c.Agent, AgentCmd: c.AgentCmd, Max: c.Max,
+	loop := &LoopCmd{Worktree: c.Name, Mode: "merge", Fresh: true, Agent: c.Agent, AgentCmd: c.AgentCmd, Max: c.Max, Notify: c.Notify,
 		Context: resolveContext(target)}
 	if c.Validate != nil {
 		loop.Validate = *c.Validate

@@ -31,6 +31,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"chaos":    cmdChaos,
 		"jsonl":    cmdJSONL,
 		"genfile":  cmdGenfile,
+		"webhook":  cmdWebhook,
 	}
 }
 

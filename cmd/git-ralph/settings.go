@@ -61,6 +61,7 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.MaxTokens != nil, "max_tokens", "--max-tokens", intText(c.MaxTokens))
 	add(c.DailyMaxCost != "", "daily_max_cost", "--daily-max-cost", c.DailyMaxCost)
 	add(c.Validate != "", "validate", "--validate", c.Validate)
+	add(c.Notify != "", "notify", "--notify", c.Notify)
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}

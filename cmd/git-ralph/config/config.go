@@ -107,8 +107,9 @@ type Config struct {
 	DailyMaxCost    Value[float64]
 	LogLevel        Value[string] // debug, info, warn or error
 	ShowAgentOutput Value[bool]
-	HistoryKeep     Value[int]   // iterations whose output and diff are kept; 0 = all
-	HistoryMaxSize  Value[int64] // bytes those may take together; 0 = no limit
+	Notify          Value[[]string] // desktop, bell, webhook URLs; nil or ["none"] = none
+	HistoryKeep     Value[int]      // iterations whose output and diff are kept; 0 = all
+	HistoryMaxSize  Value[int64]    // bytes those may take together; 0 = no limit
 	// Prompts are the prompt files of the mode, from prompt or prompts, as written
 	// (relative paths are relative to the repository root); nil means PROMPT_<mode>.md.
 	Prompts Value[[]string]

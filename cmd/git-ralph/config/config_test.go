@@ -61,7 +61,7 @@ func TestDefaults(t *testing.T) {
 		"remote": "upstream or origin", "branch": "same name", "backoff_base": "1s", "backoff_max": "1m0s",
 		"max_limit_wait": "6h0m0s", "stop_on_overage": "false",
 		"max_cost": "none", "max_tokens": "none", "daily_max_cost": "none", "log_level": "info", "show_agent_output": "false",
-		"history_keep": "100", "history_max_size": "500MiB",
+		"notify": "none", "history_keep": "100", "history_max_size": "500MiB",
 		"prompts": "PROMPT_build.md", "hooks.on_iteration": "none", "hooks.on_complete": "none",
 		"hooks.on_failure": "none", "hooks.on_limit": "none", "hooks.timeout": "30s",
 	}
@@ -261,6 +261,7 @@ max_tokens = 90000
 daily_max_cost = 7
 log_level = "debug"
 show_agent_output = true
+notify = ["bell", "https://ntfy.sh/t"]
 history_keep = 7
 history_max_size = "2GB"
 prompts = ["prompts/common.md", "PROMPT_plan.md"]
@@ -269,14 +270,14 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 	got := []any{c.Agent.V, c.AgentCmd.V, c.Mode.V, c.MaxIterations.V, c.IterationTimeout.V, c.OutputTimeout.V, c.IdleThreshold.V,
 		c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.Push.V, c.Remote.V,
 		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.StopOnOverage.V, c.MaxCost.V, c.MaxTokens.V, c.LogLevel.V, c.ShowAgentOutput.V,
-		c.HistoryKeep.V, c.HistoryMaxSize.V, c.Prompts.V}
+		c.Notify.V, c.HistoryKeep.V, c.HistoryMaxSize.V, c.Prompts.V}
 	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 0, 10, int64(512 << 10), "go test ./...",
 		90 * time.Second, true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, 2.5, 90000, "debug", true,
-		7, int64(2 << 30), []string{"prompts/common.md", "PROMPT_plan.md"}}
+		[]string{"bell", "https://ntfy.sh/t"}, 7, int64(2 << 30), []string{"prompts/common.md", "PROMPT_plan.md"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
-	for i, e := range c.Entries()[:26] {
+	for i, e := range c.Entries()[:27] {
 		if e.Origin.Line == 0 || e.Origin.Kind != FromRepo {
 			t.Errorf("entry %d %s from %s, want a line of the repo file", i, e.Key, e.Origin)
 		}
@@ -290,7 +291,7 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 		"RALPH_REMOTE=fork", "RALPH_BRANCH=wip", "RALPH_BACKOFF_BASE=2s", "RALPH_BACKOFF_MAX=30s",
 		"RALPH_MAX_LIMIT_WAIT=2h", "RALPH_STOP_ON_OVERAGE=true", "RALPH_MAX_COST=3", "RALPH_MAX_TOKENS=7", "RALPH_DAILY_MAX_COST=9.99",
 		"RALPH_LOG_LEVEL=warn", "RALPH_SHOW_AGENT_OUTPUT=true",
-		"RALPH_HISTORY_KEEP=0", "RALPH_HISTORY_MAX_SIZE=0",
+		"RALPH_NOTIFY=desktop, bell", "RALPH_HISTORY_KEEP=0", "RALPH_HISTORY_MAX_SIZE=0",
 		"RALPH_PROMPTS=ignored.md", "RALPH_PROMPT=ignored.md", "RALPH_UNKNOWN=ignored"}
 	c := fixture{env: env}.mustLoad(t)
 	for _, e := range c.Entries() {
@@ -303,7 +304,7 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 		}
 	}
 	if c.MaxOutputBuffer.V != 64<<10 || c.BackoffMax.V != 30*time.Second || c.Mode.V != "fix" || c.Prompts.V != nil ||
-		c.HistoryKeep.V != 0 || c.HistoryMaxSize.V != 0 {
+		c.HistoryKeep.V != 0 || c.HistoryMaxSize.V != 0 || !reflect.DeepEqual(c.Notify.V, []string{"desktop", "bell"}) {
 		t.Errorf("unexpected values: %+v", c)
 	}
 }

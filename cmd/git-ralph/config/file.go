@@ -239,7 +239,7 @@ func (d *fileDecoder) set(t table, s *spec, v any, o Origin, field string) *Erro
 			"%s and %s are both set (%s is on line %d)", prev.key, s.key, prev.key, prev.origin.Line).at(o, field)
 	}
 	t[name] = setting{v: v, key: s.key, origin: o}
-	if d.kind == FromRepo && s.command {
+	if d.kind == FromRepo && (s.command || s.commandIf != nil && s.commandIf(v)) {
 		d.commands[field] = display(v)
 	}
 	return nil

@@ -20,6 +20,7 @@ const (
 	typeSize               // bytes: an integer, or a string with a unit ("10MiB")
 	typeStrings            // an array of strings (files only)
 	typeMoney              // US dollars: a TOML float or integer; a decimal number, "$" allowed, in env and flags
+	typeList               // an array of strings in files; comma-separated in env and flags
 )
 
 // spec describes one key: its type, default, rules, and how to write it.
@@ -31,11 +32,12 @@ type spec struct {
 	min       int64  // typeInt: the smallest allowed value
 	rangeHint string // hint when the value is out of range
 	check     func(v any) *problem
-	command   bool  // git ralph runs something with it: listed by RepoCommands
-	fileOnly  bool  // no RALPH_ variable, no flag
-	topOnly   bool  // not allowed inside [modes.NAME]
-	noneOK    bool  // typeDuration: "" means none (0); typeSize: 0 means no limit
-	sizeMax   int64 // typeSize: the largest allowed value; 0: maxSize
+	command   bool             // git ralph runs something with it: listed by RepoCommands
+	commandIf func(v any) bool // when set: this value makes git ralph run or send something
+	fileOnly  bool             // no RALPH_ variable, no flag
+	topOnly   bool             // not allowed inside [modes.NAME]
+	noneOK    bool             // typeDuration: "" means none (0); typeSize: 0 means no limit
+	sizeMax   int64            // typeSize: the largest allowed value; 0: maxSize
 }
 
 // topSpecs are the top-level keys, in the order of Keys and Entries.
@@ -74,6 +76,8 @@ var topSpecs = []spec{
 	{key: "daily_max_cost", typ: typeMoney, def: 0.0, example: "20.00"},
 	{key: "log_level", typ: typeString, def: "info", example: "info", check: checkLogLevel},
 	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
+	{key: "notify", typ: typeList, def: []string(nil), example: `["desktop", "bell", "https://ntfy.sh/mytopic"]`,
+		check: checkNotify, commandIf: hasWebhook},
 	{key: "history_keep", typ: typeInt, def: 100, example: "100", min: 0,
 		rangeHint: "use 0 to keep the output and diff of every iteration"},
 	{key: "history_max_size", typ: typeSize, def: int64(500 << 20), example: "500MiB", noneOK: true, sizeMax: 1 << 50},
@@ -173,6 +177,13 @@ func (s *spec) fromTOML(v any) (any, *problem) {
 				return s.money(x.v, strconv.FormatFloat(x.v, 'g', -1, 64))
 			}
 		}
+	case typeList:
+		switch x := v.(type) {
+		case []any:
+			return s.strings(x)
+		case string:
+			return s.validate(splitList(x))
+		}
 	}
 	return nil, s.wrongType(v)
 }
@@ -205,6 +216,8 @@ func (s *spec) fromString(raw string) (any, *problem) {
 			return nil, newProblem("use an amount in US dollars, like "+s.example, "want an amount, got %q", raw)
 		}
 		return s.money(f, raw)
+	case typeList:
+		return s.validate(splitList(raw))
 	}
 	return nil, newProblem("set it in a config file", "%s can't be set from the environment or a flag", s.key)
 }
@@ -311,14 +324,15 @@ func (s *spec) strings(list []any) (any, *problem) {
 // wrongType is the problem of a file value of the wrong TOML type.
 func (s *spec) wrongType(got any) *problem {
 	want := map[valueType]string{typeString: "a string", typeInt: "an integer", typeBool: "a boolean",
-		typeDuration: "a duration string", typeSize: "a size", typeStrings: "an array of strings", typeMoney: "an amount"}[s.typ]
+		typeDuration: "a duration string", typeSize: "a size", typeStrings: "an array of strings", typeMoney: "an amount",
+		typeList: "an array of strings"}[s.typ]
 	return newProblem("write it like this: "+s.key+" = "+s.literal(), "want %s, got %s", want, describe(got))
 }
 
 // literal is the spec's example written as a TOML value.
 func (s *spec) literal() string {
 	switch s.typ {
-	case typeInt, typeBool, typeStrings, typeMoney:
+	case typeInt, typeBool, typeStrings, typeMoney, typeList:
 		return s.example
 	}
 	return strconv.Quote(s.example)

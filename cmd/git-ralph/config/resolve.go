@@ -66,6 +66,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		DailyMaxCost:         budget[float64](user, repo, mode.V, env, flags, "daily_max_cost"),
 		LogLevel:             get[string](ts, "log_level"),
 		ShowAgentOutput:      get[bool](ts, "show_agent_output"),
+		Notify:               get[[]string](ts, "notify"),
 		HistoryKeep:          get[int](ts, "history_keep"),
 		HistoryMaxSize:       get[int64](ts, "history_max_size"),
 		Prompts:              get[[]string](ts, "prompts"),
@@ -229,6 +230,7 @@ func (c *Config) Entries() []Entry {
 		{"daily_max_cost", formatMoney(c.DailyMaxCost.V), c.DailyMaxCost.Origin},
 		text("log_level", c.LogLevel, "none"),
 		{"show_agent_output", strconv.FormatBool(c.ShowAgentOutput.V), c.ShowAgentOutput.Origin},
+		{"notify", listOrNone(c.Notify.V), c.Notify.Origin},
 		number("history_keep", c.HistoryKeep),
 		{"history_max_size", sizeOrNone(c.HistoryMaxSize.V), c.HistoryMaxSize.Origin},
 		{"prompts", c.describePrompts(), c.Prompts.Origin},
@@ -279,6 +281,14 @@ func tokensOrNone(n int) string {
 		return "none"
 	}
 	return strconv.Itoa(n)
+}
+
+// listOrNone reads a list, with "none" for an empty one.
+func listOrNone(list []string) string {
+	if len(list) == 0 {
+		return NotifyNone
+	}
+	return strings.Join(list, ", ")
 }
 
 func number(key string, v Value[int]) Entry { return Entry{key, strconv.Itoa(v.V), v.Origin} }

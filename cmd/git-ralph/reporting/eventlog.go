@@ -116,6 +116,13 @@ func (l *RunLog) HookFailed(hook, command, event string, err error, output strin
 		"output", output, "duration_ms", took.Milliseconds())...)
 }
 
+// NotifyFailed logs a notification that could not be delivered: where to, for which
+// event, why, and how long it tried. The loop goes on.
+func (l *RunLog) NotifyFailed(destination, event string, err error, took time.Duration) {
+	l.log().Warn("notification failed", "destination", destination, "event", event, "error", err.Error(),
+		"duration_ms", took.Milliseconds())
+}
+
 // Signal logs a signal the loop received.
 func (l *RunLog) Signal(name string) { l.log().Warn("signal received", "signal", name) }
 
