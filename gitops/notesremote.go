@@ -19,6 +19,9 @@ func FetchNotes(ctx context.Context, dir, remote, ref string) (found bool, err e
 	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "couldn't find remote ref") {
 		return false, nil
 	}
+	if errors.As(err, &gitErr) {
+		return false, fmt.Errorf("git fetch of %s from %s failed: %s", ref, remote, pushMessage(gitErr.Stderr))
+	}
 	if err != nil {
 		return false, fmt.Errorf("fetching %s from %s: %w", ref, remote, err)
 	}

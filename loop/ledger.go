@@ -1,0 +1,64 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/history/ledger"
+)
+
+// NotesRef is the ledger: a git note on the last commit of each iteration that made
+// commits, saying which loop iteration made it and what it cost (see history/ledger).
+const NotesRef = "refs/notes/ralph"
+
+// note attaches the iteration's ledger entry to its last commit, when it made commits:
+// HEAD moved to a commit that the one it started from does not hold (a reset to an older
+// commit makes none). It returns the commit noted, or "". A failure is a warning: the
+// ledger must not stop a loop.
+func (r *runner) note(ctx context.Context, rec history.Record) string {
+	before, after := rec.CommitBefore, rec.CommitAfter
+	if after == "" || after == before {
+		return ""
+	}
+	if before != "" {
+		madeNone, _, err := gitops.Relation(ctx, r.cfg.Dir, before, after)
+		if err != nil || madeNone {
+			return ""
+		}
+	}
+	if err := gitops.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(LedgerEntry(rec))); err != nil {
+		r.report(Warning{Message: fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err)})
+		return ""
+	}
+	return after
+}
+
+// LedgerEntry is what the ledger says of an iteration, from its record.
+func LedgerEntry(rec history.Record) ledger.Entry {
+	e := ledger.Entry{Run: rec.Run, Iteration: rec.RunIteration, Record: rec.Iteration, Mode: rec.Mode,
+		Agent: rec.Agent, Model: rec.Model, Started: rec.StartedAt.Truncate(time.Second),
+		Duration: time.Duration(rec.DurationMS) * time.Millisecond, Outcome: rec.Outcome,
+		Validation: rec.Validation, Input: rec.InputTokens, Output: rec.OutputTokens,
+		CacheRead: rec.CacheRead, CacheWrite: rec.CacheWrite, CostUSD: rec.CostUSD}
+	if ledger.IsHash(rec.CommitBefore) {
+		e.Before = rec.CommitBefore
+	}
+	return e
+}
+
+// pushNotes sends the ledger after a push of the branch to target, without force; notes
+// the remote got meanwhile from elsewhere are merged first (gitops.PushNotes). A failure
+// is a warning, not a failed iteration: the branch itself reached the remote, and the
+// notes go with the next push.
+func (r *runner) pushNotes(ctx context.Context, i int, target gitops.PushTarget) {
+	err := gitops.PushNotes(ctx, r.cfg.Dir, target.Remote, NotesRef)
+	if err == nil {
+		return
+	}
+	r.report(Warning{Message: fmt.Sprintf("iteration %d: the branch was pushed, but the ledger (%s) was not: %s; the next push sends it, or run 'git ralph ledger --remote %s' (which merges the remote's notes) and 'git push %s %s'",
+		i, NotesRef, strings.TrimSpace(err.Error()), target.Remote, target.Remote, NotesRef)})
+}
