@@ -44,16 +44,16 @@ func Parse(note string) ([]Entry, []Unreadable) {
 	var entries []Entry
 	var bad []Unreadable
 	seen := map[string]bool{}
-	for _, block := range blocks(note) {
-		if seen[block] {
+	for _, b := range blocks(note) {
+		if seen[b.text] {
 			continue
 		}
-		seen[block] = true
+		seen[b.text] = true
 		if len(entries)+len(bad) == maxEntries {
 			bad = append(bad, Unreadable{fmt.Sprintf("more than %d entries in one note; the rest is not read", maxEntries)})
 			break
 		}
-		e, err := parseEntry(block)
+		e, err := parseEntry(b)
 		if err != nil {
 			bad = append(bad, Unreadable{err.Error()})
 			continue
@@ -63,52 +63,60 @@ func Parse(note string) ([]Entry, []Unreadable) {
 	return entries, bad
 }
 
+// block is one entry's lines, and the line of the note it starts on (1-based).
+type block struct {
+	text  string
+	first int
+}
+
 // blocks splits a note at its blank lines.
-func blocks(note string) []string {
-	var out []string
+func blocks(note string) []block {
+	var out []block
 	var cur []string
-	for _, line := range strings.Split(note, "\n") {
-		if line == "" {
-			if len(cur) > 0 {
-				out = append(out, strings.Join(cur, "\n"))
-				cur = nil
-			}
+	for n, line := range strings.Split(note, "\n") {
+		if line != "" {
+			cur = append(cur, line)
 			continue
 		}
-		cur = append(cur, line)
+		if len(cur) > 0 {
+			out = append(out, block{strings.Join(cur, "\n"), n + 1 - len(cur)})
+			cur = nil
+		}
 	}
 	if len(cur) > 0 {
-		out = append(out, strings.Join(cur, "\n"))
+		out = append(out, block{strings.Join(cur, "\n"), strings.Count(note, "\n") + 2 - len(cur)})
 	}
 	return out
 }
 
-// parseEntry reads one block: the header, then `key: value` lines.
-func parseEntry(block string) (Entry, error) {
-	lines := strings.Split(block, "\n")
+// parseEntry reads one block: the header, then `key: value` lines. Errors name the line
+// of the note.
+func parseEntry(b block) (Entry, error) {
+	lines := strings.Split(b.text, "\n")
 	if err := checkHeader(lines[0]); err != nil {
-		return Entry{}, err
+		return Entry{}, fmt.Errorf("line %d: %w", b.first, err)
 	}
 	var e Entry
 	set := map[string]bool{}
 	for n, line := range lines[1:] {
+		at := b.first + 1 + n
 		key, value, err := splitLine(line)
 		if err != nil {
-			return Entry{}, fmt.Errorf("line %d: %w", n+2, err)
+			return Entry{}, fmt.Errorf("line %d: %w", at, err)
 		}
 		if set[key] {
-			return Entry{}, fmt.Errorf("line %d: %s is given twice", n+2, key)
+			return Entry{}, fmt.Errorf("line %d: %s is given twice", at, key)
 		}
 		set[key] = true
 		if f, ok := fieldNamed(key); ok {
 			if err := f.set(&e, value); err != nil {
-				return Entry{}, fmt.Errorf("line %d: %s: %w", n+2, key, err)
+				return Entry{}, fmt.Errorf("line %d: %s: %w", at, key, err)
 			}
 		}
 	}
 	for _, f := range fields {
 		if f.required && !set[f.key] {
-			return Entry{}, fmt.Errorf("the entry has no %s", f.key)
+			return Entry{}, fmt.Errorf("line %d: the entry has no %s", b.first, f.key)
 		}
 	}
 	return e, nil

@@ -146,3 +146,10 @@ func TestTotals(t *testing.T) {
 		t.Fatalf("totals = %+v", tot)
 	}
 }
+
+func TestParseNamesTheLineOfTheNote(t *testing.T) {
+	_, bad := Parse(Format(sample) + "\n\n" + strings.Replace(Format(sample), "mode: build", "mode: bu\x07ild", 1))
+	if len(bad) != 1 || bad[0].Reason != "line 24: mode: the value holds a character that does not print" {
+		t.Fatalf("unreadable = %+v", bad)
+	}
+}

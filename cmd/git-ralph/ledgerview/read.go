@@ -26,13 +26,18 @@ var fetchTimeout = time.Minute
 // Ledger is what `git ralph ledger` prints: the commits of a range with the iterations
 // that made them, and their totals.
 type Ledger struct {
-	Range       string        `json:"range"` // the revisions listed, as git reads them
-	Base        string        `json:"base"`  // how the range was chosen, in words
-	Commits     []Commit      `json:"commits"`
-	WithoutNote int           `json:"commits_without_note"`
-	Truncated   bool          `json:"truncated,omitempty"` // more than MaxCommits: the oldest are not listed
-	Totals      ledger.Totals `json:"totals"`
-	DurationMS  int64         `json:"duration_ms"`
+	Range       string   `json:"range"` // the revisions listed, as git reads them
+	Base        string   `json:"base"`  // how the range was chosen, in words
+	Commits     []Commit `json:"commits"`
+	WithoutNote int      `json:"commits_without_note"`
+	Truncated   bool     `json:"truncated,omitempty"` // more than MaxCommits: the oldest are not listed
+	Totals      Totals   `json:"totals"`
+}
+
+// Totals are the range's totals, with their duration in milliseconds for JSON.
+type Totals struct {
+	ledger.Totals
+	DurationMS int64 `json:"duration_ms"`
 }
 
 // Commit is one commit of the range.
@@ -80,7 +85,7 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 	l := &Ledger{Range: strings.Join(revs, " "), Base: base, Truncated: truncated}
 	l.fill(commits, notes)
 	l.attribute(ctx, req.Root)
-	l.DurationMS = l.Totals.Duration.Milliseconds()
+	l.Totals.DurationMS = l.Totals.Duration.Milliseconds()
 	return l, nil
 }
 
