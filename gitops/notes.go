@@ -109,3 +109,24 @@ func notesGit(ctx context.Context, dir string, stdin io.Reader, args ...string) 
 	err := gitTo(ctx, dir, env, stdin, &out, args...)
 	return out.String(), err
 }
+
+// RemoveNotesScratch deletes the scratch refs that notes writers killed halfway left
+// behind: those whose process is gone. It returns how many it removed.
+func RemoveNotesScratch(ctx context.Context, dir string) (int, error) {
+	out, err := Git(ctx, dir, "for-each-ref", "--format=%(refname)", scratchNotes)
+	if err != nil || out == "" {
+		return 0, err
+	}
+	removed := 0
+	for ref := range strings.SplitSeq(out, "\n") {
+		pid, _, _ := strings.Cut(strings.TrimPrefix(ref, scratchNotes), "-")
+		if n, err := strconv.Atoi(pid); err == nil && processAlive(n) {
+			continue
+		}
+		if err := deleteScratch(ctx, dir, ref); err != nil {
+			return removed, err
+		}
+		removed++
+	}
+	return removed, nil
+}

@@ -192,3 +192,21 @@ func TestReadNotesBounds(t *testing.T) {
 		t.Errorf("no notes ref: %v, %v", notes, err)
 	}
 }
+
+func TestRemoveNotesScratch(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	head := run(t, dir, "rev-parse", "HEAD")
+	mine := scratchRef()
+	dead := scratchNotes + "999999999-abc"
+	for _, ref := range []string{mine, dead, scratchNotes + "junk"} {
+		run(t, dir, "update-ref", ref, head)
+	}
+	removed, err := RemoveNotesScratch(ctx, dir)
+	if err != nil || removed != 2 {
+		t.Fatalf("removed %d, %v; want the dead writer's and the unnamed one", removed, err)
+	}
+	if left := run(t, dir, "for-each-ref", "--format=%(refname)", scratchNotes); left != mine {
+		t.Errorf("left: %q, want %q", left, mine)
+	}
+}
