@@ -210,3 +210,26 @@ func TestRemoveNotesScratch(t *testing.T) {
 		t.Errorf("left: %q, want %q", left, mine)
 	}
 }
+
+// BenchmarkAppendNote measures what the ledger adds to an iteration: one note written by
+// compare-and-swap (seven git processes), against a bare `git notes append` (one, which
+// can lose a concurrent writer's note).
+func BenchmarkAppendNote(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	run(b, dir, "init", "-q")
+	run(b, dir, "commit", "-q", "--allow-empty", "-m", "one")
+	head := run(b, dir, "rev-parse", "HEAD")
+	b.Run("swap", func(b *testing.B) {
+		for b.Loop() {
+			if err := AppendNote(ctx, dir, testNotes, head, "git-ralph ledger v1\nrun: r\n"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bare-git-notes", func(b *testing.B) {
+		for b.Loop() {
+			run(b, dir, "notes", "--ref=bare", "append", "-m", "git-ralph ledger v1\nrun: r", head)
+		}
+	})
+}
