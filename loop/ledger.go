@@ -16,21 +16,21 @@ import (
 const NotesRef = "refs/notes/ralph"
 
 // note attaches the iteration's ledger entry to its last commit, when it made commits:
-// HEAD moved to a commit that the one it started from does not hold (a reset to an older
-// commit makes none). It returns the commit noted, or "". A failure is a warning: the
-// ledger must not stop a loop.
+// HEAD holds commits that the commit it started from does not (a reset to an older commit
+// makes none). It returns the commit noted, or "". A failure is a warning: the ledger
+// must not stop a loop.
 func (r *runner) note(ctx context.Context, rec history.Record) string {
 	before, after := rec.CommitBefore, rec.CommitAfter
 	if after == "" || after == before {
 		return ""
 	}
-	if before != "" {
-		madeNone, _, err := gitops.Relation(ctx, r.cfg.Dir, before, after)
-		if err != nil || madeNone {
-			return ""
-		}
+	made, err := gitops.CountAhead(ctx, r.cfg.Dir, before, after)
+	if err != nil || made == 0 {
+		return ""
 	}
-	if err := gitops.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(LedgerEntry(rec))); err != nil {
+	e := LedgerEntry(rec)
+	e.Commits = made
+	if err := gitops.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(e)); err != nil {
 		r.report(Warning{Message: fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err)})
 		return ""
 	}

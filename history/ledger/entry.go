@@ -45,6 +45,7 @@ type Entry struct {
 	CacheWrite int64         `json:"cache_write_tokens,omitempty"`
 	CostUSD    float64       `json:"cost_usd,omitempty"` // 0: the agent reported none
 	Before     string        `json:"before,omitempty"`   // the commit the iteration started from; "" on an unborn branch
+	Commits    int           `json:"commits,omitempty"`  // how many commits it made (this one the last)
 }
 
 // Tokens is the entry's tokens of every kind.
@@ -76,6 +77,7 @@ var fields = []field{
 	tokens("cache_write_tokens", func(e *Entry) *int64 { return &e.CacheWrite }),
 	dollars("cost_usd", func(e *Entry) *float64 { return &e.CostUSD }),
 	commit("before", func(e *Entry) *string { return &e.Before }),
+	count("commits", false, 1, func(e *Entry) *int { return &e.Commits }),
 }
 
 func text(key string, required bool, at func(*Entry) *string) field {

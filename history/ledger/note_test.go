@@ -9,7 +9,7 @@ import (
 var sample = Entry{Run: "20261121T210017Z-13bbdd78", Iteration: 3, Record: 17, Mode: "build", Agent: "claude",
 	Model: "claude-sonnet-4-5", Started: time.Date(2026, 11, 21, 21, 0, 17, 0, time.UTC),
 	Duration: 83456 * time.Millisecond, Outcome: "success", Validation: "passed", Input: 12345, Output: 678,
-	CacheRead: 9000, CacheWrite: 100, CostUSD: 0.4213, Before: strings.Repeat("ab", 20)}
+	CacheRead: 9000, CacheWrite: 100, CostUSD: 0.4213, Before: strings.Repeat("ab", 20), Commits: 2}
 
 func TestFormatReadsWell(t *testing.T) {
 	want := `git-ralph ledger v1
@@ -29,6 +29,7 @@ cache_read_tokens: 9000
 cache_write_tokens: 100
 cost_usd: 0.4213
 before: abababababababababababababababababababab
+commits: 2
 `
 	if got := Format(sample); got != want {
 		t.Fatalf("Format:\n%s\nwant:\n%s", got, want)
@@ -149,7 +150,7 @@ func TestTotals(t *testing.T) {
 
 func TestParseNamesTheLineOfTheNote(t *testing.T) {
 	_, bad := Parse(Format(sample) + "\n\n" + strings.Replace(Format(sample), "mode: build", "mode: bu\x07ild", 1))
-	if len(bad) != 1 || bad[0].Reason != "line 24: mode: the value holds a character that does not print" {
+	if len(bad) != 1 || bad[0].Reason != "line 25: mode: the value holds a character that does not print" {
 		t.Fatalf("unreadable = %+v", bad)
 	}
 }

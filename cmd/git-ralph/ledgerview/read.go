@@ -138,7 +138,9 @@ func (l *Ledger) fill(commits []gitops.LoggedCommit, notes map[string]gitops.Not
 }
 
 // attribute marks the commits that a noted iteration made before its last one, from the
-// commit each entry says the iteration started from; then counts what is left unnoted.
+// commit each entry says the iteration started from and the number of commits it made
+// (when git finds another number between the two, the note was copied onto a rewritten
+// commit and nothing is marked); then counts what is left unnoted.
 func (l *Ledger) attribute(ctx context.Context, root string) {
 	at := map[string]int{}
 	for i, c := range l.Commits {
@@ -146,9 +148,14 @@ func (l *Ledger) attribute(ctx context.Context, root string) {
 	}
 	for _, c := range l.Commits {
 		for _, e := range c.Entries {
+			if e.Commits < 2 || e.Commits > iterationCommits {
+				continue
+			}
 			made, err := gitops.IterationCommits(ctx, root, e.Before, c.Hash, iterationCommits)
-			if err != nil {
-				continue // its start is not in this clone (shallow): it is shown on its own
+			if err != nil || len(made) != e.Commits {
+				// its start is not in this clone (shallow), or the commit was rewritten
+				// (a rebase that copied the note): what lies between is not all its own
+				continue
 			}
 			for _, h := range made {
 				if i, ok := at[h]; ok && h != c.Hash && len(l.Commits[i].Entries) == 0 && len(l.Commits[i].Unreadable) == 0 && l.Commits[i].MadeBy == "" {
