@@ -3,6 +3,7 @@ package gitops
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -100,6 +101,9 @@ func readSmallBlobs(ctx context.Context, dir string, names []string, notes map[s
 	return nil
 }
 
+// ErrBadRevision means git knows no such revision or range.
+var ErrBadRevision = errors.New("not a revision or range git knows")
+
 // LoggedCommit is one commit of a range, as a list of them shows it.
 type LoggedCommit struct {
 	Hash    string
@@ -111,6 +115,10 @@ type LoggedCommit struct {
 func RangeCommits(ctx context.Context, dir string, revs []string, limit int) (commits []LoggedCommit, truncated bool, err error) {
 	args := append([]string{"log", "--no-decorate", "--no-show-signature", "--format=%H%x00%s", "--max-count=" + strconv.Itoa(limit+1), "--end-of-options"}, revs...)
 	out, err := Git(ctx, dir, append(args, "--")...)
+	var gitErr *Error
+	if errors.As(err, &gitErr) && (strings.Contains(gitErr.Stderr, "bad revision") || strings.Contains(gitErr.Stderr, "unknown revision")) {
+		return nil, false, fmt.Errorf("%w: %q", ErrBadRevision, strings.Join(revs, " "))
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("listing the commits of %s: %w", strings.Join(revs, " "), err)
 	}

@@ -27,8 +27,11 @@ func (c *LedgerCmd) Run(ctx context.Context, s Streams) error {
 	}
 	warn := func(msg string) { fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(msg)) }
 	l, err := ledgerview.Read(ctx, ledgerview.Request{Root: root, Revs: c.Range, Remote: c.Remote, Warn: warn})
-	if errors.Is(err, gitops.ErrNoRemote) {
+	switch {
+	case errors.Is(err, gitops.ErrNoRemote):
 		return hints.Wrap(err, "name one of the repository's remotes ('git remote -v'), or leave --remote out")
+	case errors.Is(err, gitops.ErrBadRevision):
+		return hints.Wrap(err, "give a range as git log reads it: main..HEAD, HEAD~10.., a branch or a commit")
 	}
 	if err != nil {
 		return err

@@ -20,6 +20,10 @@ const maxSubject = 60
 // then why the unreadable notes cannot be read, and the totals. Every value from the notes and the commits is shown terminal-safe.
 func Print(w io.Writer, l *Ledger) error {
 	fmt.Fprintf(w, "Ledger of %s: %s\n", display.Printable(l.Range), display.PrintableText(l.Base))
+	if len(l.Commits) == 0 {
+		_, err := fmt.Fprintln(w, "No commits in this range.")
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "COMMIT\tRUN\tITERATION\tMODE\tAGENT\tOUTCOME\tDURATION\tTOKENS\tCOST\tSUBJECT")
 	unnoted := 0

@@ -74,6 +74,11 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(req.Revs) == 0 {
+		if head, err := gitops.ResolveRef(ctx, req.Root, "HEAD"); err != nil || head == "" {
+			return &Ledger{Range: "HEAD", Base: "HEAD has no commit yet"}, err
+		}
+	}
 	commits, truncated, err := gitops.RangeCommits(ctx, req.Root, revs, MaxCommits)
 	if err != nil {
 		return nil, err
