@@ -26,7 +26,7 @@ func FetchNotes(ctx context.Context, dir, remote, ref string) (found bool, err e
 		return false, fmt.Errorf("fetching %s from %s: %w", ref, remote, err)
 	}
 	if err := MergeNotes(ctx, dir, ref, scratch); err != nil {
-		return true, fmt.Errorf("merging %s from %s: %w", ref, remote, err)
+		return true, fmt.Errorf("merging the %s of %s into this repository's: %s", ref, remote, gitMessage(err))
 	}
 	return true, nil
 }
@@ -73,4 +73,14 @@ func (e *notesPushError) Error() string {
 func isRejected(err error) bool {
 	var e *notesPushError
 	return errors.As(err, &e) && strings.Contains(e.stderr, "[rejected]")
+}
+
+// gitMessage is what git said in err, without the command line and git's advice; other
+// errors as they are.
+func gitMessage(err error) string {
+	var gitErr *Error
+	if errors.As(err, &gitErr) {
+		return pushMessage(gitErr.Stderr)
+	}
+	return err.Error()
 }

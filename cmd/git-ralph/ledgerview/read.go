@@ -112,7 +112,7 @@ func fetch(ctx context.Context, req Request) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		req.Warn(fmt.Sprintf("cannot fetch the ledger from %s, showing the notes this repository has: %v", remote, err))
+		req.Warn(fmt.Sprintf("cannot bring in the ledger of %s, showing the notes this repository has: %v", remote, err))
 	}
 	return nil
 }
