@@ -14,7 +14,7 @@ const testNotes = "refs/notes/ralph"
 
 func noteOf(t *testing.T, dir, commit string) string {
 	t.Helper()
-	notes, err := ReadNotes(context.Background(), dir, testNotes, 1<<20)
+	notes, err := ReadNotes(context.Background(), dir, testNotes, []string{commit}, NoteBounds{Each: 1 << 20, Total: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,17 +178,38 @@ func TestPushNotesUnreachable(t *testing.T) {
 }
 
 func TestReadNotesBounds(t *testing.T) {
+	ctx := context.Background()
 	dir := committedRepo(t)
-	head := run(t, dir, "rev-parse", "HEAD")
-	run(t, dir, "notes", "--ref=ralph", "add", "-m", strings.Repeat("x", 100), head)
-	notes, err := ReadNotes(context.Background(), dir, testNotes, 50)
+	first := run(t, dir, "rev-parse", "HEAD")
+	run(t, dir, "notes", "--ref=ralph", "add", "-m", strings.Repeat("x", 100), first)
+	var commits []string
+	for i := range 3 {
+		run(t, dir, "commit", "-q", "--allow-empty", "-m", fmt.Sprint(i))
+		commits = append(commits, run(t, dir, "rev-parse", "HEAD"))
+		run(t, dir, "notes", "--ref=ralph", "add", "-m", fmt.Sprintf("%019d", i), commits[i])
+	}
+	notes, err := ReadNotes(ctx, dir, testNotes, append(commits, first), NoteBounds{Each: 50, Total: 45})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := notes[head]; n.Text != "" || n.TooLarge != 101 {
-		t.Errorf("note = %+v", n)
+	if n := notes[first]; n.Text != "" || n.TooLarge != 101 {
+		t.Errorf("the large note = %+v", n)
 	}
-	if notes, err := ReadNotes(context.Background(), dir, "refs/notes/none", 50); err != nil || len(notes) != 0 {
+	read, skipped := 0, 0
+	for _, c := range commits {
+		if notes[c].Skipped {
+			skipped++
+		} else if notes[c].Text != "" {
+			read++
+		}
+	}
+	if read != 2 || skipped != 1 {
+		t.Errorf("read %d, skipped %d of three 20-byte notes within 45 bytes in all", read, skipped)
+	}
+	if notes, _ := ReadNotes(ctx, dir, testNotes, commits[:1], NoteBounds{Each: 50, Total: 50}); len(notes) != 1 {
+		t.Errorf("notes of commits not asked for were read: %v", notes)
+	}
+	if notes, err := ReadNotes(ctx, dir, "refs/notes/none", commits, NoteBounds{Each: 50, Total: 50}); err != nil || len(notes) != 0 {
 		t.Errorf("no notes ref: %v, %v", notes, err)
 	}
 }

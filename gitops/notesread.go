@@ -11,24 +11,36 @@ import (
 
 // Note is the note of one commit, read from a notes ref.
 type Note struct {
-	Text     string // "" when TooLarge
+	Text     string // "" when TooLarge or Skipped
 	TooLarge int64  // the note's size when it is larger than the reader's bound; 0 otherwise
 	NotBlob  bool   // the notes tree holds something else than a text for this commit
+	Skipped  bool   // not read: the notes read before it reached the bound of them all
 }
 
-// ReadNotes reads the notes of ref (a full ref under refs/notes/): commit → note. A note
-// larger than maxBytes is not read (its size is given instead): notes may come from a
-// hostile remote. No ref: no notes.
-func ReadNotes(ctx context.Context, dir, ref string, maxBytes int64) (map[string]Note, error) {
+// NoteBounds bound what ReadNotes reads: notes may come from a hostile remote.
+type NoteBounds struct {
+	Each  int64 // bytes of one note
+	Total int64 // bytes of all the notes read
+}
+
+// ReadNotes reads the notes of ref (a full ref under refs/notes/) on the commits given:
+// commit → note; a commit without a note is not in the map. A note larger than
+// bounds.Each is not read (its size is given instead), nor are the notes after those that
+// reached bounds.Total. No ref: no notes.
+func ReadNotes(ctx context.Context, dir, ref string, commits []string, bounds NoteBounds) (map[string]Note, error) {
 	out, err := Git(ctx, dir, "notes", "--ref="+ref, "list")
 	if err != nil {
 		return nil, fmt.Errorf("listing the notes of %s: %w", ref, err)
+	}
+	wanted := make(map[string]bool, len(commits))
+	for _, c := range commits {
+		wanted[c] = true
 	}
 	byBlob := map[string][]string{} // note object → the commits it notes
 	var blobs []string
 	for line := range strings.SplitSeq(out, "\n") {
 		note, commit, ok := strings.Cut(line, " ")
-		if !ok {
+		if !ok || !wanted[commit] {
 			continue
 		}
 		if byBlob[note] == nil {
@@ -36,7 +48,7 @@ func ReadNotes(ctx context.Context, dir, ref string, maxBytes int64) (map[string
 		}
 		byBlob[note] = append(byBlob[note], commit)
 	}
-	texts, err := readBlobs(ctx, dir, blobs, maxBytes)
+	texts, err := readBlobs(ctx, dir, blobs, bounds)
 	if err != nil {
 		return nil, fmt.Errorf("reading the notes of %s: %w", ref, err)
 	}
@@ -49,9 +61,9 @@ func ReadNotes(ctx context.Context, dir, ref string, maxBytes int64) (map[string
 	return notes, nil
 }
 
-// readBlobs reads the blobs named of at most maxBytes each, in two `git cat-file` calls:
-// their sizes first, then the ones small enough.
-func readBlobs(ctx context.Context, dir string, names []string, maxBytes int64) (map[string]Note, error) {
+// readBlobs reads the blobs named within bounds, in two `git cat-file` calls: their
+// sizes first, then the ones small enough.
+func readBlobs(ctx context.Context, dir string, names []string, bounds NoteBounds) (map[string]Note, error) {
 	notes := map[string]Note{}
 	if len(names) == 0 {
 		return notes, nil
@@ -61,15 +73,19 @@ func readBlobs(ctx context.Context, dir string, names []string, maxBytes int64) 
 		return nil, err
 	}
 	var small []string
+	var total int64
 	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 		f := strings.Fields(line)
 		size, err := strconv.ParseInt(f[len(f)-1], 10, 64)
 		switch {
 		case len(f) != 3 || f[1] != "blob" || err != nil:
 			notes[f[0]] = Note{NotBlob: true}
-		case size > maxBytes:
+		case size > bounds.Each:
 			notes[f[0]] = Note{TooLarge: size}
+		case total+size > bounds.Total:
+			notes[f[0]] = Note{Skipped: true}
 		default:
+			total += size
 			small = append(small, f[0])
 		}
 	}

@@ -13,7 +13,7 @@ import (
 func FetchNotes(ctx context.Context, dir, remote, ref string) (found bool, err error) {
 	scratch := scratchRef()
 	defer deleteScratch(ctx, dir, scratch)
-	_, err = Git(ctx, dir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
+	_, err = Git(ctx, dir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-maintenance",
 		"--end-of-options", remote, "+"+ref+":"+scratch)
 	var gitErr *Error
 	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "couldn't find remote ref") {

@@ -16,6 +16,9 @@ import (
 // MaxCommits bounds the commits one ledger lists.
 const MaxCommits = 10_000
 
+// maxNotesRead bounds the bytes of all the notes one ledger reads.
+const maxNotesRead = 64 << 20
+
 // iterationCommits bounds the commits one iteration is said to have made.
 const iterationCommits = 1000
 
@@ -83,7 +86,11 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	notes, err := gitops.ReadNotes(ctx, req.Root, loop.NotesRef, ledger.MaxNote)
+	hashes := make([]string, len(commits))
+	for i, c := range commits {
+		hashes[i] = c.Hash
+	}
+	notes, err := gitops.ReadNotes(ctx, req.Root, loop.NotesRef, hashes, gitops.NoteBounds{Each: ledger.MaxNote, Total: maxNotesRead})
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +135,8 @@ func (l *Ledger) fill(commits []gitops.LoggedCommit, notes map[string]gitops.Not
 			continue
 		case note.NotBlob:
 			row.Unreadable = []ledger.Unreadable{{Reason: "the note is not a text"}}
+		case note.Skipped:
+			row.Unreadable = []ledger.Unreadable{{Reason: fmt.Sprintf("not read: the notes of this range pass %d MB in all; give a shorter range", maxNotesRead>>20)}}
 		case note.TooLarge > 0:
 			row.Unreadable = []ledger.Unreadable{{Reason: fmt.Sprintf("the note is %d bytes, more than the %d a ledger note may have", note.TooLarge, ledger.MaxNote)}}
 		default:
