@@ -130,9 +130,7 @@ func (l *Ledger) fill(commits []gitops.LoggedCommit, notes map[string]gitops.Not
 		row := Commit{Hash: c.Hash, Subject: c.Subject}
 		note, ok := notes[c.Hash]
 		switch {
-		case !ok:
-			l.Commits = append(l.Commits, row)
-			continue
+		case !ok: // a commit without a note
 		case note.NotBlob:
 			row.Unreadable = []ledger.Unreadable{{Reason: "the note is not a text"}}
 		case note.Skipped:
