@@ -205,10 +205,13 @@ func rangeOf(ctx context.Context, req Request) ([]string, string, error) {
 // (ralph/NAME) starts at the commit its loop recorded; the remote's default branch (or a
 // branch that tracks it) has no base: its whole history; any other branch starts at its
 // merge base with the remote's default branch. "" (the whole history) when the remote's
-// default branch is not known either.
+// default branch is not known either, or HEAD is detached.
 func base(ctx context.Context, root string) (string, string, error) {
 	branch, err := gitops.CurrentBranch(ctx, root)
-	if err != nil && err != gitops.ErrDetached {
+	if err == gitops.ErrDetached {
+		return "", "the whole history of HEAD (detached: no branch to start from)", nil
+	}
+	if err != nil {
 		return "", "", err
 	}
 	if name, ok := strings.CutPrefix(branch, "ralph/"); ok {
