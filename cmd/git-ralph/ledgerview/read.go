@@ -2,6 +2,7 @@ package ledgerview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -208,7 +209,7 @@ func rangeOf(ctx context.Context, req Request) ([]string, string, error) {
 // default branch is not known either, or HEAD is detached.
 func base(ctx context.Context, root string) (string, string, error) {
 	branch, err := gitops.CurrentBranch(ctx, root)
-	if err == gitops.ErrDetached {
+	if errors.Is(err, gitops.ErrDetached) {
 		return "", "the whole history of HEAD (detached: no branch to start from)", nil
 	}
 	if err != nil {
