@@ -28,6 +28,7 @@ func (r *runner) note(ctx context.Context, rec history.Record) string {
 	if err != nil || made == 0 {
 		return ""
 	}
+	r.sweepNotes(ctx)
 	e := LedgerEntry(rec)
 	e.Commits = made
 	if err := gitops.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(e)); err != nil {
@@ -35,6 +36,19 @@ func (r *runner) note(ctx context.Context, rec history.Record) string {
 		return ""
 	}
 	return after
+}
+
+// sweepNotes removes, before the run's first note, the scratch refs of note writers that
+// died halfway (gitops.RemoveNotesScratch): then, not at the loop's start, which stays
+// as quick as it was.
+func (r *runner) sweepNotes(ctx context.Context) {
+	if r.notesSwept {
+		return
+	}
+	r.notesSwept = true
+	if _, err := gitops.RemoveNotesScratch(ctx, r.cfg.Dir); err != nil {
+		r.report(Warning{Message: fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err)})
+	}
 }
 
 // LedgerEntry is what the ledger says of an iteration, from its record.

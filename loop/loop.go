@@ -154,6 +154,8 @@ type runner struct {
 	start   time.Time
 	here    gitops.Checkpoint // the repository now: after the last iteration
 	account string            // the account the agent last said it ran on, for shared limits
+	// notesSwept: the leftover scratch refs of the ledger were looked for in this run
+	notesSwept bool
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {

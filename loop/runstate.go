@@ -74,14 +74,10 @@ func (r *runner) stopOrphans(saved history.State) {
 }
 
 // removeLeftovers removes the scratch index copies of snapshots that a killed loop (or
-// rollback) left in the git directory (the caller holds the lock, so none is in use), and
-// the scratch refs of ledger notes whose writer died.
+// rollback) left in the git directory. The caller holds the lock, so none is in use.
 func (r *runner) removeLeftovers(ctx context.Context) {
 	if _, err := gitops.RemoveScratch(ctx, r.cfg.Dir); err != nil {
 		r.report(Warning{Message: err.Error()})
-	}
-	if _, err := gitops.RemoveNotesScratch(ctx, r.cfg.Dir); err != nil {
-		r.report(Warning{Message: fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err)})
 	}
 }
 
