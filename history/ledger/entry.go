@@ -52,7 +52,9 @@ type Entry struct {
 func (e Entry) Tokens() int64 { return e.Input + e.Output + e.CacheRead + e.CacheWrite }
 
 // field is one `key: value` line of an entry. A new field is one more row of fields (and
-// its member of Entry): get returns "" to leave the line out.
+// its member of Entry): get returns "" to leave the line out. For example the stagnation
+// figures, once the iteration record has them: a Similarity member and
+// decimal("similarity", func(e *Entry) *float64 { return &e.Similarity }).
 type field struct {
 	key      string
 	required bool
@@ -75,7 +77,7 @@ var fields = []field{
 	tokens("output_tokens", func(e *Entry) *int64 { return &e.Output }),
 	tokens("cache_read_tokens", func(e *Entry) *int64 { return &e.CacheRead }),
 	tokens("cache_write_tokens", func(e *Entry) *int64 { return &e.CacheWrite }),
-	dollars("cost_usd", func(e *Entry) *float64 { return &e.CostUSD }),
+	decimal("cost_usd", func(e *Entry) *float64 { return &e.CostUSD }),
 	commit("before", func(e *Entry) *string { return &e.Before }),
 	count("commits", false, 1, func(e *Entry) *int { return &e.Commits }),
 }
@@ -125,7 +127,9 @@ func number(v string, least, most int64) (int64, error) {
 	return n, nil
 }
 
-func dollars(key string, at func(*Entry) *float64) field {
+// decimal is a non-negative number written in decimal notation (no exponent), left out
+// when zero: an amount in dollars, a ratio.
+func decimal(key string, at func(*Entry) *float64) field {
 	get := func(e *Entry) string {
 		if !(*at(e) > 0) || *at(e) > maxTokens {
 			return ""
