@@ -162,19 +162,25 @@ func duration(key string, at func(*Entry) *time.Duration) field {
 
 func instant(key string, at func(*Entry) *time.Time) field {
 	get := func(e *Entry) string {
-		if at(e).IsZero() {
+		if !inRange(*at(e)) {
 			return ""
 		}
 		return at(e).UTC().Format(time.RFC3339)
 	}
 	return field{key, false, get, func(e *Entry, v string) error {
 		t, err := time.Parse(time.RFC3339, v)
-		if err != nil {
-			return fmt.Errorf("%q is not a time (RFC 3339)", v)
+		t = t.UTC().Truncate(time.Second) // as written: to the second, in UTC
+		if err != nil || !inRange(t) {
+			return fmt.Errorf("%q is not a time (RFC 3339, years 1970 to 9999)", v)
 		}
 		*at(e) = t
 		return nil
 	}}
+}
+
+// inRange reports whether t is a time a note may carry (the zero time is not).
+func inRange(t time.Time) bool {
+	return t.Year() >= 1970 && t.Year() <= 9999
 }
 
 func commit(key string, at func(*Entry) *string) field {

@@ -154,3 +154,22 @@ func TestParseNamesTheLineOfTheNote(t *testing.T) {
 		t.Fatalf("unreadable = %+v", bad)
 	}
 }
+
+// FuzzParse: whatever a remote puts in a note, Parse neither panics nor returns an entry
+// that does not format back to itself.
+func FuzzParse(f *testing.F) {
+	f.Add(Format(sample))
+	f.Add(Format(sample) + "\n" + Format(Entry{Run: "r", Iteration: 1, Mode: "m", Outcome: "o"}))
+	f.Add("git-ralph ledger v1\nrun: x\n\n\nLGTM")
+	f.Add("git-ralph ledger v99999999999999999999\n")
+	f.Add(strings.Replace(Format(sample), "started: 2026-11-21T21:00:17Z", "started: 2026-11-21T22:00:17.25+01:00", 1))
+	f.Fuzz(func(t *testing.T, note string) {
+		entries, _ := Parse(note)
+		for _, e := range entries {
+			again, bad := Parse(Format(e))
+			if len(bad) != 0 || len(again) != 1 || again[0] != e {
+				t.Fatalf("entry %+v formats to %q, which reads as %+v %v", e, Format(e), again, bad)
+			}
+		}
+	})
+}
