@@ -169,9 +169,13 @@ func ResolveCommit(ctx context.Context, dir, rev string) (commit, branch string,
 }
 
 // CountAhead is how many commits tip has that base has not (`git rev-list --count
-// base..tip`).
+// base..tip`); with no base (an unborn branch), all of tip's.
 func CountAhead(ctx context.Context, dir, base, tip string) (int, error) {
-	out, err := Git(ctx, dir, "rev-list", "--count", "--end-of-options", base+".."+tip, "--")
+	revs := base + ".." + tip
+	if base == "" {
+		revs = tip
+	}
+	out, err := Git(ctx, dir, "rev-list", "--count", "--end-of-options", revs, "--")
 	if err != nil {
 		return 0, fmt.Errorf("counting the commits of %s not in %s: %w", tip, base, err)
 	}

@@ -76,6 +76,7 @@ type IterationFinished struct {
 	IdleThreshold int
 	Validation    Validation // Ran is false when no validate command is configured
 	Push          string     // "pushed to origin/main", "failed: …"; "" when nothing was pushed
+	Note          string     // the commit the iteration's ledger note went on (NotesRef); "" for none
 }
 
 // Waiting is sent before the loop waits to retry the same iteration: after a usage or

@@ -189,6 +189,8 @@ type runner struct {
 	account string            // the account the agent last said it ran on, for shared limits
 
 	dailyWarned bool // a problem with the daily spend store was reported
+	// notesSwept: the leftover scratch refs of the ledger were looked for in this run
+	notesSwept bool
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {

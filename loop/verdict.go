@@ -31,7 +31,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
 		r.judgeValidation(i, &v, val)
 	}
-	pushed := r.autoPush(ctx, i, it, &v, val)
+	pushed, target := r.autoPush(ctx, i, it, &v, val)
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
 	if res.Silent {
 		rec.Stopped = silentReason(r.cfg.OutputTimeout)
@@ -40,6 +40,10 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	rec.Replayed = r.cfg.Replay
 	bctx, stop := bookkeeping(ctx, r.grace(), r.deps.Hurry)
 	after, rec, err := r.journal.finish(bctx, it, res, rec)
+	noted := ""
+	if err == nil {
+		noted = r.note(bctx, rec)
+	}
 	stop()
 	if err != nil && ctx.Err() != nil {
 		r.report(Warning{Message: fmt.Sprintf("iteration %d: its record is incomplete: %v", i, err)})
@@ -48,6 +52,9 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	}
 	if err != nil {
 		return err
+	}
+	if target != nil {
+		r.pushNotes(ctx, i, *target)
 	}
 	r.prune(context.WithoutCancel(ctx))
 	watched := r.idle.Finished(idle.Iteration{Before: r.here, After: after, Ending: ending(v.outcome)})
@@ -72,7 +79,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		Consecutive: r.res.Consecutive, Threshold: r.cfg.MaxConsecutiveErrors,
 		OutputBytes: res.OutputBytes, Survivors: res.Survivors, Record: rec,
 		Progress: watched.Progress, Idle: r.idle.Idle, IdleThreshold: r.cfg.IdleThreshold,
-		Validation: val, Push: pushed})
+		Validation: val, Push: pushed, Note: noted})
 	return nil
 }
 
@@ -145,14 +152,15 @@ func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
 
 // autoPush pushes HEAD when configured, after an iteration that moved it and passed
 // validation. A failed push counts as a failed iteration; after SUCCESS it ends the run
-// as aborted, since the work is done but did not reach the remote.
-func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) string {
+// as aborted, since the work is done but did not reach the remote. It returns the push's
+// result in words, and where it pushed when it did (the ledger's notes follow).
+func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) (string, *gitops.PushTarget) {
 	if !r.cfg.Push || !v.outcome.Counts() || (val.Ran && !val.Passed) {
-		return ""
+		return "", nil
 	}
 	head, err := gitops.Head(ctx, r.cfg.Dir)
 	if err != nil || head == it.before.Head || head == "" {
-		return ""
+		return "", nil
 	}
 	target, err := gitops.ResolvePushTarget(ctx, r.cfg.Dir, r.cfg.Remote, r.cfg.Branch)
 	if err == nil {
@@ -163,14 +171,14 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 	}
 	r.report(Pushed{Iteration: i, Target: target.String(), Commit: head, Err: err})
 	if err == nil {
-		return "pushed to " + target.String()
+		return "pushed to " + target.String(), &target
 	}
 	if v.outcome == OutcomeDone {
 		v.stop, v.why, v.cause = StatusAborted, "the agent signalled SUCCESS, but the push failed: "+err.Error(), "push_failed"
 	}
 	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
 	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, pushFeedback(i, target.String(), err))
-	return "failed: " + err.Error()
+	return "failed: " + err.Error(), nil
 }
 
 // scanBeforePush refuses to push commits that add secrets (see ScanPush): what the remote

@@ -71,7 +71,7 @@ func TestCheckFindsACycle(t *testing.T) {
 
 func TestRowFor(t *testing.T) {
 	tests := []struct{ pkg, row string }{
-		{"loop", "loop/agent loop/agentcli loop/recording idle history history/redact prompts gitops"},
+		{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops"},
 		{"loop/agentcli/resettime", ""},
 		{"loop/workflow", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 		{"loop/fleet", "history gitops"}, // a row of its own wins over loop/...

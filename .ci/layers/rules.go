@@ -22,7 +22,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/recording idle history history/redact prompts gitops"},
+	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact"},
 	{"loop/agentcli", "loop/agent loop/agentcli/..."},

@@ -23,6 +23,7 @@ type CLI struct {
 	Loop        LoopCmd          `cmd:"" help:"Run the agent through fresh-context iterations until a stop condition."`
 	Status      StatusCmd        `cmd:"" help:"Show whether a loop runs, its mode, iteration, errors and lock holder."`
 	History     HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
+	Ledger      LedgerCmd        `cmd:"" help:"List the commits of a range with the loop iterations that made them and what they cost (the git notes in refs/notes/ralph)."`
 	Runs        RunsCmd          `cmd:"" help:"List every loop of the repository (main work tree and worktrees): state, iteration, last outcome, commits ahead."`
 	Merge       MergeCmd         `cmd:"" help:"Merge a worktree loop's branch into its base branch through the queue: built and validated in a scratch worktree first."`
 	Cancel      CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`

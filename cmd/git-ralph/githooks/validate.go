@@ -40,7 +40,7 @@ type Validation struct {
 func (v Validation) Push(ctx context.Context, root string, updates []RefUpdate) error {
 	seen := map[string]bool{}
 	for _, u := range updates {
-		if u.deletes() || u.LocalSHA == u.RemoteSHA {
+		if u.deletes() || u.LocalSHA == u.RemoteSHA || isNotes(u) {
 			continue
 		}
 		commit, ok, err := gitops.CommitOf(ctx, root, u.LocalSHA)
@@ -133,4 +133,10 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n \t")
+}
+
+// isNotes reports whether u pushes git notes (the ledger, refs/notes/ralph): their
+// commits hold notes, not the project's code, so there is nothing to validate.
+func isNotes(u RefUpdate) bool {
+	return strings.HasPrefix(u.LocalRef, "refs/notes/") && strings.HasPrefix(u.RemoteRef, "refs/notes/")
 }

@@ -96,7 +96,7 @@ func (l *RunLog) iterationFinished(e loop.IterationFinished) {
 		"outcome", e.Outcome, "reason", e.Reason, "exit_code", e.ExitCode, "duration_ms", e.Duration.Milliseconds(),
 		"timed_out", e.TimedOut, "progress", e.Progress, "commit_after", r.CommitAfter, "files_changed", r.FilesChanged,
 		"insertions", r.Insertions, "deletions", r.Deletions, "validation", r.Validation, "push", r.Push,
-		"output_bytes", e.OutputBytes, "output", r.OutputPath)...)
+		"note", e.Note, "output_bytes", e.OutputBytes, "output", r.OutputPath)...)
 }
 
 func (l *RunLog) runFinished(r loop.Result) {

@@ -45,6 +45,7 @@ type iterationFinishedJSON struct {
 	ConsecutiveFailures int            `json:"consecutive_failures"`
 	OutputBytes         int64          `json:"output_bytes"`
 	Record              history.Record `json:"record"`
+	Note                string         `json:"note,omitempty"`
 }
 
 type waitingJSON struct {
@@ -143,7 +144,7 @@ func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 		return "iteration_started", iterationStartedJSON{h("iteration_started", e.At), e.Iteration, e.Max, e.Record}, true
 	case loop.IterationFinished:
 		return "iteration_finished", iterationFinishedJSON{h("iteration_finished", e.At), e.Iteration, e.Max, e.Outcome,
-			e.Reason, e.Progress, e.Idle, e.Consecutive, e.OutputBytes, e.Record}, true
+			e.Reason, e.Progress, e.Idle, e.Consecutive, e.OutputBytes, e.Record, e.Note}, true
 	case loop.Waiting:
 		return "waiting", waitingJSON{h("waiting", time.Time{}), e.Iteration, e.Kind, e.Message, e.Until.UTC(), e.Attempt, e.Resumed, e.From}, true
 	case loop.ValidationFailed:

@@ -1,0 +1,88 @@
+package ledgerview
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history/ledger"
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(cmd.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// noteIteration commits n files on the current branch and notes the last commit as one
+// iteration that made them.
+func noteIteration(t *testing.T, dir, name string, n int) {
+	before := git(t, dir, "rev-parse", "HEAD")
+	for i := range n {
+		git(t, dir, "commit", "-q", "--allow-empty", "-m", name+" "+string(rune('a'+i)))
+	}
+	e := ledger.Entry{Run: "r", Iteration: 1, Mode: "build", Outcome: "success", Before: before, Commits: n}
+	if err := gitops.AppendNote(context.Background(), dir, loop.NotesRef, git(t, dir, "rev-parse", "HEAD"), ledger.Format(e)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func made(l *Ledger) map[string]bool {
+	by := map[string]bool{}
+	for _, c := range l.Commits {
+		if c.MadeBy != "" {
+			by[c.Subject] = true
+		}
+	}
+	return by
+}
+
+// TestAttributeAfterRebase: an iteration's earlier commits are its own; once a rebase
+// copied the note onto the new commits (notes.rewriteRef), the commits between the note's
+// start and the new commit are not all its own, and none is claimed.
+func TestAttributeAfterRebase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
+	git(t, dir, "checkout", "-q", "-b", "feature")
+	noteIteration(t, dir, "it", 2)
+	l, err := Read(ctx, Request{Root: dir, Revs: []string{"main..feature"}, Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if by := made(l); !by["it a"] || len(by) != 1 || l.WithoutNote != 0 {
+		t.Fatalf("made by the iteration: %v, without a note: %d", by, l.WithoutNote)
+	}
+	git(t, dir, "checkout", "-q", "main")
+	git(t, dir, "commit", "-q", "--allow-empty", "-m", "main moves")
+	git(t, dir, "checkout", "-q", "feature")
+	git(t, dir, "-c", "notes.rewriteRef="+loop.NotesRef, "rebase", "-q", "--keep-empty", "main")
+	l, err = Read(ctx, Request{Root: dir, Revs: []string{"HEAD"}, Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if by := made(l); len(by) != 0 {
+		t.Fatalf("after the rebase, claimed: %v", by)
+	}
+	if l.Totals.Iterations != 1 || l.WithoutNote != 3 {
+		t.Fatalf("iterations %d, without a note %d", l.Totals.Iterations, l.WithoutNote)
+	}
+}
+
+func TestRangeRefusesOptions(t *testing.T) {
+	_, _, err := rangeOf(context.Background(), Request{Revs: []string{"--output=/tmp/x"}})
+	if err == nil || !strings.Contains(err.Error(), "is not a revision range") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,78 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/history/ledger"
+)
+
+// NotesRef is the ledger: a git note on the last commit of each iteration that made
+// commits, saying which loop iteration made it and what it cost (see history/ledger).
+const NotesRef = "refs/notes/ralph"
+
+// note attaches the iteration's ledger entry to its last commit, when it made commits:
+// HEAD holds commits that the commit it started from does not (a reset to an older commit
+// makes none). It returns the commit noted, or "". A failure is a warning: the ledger
+// must not stop a loop.
+func (r *runner) note(ctx context.Context, rec history.Record) string {
+	before, after := rec.CommitBefore, rec.CommitAfter
+	if after == "" || after == before {
+		return ""
+	}
+	made, err := gitops.CountAhead(ctx, r.cfg.Dir, before, after)
+	if err != nil || made == 0 {
+		return ""
+	}
+	r.sweepNotes(ctx)
+	e := LedgerEntry(rec)
+	e.Commits = made
+	if err := gitops.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(e)); err != nil {
+		r.report(Warning{Message: fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err)})
+		return ""
+	}
+	return after
+}
+
+// sweepNotes removes, before the run's first note, the scratch refs of note writers that
+// died halfway (gitops.RemoveNotesScratch): then, not at the loop's start, which stays
+// as quick as it was.
+func (r *runner) sweepNotes(ctx context.Context) {
+	if r.notesSwept {
+		return
+	}
+	r.notesSwept = true
+	if _, err := gitops.RemoveNotesScratch(ctx, r.cfg.Dir); err != nil {
+		r.report(Warning{Message: fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err)})
+	}
+}
+
+// LedgerEntry is what the ledger says of an iteration, from its record.
+func LedgerEntry(rec history.Record) ledger.Entry {
+	e := ledger.Entry{Run: rec.Run, Iteration: rec.RunIteration, Record: rec.Iteration, Mode: rec.Mode,
+		Agent: rec.Agent, Model: rec.Model, Started: rec.StartedAt.Truncate(time.Second),
+		Duration: time.Duration(rec.DurationMS) * time.Millisecond, Outcome: rec.Outcome,
+		Validation: rec.Validation, Input: rec.InputTokens, Output: rec.OutputTokens,
+		CacheRead: rec.CacheRead, CacheWrite: rec.CacheWrite, CostUSD: rec.CostUSD}
+	if ledger.IsHash(rec.CommitBefore) {
+		e.Before = rec.CommitBefore
+	}
+	return e
+}
+
+// pushNotes sends the ledger after a push of the branch to target, without force; notes
+// the remote got meanwhile from elsewhere are merged first (gitops.PushNotes). A failure
+// is a warning, not a failed iteration: the branch itself reached the remote, and the
+// notes go with the next push.
+func (r *runner) pushNotes(ctx context.Context, i int, target gitops.PushTarget) {
+	err := gitops.PushNotes(ctx, r.cfg.Dir, target.Remote, NotesRef)
+	if err == nil {
+		return
+	}
+	r.report(Warning{Message: fmt.Sprintf("iteration %d: the branch was pushed, but the ledger (%s) was not: %s; the next push sends it, or run 'git ralph ledger --remote %s' (which merges the remote's notes) and 'git push %s %s'",
+		i, NotesRef, strings.TrimSpace(err.Error()), target.Remote, target.Remote, NotesRef)})
+}
