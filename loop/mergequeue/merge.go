@@ -56,17 +56,19 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	if len(built.Conflicts) > 0 {
 		return r.review(entry, "conflict", built.Conflicts, "")
 	}
+	// recorded once the validate command runs, with its process group: until then the
+	// building record stands for it (a kill drops either)
 	entry.Phase, entry.Result = history.PhaseValidating, built.Commit
-	if err := r.save(entry); err != nil {
-		return Outcome{}, err
-	}
 	if passed, output, err := r.validate(ctx, req, &entry); err != nil || !passed {
 		if err != nil {
 			return Outcome{}, r.drop(req.Name, err)
 		}
 		return r.review(entry, "validation failed", nil, output)
 	}
-	out, err := r.land(ctx, entry)
+	// the scratch worktree has served: it goes while the base moves, and is gone before
+	// land returns (a try again reuses its place; the last record comes after it)
+	scratchGone := r.removeScratchMeanwhile(entry.Scratch)
+	out, err := r.land(ctx, entry, scratchGone)
 	out.FastForward = built.FastForward
 	return out, err
 }
@@ -166,26 +168,32 @@ func (r repo) checkOut(ctx context.Context, path, commit string) error {
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
 // trees that have the base checked out along — those that were clean while their HEAD
-// was still the old commit.
-func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
+// was still the old commit. scratchGone waits for the removal of the scratch worktree,
+// under way meanwhile: land returns only after it, and records the merge as merged only
+// after it.
+func (r repo) land(ctx context.Context, entry history.Merge, scratchGone func()) (Outcome, error) {
+	defer scratchGone()
 	entry.Phase, entry.Validator = history.PhaseLanding, 0
-	if err := r.save(entry); err != nil {
+	read := make(chan []Tree, 1)
+	go func() { read <- r.checkouts(ctx, entry.BaseBranch) }() // reads only: beside the record's flush
+	err := r.save(entry)
+	trees := <-read
+	if err != nil {
 		return Outcome{}, err
 	}
-	trees := r.checkouts(ctx, entry.BaseBranch)
 	reason := fmt.Sprintf("git ralph merge %s", entry.Name)
 	if err := gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.Result, entry.BaseBefore, reason); err != nil {
 		return Outcome{}, err // ErrRefMoved: the caller tries again; the base is untouched
 	}
-	entry.Phase = history.PhaseUpdating
-	if err := r.save(entry); err != nil {
-		return Outcome{}, err
-	}
+	// the landing record stands while the work trees follow: the recovery finishes a
+	// merge whose base moved to Result from it as well
 	for i := range trees {
 		if trees[i].Problem == "" {
 			trees[i] = r.move(ctx, trees[i].Path, entry.BaseBefore, entry.Result)
 		}
 	}
+	scratchGone()
+	entry.Scratch = ""
 	return r.finish(entry, trees)
 }
 
@@ -232,6 +240,18 @@ func (r repo) removeScratch(path string) {
 	if path != "" {
 		gitops.RemoveWorktree(context.Background(), r.dir, path)
 	}
+}
+
+// removeScratchMeanwhile starts removing the scratch worktree and returns what waits
+// for the end of it (any number of times). Its git runs beside those that land the
+// merge: they touch the base branch and the work trees that have it, never the scratch.
+func (r repo) removeScratchMeanwhile(path string) func() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.removeScratch(path)
+	}()
+	return func() { <-done }
 }
 
 func exists(path string) bool {
