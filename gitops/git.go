@@ -188,8 +188,12 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Root returns the top directory of the work tree that contains dir.
+// Root returns the top directory of the work tree that contains dir: read from the files
+// when it is plain (see rootFromFiles), else asked of git.
 func Root(ctx context.Context, dir string) (string, error) {
+	if top, ok := rootFromFiles(dir); ok {
+		return top, nil
+	}
 	out, err := Git(ctx, dir, "rev-parse", "--show-toplevel")
 	var gitErr *Error
 	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository") {

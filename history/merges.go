@@ -30,7 +30,7 @@ const (
 	PhaseBuilding   = "building"   // the scratch worktree is made and the merge built in it
 	PhaseValidating = "validating" // Result is built; the validate command runs on it
 	PhaseLanding    = "landing"    // Result passed: the base moves from BaseBefore to Result
-	PhaseUpdating   = "updating"   // the base moved: the checked-out work trees follow
+	PhaseUpdating   = "updating"   // the base moved: the checked-out work trees follow (written by earlier versions; the landing record stands for it now)
 )
 
 // Merge is a loop's request to merge its branch into its base branch, and what became

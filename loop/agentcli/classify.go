@@ -3,6 +3,7 @@ package agentcli
 import (
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/git-ralph/git-ralph/loop/agentcli/resettime"
@@ -112,18 +113,22 @@ var (
 	)
 )
 
-// rules compiles case-insensitive, multi-line patterns.
-func rules(patterns ...string) []*regexp.Regexp {
-	res := make([]*regexp.Regexp, len(patterns))
-	for i, p := range patterns {
-		res[i] = regexp.MustCompile(`(?im)` + p)
-	}
-	return res
+// rules are case-insensitive, multi-line patterns, compiled when first matched: every
+// git-ralph command would otherwise pay for compiling them all as it starts (a few
+// milliseconds, most of a short command's start), and most never classify a word.
+func rules(patterns ...string) func() []*regexp.Regexp {
+	return sync.OnceValue(func() []*regexp.Regexp {
+		res := make([]*regexp.Regexp, len(patterns))
+		for i, p := range patterns {
+			res[i] = regexp.MustCompile(`(?im)` + p)
+		}
+		return res
+	})
 }
 
-// matchAny reports whether any of res matches s.
-func matchAny(res []*regexp.Regexp, s string) bool {
-	for _, re := range res {
+// matchAny reports whether any of the rules matches s.
+func matchAny(rules func() []*regexp.Regexp, s string) bool {
+	for _, re := range rules() {
 		if re.MatchString(s) {
 			return true
 		}

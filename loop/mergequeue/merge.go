@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
@@ -36,30 +37,35 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 		return Outcome{}, r.drop(req.Name, err)
 	}
 	entry.State, entry.BaseBefore, entry.Tip = history.MergeMerging, before, tip
-	merged, err := r.mergeTree(ctx, entry)
-	if err != nil {
-		return Outcome{}, r.drop(req.Name, err)
-	}
-	done, ff, err := r.relation(ctx, entry, merged)
-	if err != nil || done {
-		return r.alreadyMerged(entry, err)
-	}
 	entry.Phase, entry.Scratch = history.PhaseBuilding, r.scratchPath(req.Name)
 	if err := r.save(entry); err != nil {
 		return Outcome{}, err
 	}
+	// the scratch worktree is added, without its files, while the merge is built
+	added := r.addScratchMeanwhile(ctx, entry.Scratch, before)
+	built, err := r.prepare(ctx, entry, req.Name)
+	if addErr := added(); err == nil {
+		err = addErr
+	}
+	switch {
+	case err != nil:
+		return Outcome{}, r.drop(req.Name, err)
+	case built.done:
+		r.removeScratch(entry.Scratch)
+		return r.alreadyMerged(entry, nil)
+	case len(built.Conflicts) > 0:
+		return r.review(entry, "conflict", built.Conflicts, "")
+	}
 	say(req, fmt.Sprintf("merging %s (%s) into %s (%s) in a scratch worktree", branchName(loop.Branch), short(tip), branchName(loop.BaseBranch), short(before)))
-	built, err := r.build(ctx, entry, req.Name, ff, merged)
-	if err != nil {
+	if built.Built, err = r.build(ctx, entry, req.Name, built); err != nil {
 		return Outcome{}, r.drop(req.Name, err)
 	}
 	if len(built.Conflicts) > 0 {
 		return r.review(entry, "conflict", built.Conflicts, "")
 	}
+	// recorded once the validate command runs, with its process group: until then the
+	// building record stands for it (a kill drops either)
 	entry.Phase, entry.Result = history.PhaseValidating, built.Commit
-	if err := r.save(entry); err != nil {
-		return Outcome{}, err
-	}
 	if passed, output, err := r.validate(ctx, req, &entry); err != nil || !passed {
 		if err != nil {
 			return Outcome{}, r.drop(req.Name, err)
@@ -90,18 +96,48 @@ func (r repo) tips(ctx context.Context, loop history.WorktreeLoop) (before, tip 
 	return before, tip, nil
 }
 
-// mergeTree merges the tip into the base without a work tree, for a merge commit or a
-// squash: it only writes objects nothing refers to yet, so it may come before the
-// journal's building record. Zero for a rebase, or a git too old for it.
-func (r repo) mergeTree(ctx context.Context, entry history.Merge) (gitops.Merged, error) {
-	if entry.How == gitops.HowRebase {
-		return gitops.Merged{}, nil
+// prepared is a merge built as far as it goes without a work tree: the relation of the
+// base and the tip, and the merge commit or the conflicting files when git could merge
+// without one (see prepare).
+type prepared struct {
+	gitops.Built
+	done bool // the base holds the tip already
+	ff   bool // the base is an ancestor of the tip
+}
+
+// prepare merges the tip into the base without a work tree, for a merge commit or a
+// squash (`git merge-tree`, then `git commit-tree`): only objects nothing refers to yet
+// are written. A fast-forward's result is the tip itself. A rebase, or a git too old for
+// merge-tree, gets only the relation: it is built in the scratch worktree (see build).
+func (r repo) prepare(ctx context.Context, entry history.Merge, name string) (prepared, error) {
+	var merged gitops.Merged
+	if entry.How != gitops.HowRebase {
+		var err error
+		merged, err = gitops.MergeTree(ctx, r.dir, entry.BaseBefore, entry.Tip)
+		if err != nil && !errors.Is(err, gitops.ErrNoMergeTree) {
+			return prepared{}, err
+		}
 	}
-	merged, err := gitops.MergeTree(ctx, r.dir, entry.BaseBefore, entry.Tip)
-	if errors.Is(err, gitops.ErrNoMergeTree) {
-		return gitops.Merged{}, nil
+	done, ff, err := r.relation(ctx, entry, merged)
+	p := prepared{done: done, ff: ff}
+	switch {
+	case err != nil || done:
+		return p, err
+	case ff && entry.How != gitops.HowSquash: // the result is the loop's own commit
+		p.Built = gitops.Built{Commit: entry.Tip, FastForward: true}
+	case len(merged.Conflicts) > 0:
+		p.Conflicts = merged.Conflicts
+	case merged.Tree != "":
+		p.Built, err = gitops.CommitMerge(ctx, r.dir, merged.Tree, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name))
 	}
-	return merged, err
+	return p, err
+}
+
+func mergeMessage(entry history.Merge, name string) string {
+	if entry.How == gitops.HowSquash {
+		return fmt.Sprintf("Squashed ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
+	}
+	return fmt.Sprintf("Merge ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
 }
 
 // relation says whether the base already holds the tip, or is its ancestor. A conflict,
@@ -120,72 +156,76 @@ func (r repo) relation(ctx context.Context, entry history.Merge, merged gitops.M
 	return gitops.Relation(ctx, r.dir, entry.BaseBefore, entry.Tip)
 }
 
-// build builds the merge and checks it out in the scratch worktree for the validation.
-// A merge commit or a squash was merged without a work tree (mergeTree: a conflict costs
-// no checkout, and the result is checked out once); a rebase, or a git too old for that,
-// is built in the scratch worktree itself.
-func (r repo) build(ctx context.Context, entry history.Merge, name string, ff bool, merged gitops.Merged) (gitops.Built, error) {
-	if exists(entry.Scratch) {
-		r.removeScratch(entry.Scratch) // a leftover of a crash the recovery could not remove
+// build fills the scratch worktree, added at the base without its files, for the
+// validation: with the commit prepare made (one checkout of the result), or, for a
+// rebase or a git too old for merge-tree, with the base, on which the merge is built
+// in the scratch worktree itself.
+func (r repo) build(ctx context.Context, entry history.Merge, name string, p prepared) (gitops.Built, error) {
+	if p.Commit != "" {
+		return p.Built, gitops.ResetWorktree(ctx, entry.Scratch, p.Commit)
 	}
-	if ff && entry.How != gitops.HowSquash { // the result is the loop's own commit
-		return gitops.Built{Commit: entry.Tip, FastForward: true}, r.checkOut(ctx, entry.Scratch, entry.Tip)
-	}
-	msg := fmt.Sprintf("Merge ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
-	if entry.How == gitops.HowSquash {
-		msg = fmt.Sprintf("Squashed ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
-	}
-	switch {
-	case len(merged.Conflicts) > 0:
-		return gitops.Built{Conflicts: merged.Conflicts}, nil
-	case merged.Tree != "":
-		built, err := gitops.CommitMerge(ctx, r.dir, merged.Tree, entry.BaseBefore, entry.Tip, entry.How, msg)
-		if err != nil {
-			return built, err
-		}
-		return built, r.checkOut(ctx, entry.Scratch, built.Commit)
-	}
-	if err := r.checkOut(ctx, entry.Scratch, entry.BaseBefore); err != nil {
+	if err := gitops.ResetWorktree(ctx, entry.Scratch, entry.BaseBefore); err != nil {
 		return gitops.Built{}, err
 	}
-	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, msg, ff)
+	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name), p.ff)
 }
 
-// checkOut makes the scratch worktree at commit. A scratch directory someone deleted by
+// addScratchMeanwhile starts adding the scratch worktree at path, detached at commit and
+// without its files, and returns what waits for the end of it (any number of times). A
+// leftover of a crash the recovery could not remove goes first. Its git runs beside
+// those that build the merge: they write only objects, the scratch worktree nothing else.
+func (r repo) addScratchMeanwhile(ctx context.Context, path, commit string) func() error {
+	if exists(path) {
+		r.removeScratch(path)
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.addScratch(ctx, path, commit) }()
+	return sync.OnceValue(func() error { return <-done })
+}
+
+// addScratch adds the scratch worktree at path. A scratch directory someone deleted by
 // hand is still in git's list, which refuses the place: forgotten, then tried again.
-func (r repo) checkOut(ctx context.Context, path, commit string) error {
-	err := gitops.AddWorktree(ctx, r.dir, path, commit)
+func (r repo) addScratch(ctx context.Context, path, commit string) error {
+	err := gitops.AddEmptyWorktree(ctx, r.dir, path, commit)
 	if err == nil {
 		return nil
 	}
 	if pruneErr := gitops.PruneWorktrees(ctx, r.dir); pruneErr != nil {
 		return err
 	}
-	return gitops.AddWorktree(ctx, r.dir, path, commit)
+	return gitops.AddEmptyWorktree(ctx, r.dir, path, commit)
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
 // trees that have the base checked out along — those that were clean while their HEAD
-// was still the old commit.
+// was still the old commit. The scratch worktree has served: it is removed while the base
+// moves (not while the landing record is flushed, whose journal commit would carry its
+// removal), and is gone before land returns (a try again reuses its place) and before
+// the merged record.
 func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 	entry.Phase, entry.Validator = history.PhaseLanding, 0
-	if err := r.save(entry); err != nil {
+	read := make(chan []Tree, 1)
+	go func() { read <- r.checkouts(ctx, entry.BaseBranch) }() // reads only: beside the record's flush
+	err := r.save(entry)
+	trees := <-read
+	scratchGone := r.removeScratchMeanwhile(entry.Scratch)
+	defer scratchGone()
+	if err != nil {
 		return Outcome{}, err
 	}
-	trees := r.checkouts(ctx, entry.BaseBranch)
 	reason := fmt.Sprintf("git ralph merge %s", entry.Name)
 	if err := gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.Result, entry.BaseBefore, reason); err != nil {
 		return Outcome{}, err // ErrRefMoved: the caller tries again; the base is untouched
 	}
-	entry.Phase = history.PhaseUpdating
-	if err := r.save(entry); err != nil {
-		return Outcome{}, err
-	}
+	// the landing record stands while the work trees follow: the recovery finishes a
+	// merge whose base moved to Result from it as well
 	for i := range trees {
 		if trees[i].Problem == "" {
 			trees[i] = r.move(ctx, trees[i].Path, entry.BaseBefore, entry.Result)
 		}
 	}
+	scratchGone()
+	entry.Scratch = ""
 	return r.finish(entry, trees)
 }
 
@@ -202,7 +242,8 @@ func (r repo) alreadyMerged(entry history.Merge, err error) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, r.drop(entry.Name, err)
 	}
-	entry.State, entry.Result, entry.FinishedAt = history.MergeMerged, entry.BaseBefore, time.Now().UTC()
+	entry.State, entry.Phase, entry.Scratch = history.MergeMerged, "", ""
+	entry.Result, entry.FinishedAt = entry.BaseBefore, time.Now().UTC()
 	return Outcome{Merge: entry, AlreadyMerged: true}, r.save(entry)
 }
 
@@ -232,6 +273,18 @@ func (r repo) removeScratch(path string) {
 	if path != "" {
 		gitops.RemoveWorktree(context.Background(), r.dir, path)
 	}
+}
+
+// removeScratchMeanwhile starts removing the scratch worktree and returns what waits
+// for the end of it (any number of times). Its git runs beside those that land the
+// merge: they touch the base branch and the work trees that have it, never the scratch.
+func (r repo) removeScratchMeanwhile(path string) func() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.removeScratch(path)
+	}()
+	return func() { <-done }
 }
 
 func exists(path string) bool {

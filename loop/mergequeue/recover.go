@@ -56,7 +56,7 @@ func recoverLocked(ctx context.Context, r repo, self string) []string {
 // on the commit the result was validated on), and the checked-out trees follow.
 func (r repo) recoverOne(ctx context.Context, e history.Merge) string {
 	if e.Validator > 0 {
-		killGroup(e.Validator) // its validate command, if it still runs
+		killGroup(e.Validator, e.Name) // its validate command, if it still runs
 	}
 	r.removeScratch(e.Scratch)
 	if e.State == history.MergeQueued {

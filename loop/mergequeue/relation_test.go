@@ -10,7 +10,7 @@ import (
 	"github.com/git-ralph/git-ralph/history"
 )
 
-// relation asks git for the merge base only when the merged tree leaves it open; each
+// prepare asks git for the merge base only when the merged tree leaves it open; each
 // case must still come out as Relation says: a true merge, a fast-forward, already merged,
 // and a conflict.
 func TestRelationFromTheMergedTree(t *testing.T) {
@@ -45,16 +45,19 @@ func TestRelationFromTheMergedTree(t *testing.T) {
 		{"conflict", clash, side, false, false, true},
 	} {
 		entry := history.Merge{How: gitops.HowMerge, BaseBefore: tt.base, Tip: tt.tip}
-		merged, err := r.mergeTree(ctx, entry)
+		p, err := r.prepare(ctx, entry, "x")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if got := len(merged.Conflicts) > 0; got != tt.clashy {
-			t.Errorf("%s: conflicts %v, want %v", tt.name, merged.Conflicts, tt.clashy)
+		if got := len(p.Conflicts) > 0; got != tt.clashy {
+			t.Errorf("%s: conflicts %v, want %v", tt.name, p.Conflicts, tt.clashy)
 		}
-		done, ff, err := r.relation(ctx, entry, merged)
-		if err != nil || done != tt.done || ff != tt.ff {
-			t.Errorf("%s: relation = done %v, ff %v, %v; want done %v, ff %v", tt.name, done, ff, err, tt.done, tt.ff)
+		done, ff := p.done, p.ff
+		if done != tt.done || ff != tt.ff {
+			t.Errorf("%s: prepare = done %v, ff %v; want done %v, ff %v", tt.name, done, ff, tt.done, tt.ff)
+		}
+		if tt.name == "true merge" && p.Commit == "" {
+			t.Errorf("%s: no merge commit was made", tt.name)
 		}
 		wantDone, wantFF, _ := gitops.Relation(ctx, dir, tt.base, tt.tip)
 		if done != wantDone || ff != wantFF {

@@ -60,19 +60,16 @@ func (r repo) move(ctx context.Context, path, before, after string) Tree {
 
 // checkouts are the work trees that have branch checked out, those with changes of their
 // own marked with a problem. Asked before the branch moves, while their HEAD is still
-// its old commit: one git status each.
+// its old commit: one git status each (the list itself is read from git's files).
 func (r repo) checkouts(ctx context.Context, branch string) []Tree {
-	list, err := gitops.Worktrees(ctx, r.dir)
+	paths, err := gitops.CheckedOut(ctx, r.dir, r.common, branch)
 	if err != nil {
 		return []Tree{{Path: r.main, Problem: err.Error()}}
 	}
 	var trees []Tree
-	for _, wt := range list {
-		if wt.Branch != branch || wt.Bare || wt.Prunable {
-			continue
-		}
-		t := Tree{Path: wt.Path}
-		if changed, err := gitops.TrackedChanges(ctx, wt.Path); err != nil {
+	for _, path := range paths {
+		t := Tree{Path: path}
+		if changed, err := gitops.TrackedChanges(ctx, path); err != nil {
 			t.Problem = err.Error()
 		} else if changed {
 			t.Problem = "it has changes of its own"

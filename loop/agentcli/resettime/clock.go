@@ -1,7 +1,6 @@
 package resettime
 
 import (
-	"regexp"
 	"strings"
 	"time"
 )
@@ -16,7 +15,7 @@ const lateSlack = 15 * time.Minute
 // an optional "on <date>" after it, and an optional zone: "resets 2pm (Asia/Shanghai)",
 // "resets Mon 12:00am", "resets Jan 18, 11:30am", "try again at 3:28 PM on Jan 18",
 // "try again at 14:05", "reset at 9 p.m. UTC".
-var clockPattern = regexp.MustCompile(`(?i)` + cue +
+var clockPattern = lazyRegexp(`(?i)` + cue +
 	`(?:` + weekday + sp + `+(?:at` + sp + `+)?)?` +
 	`(?:` + datePattern("") + `,?` + sp + `+(?:at` + sp + `+)?)?` +
 	`(?P<h>\d{1,2})(?:(?::(?P<m12>\d{2}))?` + sp + `*(?P<ampm>[ap])\.?m\b\.?|:(?P<m24>\d{2})(?::(?P<s>\d{2}))?)` +
@@ -26,7 +25,7 @@ var clockPattern = regexp.MustCompile(`(?i)` + cue +
 // findClock finds clock times after a cue.
 func findClock(msg string, now time.Time) []candidate {
 	var out []candidate
-	for _, g := range matches(clockPattern, msg) {
+	for _, g := range matches(clockPattern(), msg) {
 		if c, ok := clockTime(g, now); ok {
 			out = append(out, c)
 		}

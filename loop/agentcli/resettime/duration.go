@@ -2,7 +2,6 @@ package resettime
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +12,7 @@ import (
 // after", "available again in", or the header "retry-after:" whose bare number is in
 // seconds. The CLI's own backoff notices ("Retrying after 6173ms", "retrying in 5s") do
 // not match: they say when the CLI retries, not when the limit resets.
-var durationCue = regexp.MustCompile(`(?i)\b(?:(?:try` + sp + `+again|retry|resets?|available(?:` + sp + `+again)?)` +
+var durationCue = lazyRegexp(`(?i)\b(?:(?:try` + sp + `+again|retry|resets?|available(?:` + sp + `+again)?)` +
 	sp + `+(?:in|after)|(?P<header>retry-after` + sp + `*:?))` + sp + `*`)
 
 // units maps the unit words of a duration to their length.
@@ -33,7 +32,7 @@ const maxSeconds = float64(math.MaxInt64 / int64(time.Second))
 // findDuration finds waits after a cue and adds them to now.
 func findDuration(msg string, now time.Time) []candidate {
 	var out []candidate
-	for _, g := range matches(durationCue, msg) {
+	for _, g := range matches(durationCue(), msg) {
 		d, ok := scanDuration(msg[g.index[1]:], g.get("header") != "")
 		if ok {
 			out = append(out, candidate{at: now.Add(d), rank: rankDuration, pos: g.index[0]})

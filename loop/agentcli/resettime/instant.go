@@ -2,7 +2,6 @@ package resettime
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -39,12 +38,12 @@ func fromUnix(sec, nsec float64) (time.Time, bool) {
 }
 
 // pipeEpoch is Claude's 2025 result text, "Claude AI usage limit reached|1767225600".
-var pipeEpoch = regexp.MustCompile(`(?i)limit` + sp + `+reached` + sp + `*\|` + sp + `*(?P<epoch>\d{1,20})`)
+var pipeEpoch = lazyRegexp(`(?i)limit` + sp + `+reached` + sp + `*\|` + sp + `*(?P<epoch>\d{1,20})`)
 
 // findPipeEpoch finds Claude's "limit reached|<epoch>".
 func findPipeEpoch(msg string, _ time.Time) []candidate {
 	var out []candidate
-	for _, g := range matches(pipeEpoch, msg) {
+	for _, g := range matches(pipeEpoch(), msg) {
 		v, err := strconv.ParseFloat(g.get("epoch"), 64)
 		if err != nil {
 			continue
@@ -58,7 +57,7 @@ func findPipeEpoch(msg string, _ time.Time) []candidate {
 
 // isoPattern is a timestamp after a cue: "resets at 2026-11-21T14:00:00Z",
 // "2026-11-21 14:00:00+09:00", "regain access on 2026-12-01 at 00:00 UTC".
-var isoPattern = regexp.MustCompile(`(?i)` + cue +
+var isoPattern = lazyRegexp(`(?i)` + cue +
 	`(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:t|` + sp + `+(?:at` + sp + `+)?)` +
 	`(?P<h>\d{1,2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:[.,](?P<frac>\d{1,9}))?)?` +
 	`(?P<zone>z|[+-]\d{2}:?\d{2}|` + sp + `*\(?(?:utc|gmt)\b\)?)?`)
@@ -66,7 +65,7 @@ var isoPattern = regexp.MustCompile(`(?i)` + cue +
 // findISO finds timestamps after a cue.
 func findISO(msg string, now time.Time) []candidate {
 	var out []candidate
-	for _, g := range matches(isoPattern, msg) {
+	for _, g := range matches(isoPattern(), msg) {
 		if at, ok := isoTime(g, now.Location()); ok {
 			out = append(out, candidate{at: at, rank: rankISO, pos: g.index[0]})
 		}

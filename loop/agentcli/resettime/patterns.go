@@ -3,6 +3,7 @@ package resettime
 import (
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // Fragments shared by the patterns. Every pattern is case-insensitive.
@@ -55,6 +56,13 @@ func (g groups) int(name string, def int) int {
 		return def
 	}
 	return n
+}
+
+// lazyRegexp compiles expr when first asked for it: compiled as the program starts, the
+// patterns would cost every git-ralph command a millisecond, and most never read a reset
+// time.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // matches runs re over s and returns each match with its groups.

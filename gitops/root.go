@@ -1,0 +1,141 @@
+package gitops
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// rootFromFiles finds the top of the work tree that contains dir as git discovers it —
+// up from the real path of dir to the first directory with a .git, never into one of
+// GIT_CEILING_DIRECTORIES — without a process. It reports false, for git to answer,
+// whenever git could answer otherwise or refuse: an environment that names the git
+// directory or work tree, dir inside a git directory, a .git that is a symlink or names
+// no git directory, a ceiling or a file system boundary reached, files another user
+// owns (git's safe.directory check), or a configuration that may name another work tree
+// or make the repository bare.
+func rootFromFiles(dir string) (string, bool) {
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "SUDO_UID"} {
+		if os.Getenv(name) != "" {
+			return "", false
+		}
+	}
+	if !filepath.IsAbs(dir) {
+		return "", false
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", false
+	}
+	ceilings := ceilingDirs()
+	for {
+		info, err := os.Lstat(filepath.Join(d, ".git"))
+		switch {
+		case err == nil:
+			return topAt(d, info)
+		case !errors.Is(err, fs.ErrNotExist) || isGitDirectory(d):
+			return "", false
+		}
+		up := filepath.Dir(d)
+		if up == d || ceilings[up] || !sameDevice(d, up) {
+			return "", false // no repository, or a ceiling or mount point: git says which
+		}
+		d = up
+	}
+}
+
+// ceilingDirs are the directories of GIT_CEILING_DIRECTORIES as git reads them: absolute
+// paths only, each resolved through symlinks unless it comes after an empty entry.
+func ceilingDirs() map[string]bool {
+	dirs := map[string]bool{}
+	resolve := true
+	for _, entry := range filepath.SplitList(os.Getenv("GIT_CEILING_DIRECTORIES")) {
+		switch {
+		case entry == "":
+			resolve = false
+		case !filepath.IsAbs(entry):
+		case !resolve:
+			dirs[filepath.Clean(entry)] = true
+		default:
+			if real, err := filepath.EvalSymlinks(entry); err == nil {
+				dirs[real] = true
+			}
+		}
+	}
+	return dirs
+}
+
+// topAt checks the .git found in top (info is its Lstat): a directory, or a file naming
+// the git directory, that git would take as they are.
+func topAt(top string, info fs.FileInfo) (string, bool) {
+	if !info.IsDir() && !info.Mode().IsRegular() {
+		return "", false
+	}
+	common, ok := commonDirFromFiles(top)
+	if !ok || !validCommonDir(common) || !ownedByUs(top, filepath.Join(top, ".git"), common) {
+		return "", false
+	}
+	if info.Mode().IsRegular() && !ownedByUs(gitDirOfFile(top)) {
+		return "", false
+	}
+	if mayBeBare(common) || mayNameWorkTree(common) {
+		return "", false
+	}
+	return top, true
+}
+
+// gitDirOfFile is the git directory a .git file in top names ("" when unreadable, which
+// commonDirFromFiles has refused already).
+func gitDirOfFile(top string) string {
+	data, err := os.ReadFile(filepath.Join(top, ".git"))
+	if err != nil {
+		return ""
+	}
+	line := strings.TrimPrefix(strings.TrimRight(string(data), "\r\n"), "gitdir: ")
+	if !filepath.IsAbs(line) {
+		line = filepath.Join(top, line)
+	}
+	return line
+}
+
+// validCommonDir reports whether common has what git wants of a git directory beyond its
+// HEAD (which commonDirFromFiles found): objects and refs. A .git without them git passes
+// over, looking further up.
+func validCommonDir(common string) bool {
+	for _, sub := range []string{"objects", "refs"} {
+		if info, err := os.Stat(filepath.Join(common, sub)); err != nil || !info.IsDir() {
+			return false
+		}
+	}
+	head, err := os.ReadFile(filepath.Join(common, "HEAD"))
+	text := strings.TrimRight(string(head), "\r\n")
+	ref, isRef := strings.CutPrefix(text, "ref: ")
+	return err == nil && (isRef && strings.HasPrefix(ref, "refs/") || isHash(text))
+}
+
+// isGitDirectory reports whether d looks like a git directory itself (a bare repository,
+// or the inside of a .git), where git finds no work tree.
+func isGitDirectory(d string) bool {
+	_, err := os.Stat(filepath.Join(d, "HEAD"))
+	if err != nil {
+		return false
+	}
+	_, objects := os.Stat(filepath.Join(d, "objects"))
+	_, commondir := os.Stat(filepath.Join(d, "commondir"))
+	return objects == nil || commondir == nil
+}
+
+// mayNameWorkTree reports whether the repository's configuration may set core.worktree
+// (any mention of a worktree: a submodule's git directory has one) or include another
+// file that could, or cannot be read.
+func mayNameWorkTree(common string) bool {
+	data, err := os.ReadFile(filepath.Join(common, "config"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	text := strings.ToLower(string(data))
+	return err != nil || strings.Contains(text, "worktree") || strings.Contains(text, "[include")
+}
