@@ -1,0 +1,140 @@
+package agentcli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// assertPlain fails when rendered holds anything a terminal would act on: a control
+// character other than the line breaks and tabs, or an invalid byte.
+func assertPlain(t *testing.T, rendered string) {
+	t.Helper()
+	if !utf8.ValidString(rendered) {
+		t.Fatalf("invalid UTF-8 in the rendering: %q", rendered)
+	}
+	for _, r := range rendered {
+		if r != '\n' && r != '\t' && r != ' ' && !unicode.IsPrint(r) {
+			t.Fatalf("%U reaches the terminal: %q", r, rendered)
+		}
+	}
+}
+
+func TestRenderNeutralisesControlCharacters(t *testing.T) {
+	evil := "done\x1b]0;pwned\x07\r\x1b[2Kall good \u202eevil\xff"
+	quoted, _ := json.Marshal(evil) // JSON spells \xff as \ufffd
+	jsonEvil := string(quoted[1 : len(quoted)-1])
+	for _, tc := range []struct {
+		name   string
+		format Format
+		input  string
+		want   string // a substring of the rendering: the escape spelled out
+	}{
+		{"claude text", ClaudeStream, `{"type":"assistant","message":{"content":[{"type":"text","text":"` + jsonEvil + `"}]}}`, `done\x1b]0;pwned\a\r\x1b[2Kall good \u202eevil`},
+		{"claude tool target", ClaudeStream, `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"` + jsonEvil + `"}}]}}`, `▸ Bash  done\x1b]0;pwned`},
+		{"claude failed tool", ClaudeStream, `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":"` + jsonEvil + `"}]}}`, `↳ error · 1 line`},
+		{"codex error", CodexJSON, `{"type":"error","message":"` + jsonEvil + `"}`, `! done\x1b]0;pwned`},
+		{"gemini delta", GeminiStream, `{"type":"message","role":"assistant","delta":true,"content":"` + jsonEvil + `"}`, `done\x1b]0;pwned`},
+		{"not an event", ClaudeStream, evil, `done\x1b]0;pwned\a\r\x1b[2Kall good \u202eevil\xff`},
+		{"plain text agent", Text, evil, `done\x1b]0;pwned\a\r\x1b[2Kall good \u202eevil\xff`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := renderAll([]byte(tc.input+"\n"), tc.format, 1<<20)
+			assertPlain(t, got)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("want %q in the rendering, got %q", tc.want, got)
+			}
+		})
+	}
+}
+
+func TestRenderMalformedAndPartialLines(t *testing.T) {
+	input := strings.Join([]string{
+		`{"type":"assistant","message":{"content":[{"type":"text","text":"first"}]}}`,
+		`{"type":"assistant","message":`,            // cut short: shown raw
+		`{"no_type":true}`,                          // JSON, but not an event
+		`{"type":"assistant","message":"a string"}`, // an event of an unexpected shape: nothing to show
+		`{"type":"never_heard_of_it","x":1}`,        // an event git-ralph does not know
+		`[1,2,3]`,
+		`plain stderr line`,
+		`{"type":"assistant","message":{"content":[{"type":"text","text":"last"}]}}`,
+		`{"type":"result","is_er`, // the stream ends mid-line, without a line break
+	}, "\n")
+	got := renderAll([]byte(input), ClaudeStream, 5)
+	want := strings.Join([]string{
+		"first",
+		`{"type":"assistant","message":`,
+		`{"no_type":true}`,
+		`[1,2,3]`,
+		"plain stderr line",
+		"last",
+		`{"type":"result","is_er`,
+	}, "\n") + "\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRenderHugeToolOutputShowsItsSizeOnly(t *testing.T) {
+	body := strings.Repeat("secret file contents line\n", 200_000) // 5.0 MiB
+	event := []byte(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":` +
+		strings.ReplaceAll(`"`+strings.ReplaceAll(body, "\n", `\n`)+`"`, "\n", "") + `}]}}` + "\n")
+	got := renderAll(event, ClaudeStream, 64<<10)
+	if got != "  ↳ 200000 lines, 5.0 MiB\n" {
+		t.Errorf("got %q", got)
+	}
+
+	// a line too long to hold is not parsed: its size shows, and the next line renders
+	long := bytes.Repeat([]byte("x"), maxRenderLine+100)
+	next := `{"type":"assistant","message":{"content":[{"type":"text","text":"after"}]}}`
+	got = renderAll(append(append(long, '\n'), next+"\n"...), ClaudeStream, 1<<20)
+	if got != "[a line of 8.0 MiB, too long to show]\nafter\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestRenderGeminiChunksJoinIntoLines(t *testing.T) {
+	input := `{"type":"message","role":"assistant","delta":true,"content":"Adding a"}
+{"type":"message","role":"assistant","delta":true,"content":"gent.txt.\nThen com"}
+{"type":"message","role":"assistant","delta":true,"content":"mitting"}
+{"type":"tool_use","tool_name":"run_shell_command","tool_id":"t1","parameters":{"command":"git commit"}}
+{"type":"tool_result","tool_id":"t1","status":"error","output":"","error":{"type":"x","message":"nothing to commit"}}
+{"type":"message","role":"assistant","delta":true,"content":"no newline at the end"}
+`
+	got := renderAll([]byte(input), GeminiStream, 3)
+	want := "Adding agent.txt.\nThen committing\n▸ run_shell_command  git commit\n  ↳ error · 1 line, 17 B: nothing to commit\nno newline at the end\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRenderTextPassesThrough(t *testing.T) {
+	got := renderAll([]byte("line one\n\n{\"type\":\"assistant\"}\ntail"), Text, 4)
+	if got != "line one\n\n{\"type\":\"assistant\"}\ntail\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// FuzzRender feeds arbitrary output to every format's renderer, cut at an arbitrary
+// place: it must not panic, and what it renders must be plain.
+func FuzzRender(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.json*"))
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data, 7)
+		}
+	}
+	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"tool_result","content":[{"text":1}]}]}}`), 3)
+	f.Add([]byte(`{"type":"item.completed","item":{"type":"command_execution","exit_code":"x"}}`), 1)
+	f.Fuzz(func(t *testing.T, output []byte, size int) {
+		size = max(1, size%4096)
+		for _, format := range []Format{Text, ClaudeStream, CodexJSON, GeminiStream, OpencodeJSON, CopilotJSON} {
+			assertPlain(t, renderAll(output, format, size))
+		}
+	})
+}
