@@ -12,6 +12,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
 // loopOutputs are where a loop's events go: progress lines on stderr, the JSON stream
@@ -34,10 +35,14 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	if c.JSON {
 		o.reporter = append(o.reporter, reporting.NewJSONStream(root, s.Stdout))
 	}
-	if c.Verbose || set.resolved.ShowAgentOutput.V && !c.Quiet {
+	if c.Verbose != "" || set.resolved.ShowAgentOutput.V && !c.Quiet {
 		o.live.w = s.Stdout
 		if c.JSON {
 			o.live.w = s.Stderr // stdout carries events only
+		}
+		if c.Verbose != verboseRaw && set.loop.Agent.Format != agentcli.Text {
+			// a preset's JSON, rendered for reading; a custom agent's text passes as is
+			o.live.w = agentcli.NewRenderWriter(o.live.w, set.loop.Agent.Format)
 		}
 	}
 	if o.progress.Fancy() && o.live.w == nil { // the agent's own output would tear it
@@ -120,3 +125,11 @@ func (c *outputCounter) Write(p []byte) (int, error) {
 }
 
 func (c *outputCounter) bytes() int64 { return c.n.Load() }
+
+// Flush ends one run's output: the rendering shows what it held back.
+func (c *outputCounter) Flush() error {
+	if f, ok := c.w.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}

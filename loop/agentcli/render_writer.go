@@ -18,6 +18,7 @@ const maxRenderLine = 8 << 20
 // closed terminal never stops the stream it copies.
 type RenderWriter struct {
 	w       io.Writer
+	format  Format
 	r       *Renderer
 	pending []byte
 	over    int64 // bytes of the current line past maxRenderLine, dropped
@@ -25,7 +26,7 @@ type RenderWriter struct {
 
 // NewRenderWriter renders output of format f onto w.
 func NewRenderWriter(w io.Writer, f Format) *RenderWriter {
-	return &RenderWriter{w: w, r: NewRenderer(f)}
+	return &RenderWriter{w: w, format: f, r: NewRenderer(f)}
 }
 
 // Write takes p and writes the lines it completes, rendered.
@@ -76,14 +77,17 @@ func (rw *RenderWriter) line() []string {
 	return out
 }
 
-// Flush renders the line still held (shown raw when it is not a whole event) and the
-// agent's text the renderer holds back: the end of one run's output.
+// Flush ends one run's output: it renders the line still held (shown raw when it is
+// not a whole event) and the agent's text the renderer holds back. What is written next
+// is another run's output, rendered afresh (its own usage, its own errors).
 func (rw *RenderWriter) Flush() error {
 	var out []string
 	if len(rw.pending) > 0 || rw.over > 0 {
 		out = rw.line()
 	}
-	return rw.emit(append(out, rw.r.End()...))
+	out = append(out, rw.r.End()...)
+	rw.r = NewRenderer(rw.format)
+	return rw.emit(out)
 }
 
 func (rw *RenderWriter) emit(lines []string) error {
