@@ -88,3 +88,30 @@ func TestRenderRecorded(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkRenderClaude measures the rendering of a claude stream, against copying it raw:
+// the live copy's goroutine does this work, off the capture path.
+func BenchmarkRenderClaude(b *testing.B) {
+	one, err := os.ReadFile(filepath.Join("testdata", "recorded", "claude", "success-1-1.out"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	stream := bytes.Repeat(one, 200) // ~1 MiB
+	b.Run("raw", func(b *testing.B) {
+		b.SetBytes(int64(len(stream)))
+		for b.Loop() {
+			var out bytes.Buffer
+			for rest := stream; len(rest) > 0; {
+				n := min(64<<10, len(rest))
+				out.Write(rest[:n])
+				rest = rest[n:]
+			}
+		}
+	})
+	b.Run("rendered", func(b *testing.B) {
+		b.SetBytes(int64(len(stream)))
+		for b.Loop() {
+			renderAll(stream, ClaudeStream, 64<<10)
+		}
+	})
+}
