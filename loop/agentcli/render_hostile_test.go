@@ -81,11 +81,11 @@ func TestRenderMalformedAndPartialLines(t *testing.T) {
 }
 
 func TestRenderHugeToolOutputShowsItsSizeOnly(t *testing.T) {
-	body := strings.Repeat("secret file contents line\n", 200_000) // 5.0 MiB
+	body := strings.Repeat("secret file contents line\n", 80_000) // 2.0 MiB
 	event := []byte(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":` +
 		strings.ReplaceAll(`"`+strings.ReplaceAll(body, "\n", `\n`)+`"`, "\n", "") + `}]}}` + "\n")
 	got := renderAll(event, ClaudeStream, 64<<10)
-	if got != "  ↳ 200000 lines, 5.0 MiB\n" {
+	if got != "  ↳ 80000 lines, 2.0 MiB\n" {
 		t.Errorf("got %q", got)
 	}
 
@@ -137,4 +137,27 @@ func FuzzRender(f *testing.F) {
 			assertPlain(t, renderAll(output, format, size))
 		}
 	})
+}
+
+// Each run's output is rendered afresh after Flush: its own usage (opencode's is summed
+// over steps), its own errors (a repeated error is shown once per run, not once ever).
+func TestRenderWriterFlushStartsANewRun(t *testing.T) {
+	run, err := os.ReadFile(filepath.Join("testdata", "recorded", "opencode", "success-1-1.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run = append(run, `{"type":"error","error":{"name":"APIError","data":{"message":"boom"}}}`+"\n"...)
+	var b bytes.Buffer
+	rw := NewRenderWriter(&b, OpencodeJSON)
+	rw.Write(run)
+	rw.Flush()
+	first := b.String()
+	rw.Write(run)
+	rw.Flush()
+	if b.String() != first+first {
+		t.Errorf("the second run rendered differently:\n%s", b.String()[len(first):])
+	}
+	if !strings.Contains(first, "= tokens: 1,890 in, 81 out") || !strings.Contains(first, "! boom") {
+		t.Errorf("first run:\n%s", first)
+	}
 }
