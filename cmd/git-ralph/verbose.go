@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -44,3 +45,15 @@ func (v *Verbose) Decode(ctx *kong.DecodeContext) error {
 
 // IsBool lets --verbose stand alone, like a bool flag.
 func (v *Verbose) IsBool() bool { return true }
+
+// explainVerboseValue turns kong's "unexpected argument raw" after a bare --verbose (or -v)
+// into what was meant: like a bool flag, --verbose takes its value after "=".
+func explainVerboseValue(args []string, err error) error {
+	for i, a := range args {
+		if (a == "--verbose" || a == "-v") && i+1 < len(args) && args[i+1] == "raw" &&
+			strings.Contains(err.Error(), "unexpected argument raw") {
+			return errors.New("--verbose takes its value after '=': --verbose=raw")
+		}
+	}
+	return err
+}
