@@ -41,9 +41,13 @@ func (r *Renderer) codexRender(typ string, line []byte) []string {
 	}
 	switch typ {
 	case "item.started":
-		if e.Item.Type == "command_execution" {
+		switch e.Item.Type {
+		case "command_execution":
 			r.rememberTool(e.Item.ID, "shell")
 			return []string{toolLine("shell", codexCommand(e.Item.Command))}
+		case "mcp_tool_call":
+			r.rememberTool(e.Item.ID, e.Item.Tool)
+			return []string{toolLine(e.Item.Server+"."+e.Item.Tool, toolTarget(e.Item.Arguments))}
 		}
 	case "item.completed":
 		return r.codexItemDone(e.Item)
@@ -85,7 +89,10 @@ func (r *Renderer) codexItemDone(it codexItem) []string {
 		}
 		return []string{toolLine("edit", strings.Join(paths, ", ")), "  ↳ " + Plain(oneLine(it.Status, 40))}
 	case "mcp_tool_call":
-		out := []string{toolLine(it.Server+"."+it.Tool, toolTarget(it.Arguments))}
+		var out []string
+		if _, started := r.tools[it.ID]; !started || it.ID == "" {
+			out = append(out, toolLine(it.Server+"."+it.Tool, toolTarget(it.Arguments)))
+		}
 		if errText := jsonString(it.Error); errText != "" {
 			return append(out, resultLine("error", errText, true))
 		}

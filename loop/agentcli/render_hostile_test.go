@@ -161,3 +161,26 @@ func TestRenderWriterFlushStartsANewRun(t *testing.T) {
 		t.Errorf("first run:\n%s", first)
 	}
 }
+
+// codex's items that take a while show when they start, their result when they end;
+// those that come only finished show both at once.
+func TestRenderCodexItems(t *testing.T) {
+	input := `{"type":"item.started","item":{"id":"i1","type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"query":"kong flags"},"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"i1","type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"query":"kong flags"},"status":"completed"}}
+{"type":"item.completed","item":{"id":"i2","type":"command_execution","command":"bash -lc 'go vet ./...'","aggregated_output":"vet: x.go:1: bad\n","exit_code":1,"status":"failed"}}
+{"type":"item.completed","item":{"id":"i3","type":"file_change","changes":[{"path":"a.go","kind":"update"},{"path":"b.go","kind":"add"}],"status":"completed"}}
+{"type":"turn.failed","error":{"message":"stream disconnected"}}
+`
+	got := renderAll([]byte(input), CodexJSON, 11)
+	want := `▸ docs.search  kong flags
+  ↳ completed
+▸ shell  go vet ./...
+  ↳ exit 1 · 1 line, 17 B: vet: x.go:1: bad
+▸ edit  update a.go, add b.go
+  ↳ completed
+! stream disconnected
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
