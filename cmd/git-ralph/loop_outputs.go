@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
@@ -110,10 +111,13 @@ func (o *loopOutputs) close() {
 }
 
 // outputCounter counts the agent's output for the status line and passes it on to w
-// (--verbose) when set.
+// (--verbose) when set. Writes to w are one at a time: the live copy of an iteration
+// whose terminal was too slow may still be writing when the next iteration's starts
+// (loop/agent leaves it behind rather than wait), and the rendering keeps state.
 type outputCounter struct {
-	w io.Writer
-	n atomic.Int64
+	w  io.Writer
+	n  atomic.Int64
+	mu sync.Mutex
 }
 
 func (c *outputCounter) Write(p []byte) (int, error) {
@@ -121,6 +125,8 @@ func (c *outputCounter) Write(p []byte) (int, error) {
 	if c.w == nil {
 		return len(p), nil
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return c.w.Write(p)
 }
 
@@ -129,6 +135,8 @@ func (c *outputCounter) bytes() int64 { return c.n.Load() }
 // Flush ends one run's output: the rendering shows what it held back.
 func (c *outputCounter) Flush() error {
 	if f, ok := c.w.(interface{ Flush() error }); ok {
+		c.mu.Lock()
+		defer c.mu.Unlock()
 		return f.Flush()
 	}
 	return nil
