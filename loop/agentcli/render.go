@@ -24,10 +24,10 @@ type Renderer struct {
 	handle renderHandler // nil: plain text, passed through
 	said   bool          // the agent's own text was shown
 	text   strings.Builder
-	tools  map[string]string // a call's id → its tool, for results that do not name it
+	tools  map[string]string // a call's id → its tool: the calls whose start was shown
 	usage  Usage             // the model, and tokens summed over steps (opencode)
 
-	lastProblem string // the error shown last, not shown again
+	lastProblem string // the last error shown: not shown again until another one is
 
 	claudeMsgs map[string]claudeUsage // assistant usage by message id, for results without any (amp)
 }
@@ -49,9 +49,6 @@ var renderers = map[Format]renderHandler{
 func NewRenderer(f Format) *Renderer {
 	return &Renderer{handle: renderers[f], tools: map[string]string{}, claudeMsgs: map[string]claudeUsage{}}
 }
-
-// Structured reports whether the renderer reads events rather than passing text on.
-func (r *Renderer) Structured() bool { return r.handle != nil }
 
 // Line renders one complete raw line (with or without its line break) into zero or more
 // lines, without line breaks.
@@ -156,7 +153,7 @@ func (r *Renderer) problem(msg string) []string {
 	return []string{"! " + Plain(oneLine(msg, 300))}
 }
 
-// rememberTool notes a call's tool by its id, for a result that comes without it.
+// rememberTool notes that a call's start was shown, so that its end shows only its result.
 func (r *Renderer) rememberTool(id, tool string) {
 	if id != "" && len(r.tools) < 10000 {
 		r.tools[id] = tool

@@ -12,7 +12,7 @@ import (
 // claude's stream-json, amp's --stream-json, cursor-agent's stream-json.
 type claudeRenderEvent struct {
 	claudeEvent
-	Message struct {
+	Message struct { // in place of claudeEvent's: with the tool calls and results
 		ID      string `json:"id"`
 		Content []struct {
 			Type     string          `json:"type"`
