@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Renderer turns an agent's raw output, one line at a time as it arrives, into lines a
@@ -69,7 +70,24 @@ func (r *Renderer) Line(raw []byte) []string {
 			return r.handle(r, head.Type, trimmed)
 		}
 	}
-	return append(r.flushText(), Plain(string(raw)))
+	return append(r.flushText(), Plain(cutRaw(raw)))
+}
+
+// maxRawLine is how much of a line that is not an event is shown: such lines are the
+// CLI's own (warnings, stack traces), short; a long one is a piece of an event cut short,
+// often a tool's output, whose content is not shown.
+const maxRawLine = 1000
+
+// cutRaw is raw, or its beginning and the size of the rest when it is long.
+func cutRaw(raw []byte) string {
+	if len(raw) <= maxRawLine {
+		return string(raw)
+	}
+	head := raw[:maxRawLine/2]
+	for len(head) > 0 && !utf8.Valid(head) { // not in the middle of a character
+		head = head[:len(head)-1]
+	}
+	return string(head) + " … [" + byteSize(int64(len(raw)-len(head))) + " more]"
 }
 
 // End renders what the renderer still holds at the end of the stream: the agent's

@@ -184,3 +184,17 @@ func TestRenderCodexItems(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A long line that is not an event (an event cut short by a crash or a dropped chunk,
+// often a tool's output) shows its beginning and its size, not all of it.
+func TestRenderCutsALongBrokenLine(t *testing.T) {
+	broken := `{"type":"user","message":{"content":[{"type":"tool_result","content":"` + strings.Repeat("é", 100_000)
+	got := renderAll([]byte(broken+"\n"), ClaudeStream, 4096)
+	if len(got) > 1100 || !strings.HasPrefix(got, `{"type":"user"`) || !strings.HasSuffix(got, " KiB more]\n") {
+		t.Errorf("got %d bytes: %.200q…%q", len(got), got, got[max(0, len(got)-40):])
+	}
+	assertPlain(t, got)
+	if !utf8.ValidString(got) {
+		t.Error("cut in the middle of a character")
+	}
+}
