@@ -35,7 +35,7 @@ type LoopCmd struct {
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
-	Verbose              bool           `short:"v" help:"Stream the agent's output live."`
+	Verbose              Verbose        `short:"v" help:"Stream the agent's output live, rendered for reading: its text, a line per tool call and its result's size or exit status, errors, tokens and cost. --verbose=raw streams it as the agent prints it (a preset's JSON)."`
 	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors."`
 	JSON                 bool           `name:"json" help:"Write one JSON event per line on stdout (see docs/events.md); progress lines go to stderr."`
 	SkipIfBusy           bool           `name:"skip-if-busy" help:"Exit 75 without a word when another loop holds the repository (for cron)."`
@@ -51,7 +51,7 @@ type LoopCmd struct {
 // Run resolves the settings, then does a dry run or drives the loop; the exit code
 // follows the run's status.
 func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
-	if c.Verbose && c.Quiet {
+	if c.Verbose != "" && c.Quiet {
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	if c.Merge && c.Worktree == "" && c.BestOf == nil {

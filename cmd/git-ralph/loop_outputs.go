@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
@@ -14,6 +15,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
 // loopOutputs are where a loop's events go: progress lines on stderr, the JSON stream
@@ -37,10 +39,14 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	if c.JSON {
 		o.reporter = append(o.reporter, reporting.NewJSONStream(root, s.Stdout))
 	}
-	if c.Verbose || set.resolved.ShowAgentOutput.V && !c.Quiet {
+	if c.Verbose != "" || set.resolved.ShowAgentOutput.V && !c.Quiet {
 		o.live.w = s.Stdout
 		if c.JSON {
 			o.live.w = s.Stderr // stdout carries events only
+		}
+		if c.Verbose != verboseRaw && set.loop.Agent.Format != agentcli.Text {
+			// a preset's JSON, rendered for reading; a custom agent's text passes as is
+			o.live.w = agentcli.NewRenderWriter(o.live.w, set.loop.Agent.Format)
 		}
 	}
 	if o.progress.Fancy() && o.live.w == nil { // the agent's own output would tear it
@@ -139,10 +145,13 @@ func (o *loopOutputs) close() {
 }
 
 // outputCounter counts the agent's output for the status line and passes it on to w
-// (--verbose) when set.
+// (--verbose) when set. Writes to w are one at a time: the live copy of an iteration
+// whose terminal was too slow may still be writing when the next iteration's starts
+// (loop/agent leaves it behind rather than wait), and the rendering keeps state.
 type outputCounter struct {
-	w io.Writer
-	n atomic.Int64
+	w  io.Writer
+	n  atomic.Int64
+	mu sync.Mutex
 }
 
 func (c *outputCounter) Write(p []byte) (int, error) {
@@ -150,7 +159,19 @@ func (c *outputCounter) Write(p []byte) (int, error) {
 	if c.w == nil {
 		return len(p), nil
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	return c.w.Write(p)
 }
 
 func (c *outputCounter) bytes() int64 { return c.n.Load() }
+
+// Flush ends one run's output: the rendering shows what it held back.
+func (c *outputCounter) Flush() error {
+	if f, ok := c.w.(interface{ Flush() error }); ok {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return f.Flush()
+	}
+	return nil
+}

@@ -13,7 +13,9 @@ import (
 // can never hold up the capture, the timeout or the loop: when the queue is full the
 // live copy drops chunks; the captured output and the saved log are complete.
 // Secrets are redacted by the reader's goroutine, so that redacting a flood of output
-// costs the capture nothing; a dropped chunk is a gap the redaction is told of.
+// costs the capture nothing; a dropped chunk is a gap the redaction is told of, and the
+// reader a line that says so (gapNote). A writer with a Flush method (the --verbose
+// rendering) is flushed when the run's output ends.
 type liveStream struct {
 	queue   chan []byte
 	done    chan struct{}
@@ -23,6 +25,9 @@ type liveStream struct {
 // liveQueue is how many chunks of output (up to 64 KiB each) may wait for the reader.
 const liveQueue = 64
 
+// gapNote is the line the live copy shows where it dropped output.
+const gapNote = "[git-ralph: live output skipped here: the terminal was too slow to take it]\n"
+
 func newLiveStream(w io.Writer) *liveStream {
 	l := &liveStream{queue: make(chan []byte, liveQueue), done: make(chan struct{})}
 	go func() {
@@ -31,10 +36,14 @@ func newLiveStream(w io.Writer) *liveStream {
 		for chunk := range l.queue {
 			if l.dropped.Swap(false) {
 				out.Gap()
+				_, _ = io.WriteString(w, gapNote)
 			}
 			_, _ = out.Write(chunk)
 		}
 		_ = out.Flush()
+		if f, ok := w.(interface{ Flush() error }); ok {
+			_ = f.Flush()
+		}
 	}()
 	return l
 }

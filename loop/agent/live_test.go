@@ -1,0 +1,52 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// gatedWriter holds every write until open is closed, like a terminal paused by Ctrl+S.
+type gatedWriter struct {
+	open    chan struct{}
+	out     syncBuffer
+	flushed chan struct{}
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	<-g.open
+	return g.out.Write(p)
+}
+
+func (g *gatedWriter) Flush() error {
+	close(g.flushed)
+	return nil
+}
+
+// A reader too slow for the output loses some of it, and is told where; a writer that
+// holds lines back (the --verbose rendering) is flushed at the end of the run.
+func TestLiveStreamNotesAGapAndFlushes(t *testing.T) {
+	w := &gatedWriter{open: make(chan struct{}), flushed: make(chan struct{})}
+	l := newLiveStream(w)
+	for i := range liveQueue * 3 {
+		l.Write([]byte(strings.Repeat("x", i%7) + "line\n"))
+	}
+	close(w.open)
+	for deadline := time.Now().Add(5 * time.Second); len(l.queue) > 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	l.Write([]byte("the end"))
+	l.close(5 * time.Second)
+	select {
+	case <-w.flushed:
+	default:
+		t.Fatal("the writer was not flushed at the end of the run")
+	}
+	got := w.out.String()
+	if !strings.Contains(got, gapNote) {
+		t.Errorf("no note of the gap in %q", got)
+	}
+	if !strings.HasSuffix(got, "the end") {
+		t.Errorf("the output's end is missing: %q", got[max(0, len(got)-100):])
+	}
+}

@@ -1,0 +1,124 @@
+package agentcli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Plain makes one line of an agent's output safe to show on a terminal or in a log: tabs
+// and printable characters stay, every other character (a control character, an escape
+// sequence's ESC, \r, a line break, an invisible or bidirectional mark) and every
+// invalid byte is spelled out in Go syntax (\x1b, \r, \u202e, \xff). An agent's output
+// comes from a repository anyone may have written: `\x1b]0;…\a` must not retitle the
+// terminal, `\r` must not hide what came before it on the line.
+func Plain(s string) string {
+	clean := utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool {
+		return r != '\t' && r != ' ' && !unicode.IsPrint(r)
+	})
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\t' || r == ' ' || unicode.IsPrint(r):
+			b.WriteString(s[i : i+size])
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// oneLine is the first non-blank line of s, cut to max runes; "…" marks what was left
+// out (more text, or more lines).
+func oneLine(s string, max int) string {
+	s = strings.TrimLeft(s, " \t\r\n")
+	line, rest, more := strings.Cut(s, "\n")
+	line = strings.TrimRight(line, " \t\r")
+	cut := false
+	if utf8.RuneCountInString(line) > max {
+		runes := []rune(line)
+		line, cut = string(runes[:max]), true
+	}
+	if cut || more && strings.TrimSpace(rest) != "" {
+		line += " …"
+	}
+	return line
+}
+
+// sizeOf says how much a tool's output was, never what: "no output", "1 line, 12 B",
+// "340 lines, 12.0 KiB".
+func sizeOf(output string) string {
+	if strings.TrimSpace(output) == "" {
+		return "no output"
+	}
+	lines := strings.Count(strings.TrimRight(output, "\n"), "\n") + 1
+	noun := "lines"
+	if lines == 1 {
+		noun = "line"
+	}
+	return fmt.Sprintf("%d %s, %s", lines, noun, byteSize(int64(len(output))))
+}
+
+// byteSize prints a byte count: 512 B, 1.2 KiB, 3.4 MiB.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// usageRendered is the tokens and cost a run reported, for the end of its rendering:
+// "= tokens: 2,100 in, 81 out, 6,300 cache read, 525 cache write · $0.0190 · opus".
+// nil when the run reported nothing.
+func usageRendered(u Usage) []string {
+	var parts []string
+	if u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens > 0 {
+		t := fmt.Sprintf("tokens: %s in, %s out", thousands(u.InputTokens), thousands(u.OutputTokens))
+		if u.CacheReadTokens > 0 {
+			t += ", " + thousands(u.CacheReadTokens) + " cache read"
+		}
+		if u.CacheWriteTokens > 0 {
+			t += ", " + thousands(u.CacheWriteTokens) + " cache write"
+		}
+		parts = append(parts, t)
+	}
+	if u.HasCost {
+		parts = append(parts, fmt.Sprintf("$%.4f", u.CostUSD))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	if u.Model != "" {
+		parts = append(parts, Plain(oneLine(u.Model, 60)))
+	}
+	return []string{"= " + strings.Join(parts, " · ")}
+}
+
+// thousands prints n with commas: 12,345.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
