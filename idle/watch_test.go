@@ -27,7 +27,7 @@ func TestWatchFinished(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := Watch{Counter{Threshold: 2, Idle: tt.idle}}
+			w := Watch{Counter: Counter{Threshold: 2, Idle: tt.idle}}
 			if got := w.Finished(tt.it); got != tt.want {
 				t.Errorf("Finished(%+v) = %+v, want %+v", tt.it, got, tt.want)
 			}
