@@ -24,11 +24,14 @@ const Unmeasured = -1
 //     alike, or both are empty; the validation failures likewise (an iteration whose
 //     validation passed, or had none, has an empty failure);
 //   - at least one pair is not empty on both sides: two silences prove nothing; and
-//   - either the validation failed both times (the same failure), or the iteration left the
-//     working tree's content as it found it.
+//   - either the iteration left the working tree's content as it found it, or validation
+//     failed both times with the same output (identical once Similarity's normalising is
+//     done: timings and other numbers do not count).
 //
-// So an agent that changes files and passes validation is never alike, however alike its
-// messages ("Done."). Threshold iterations in a row alike, or an oscillation (the working
+// So an agent that changes files is alike only while validation keeps failing exactly the
+// same way: passing validation, or a failure that changes as the work goes on (a list of
+// what is left that shrinks), is progress, however alike its messages ("Done.").
+// Threshold iterations in a row alike, or an oscillation (the working
 // tree back to its content of two iterations ago, after an iteration that changed it),
 // earn a nudge in the next prompt; if the next iteration repeats still, the run stops.
 type Stagnation struct {
@@ -93,7 +96,7 @@ func (s *Stagnation) compare(prev, cur *said, it Iteration) Repetition {
 	var msgSame, failSame, msgDiffer, failDiffer bool
 	r.Message, msgSame, msgDiffer = s.pair(prev.message, cur.message, &r.Coarse)
 	r.Failure, failSame, failDiffer = s.pair(prev.failure, cur.failure, &r.Coarse)
-	r.Alike = !msgDiffer && !failDiffer && (msgSame || failSame) && (failSame || r.Unchanged)
+	r.Alike = !msgDiffer && !failDiffer && (msgSame || failSame) && (r.Unchanged || r.Failure == 100)
 	return r
 }
 

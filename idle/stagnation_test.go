@@ -1,6 +1,8 @@
 package idle
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/git-ralph/git-ralph/gitops"
@@ -38,6 +40,16 @@ func run(t *testing.T, threshold int, steps []step) {
 		}
 		before = st.tree
 	}
+}
+
+// todo is a validation failure listing the n items of a plan that are left.
+func todo(n int) string {
+	var b strings.Builder
+	b.WriteString("items left:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- implement the %s command\n", strings.Repeat("x", i+1))
+	}
+	return b.String()
 }
 
 const failed = "--- FAIL: TestParse (0.01s)\n    parse_test.go:12: got 3, want 4\nFAIL\nFAIL\texample.com/p\t0.013s\n"
@@ -85,6 +97,15 @@ func TestStagnation(t *testing.T) {
 		}},
 		{"validation passed after failing differs", 2, []step{
 			{tree: "a", message: "Fixed it.", failure: failed}, {tree: "b", message: "Fixed it."},
+		}},
+		{"a failure that changes as the work goes on is progress", 2, []step{
+			{tree: "a", message: "Done.", failure: todo(20)},
+			{tree: "b", message: "Done.", failure: todo(19)},
+			{tree: "c", message: "Done.", failure: todo(18)},
+		}},
+		{"the same shrinking failure with the files unchanged is alike", 2, []step{
+			{tree: "t0", message: "Done.", failure: todo(20)},
+			{tree: "t0", message: "Done.", failure: todo(19), want: "nudge"},
 		}},
 		{"different messages with the same failure are different attempts", 2, []step{
 			{tree: "a", message: "Changed the tokenizer to skip comments.", failure: failed},

@@ -37,8 +37,15 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		rec.Stopped = silentReason(r.cfg.OutputTimeout)
 	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
+	var watched idle.Verdict
+	judge := func(after gitops.Checkpoint, rec *history.Record) {
+		watched = r.idle.Finished(idle.Iteration{Before: r.here, After: after, Ending: ending(v.outcome),
+			Message: a.final, Failure: val.failure()})
+		rec.Similarity = similarityRecord(watched.Repetition)
+		r.stagnation(i, &v, watched.Repetition, rec.Similarity)
+	}
 	bctx, stop := bookkeeping(ctx, r.grace(), r.deps.Hurry)
-	after, rec, err := r.journal.finish(bctx, it, res, rec)
+	after, rec, err := r.journal.finish(bctx, it, res, rec, judge)
 	stop()
 	if err != nil && ctx.Err() != nil {
 		r.report(Warning{Message: fmt.Sprintf("iteration %d: its record is incomplete: %v", i, err)})
@@ -49,7 +56,6 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		return err
 	}
 	r.prune(context.WithoutCancel(ctx))
-	watched := r.idle.Finished(idle.Iteration{Before: r.here, After: after, Ending: ending(v.outcome)})
 	r.here = after
 	if v.stop != "" && v.stop != StatusAborted {
 		r.res.Record, r.res.Hint = rec.Iteration, v.hint

@@ -12,6 +12,10 @@ type Report struct {
 	// preset whose output had no structured line at all) it is the whole output, from
 	// which the caller removes any echo of the prompt.
 	Said string
+	// Final is the agent's last words: its last message (the final result) in a
+	// structured format, the whole output in plain text (whose end is what a caller
+	// compares). The stagnation check compares it with the previous iteration's.
+	Final string
 	// Structured is true when at least one line parsed as the preset's structured format.
 	Structured bool
 	// Limit is set when a usage or rate limit stopped the run.
@@ -94,7 +98,7 @@ func (p Preset) Read(output []byte, exitCode int, now time.Time) Report {
 // its exit code, since aider exits 0 after fatal API errors (Aider-AI/aider#5552).
 func ReadText(output []byte, exitCode int, now time.Time) Report {
 	if exitCode == 0 {
-		return Report{Said: string(output)}
+		return Report{Said: string(output), Final: string(output)}
 	}
 	return Preset{Format: Text}.Read(output, exitCode, now)
 }
