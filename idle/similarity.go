@@ -13,7 +13,7 @@ import (
 // loop compares (a validation failure's tail, an agent's final message: kilobytes) take
 // microseconds; the bound is for the worst case, two long texts alike in scattered places,
 // where Myers' algorithm grows with the product of the lengths.
-const DefaultCompareTimeout = 20 * time.Millisecond
+const DefaultCompareTimeout = 15 * time.Millisecond
 
 // maxComparedLines bounds the lines of each text a comparison reads (its last ones): go-diff
 // stands for each distinct line by one rune and panics past about a million of them.

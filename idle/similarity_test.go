@@ -41,3 +41,41 @@ func TestSimilarity(t *testing.T) {
 		})
 	}
 }
+
+// testOutput is n lines of a verbose test run, as a validation command prints them, with a
+// failure at the end; seed changes the timings.
+func testOutput(n int, seed int) string {
+	var b strings.Builder
+	for i := range n - 3 {
+		fmt.Fprintf(&b, "--- PASS: TestCase/%s_%x (0.%02ds)\n", names[i%len(names)], i*7919, (i+seed)%100)
+	}
+	b.WriteString("--- FAIL: TestParse (0.01s)\n    parse_test.go:12: got 3, want 4\nFAIL\n")
+	return b.String()
+}
+
+var names = []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo"}
+
+// Two long texts alike in scattered places are the worst case of Myers' diff: without a
+// bound it takes seconds on 10,000 lines. The bound holds, and the answer says it was hit.
+func TestSimilarityOfHugeInputsIsBounded(t *testing.T) {
+	a := testOutput(10000, 0)
+	var half strings.Builder
+	for i, line := range strings.SplitAfter(a, "\n") {
+		if i%2 == 0 {
+			line = "changed " + line
+		}
+		half.WriteString(line)
+	}
+	started := time.Now()
+	got := Similarity(a, half.String(), 15*time.Millisecond)
+	took := time.Since(started)
+	if !got.Coarse || got.Percent > 50 {
+		t.Errorf("Similarity of half-changed 10,000 lines = %+v, want coarse and at most the true 50 %%", got)
+	}
+	if took > 2*time.Second {
+		t.Errorf("bounded comparison took %s", took)
+	}
+	if again := Similarity(a, testOutput(10000, 1), 15*time.Millisecond); again.Percent != 100 {
+		t.Errorf("two runs of the same suite differing in timings: %+v, want 100 %%", again)
+	}
+}

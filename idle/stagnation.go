@@ -147,7 +147,7 @@ func (r Repetition) Repeated() string {
 			same = append(same, "the validation failed the same way")
 		}
 		if r.Message != Unmeasured {
-			same = append(same, "the final message said the same")
+			same = append(same, "the agent's final message was the same")
 		}
 		if r.Unchanged {
 			same = append(same, "the files did not change")

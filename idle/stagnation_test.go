@@ -170,8 +170,8 @@ func TestRepeatedWords(t *testing.T) {
 		words string
 		cause string
 	}{
-		{Repetition{Alike: true, Failure: 100, Message: 95, Repeats: 3}, "the validation failed the same way, the final message said the same, 3 iterations in a row", "repeated_attempt"},
-		{Repetition{Alike: true, Failure: Unmeasured, Message: 100, Unchanged: true, Repeats: 2}, "the final message said the same, the files did not change, 2 iterations in a row", "repeated_attempt"},
+		{Repetition{Alike: true, Failure: 100, Message: 95, Repeats: 3}, "the validation failed the same way, the agent's final message was the same, 3 iterations in a row", "repeated_attempt"},
+		{Repetition{Alike: true, Failure: Unmeasured, Message: 100, Unchanged: true, Repeats: 2}, "the agent's final message was the same, the files did not change, 2 iterations in a row", "repeated_attempt"},
 		{Repetition{Oscillation: true, Failure: Unmeasured, Message: 0, Repeats: 2}, "the files went back to what they were two iterations ago", "oscillation"},
 	}
 	for _, tt := range tests {

@@ -55,6 +55,8 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", intText(c.MaxConsecutiveErrors))
 	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
 	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", intText(c.IdleThreshold))
+	add(c.StagnationThreshold != nil, "stagnation_threshold", "--stagnation-threshold", intText(c.StagnationThreshold))
+	add(c.StagnationSimilarity != nil, "stagnation_similarity", "--stagnation-similarity", intText(c.StagnationSimilarity))
 	add(c.Validate != "", "validate", "--validate", c.Validate)
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
@@ -86,6 +88,7 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		AgentCmd: resolved.AgentCmd.V, MaxIterations: resolved.MaxIterations.V,
 		Timeout: resolved.IterationTimeout.V, OutputTimeout: resolved.OutputTimeout.V, MaxConsecutiveErrors: resolved.MaxConsecutiveErrors.V,
 		MaxOutputBuffer: int(resolved.MaxOutputBuffer.V), IdleThreshold: resolved.IdleThreshold.V,
+		StagnationThreshold: resolved.StagnationThreshold.V, StagnationSimilarity: resolved.StagnationSimilarity.V,
 		Context: c.Context, Fresh: c.Fresh,
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
