@@ -39,6 +39,7 @@ type Likeness struct {
 // and blank lines and trailing spaces do not count. Two texts with no line left are 100 %
 // alike: callers decide what two empty texts mean.
 func Similarity(a, b string, limit time.Duration) Likeness {
+	started := time.Now()
 	a, b = comparable(a), comparable(b)
 	if a == b {
 		return Likeness{Percent: 100}
@@ -47,11 +48,13 @@ func Similarity(a, b string, limit time.Duration) Likeness {
 		limit = DefaultCompareTimeout
 	}
 	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = limit
 	ca, cb, _ := dmp.DiffLinesToChars(a, b)
-	started := time.Now()
+	// the limit bounds the whole comparison: the diff gets what preparing the texts left
+	// of it (a tenth at least, so that alike texts still get matched)
+	dmp.DiffTimeout = max(limit-time.Since(started), limit/10)
+	diffStarted := time.Now()
 	diffs := dmp.DiffMain(ca, cb, false)
-	coarse := time.Since(started) >= limit
+	coarse := time.Since(diffStarted) >= dmp.DiffTimeout
 	// Each rune of ca and cb stands for one line, so counting runes counts lines; turning
 	// the runes back into lines (DiffCharsToLines) would only cost time.
 	common := 0
@@ -76,6 +79,7 @@ func comparable(text string) string {
 	}
 	kept = kept[max(0, len(kept)-maxComparedLines):]
 	var b strings.Builder
+	b.Grow(len(text))
 	for _, line := range kept {
 		writeMasked(&b, line)
 		b.WriteByte('\n')
