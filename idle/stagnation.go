@@ -21,8 +21,8 @@ const Unmeasured = -1
 //
 // An iteration is alike the one before it when, comparing its texts with that iteration's:
 //   - neither pair of texts differs: the agent's final messages are at least Similarity %
-//     alike, or both are empty; the validation failures likewise (an iteration whose
-//     validation passed, or had none, has an empty failure);
+//     alike word by word, or both are empty; the validation failures likewise, line by line
+//     (an iteration whose validation passed, or had none, has an empty failure);
 //   - at least one pair is not empty on both sides: two silences prove nothing; and
 //   - either the iteration left the working tree's content as it found it, or validation
 //     failed both times with the same output (identical once Similarity's normalising is
@@ -53,7 +53,7 @@ type said struct {
 // Repetition is what the stagnation check found about one iteration.
 type Repetition struct {
 	Measured    bool // compared with a previous iteration
-	Message     int  // percent alike the previous final message; Unmeasured when neither had one
+	Message     int  // percent alike the previous final message, word by word; Unmeasured when neither had one
 	Failure     int  // percent alike the previous validation failure; Unmeasured when neither failed
 	Coarse      bool // a comparison ran into its time limit: the percentages are lower bounds
 	Unchanged   bool // the iteration left the working tree's content as it found it
@@ -94,7 +94,7 @@ func (s *Stagnation) Observe(it Iteration) Repetition {
 func (s *Stagnation) compare(prev, cur *said, it Iteration) Repetition {
 	r := Repetition{Measured: true, Unchanged: it.Before.Tree == it.After.Tree}
 	var msgSame, failSame, msgDiffer, failDiffer bool
-	r.Message, msgSame, msgDiffer = s.pair(prev.message, cur.message, &r.Coarse)
+	r.Message, msgSame, msgDiffer = s.pair(words(prev.message), words(cur.message), &r.Coarse)
 	r.Failure, failSame, failDiffer = s.pair(prev.failure, cur.failure, &r.Coarse)
 	r.Alike = !msgDiffer && !failDiffer && (msgSame || failSame) && (r.Unchanged || r.Failure == 100)
 	return r
@@ -113,6 +113,13 @@ func (s *Stagnation) pair(a, b string, coarse *bool) (percent int, same, differ 
 	l := Similarity(a, b, s.Timeout)
 	*coarse = *coarse || l.Coarse
 	return l.Percent, l.Percent >= s.Similarity, l.Percent < s.Similarity
+}
+
+// words is text with each word on a line of its own. An agent's message is prose, where a
+// paragraph is one line and any word changed would change all of it: compared word by word,
+// a reworded sentence is still mostly alike.
+func words(text string) string {
+	return strings.Join(strings.Fields(text), "\n")
 }
 
 // judge counts the streak and decides: a nudge when it reaches the threshold (or the tree

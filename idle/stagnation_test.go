@@ -86,6 +86,14 @@ func TestStagnation(t *testing.T) {
 			{tree: "t0", message: "Nothing left to do.", want: "nudge"},
 			{tree: "t0", message: "Nothing left to do.", want: "stop"},
 		}},
+		{"messages are compared word by word: one word of twenty changed is alike", 2, []step{
+			{tree: "a", message: "I fixed the off-by-one in parse: the loop now stops at len(s) - 1, and the test should pass now.", failure: failed},
+			{tree: "b", message: "I fixed the off-by-one in parse: the loop now stops at len(s) - 1, so the test should pass now.", failure: failed, want: "nudge"},
+		}},
+		{"a message rewritten is not alike", 2, []step{
+			{tree: "a", message: "I fixed the off-by-one in parse.", failure: failed},
+			{tree: "b", message: "Rewrote parse to use a scanner.", failure: failed},
+		}},
 		{"two empty messages with no change prove nothing", 2, []step{
 			{tree: "t0"}, {tree: "t0"}, {tree: "t0"},
 		}},
@@ -158,7 +166,7 @@ func TestRepetitionFigures(t *testing.T) {
 		t.Errorf("first iteration: %+v, want nothing measured and 1 repeat", first)
 	}
 	r := s.Observe(Iteration{Before: gitops.Checkpoint{Tree: "a"}, After: gitops.Checkpoint{Tree: "b"}, Message: "Fixed it.\nRan the tests.", Failure: failed})
-	want := Repetition{Measured: true, Message: 66, Failure: 100, Repeats: 1}
+	want := Repetition{Measured: true, Message: 57, Failure: 100, Repeats: 1} // 2 words of 2 and 5 in common
 	if r != want {
 		t.Errorf("second iteration: %+v, want %+v", r, want)
 	}

@@ -27,7 +27,7 @@ type LoopCmd struct {
 	MaxOutputBuffer      string         `name:"max-output-buffer" help:"Keep the last SIZE of the agent's output to scan for promise tags (default: 10MiB)." placeholder:"SIZE"`
 	IdleThreshold        *int           `name:"idle-threshold" help:"Stop (exit 3) after N iterations in a row that change nothing in git; 0 never stops (default: 2)." placeholder:"N"`
 	StagnationThreshold  *int           `name:"stagnation-threshold" help:"After N iterations in a row that repeat the same attempt, tell the agent so in the next prompt, and stop (exit 6) if it goes on; 0 turns the check off (default: 3)." placeholder:"N"`
-	StagnationSimilarity *int           `name:"stagnation-similarity" help:"How alike, in percent, two iterations' final messages and validation failures must be to count as the same (default: 90)." placeholder:"PCT"`
+	StagnationSimilarity *int           `name:"stagnation-similarity" help:"How alike, in percent (of words, of lines), two iterations' final messages and validation failures must be to count as the same (default: 90)." placeholder:"PCT"`
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
