@@ -14,10 +14,18 @@ const (
 	finalBytes = feedbackBytes
 )
 
+// finalKept bounds what finalWords reads of the agent's last words before cutting them to
+// lines: a plain-text agent's are its whole output (up to max_output_buffer), and tailLines
+// redacts all it is given when that is longer than its bound.
+const finalKept = 4 * finalBytes
+
 // finalWords is what the stagnation check compares of the agent's last words: their end,
 // without an echo of the prompt (which is the same every iteration).
 func finalWords(final, prompt string) string {
-	return tailLines(string(withoutEcho([]byte(final), prompt)), finalLines, finalBytes)
+	// an echo that reaches into the last finalKept bytes lies wholly in this window
+	window := final[max(0, len(final)-finalKept-len(prompt)):]
+	words := withoutEcho([]byte(window), prompt)
+	return tailLines(string(words[max(0, len(words)-finalKept):]), finalLines, finalBytes)
 }
 
 // failure is what a failed validation said, for the stagnation check: its result and the

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -117,5 +118,31 @@ func TestStagnationOffByDefaultInConfig(t *testing.T) {
 	}
 	if res.Status != StatusMaxIters {
 		t.Fatalf("status %s with the check at 0, want max-iters", res.Status)
+	}
+}
+
+// The agent's last words are compared by their end, bounded however long the output.
+func TestFinalWords(t *testing.T) {
+	prompt := "do it\n"
+	long := strings.Repeat("working on it\n", 1<<20/14) + "Fixed the parser.\n"
+	got := finalWords(long, prompt)
+	if !strings.HasSuffix(got, "Fixed the parser.") || len(got) > finalBytes || strings.Count(got, "\n") >= finalLines {
+		t.Errorf("finalWords of %d bytes = %d bytes, %d lines, ending %q", len(long), len(got), strings.Count(got, "\n")+1, got[max(0, len(got)-30):])
+	}
+	if got := finalWords("do it\nDone.\n", prompt); got != "Done." {
+		t.Errorf("finalWords with the prompt echoed = %q, want %q", got, "Done.")
+	}
+	// an echo of a long prompt that reaches into the part kept is removed whole
+	longPrompt := strings.Repeat("a line of a long prompt\n", 2000)
+	if got := finalWords("start\n"+longPrompt+"Done.\n", longPrompt); got != "start\nDone." {
+		t.Errorf("finalWords with a long prompt echoed = %q", got[:min(len(got), 200)])
+	}
+	// a plain-text agent's last words are its whole output, up to max_output_buffer: only
+	// the end is read (reading all of 10 MiB took 0.6 s, redacting it)
+	huge := strings.Repeat("some agent output line with words and numbers 12345\n", 10<<20/52)
+	started := time.Now()
+	finalWords(huge, prompt)
+	if took := time.Since(started); took > 200*time.Millisecond {
+		t.Errorf("finalWords of 10 MiB took %s", took)
 	}
 }
