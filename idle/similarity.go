@@ -40,7 +40,26 @@ type Likeness struct {
 // alike: callers decide what two empty texts mean.
 func Similarity(a, b string, limit time.Duration) Likeness {
 	started := time.Now()
-	a, b = comparable(a), comparable(b)
+	return likeness(comparable(a, true), comparable(b, true), started, limit)
+}
+
+// WordSimilarity compares two pieces of prose, such as an agent's messages, as Similarity
+// compares lines, each word standing for a line: in prose a paragraph is one line, and a
+// word changed would change all of it. Numbers count as written: in a message they say
+// something ("step 3 of 7").
+func WordSimilarity(a, b string, limit time.Duration) Likeness {
+	started := time.Now()
+	return likeness(comparable(words(a), false), comparable(words(b), false), started, limit)
+}
+
+// words is text with each word on a line of its own.
+func words(text string) string {
+	return strings.Join(strings.Fields(text), "\n")
+}
+
+// likeness is the measure of Similarity on two texts already made comparable; the
+// comparison began at started.
+func likeness(a, b string, started time.Time, limit time.Duration) Likeness {
 	if a == b {
 		return Likeness{Percent: 100}
 	}
@@ -68,9 +87,9 @@ func Similarity(a, b string, limit time.Duration) Likeness {
 }
 
 // comparable is text as Similarity compares it: its last maxComparedLines non-blank lines,
-// each with trailing spaces removed and every run of digits made one "0", each ending in
-// a newline (so the last line matches the same line elsewhere).
-func comparable(text string) string {
+// each with trailing spaces removed (and, with mask, every run of digits made one "0"),
+// each ending in a newline (so the last line matches the same line elsewhere).
+func comparable(text string, mask bool) string {
 	var kept []string
 	for _, line := range strings.Split(text, "\n") {
 		if line = strings.TrimRightFunc(line, unicode.IsSpace); line != "" {
@@ -81,7 +100,11 @@ func comparable(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	for _, line := range kept {
-		writeMasked(&b, line)
+		if mask {
+			writeMasked(&b, line)
+		} else {
+			b.WriteString(line)
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()

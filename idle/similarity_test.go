@@ -79,3 +79,23 @@ func TestSimilarityOfHugeInputsIsBounded(t *testing.T) {
 		t.Errorf("two runs of the same suite differing in timings: %+v, want 100 %%", again)
 	}
 }
+
+func TestWordSimilarity(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b string
+		want int
+	}{
+		{"the same words, wrapped differently", "I fixed the parser.\nTests pass.", "I fixed the parser. Tests pass.", 100},
+		{"one word of twenty changed", strings.Repeat("word ", 19) + "done", strings.Repeat("word ", 19) + "over", 95},
+		{"numbers count in prose", "agent says 1", "agent says 2", 66},
+		{"nothing in common", "Lowered the limit.", "Raised it again!", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := WordSimilarity(tt.a, tt.b, time.Second); got.Percent != tt.want || got.Coarse {
+				t.Errorf("WordSimilarity = %+v, want %d %%", got, tt.want)
+			}
+		})
+	}
+}

@@ -21,7 +21,7 @@ const Unmeasured = -1
 //
 // An iteration is alike the one before it when, comparing its texts with that iteration's:
 //   - neither pair of texts differs: the agent's final messages are at least Similarity %
-//     alike word by word, or both are empty; the validation failures likewise, line by line
+//     alike word by word (WordSimilarity), or both are empty; the validation failures likewise, line by line
 //     (an iteration whose validation passed, or had none, has an empty failure);
 //   - at least one pair is not empty on both sides: two silences prove nothing; and
 //   - either the iteration left the working tree's content as it found it, or validation
@@ -94,15 +94,15 @@ func (s *Stagnation) Observe(it Iteration) Repetition {
 func (s *Stagnation) compare(prev, cur *said, it Iteration) Repetition {
 	r := Repetition{Measured: true, Unchanged: it.Before.Tree == it.After.Tree}
 	var msgSame, failSame, msgDiffer, failDiffer bool
-	r.Message, msgSame, msgDiffer = s.pair(words(prev.message), words(cur.message), &r.Coarse)
-	r.Failure, failSame, failDiffer = s.pair(prev.failure, cur.failure, &r.Coarse)
+	r.Message, msgSame, msgDiffer = s.pair(prev.message, cur.message, WordSimilarity, &r.Coarse)
+	r.Failure, failSame, failDiffer = s.pair(prev.failure, cur.failure, Similarity, &r.Coarse)
 	r.Alike = !msgDiffer && !failDiffer && (msgSame || failSame) && (r.Unchanged || r.Failure == 100)
 	return r
 }
 
 // pair compares one kind of text of two iterations: its percentage, whether the texts are
 // the same (both there and alike enough) and whether they differ (one there, or not alike).
-func (s *Stagnation) pair(a, b string, coarse *bool) (percent int, same, differ bool) {
+func (s *Stagnation) pair(a, b string, measure func(a, b string, limit time.Duration) Likeness, coarse *bool) (percent int, same, differ bool) {
 	hasA, hasB := strings.TrimSpace(a) != "", strings.TrimSpace(b) != ""
 	switch {
 	case !hasA && !hasB:
@@ -110,16 +110,9 @@ func (s *Stagnation) pair(a, b string, coarse *bool) (percent int, same, differ 
 	case hasA != hasB:
 		return 0, false, true
 	}
-	l := Similarity(a, b, s.Timeout)
+	l := measure(a, b, s.Timeout)
 	*coarse = *coarse || l.Coarse
 	return l.Percent, l.Percent >= s.Similarity, l.Percent < s.Similarity
-}
-
-// words is text with each word on a line of its own. An agent's message is prose, where a
-// paragraph is one line and any word changed would change all of it: compared word by word,
-// a reworded sentence is still mostly alike.
-func words(text string) string {
-	return strings.Join(strings.Fields(text), "\n")
 }
 
 // judge counts the streak and decides: a nudge when it reaches the threshold (or the tree

@@ -258,11 +258,12 @@ func overageNote(e loop.IterationFinished) string {
 }
 
 // repeatNote says that an iteration repeated the attempt of the one before it (the
-// stagnation check), and how many in a row.
+// stagnation check), and how many in a row; for one that changed nothing, the idle count
+// says enough.
 func repeatNote(e loop.IterationFinished) string {
 	s := e.Record.Similarity
 	switch {
-	case s == nil || s.Repeats < 2:
+	case s == nil || s.Repeats < 2 || idleNote(e) != "":
 		return ""
 	case s.Oscillation:
 		return fmt.Sprintf(", files back to two iterations ago: %d in a row", s.Repeats)
