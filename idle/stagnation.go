@@ -21,8 +21,9 @@ const Unmeasured = -1
 //
 // An iteration is alike the one before it when, comparing its texts with that iteration's:
 //   - neither pair of texts differs: the agent's final messages are at least Similarity %
-//     alike word by word (WordSimilarity), or both are empty; the validation failures likewise, line by line
-//     (an iteration whose validation passed, or had none, has an empty failure);
+//     alike word by word (WordSimilarity), or both are empty; the validation failures
+//     likewise, line by line (an iteration whose validation passed, or had none, has an
+//     empty failure);
 //   - at least one pair is not empty on both sides: two silences prove nothing; and
 //   - either the iteration left the working tree's content as it found it, or validation
 //     failed both times with the same output (identical once Similarity's normalising is
@@ -31,9 +32,10 @@ const Unmeasured = -1
 // So an agent that changes files is alike only while validation keeps failing exactly the
 // same way: passing validation, or a failure that changes as the work goes on (a list of
 // what is left that shrinks), is progress, however alike its messages ("Done.").
-// Threshold iterations in a row alike, or an oscillation (the working
-// tree back to its content of two iterations ago, after an iteration that changed it),
-// earn a nudge in the next prompt; if the next iteration repeats still, the run stops.
+//
+// Threshold iterations in a row alike, or an oscillation (the working tree back to its
+// content of two iterations ago, after an iteration that changed it), earn a nudge in the
+// next prompt; if the next iteration repeats still, the run stops.
 type Stagnation struct {
 	Threshold  int           // iterations in a row alike that count as stagnation; 0: off
 	Similarity int           // percent alike that counts as the same text
