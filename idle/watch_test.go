@@ -37,3 +37,20 @@ func TestWatchFinished(t *testing.T) {
 		})
 	}
 }
+
+// The watch hands each iteration to the stagnation check along with the idle counter, so
+// one verdict carries both.
+func TestWatchFinishedJudgesStagnation(t *testing.T) {
+	w := Watch{Counter: Counter{Threshold: 2}, Stagnation: Stagnation{Threshold: 2, Similarity: 90}}
+	it := func(before, after string) Iteration {
+		return Iteration{Before: gitops.Checkpoint{Tree: before}, After: gitops.Checkpoint{Tree: after},
+			Message: "Fixed the parser.", Failure: "failed: exit code 1\n--- FAIL: TestParse\n"}
+	}
+	if v := w.Finished(it("t0", "a")); v.Repetition.Repeats != 1 || v.Repetition.Nudge {
+		t.Errorf("first iteration: %+v", v.Repetition)
+	}
+	v := w.Finished(it("a", "b"))
+	if !v.Progress || v.Stop || !v.Repetition.Nudge || v.Repetition.Failure != 100 {
+		t.Errorf("second iteration: %+v, want progress and a nudge for the same failure", v)
+	}
+}
