@@ -86,6 +86,8 @@ type Record struct {
 	// than one (a limit or a transient error ran it again); the tokens and cost above
 	// are their sums.
 	Attempts []Attempt `toml:"attempts,omitempty" json:"attempts,omitempty"`
+	// Similarity is the stagnation check's figures: see Similarity.
+	Similarity *Similarity `toml:"similarity,omitempty" json:"similarity,omitempty"`
 }
 
 // Attempt is one run of the agent within an iteration.

@@ -3,10 +3,11 @@ package idle
 import "github.com/git-ralph/git-ralph/gitops"
 
 // Watch answers, iteration after iteration, whether the loop is making progress. It holds
-// the idle counter; stagnation (iterations alike) and the silent-agent watchdog belong
-// here too. It never runs the agent or git: the loop hands it what it saw.
+// the idle counter and the stagnation check (iterations alike). It never runs the agent
+// or git: the loop hands it what it saw.
 type Watch struct {
 	Counter
+	Stagnation Stagnation
 }
 
 // Ending is how an iteration ended, as far as the question of progress goes.
@@ -26,12 +27,17 @@ const (
 type Iteration struct {
 	Before, After gitops.Checkpoint // the repository when it started and when it ended
 	Ending        Ending
+	Message       string // the agent's final message (its last words); "" for none
+	Failure       string // what the validation failure said; "" when validation passed or none ran
 }
 
 // Verdict is the watch's answer for one iteration.
 type Verdict struct {
 	Progress bool // the iteration changed something: HEAD or the working tree's content
 	Stop     bool // the idle threshold is reached: the run stops as idle
+	// Repetition is the stagnation check's finding: the iteration's likeness to the one
+	// before it, and whether to nudge the agent or stop.
+	Repetition Repetition
 }
 
 // Finished judges one finished iteration. Only an iteration that succeeded and changed
@@ -39,7 +45,7 @@ type Verdict struct {
 // API that is down must abort as failing, with its message, not stop as idle first) and
 // leaves the count as it was; a failure that changed something is progress all the same.
 func (w *Watch) Finished(it Iteration) Verdict {
-	v := Verdict{Progress: Progress(it.Before, it.After)}
+	v := Verdict{Progress: Progress(it.Before, it.After), Repetition: w.Stagnation.Observe(it)}
 	switch {
 	case it.Ending == Uncounted:
 		return v

@@ -27,7 +27,7 @@ func TestWatchFinished(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := Watch{Counter{Threshold: 2, Idle: tt.idle}}
+			w := Watch{Counter: Counter{Threshold: 2, Idle: tt.idle}}
 			if got := w.Finished(tt.it); got != tt.want {
 				t.Errorf("Finished(%+v) = %+v, want %+v", tt.it, got, tt.want)
 			}
@@ -35,5 +35,22 @@ func TestWatchFinished(t *testing.T) {
 				t.Errorf("Idle = %d, want %d", w.Idle, tt.after)
 			}
 		})
+	}
+}
+
+// The watch hands each iteration to the stagnation check along with the idle counter, so
+// one verdict carries both.
+func TestWatchFinishedJudgesStagnation(t *testing.T) {
+	w := Watch{Counter: Counter{Threshold: 2}, Stagnation: Stagnation{Threshold: 2, Similarity: 90}}
+	it := func(before, after string) Iteration {
+		return Iteration{Before: gitops.Checkpoint{Tree: before}, After: gitops.Checkpoint{Tree: after},
+			Message: "Fixed the parser.", Failure: "failed: exit code 1\n--- FAIL: TestParse\n"}
+	}
+	if v := w.Finished(it("t0", "a")); v.Repetition.Repeats != 1 || v.Repetition.Nudge {
+		t.Errorf("first iteration: %+v", v.Repetition)
+	}
+	v := w.Finished(it("a", "b"))
+	if !v.Progress || v.Stop || !v.Repetition.Nudge || v.Repetition.Failure != 100 {
+		t.Errorf("second iteration: %+v, want progress and a nudge for the same failure", v)
 	}
 }

@@ -33,6 +33,7 @@ type attempt struct {
 	res        agent.Result
 	read       agentcli.Report
 	promise    Promise           // the promise in the last run's words
+	final      string            // the end of the last run's last words, for the stagnation check
 	tries      []history.Attempt // every run's figures, the last one last
 	usage      agentcli.Usage    // the tokens and cost of every run, summed: each was paid for
 	overage    bool              // a run was served on paid extra usage
@@ -103,6 +104,7 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 			r.account, r.journal.state.AgentAccount = a.read.Account, a.read.Account
 		}
 		a.promise = ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
+		a.final = finalWords(a.read.Final, prompt)
 		a.add(n, res, a.read)
 		r.spend(res, a.read.Usage)
 		if res.Interrupted || res.TimedOut || a.promise != PromiseNone {

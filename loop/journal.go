@@ -232,8 +232,9 @@ func bookkeeping(ctx context.Context, grace time.Duration, hurry <-chan struct{}
 }
 
 // finish measures what the iteration changed, saves its diff and record, and returns
-// the checkpoint after it and the changes.
-func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Result, rec history.Record) (gitops.Checkpoint, history.Record, error) {
+// the checkpoint after it and the changes. judge sees the checkpoint after and completes
+// the record before it is saved (the idle watch's figures go into it).
+func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Result, rec history.Record, judge func(gitops.Checkpoint, *history.Record)) (gitops.Checkpoint, history.Record, error) {
 	if err := it.output.close(res.Output, res.OutputBytes); err != nil {
 		return gitops.Checkpoint{}, rec, fmt.Errorf("saving the output of iteration %d: %w", it.number, err)
 	}
@@ -248,6 +249,7 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 	}
 	rec.OutputPath = j.relative(j.store.OutputPath(it.number))
 	rec.DiffPath = j.relative(j.store.DiffPath(it.number))
+	judge(after, &rec)
 	if err := j.store.Save(rec); err != nil {
 		return after, rec, fmt.Errorf("saving the record of iteration %d: %w", it.number, err)
 	}

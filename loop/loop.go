@@ -24,6 +24,8 @@ const (
 	DefaultMaxConsecutiveErrors = 3
 	DefaultMaxOutputBuffer      = 10 << 20
 	DefaultIdleThreshold        = 2
+	DefaultStagnationThreshold  = idle.DefaultStagnationThreshold
+	DefaultStagnationSimilarity = idle.DefaultStagnationSimilarity
 )
 
 // Config is one run's settings, already resolved from flags and files.
@@ -42,7 +44,11 @@ type Config struct {
 	OutputTimeout        time.Duration // stop an agent silent on stdout and stderr this long; 0: none
 	MaxConsecutiveErrors int
 	MaxOutputBuffer      int
-	IdleThreshold        int    // stop after this many iterations without git changes; 0: never
+	IdleThreshold        int // stop after this many iterations without git changes; 0: never
+	// StagnationThreshold is how many iterations in a row alike (see idle.Stagnation)
+	// earn the agent a nudge, and the run a stop if it goes on; 0: no check.
+	StagnationThreshold  int
+	StagnationSimilarity int    // percent alike that counts as the same text
 	Context              string // extra text for every iteration's prompt
 	Fresh                bool   // start a new run even if the last one is unfinished
 
@@ -197,6 +203,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	r.start = r.deps.Now()
 	r.res.Threshold = r.cfg.MaxConsecutiveErrors
 	r.idle.Threshold = r.cfg.IdleThreshold
+	r.idle.Stagnation = idle.Stagnation{Threshold: r.cfg.StagnationThreshold, Similarity: r.cfg.StagnationSimilarity}
 	first, err := r.open(ctx)
 	if err != nil {
 		return r.res, err
@@ -384,6 +391,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max output buffer must be at least 1 byte, got %d", c.MaxOutputBuffer)
 	case c.IdleThreshold < 0:
 		return fmt.Errorf("idle threshold must not be negative, got %d", c.IdleThreshold)
+	case c.StagnationThreshold < 0 || c.StagnationThreshold == 1:
+		return fmt.Errorf("stagnation threshold must be 0 (off) or at least 2, got %d", c.StagnationThreshold)
+	case c.StagnationThreshold > 0 && (c.StagnationSimilarity < 1 || c.StagnationSimilarity > 100):
+		return fmt.Errorf("stagnation similarity must be between 1 and 100 (percent), got %d", c.StagnationSimilarity)
 	}
 	return nil
 }

@@ -38,8 +38,15 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
 	rec.Replayed = r.cfg.Replay
+	var watched idle.Verdict
+	judge := func(after gitops.Checkpoint, rec *history.Record) {
+		watched = r.idle.Finished(idle.Iteration{Before: r.here, After: after, Ending: ending(v.outcome),
+			Message: a.final, Failure: val.failure()})
+		rec.Similarity = similarityRecord(watched.Repetition)
+		r.stagnation(i, &v, watched.Repetition, rec.Similarity)
+	}
 	bctx, stop := bookkeeping(ctx, r.grace(), r.deps.Hurry)
-	after, rec, err := r.journal.finish(bctx, it, res, rec)
+	after, rec, err := r.journal.finish(bctx, it, res, rec, judge)
 	noted := ""
 	if err == nil {
 		noted = r.note(bctx, rec)
@@ -57,7 +64,6 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		r.pushNotes(ctx, i, *target)
 	}
 	r.prune(context.WithoutCancel(ctx))
-	watched := r.idle.Finished(idle.Iteration{Before: r.here, After: after, Ending: ending(v.outcome)})
 	r.here = after
 	if v.stop != "" && v.stop != StatusAborted {
 		r.res.Record, r.res.Hint = rec.Iteration, v.hint

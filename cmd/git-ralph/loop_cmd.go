@@ -29,6 +29,8 @@ type LoopCmd struct {
 	MaxCost              string         `name:"max-cost" help:"Stop the run (exit 5) before an iteration its spend so far plus the expected cost would take past USD dollars, as the agent reports cost (default: none)." placeholder:"USD"`
 	MaxTokens            *int           `name:"max-tokens" help:"Stop the run (exit 5) before an iteration that would take its input+output tokens past N (default: none)." placeholder:"N"`
 	DailyMaxCost         string         `name:"daily-max-cost" help:"Stop (exit 5) before an iteration that would take today's spend of all your loops on this machine past USD dollars (default: none)." placeholder:"USD"`
+	StagnationThreshold  *int           `name:"stagnation-threshold" help:"After N iterations in a row that repeat the same attempt, tell the agent so in the next prompt, and stop (exit 6) if it goes on; 0 turns the check off (default: 3)." placeholder:"N"`
+	StagnationSimilarity *int           `name:"stagnation-similarity" help:"How alike, in percent (of words, of lines), two iterations' final messages and validation failures must be to count as the same (default: 90)." placeholder:"PCT"`
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
 	Notify               string         `help:"Say when the loop ends, stops on a limit or an error, or its merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: none)." placeholder:"LIST"`

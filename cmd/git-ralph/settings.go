@@ -60,6 +60,8 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.MaxCost != "", "max_cost", "--max-cost", c.MaxCost)
 	add(c.MaxTokens != nil, "max_tokens", "--max-tokens", intText(c.MaxTokens))
 	add(c.DailyMaxCost != "", "daily_max_cost", "--daily-max-cost", c.DailyMaxCost)
+	add(c.StagnationThreshold != nil, "stagnation_threshold", "--stagnation-threshold", intText(c.StagnationThreshold))
+	add(c.StagnationSimilarity != nil, "stagnation_similarity", "--stagnation-similarity", intText(c.StagnationSimilarity))
 	add(c.Validate != "", "validate", "--validate", c.Validate)
 	add(c.Notify != "", "notify", "--notify", c.Notify)
 	if c.Push != nil {
@@ -92,6 +94,7 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		AgentCmd: resolved.AgentCmd.V, MaxIterations: resolved.MaxIterations.V,
 		Timeout: resolved.IterationTimeout.V, OutputTimeout: resolved.OutputTimeout.V, MaxConsecutiveErrors: resolved.MaxConsecutiveErrors.V,
 		MaxOutputBuffer: int(resolved.MaxOutputBuffer.V), IdleThreshold: resolved.IdleThreshold.V,
+		StagnationThreshold: resolved.StagnationThreshold.V, StagnationSimilarity: resolved.StagnationSimilarity.V,
 		Context: c.Context, Fresh: c.Fresh,
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,

@@ -267,3 +267,24 @@ func TestClaudeSaysWhichCredentialItRunsOn(t *testing.T) {
 		t.Errorf("Account without an init event = %q", got)
 	}
 }
+
+// Final is what the stagnation check compares between iterations: the agent's last
+// message in a structured format, not everything it said on the way.
+func TestFinalIsTheLastMessage(t *testing.T) {
+	claude, _ := Lookup("claude")
+	output := strings.Join([]string{
+		`{"type":"assistant","message":{"id":"a","content":[{"type":"text","text":"Let me look at the parser."}]}}`,
+		`{"type":"assistant","message":{"id":"b","content":[{"type":"text","text":"Fixed the off-by-one in parse."}]}}`,
+		`{"type":"result","subtype":"success","is_error":false,"result":"Fixed the off-by-one in parse."}`,
+	}, "\n")
+	if r := claude.Read([]byte(output), 0, now); r.Final != "Fixed the off-by-one in parse." {
+		t.Errorf("claude: Final = %q, want the result text", r.Final)
+	}
+	text := "working...\nAll tests pass now.\n"
+	if r := ReadText([]byte(text), 0, now); r.Final != text {
+		t.Errorf("plain text, exit 0: Final = %q, want the output", r.Final)
+	}
+	if r := ReadText([]byte(text), 1, now); r.Final != text {
+		t.Errorf("plain text, exit 1: Final = %q, want the output", r.Final)
+	}
+}

@@ -10,7 +10,7 @@ import (
 func (r *reading) finish(exitCode int) Report {
 	r.geminiFlush()
 	if r.rep.Structured {
-		r.rep.Said = strings.Join(r.said, "\n")
+		r.rep.Said, r.rep.Final = strings.Join(r.said, "\n"), r.lastSaid()
 		if r.resultErr == "" { // an error result is the verdict, not the stderr around it
 			r.fromText(r.other, !r.completed || exitCode != 0)
 		}
@@ -20,6 +20,7 @@ func (r *reading) finish(exitCode int) Report {
 		// A transient error counts only with a failed exit: an agent's own words and the
 		// test output it shows mention ECONNRESET or a 503 often enough.
 		r.rep.Said = string(r.output)
+		r.rep.Final = r.rep.Said
 		r.other = strings.Split(string(r.output), "\n")
 		r.fromText(r.other, exitCode != 0)
 	}

@@ -12,6 +12,10 @@ type Report struct {
 	// preset whose output had no structured line at all) it is the whole output, from
 	// which the caller removes any echo of the prompt.
 	Said string
+	// Final is the agent's last words: its last message (the final result) in a
+	// structured format, the whole output in plain text (whose end is what a caller
+	// compares). The stagnation check compares it with the previous iteration's.
+	Final string
 	// Structured is true when at least one line parsed as the preset's structured format.
 	Structured bool
 	// Limit is set when a usage or rate limit stopped the run.
@@ -95,7 +99,7 @@ func (p Preset) Read(output []byte, exitCode int, now time.Time) Report {
 //
 // Usage comes from the command's ralph_usage lines (see UsageKey), whatever its exit code.
 func ReadText(output []byte, exitCode int, now time.Time) Report {
-	rep := Report{Said: string(output)}
+	rep := Report{Said: string(output), Final: string(output)}
 	if exitCode != 0 {
 		rep = Preset{Format: Text}.Read(output, exitCode, now)
 	}

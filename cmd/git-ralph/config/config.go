@@ -88,6 +88,8 @@ type Config struct {
 	IterationTimeout     Value[time.Duration] // 0 = none (the default, or "" in a file or flag)
 	OutputTimeout        Value[time.Duration] // stop an agent silent this long; 0 = none (the default, or "")
 	IdleThreshold        Value[int]           // 0 = never stop for idleness
+	StagnationThreshold  Value[int]           // iterations in a row alike before the nudge; 0 = no check
+	StagnationSimilarity Value[int]           // percent alike that counts as the same
 	MaxConsecutiveErrors Value[int]
 	MaxOutputBuffer      Value[int64]  // bytes
 	Validate             Value[string] // shell command run after each iteration; "" = none

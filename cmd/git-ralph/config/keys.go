@@ -54,6 +54,10 @@ var topSpecs = []spec{
 		rangeHint: `leave it out (or set it to "") to never stop an agent for its silence, or use a duration like "10m"`},
 	{key: "idle_threshold", typ: typeInt, def: 2, example: "2", min: 0,
 		rangeHint: "use 0 to never stop for idleness"},
+	{key: "stagnation_threshold", typ: typeInt, def: 3, example: "3", min: 0, check: checkStagnationThreshold,
+		rangeHint: "use 0 to turn the stagnation check off, or 2 or more iterations in a row"},
+	{key: "stagnation_similarity", typ: typeInt, def: 90, example: "90", min: 1, check: checkPercent,
+		rangeHint: "a percentage from 1 to 100: how alike two iterations' texts must be to count as the same"},
 	{key: "max_consecutive_errors", typ: typeInt, def: 3, example: "3", min: 1,
 		rangeHint: "the loop aborts after this many failed iterations in a row; 1 is the smallest"},
 	{key: "max_output_buffer", typ: typeSize, def: int64(10 << 20), example: "10MiB"},
@@ -354,6 +358,20 @@ var logLevels = []string{"debug", "info", "warn", "error"}
 func checkLogLevel(v any) *problem {
 	if s := v.(string); !contains(logLevels, s) {
 		return newProblem("use one of: "+strings.Join(logLevels, ", "), "want one of %s, got %q", strings.Join(logLevels, ", "), s)
+	}
+	return nil
+}
+
+func checkStagnationThreshold(v any) *problem {
+	if v.(int) == 1 {
+		return newProblem("use 0 to turn the stagnation check off, or 2 or more iterations in a row", "must be 0 or at least 2, got 1 (one iteration alone repeats nothing)")
+	}
+	return nil
+}
+
+func checkPercent(v any) *problem {
+	if n := v.(int); n > 100 {
+		return newProblem("a percentage from 1 to 100, like 90", "must be at most 100 (percent), got %d", n)
 	}
 	return nil
 }

@@ -151,7 +151,7 @@ func (p *Progress) finished(e loop.IterationFinished) {
 	it := counter(e.Iteration, e.Max)
 	switch e.Outcome {
 	case loop.OutcomeSuccess:
-		p.info("Iteration %s completed in %s (success%s%s)", it, took, idleNote(e), overageNote(e))
+		p.info("Iteration %s completed in %s (success%s%s%s)", it, took, idleNote(e), repeatNote(e), overageNote(e))
 	case loop.OutcomeDone:
 		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS%s)", it, took, overageNote(e))
 	case loop.OutcomeHalted:
@@ -258,6 +258,20 @@ func overageNote(e loop.IterationFinished) string {
 		return ""
 	}
 	return ", served on extra usage"
+}
+
+// repeatNote says that an iteration repeated the attempt of the one before it (the
+// stagnation check), and how many in a row; for one that changed nothing, the idle count
+// says enough.
+func repeatNote(e loop.IterationFinished) string {
+	s := e.Record.Similarity
+	switch {
+	case s == nil || s.Repeats < 2 || idleNote(e) != "":
+		return ""
+	case s.Oscillation:
+		return fmt.Sprintf(", files back to two iterations ago: %d in a row", s.Repeats)
+	}
+	return fmt.Sprintf(", same attempt: %d in a row", s.Repeats)
 }
 
 // idleNote adds the idle count to a successful iteration that changed nothing in git

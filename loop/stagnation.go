@@ -1,0 +1,86 @@
+package loop
+
+import (
+	"fmt"
+
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/idle"
+)
+
+// Bounds of the agent's final message as the stagnation check compares it: its end, where
+// an agent sums up, as much as a validation failure's feedback.
+const (
+	finalLines = feedbackLines
+	finalBytes = feedbackBytes
+)
+
+// finalKept bounds what finalWords reads of the agent's last words before cutting them to
+// lines: a plain-text agent's are its whole output (up to max_output_buffer), and tailLines
+// redacts all it is given when that is longer than its bound.
+const finalKept = 4 * finalBytes
+
+// finalWords is what the stagnation check compares of the agent's last words: their end,
+// without an echo of the prompt (which is the same every iteration).
+func finalWords(final, prompt string) string {
+	// an echo that reaches into the last finalKept bytes lies wholly in this window
+	window := final[max(0, len(final)-finalKept-len(prompt)):]
+	words := withoutEcho([]byte(window), prompt)
+	return tailLines(string(words[max(0, len(words)-finalKept):]), finalLines, finalBytes)
+}
+
+// failure is what a failed validation said, for the stagnation check: its result and the
+// end of its output, as the next prompt shows them; "" when it passed or did not run.
+func (v Validation) failure() string {
+	if !v.Ran || v.Passed {
+		return ""
+	}
+	return v.Summary() + "\n" + v.Tail
+}
+
+// stagnation acts on the stagnation check's finding about iteration i: a first repeat
+// puts a nudge into the next prompt; a repeat after it stops the run. An iteration that
+// ends the run anyway (SUCCESS, a limit, a failure the breaker counts) is left alone.
+func (r *runner) stagnation(i int, v *verdict, rep idle.Repetition, sim *history.Similarity) {
+	if v.stop != "" || v.outcome != OutcomeSuccess {
+		return
+	}
+	switch {
+	case rep.Stop:
+		v.stop, v.cause = StatusStagnant, rep.Cause()
+		v.why = fmt.Sprintf("iteration %d repeated the same attempt after the agent was told to try another approach: %s", i, rep.Repeated())
+		v.hint = fmt.Sprintf("look at what the last iterations did ('git ralph history', 'git ralph logs N'), then change the prompt or the plan, or fix what blocks the agent; "+
+			"stagnation_threshold = 0 turns this check off, and stagnation_similarity (now %d %%) sets how alike counts as the same", r.cfg.StagnationSimilarity)
+	case rep.Nudge:
+		sim.Nudged = true
+		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, nudge(rep))
+		r.report(Warning{Message: fmt.Sprintf("iteration %d repeated the same attempt (%s): the next prompt asks the agent to try another approach", i, rep.Repeated())})
+	}
+}
+
+// nudge is the part of the next prompt that tells a fresh-context agent it is repeating
+// what the iterations before it did.
+func nudge(rep idle.Repetition) string {
+	return "You are repeating the same attempt: " + rep.Repeated() + ". " +
+		"Each iteration starts afresh and cannot see what the ones before it tried, so the same approach is easy to try again. " +
+		"Step back and try another approach: re-read what fails and the code around it, question the assumption the last attempts shared, " +
+		"and take a different route (or write down in the plan what blocks you) instead of making the same change again."
+}
+
+// similarityRecord is the record's form of the check's figures; nil when nothing was
+// compared (the first iteration, the check off, an iteration that was not judged).
+func similarityRecord(rep idle.Repetition) *history.Similarity {
+	if !rep.Measured {
+		return nil
+	}
+	s := &history.Similarity{Oscillation: rep.Oscillation, Repeats: rep.Repeats, Coarse: rep.Coarse}
+	s.Message, s.Validation = percent(rep.Message), percent(rep.Failure)
+	return s
+}
+
+// percent is p for the record, nil when it was not measured.
+func percent(p int) *int {
+	if p == idle.Unmeasured {
+		return nil
+	}
+	return &p
+}
