@@ -61,6 +61,9 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 	if ledger.IsHash(rec.CommitBefore) {
 		e.Before = rec.CommitBefore
 	}
+	if sim := rec.Similarity; sim != nil {
+		e.SimilarMessage, e.SimilarValidation, e.Repeats = percentOf(sim.Message), percentOf(sim.Validation), sim.Repeats
+	}
 	return e
 }
 
@@ -75,4 +78,12 @@ func (r *runner) pushNotes(ctx context.Context, i int, target gitops.PushTarget)
 	}
 	r.report(Warning{Message: fmt.Sprintf("iteration %d: the branch was pushed, but the ledger (%s) was not: %s; the next push sends it, or run 'git ralph ledger --remote %s' (which merges the remote's notes) and 'git push %s %s'",
 		i, NotesRef, strings.TrimSpace(err.Error()), target.Remote, target.Remote, NotesRef)})
+}
+
+// percentOf is a measured percentage, 0 when none was measured.
+func percentOf(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

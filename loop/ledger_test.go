@@ -25,6 +25,12 @@ func TestLedgerEntry(t *testing.T) {
 	if len(bad) != 0 || len(got) != 1 || got[0] != want {
 		t.Fatalf("the entry does not read back: %+v %v", got, bad)
 	}
+	msg, val := 93, 100
+	rec.Similarity = &history.Similarity{Message: &msg, Validation: &val, Repeats: 3}
+	if got := LedgerEntry(rec); got.SimilarMessage != 93 || got.SimilarValidation != 100 || got.Repeats != 3 {
+		t.Errorf("the stagnation figures in the note: %+v", got)
+	}
+	rec.Similarity = nil
 	rec.CommitBefore = "" // an unborn branch
 	if got := LedgerEntry(rec); got.Before != "" {
 		t.Errorf("before = %q", got.Before)

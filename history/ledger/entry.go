@@ -46,15 +46,19 @@ type Entry struct {
 	CostUSD    float64       `json:"cost_usd,omitempty"` // 0: the agent reported none
 	Before     string        `json:"before,omitempty"`   // the commit the iteration started from; "" on an unborn branch
 	Commits    int           `json:"commits,omitempty"`  // how many commits it made (this one the last)
+	// The stagnation check's figures (history.Similarity): the percentages of the final
+	// message and of the validation failure alike to the previous iteration's (0: not
+	// measured, or nothing alike), and how many iterations in a row were alike (from 2).
+	SimilarMessage    int `json:"similarity_message,omitempty"`
+	SimilarValidation int `json:"similarity_validation,omitempty"`
+	Repeats           int `json:"repeats,omitempty"`
 }
 
 // Tokens is the entry's tokens of every kind.
 func (e Entry) Tokens() int64 { return e.Input + e.Output + e.CacheRead + e.CacheWrite }
 
 // field is one `key: value` line of an entry. A new field is one more row of fields (and
-// its member of Entry): get returns "" to leave the line out. For example the stagnation
-// figures, once the iteration record has them: a Similarity member and
-// decimal("similarity", func(e *Entry) *float64 { return &e.Similarity }).
+// its member of Entry): get returns "" to leave the line out.
 type field struct {
 	key      string
 	required bool
@@ -80,6 +84,25 @@ var fields = []field{
 	decimal("cost_usd", func(e *Entry) *float64 { return &e.CostUSD }),
 	commit("before", func(e *Entry) *string { return &e.Before }),
 	count("commits", false, 1, func(e *Entry) *int { return &e.Commits }),
+	percent("similarity_message", func(e *Entry) *int { return &e.SimilarMessage }),
+	percent("similarity_validation", func(e *Entry) *int { return &e.SimilarValidation }),
+	count("repeats", false, 2, func(e *Entry) *int { return &e.Repeats }),
+}
+
+// percent is a percentage from 1 to 100, left out when 0.
+func percent(key string, at func(*Entry) *int) field {
+	f := count(key, false, 1, at)
+	set := f.set
+	f.set = func(e *Entry, v string) error {
+		if err := set(e, v); err != nil {
+			return err
+		}
+		if *at(e) > 100 {
+			return fmt.Errorf("%s is out of range (1 to 100)", v)
+		}
+		return nil
+	}
+	return f
 }
 
 func text(key string, required bool, at func(*Entry) *string) field {

@@ -9,7 +9,8 @@ import (
 var sample = Entry{Run: "20261121T210017Z-13bbdd78", Iteration: 3, Record: 17, Mode: "build", Agent: "claude",
 	Model: "claude-sonnet-4-5", Started: time.Date(2026, 11, 21, 21, 0, 17, 0, time.UTC),
 	Duration: 83456 * time.Millisecond, Outcome: "success", Validation: "passed", Input: 12345, Output: 678,
-	CacheRead: 9000, CacheWrite: 100, CostUSD: 0.4213, Before: strings.Repeat("ab", 20), Commits: 2}
+	CacheRead: 9000, CacheWrite: 100, CostUSD: 0.4213, Before: strings.Repeat("ab", 20), Commits: 2,
+	SimilarMessage: 93, SimilarValidation: 100, Repeats: 2}
 
 func TestFormatReadsWell(t *testing.T) {
 	want := `git-ralph ledger v1
@@ -30,6 +31,9 @@ cache_write_tokens: 100
 cost_usd: 0.4213
 before: abababababababababababababababababababab
 commits: 2
+similarity_message: 93
+similarity_validation: 100
+repeats: 2
 `
 	if got := Format(sample); got != want {
 		t.Fatalf("Format:\n%s\nwant:\n%s", got, want)
@@ -102,6 +106,8 @@ func TestParseIsStrict(t *testing.T) {
 		"empty value":       {good + "model: \n", "the value is empty"},
 		"header only":       {"git-ralph ledger v1\n", "the entry has no run"},
 		"leading zero plus": {strings.Replace(good, "iteration: 1", "iteration: +1", 1), "not a whole number"},
+		"percent over 100":  {good + "similarity_message: 101\n", "out of range"},
+		"percent zero":      {good + "similarity_validation: 0\n", "out of range"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			got, bad := Parse(tc.note)
@@ -150,7 +156,7 @@ func TestTotals(t *testing.T) {
 
 func TestParseNamesTheLineOfTheNote(t *testing.T) {
 	_, bad := Parse(Format(sample) + "\n\n" + strings.Replace(Format(sample), "mode: build", "mode: bu\x07ild", 1))
-	if len(bad) != 1 || bad[0].Reason != "line 25: mode: the value holds a character that does not print" {
+	if len(bad) != 1 || bad[0].Reason != "line 28: mode: the value holds a character that does not print" {
 		t.Fatalf("unreadable = %+v", bad)
 	}
 }
