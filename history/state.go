@@ -86,6 +86,9 @@ type State struct {
 	// LimitFrom is the work tree of the loop that learned the limit waited for, when
 	// another loop of the same agent and account shared it; "" for the loop's own.
 	LimitFrom string `toml:"limit_from,omitempty" json:"limit_from,omitempty"`
+	// PausedAt is set while the loop waits on `git ralph pause` (see PauseFile) without
+	// starting the agent; zero while it runs.
+	PausedAt time.Time `toml:"paused_at,omitzero" json:"paused_at,omitzero"`
 	// AgentAccount is the account the agent last said it ran on (claude's apiKeySource),
 	// kept so that a loop started later knows which shared limits are its own before its
 	// agent runs again.

@@ -304,10 +304,12 @@ func (r *runner) wait(ctx context.Context, w Waiting) bool {
 	case <-r.deps.Finish:
 		r.res.Cancelled = true
 	}
-	if done {
-		st.WaitUntil, st.LimitMessage, st.LimitFrom = time.Time{}, "", ""
+	if !done {
+		return false
 	}
-	return done
+	st.WaitUntil, st.LimitMessage, st.LimitFrom = time.Time{}, "", ""
+	// paused during the wait: the wait went on, and the agent waits for `git ralph resume`
+	return r.holdIfPaused(ctx, w.Iteration, st.InIteration)
 }
 
 // waitSaved goes on with a limit wait that an earlier loop saved in the state, before

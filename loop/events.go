@@ -109,6 +109,23 @@ type Pushed struct {
 	Err       error
 }
 
+// Paused is sent when the loop stops before starting the agent because `git ralph
+// pause` asked it to: before iteration Iteration, or, with Retry, before another attempt
+// at it after a wait. Nothing starts until Resumed.
+type Paused struct {
+	Iteration int
+	Retry     bool
+	At        time.Time
+	Asked     time.Time // when the pause was asked; zero when unknown
+}
+
+// Resumed is sent when `git ralph resume` ended a pause.
+type Resumed struct {
+	Iteration int
+	At        time.Time
+	Paused    time.Duration // how long the loop was paused
+}
+
 // RunFinished closes a run.
 type RunFinished struct {
 	Result Result
@@ -125,3 +142,5 @@ func (RunFinished) event()       {}
 func (Waiting) event()           {}
 func (ValidationFailed) event()  {}
 func (Pushed) event()            {}
+func (Paused) event()            {}
+func (Resumed) event()           {}

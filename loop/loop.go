@@ -85,6 +85,9 @@ type Config struct {
 	// say replayed, and a replay that cannot go on stops the run.
 	Replay bool
 	Budget Budget // max_cost, max_tokens, daily_max_cost
+	// PauseFile is the work tree's pause request (history.PauseFile): while it exists the
+	// loop starts no agent. "": the loop cannot be paused.
+	PauseFile string
 }
 
 // Deps are what Run needs from its surroundings.
@@ -94,7 +97,9 @@ type Deps struct {
 	Hurry    <-chan struct{} // closed on a second interrupt: skip the grace period
 	Finish   <-chan struct{} // closed by `git ralph cancel`: stop after this iteration
 	Grace    time.Duration   // SIGTERM→SIGKILL; 0: agent.DefaultGrace
-	Now      func() time.Time
+	// PausePoll is how often a paused loop looks whether it was resumed; 0: DefaultPausePoll.
+	PausePoll time.Duration
+	Now       func() time.Time
 	// Watchdog builds the command of the process that stops the agent if git-ralph dies
 	// (see agent.Spec.Watchdog); optional.
 	Watchdog func(marker string, grace time.Duration) *exec.Cmd
@@ -176,6 +181,9 @@ func (d Deps) withDefaults() Deps {
 	if d.Reporter == nil {
 		d.Reporter = discard{}
 	}
+	if d.PausePoll <= 0 {
+		d.PausePoll = DefaultPausePoll
+	}
 	return d
 }
 
@@ -196,7 +204,8 @@ type runner struct {
 
 	dailyWarned bool // a problem with the daily spend store was reported
 	// notesSwept: the leftover scratch refs of the ledger were looked for in this run
-	notesSwept bool
+	notesSwept  bool
+	pauseWarned bool // a pause request that could not be read was reported
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -247,6 +256,10 @@ func (r *runner) iterate(ctx context.Context, first int) error {
 			return nil
 		}
 		if !r.waitShared(ctx, i) {
+			return nil
+		}
+		if !r.holdIfPaused(ctx, i, false) { // after a limit's wait: it goes on while paused
+			r.res.Status = StatusInterrupted
 			return nil
 		}
 		if err := r.iteration(ctx, i); err != nil || r.res.Status != "" {

@@ -27,6 +27,8 @@ type CLI struct {
 	Runs        RunsCmd          `cmd:"" help:"List every loop of the repository (main work tree and worktrees): state, iteration, last outcome, commits ahead."`
 	Merge       MergeCmd         `cmd:"" help:"Merge a worktree loop's branch into its base branch through the queue: built and validated in a scratch worktree first."`
 	Cancel      CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
+	Pause       PauseCmd         `cmd:"" help:"Have the running (or next) loop hold after its current iteration, starting no agent until 'git ralph resume'."`
+	Resume      ResumeCmd        `cmd:"" help:"Let a paused loop go on."`
 	Discard     DiscardCmd       `cmd:"" help:"Remove a worktree loop's worktree and branch, keeping its last commit in a backup ref."`
 	Prune       PruneCmd         `cmd:"" help:"Remove the worktree loops that are gone (directory or branch deleted, discarded)."`
 	Rollback    RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N, keeping what they replace in a backup ref."`

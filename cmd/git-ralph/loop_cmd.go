@@ -106,6 +106,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return err
 	}
 	defer lock.Release()
+	if cfg.PauseFile, err = pausePath(ctx, root); err != nil {
+		return err
+	}
 	where.say(s.Stderr) // after the lock: --skip-if-busy exits without a word
 	if cfg.Record, err = c.recorder(ctx, set); err != nil {
 		return err

@@ -24,6 +24,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"exits":    cmdExits,
 		"running":  cmdRunning,
 		"waitfile": cmdWaitfile,
+		"waitgrep": cmdWaitgrep,
 		"waitgone": cmdWaitgone,
 		"start":    bg.start,
 		"signal":   bg.signal,

@@ -53,6 +53,10 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 // printStatus prints the status as "name: value" lines.
 func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	if st.State == nil && !st.Running {
+		if st.PauseRequested {
+			_, err := fmt.Fprintln(w, "no loop has run in this repository; a pause is asked: the next 'git ralph loop' starts paused until 'git ralph resume'")
+			return err
+		}
 		_, err := fmt.Fprintln(w, "no loop has run in this repository; start one with 'git ralph loop'")
 		return err
 	}
@@ -99,8 +103,23 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 func statusSummary(st status.Status) string {
 	if st.Running {
 		h := st.LockHolder
-		return fmt.Sprintf("running (pid %d on host %s since %s)", h.PID, h.Host, localTime(h.Since))
+		running := fmt.Sprintf("(pid %d on host %s since %s)", h.PID, h.Host, localTime(h.Since))
+		switch {
+		case st.Paused():
+			return fmt.Sprintf("paused since %s, starting no agent %s; 'git ralph resume' goes on", localTime(st.PausedAt), running)
+		case st.PauseRequested:
+			return "running " + running + "; pausing once its current iteration is recorded ('git ralph resume' takes it back)"
+		}
+		return "running " + running
 	}
+	if st.PauseRequested {
+		return notRunning(st) + "; a pause is asked: the next 'git ralph loop' starts paused until 'git ralph resume'"
+	}
+	return notRunning(st)
+}
+
+// notRunning says how the last run ended and what the next 'git ralph loop' will do.
+func notRunning(st status.Status) string {
 	if st.Leftover != nil {
 		return fmt.Sprintf("not running: the loop (pid %d) died, but its agent still runs (pid %s since %s); 'git ralph cancel' stops it",
 			st.PID, joinPIDs(st.Leftover.PIDs), localTime(st.Leftover.Since))
@@ -121,6 +140,9 @@ func statusIteration(st status.Status) string {
 	i, note := st.Iteration, "completed"
 	if st.Running {
 		i, note = st.Iteration+1, "in progress"
+	}
+	if st.Paused() {
+		note = "paused: its agent waits for 'git ralph resume'"
 	}
 	text := fmt.Sprintf("%d/%d in this run (%s)", i, st.MaxIterations, note)
 	if st.MaxIterations == 0 {

@@ -69,6 +69,14 @@ func (l *RunLog) Report(e loop.Event) {
 	case loop.Waiting:
 		l.log().Warn("waiting", "iteration", e.Iteration, "kind", e.Kind, "message", e.Message,
 			"wait_until", e.Until.UTC(), "attempt", e.Attempt, "resumed", e.Resumed, "from", e.From)
+	case loop.Paused:
+		args := []any{"iteration", e.Iteration, "retry", e.Retry}
+		if !e.Asked.IsZero() {
+			args = append(args, "asked_at", e.Asked.UTC())
+		}
+		l.log().Info("paused", args...)
+	case loop.Resumed:
+		l.log().Info("resumed", "iteration", e.Iteration, "paused_ms", e.Paused.Milliseconds())
 	case loop.ValidationFailed:
 		v := e.Validation
 		l.log().Warn("validation failed", "iteration", e.Iteration, "command", v.Command, "exit_code", v.ExitCode,

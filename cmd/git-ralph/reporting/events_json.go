@@ -78,6 +78,19 @@ type pushedJSON struct {
 	Error     string `json:"error,omitempty"`
 }
 
+type pausedJSON struct {
+	eventHeader
+	Iteration int       `json:"iteration"`         // the iteration that waits to start (or to run again)
+	Retry     bool      `json:"retry"`             // paused within the iteration, before running it again after a wait
+	AskedAt   time.Time `json:"asked_at,omitzero"` // when 'git ralph pause' asked
+}
+
+type resumedJSON struct {
+	eventHeader
+	Iteration int   `json:"iteration"`
+	PausedMS  int64 `json:"paused_ms"`
+}
+
 type warningJSON struct {
 	eventHeader
 	Message string `json:"message"`
@@ -157,6 +170,10 @@ func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 			p.Error = e.Err.Error()
 		}
 		return "pushed", p, true
+	case loop.Paused:
+		return "paused", pausedJSON{h("paused", e.At), e.Iteration, e.Retry, e.Asked.UTC()}, true
+	case loop.Resumed:
+		return "resumed", resumedJSON{h("resumed", e.At), e.Iteration, e.Paused.Milliseconds()}, true
 	case loop.Warning:
 		return "warning", warningJSON{h("warning", time.Time{}), e.Message}, true
 	case loop.RunFinished:

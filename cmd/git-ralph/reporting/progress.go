@@ -62,6 +62,10 @@ func (p *Progress) Report(e loop.Event) {
 		p.runFinished(e.Result)
 	case loop.Waiting:
 		p.waiting(e)
+	case loop.Paused:
+		p.paused(e)
+	case loop.Resumed:
+		p.info("Resumed after %s paused", display.Duration(e.Paused))
 	case loop.ValidationFailed:
 		p.warn("Iteration %d: validation failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Validation.Summary(), e.Validation.Command)
 	case loop.Pushed:
@@ -98,6 +102,23 @@ func (p *Progress) waiting(e loop.Waiting) {
 			return fmt.Sprintf("waiting: %s left", max(0, e.Until.Sub(p.now())).Round(time.Second))
 		})
 	}
+}
+
+// paused says where the loop holds and how to go on; quiet mode shows it too, for a loop
+// that starts no agent looks hung otherwise.
+func (p *Progress) paused(e loop.Paused) {
+	where := fmt.Sprintf("after iteration %d", e.Iteration-1)
+	switch {
+	case e.Retry:
+		where = fmt.Sprintf("before running iteration %d again", e.Iteration)
+	case e.Iteration <= 1:
+		where = "before iteration 1"
+	}
+	asked := ""
+	if !e.Asked.IsZero() {
+		asked = " (pause asked at " + e.Asked.Local().Format("2006-01-02 15:04:05") + ")"
+	}
+	p.warn("Paused %s: 'git ralph resume' goes on%s", where, asked)
 }
 
 // startStatusLine keeps a line on the terminal up to date while the agent works: how

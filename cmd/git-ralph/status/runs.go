@@ -17,6 +17,7 @@ import (
 const (
 	StateRunning     = "running"     // a live loop holds the work tree's lock
 	StateWaiting     = "waiting"     // running, and waiting for a usage limit's reset (wait_until)
+	StatePaused      = "paused"      // running, and holding on 'git ralph pause' until 'git ralph resume'
 	StateFinished    = "finished"    // the last run ended for good (reason: success, max-iters, aborted, idle)
 	StateStopped     = "stopped"     // the last run stopped unfinished (reason: interrupted, limited, fatal); 'loop' resumes it
 	StateInterrupted = "interrupted" // the loop died without stopping cleanly (kill -9, a crash); 'loop' resumes it
@@ -110,6 +111,8 @@ func (r *Run) readState(ctx context.Context, root string, now time.Time) error {
 // phase is the state of the loop st describes, and why its last run stopped.
 func phase(st Status, now time.Time) (state, reason string) {
 	switch {
+	case st.Paused():
+		return StatePaused, ""
 	case st.Running && st.State != nil && st.WaitUntil.After(now):
 		return StateWaiting, ""
 	case st.Running:

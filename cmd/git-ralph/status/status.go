@@ -3,6 +3,7 @@ package status
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
@@ -32,7 +33,13 @@ type Status struct {
 	SharedLimits []history.SharedLimit `json:"shared_limits,omitempty"`
 	// Today is what all the user's loops on this machine spent today (daily_max_cost).
 	Today *Today `json:"today,omitempty"`
+	// PauseRequested: `git ralph pause` asked the work tree's loop to hold, and no `git
+	// ralph resume` took it back. The state's paused_at says whether the loop holds yet.
+	PauseRequested bool `json:"pause_requested,omitempty"`
 }
+
+// Paused reports whether a running loop holds on a pause, starting no agent.
+func (st Status) Paused() bool { return st.Running && st.State != nil && !st.PausedAt.IsZero() }
 
 // ActiveLimits are the shared usage limits of the user that last beyond now; none when
 // the user's state directory is unknown or unreadable (status only reports them).
@@ -83,6 +90,10 @@ func Read(ctx context.Context, root, lockPath string, now time.Time) (Status, er
 		return Status{}, err
 	}
 	st := Status{Running: held}
+	// the pause request lives beside the lock, in the work tree's git directory
+	if _, asked, err := history.ReadPause(filepath.Join(filepath.Dir(lockPath), history.PauseFile)); err == nil {
+		st.PauseRequested = asked
+	}
 	if held {
 		st.LockHolder = &Holder{PID: holder.PID, Host: holder.Host, Since: holder.Since}
 	}
