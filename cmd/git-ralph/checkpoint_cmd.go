@@ -47,7 +47,14 @@ func (c *CheckpointCmd) Run(ctx context.Context, s Streams) error {
 	if holder, err := runningLoop(ctx, root); err == nil {
 		fmt.Fprintf(s.Stdout, "note: a loop is running here (pid %d): the checkpoint holds the work tree as it is now, in the middle of an iteration\n", holder.PID)
 	}
-	fmt.Fprintf(s.Stdout, "return with: git ralph rollback %s\n", cp.Label)
+	loop := ""
+	if c.Loop != "" {
+		loop = " --loop " + c.Loop
+		if rollback.CheckLabel(c.Loop) != nil {
+			loop = " --loop " + display.ShellQuote(c.Loop) // a name a shell would split
+		}
+	}
+	fmt.Fprintf(s.Stdout, "return with: git ralph rollback%s %s\n", loop, cp.Label)
 	return nil
 }
 
