@@ -186,6 +186,13 @@ func CheckpointRef(ctx context.Context, root string, n int, which string) (strin
 	return checkpointRef(prefix, n, which), nil
 }
 
+// NamedCheckpoints is the prefix of the refs that keep the named checkpoints ('git ralph
+// checkpoint LABEL') of the work tree at root: checkpoints/ beside its iterations/.
+func NamedCheckpoints(ctx context.Context, root string) (string, error) {
+	prefix, err := refPrefix(ctx, root)
+	return prefix + "checkpoints/", err
+}
+
 func checkpointRef(prefix string, n int, which string) string {
 	return prefix + "iterations/" + strconv.Itoa(n) + "/" + which
 }

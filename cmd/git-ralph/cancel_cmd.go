@@ -17,6 +17,7 @@ import (
 // CancelCmd is `git ralph cancel`.
 type CancelCmd struct {
 	Now      bool `help:"Interrupt the agent at once, as Ctrl+C does, instead of letting the current iteration finish."`
+	Rollback bool `help:"Interrupt the loop at once (as --now) and, once it has stopped, bring the branch and the work tree back to where its run began, keeping what they replace in a backup ref."`
 	LoopFlag `embed:""`
 }
 
@@ -28,11 +29,17 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	holder, err := runningLoop(ctx, root)
+	if errors.Is(err, errNoLoop) && c.Rollback {
+		return hints.Wrap(errNoLoop, "'git ralph rollback initial' goes back to where the last run began")
+	}
 	if errors.Is(err, errNoLoop) {
 		return c.stopLeftover(root, s, err)
 	}
 	if err != nil {
 		return err
+	}
+	if c.Rollback {
+		return cancelAndRollBack(ctx, root, holder, s)
 	}
 	sig, done := cancelSignal, "asked the loop (pid %d) to stop after its current iteration"
 	if c.Now {

@@ -31,7 +31,9 @@ type CLI struct {
 	Resume      ResumeCmd        `cmd:"" help:"Let a paused loop go on."`
 	Discard     DiscardCmd       `cmd:"" help:"Remove a worktree loop's worktree and branch, keeping its last commit in a backup ref."`
 	Prune       PruneCmd         `cmd:"" help:"Remove the worktree loops that are gone (directory or branch deleted, discarded)."`
-	Rollback    RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N, keeping what they replace in a backup ref."`
+	Rollback    RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N or to a named checkpoint, keeping what they replace in a backup ref."`
+	Checkpoint  CheckpointCmd    `cmd:"" help:"Record HEAD and the work tree (uncommitted files too) under a name that 'git ralph rollback NAME' returns to."`
+	Checkpoints CheckpointsCmd   `cmd:"" help:"List the named checkpoints: label, time, commit, whether the work tree was dirty."`
 	Config      ConfigCmd        `cmd:"" help:"Show every resolved setting and where it came from (flag, env, file:line, default)."`
 	Trust       TrustCmd         `cmd:"" help:"Approve the commands this repository's .ralph/config.toml would run."`
 	Inject      InjectCmd        `cmd:"" help:"Add text to the next iteration's prompt of the running or next loop (used once)."`

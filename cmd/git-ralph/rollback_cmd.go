@@ -14,7 +14,7 @@ import (
 
 // RollbackCmd is `git ralph rollback`.
 type RollbackCmd struct {
-	Target   string `arg:"" optional:"" name:"N|initial" help:"The iteration to undo, with every one after it; 'initial' goes back to before the last run's first iteration."`
+	Target   string `arg:"" optional:"" name:"N|initial|LABEL" help:"The iteration to undo, with every one after it; 'initial' goes back to before the last run's first iteration; a checkpoint's name goes back to it."`
 	Undo     string `placeholder:"BACKUP" help:"Undo a rollback: put back the HEAD and work tree kept in the backup it printed."`
 	Force    bool   `help:"Roll back even if that overwrites or deletes uncommitted work (ignored files included); it is kept in the backup ref first."`
 	LoopFlag `embed:""`
@@ -26,8 +26,8 @@ type RollbackCmd struct {
 // loop starts under it.
 func (c *RollbackCmd) Run(ctx context.Context, s Streams) error {
 	if (c.Target == "") == (c.Undo == "") {
-		return hints.Wrap(errors.New("name either an iteration or --undo BACKUP"),
-			"e.g. 'git ralph rollback 3', or 'git ralph rollback --undo 20261121T200506Z'")
+		return hints.Wrap(errors.New("name either an iteration, a checkpoint or --undo BACKUP"),
+			"e.g. 'git ralph rollback 3', 'git ralph rollback before-refactor', or 'git ralph rollback --undo 20261121T200506Z'")
 	}
 	root, err := c.root(ctx)
 	if err != nil {
@@ -57,7 +57,7 @@ func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbac
 	if c.Undo != "" {
 		return rollback.ToBackup(ctx, root, c.Undo)
 	}
-	return rollback.ToIteration(ctx, root, c.Target, func(warning string) {
+	return rollback.To(ctx, root, c.Target, func(warning string) {
 		fmt.Fprintf(s.Stderr, "warning: %s\n", warning)
 	})
 }

@@ -125,7 +125,7 @@ func ToBackup(ctx context.Context, root, name string) (Goal, error) {
 		return Goal{}, hints.Wrap(fmt.Errorf("%s was not written by this version's rollback: it cannot be undone with --undo", ref),
 			"it holds the previous HEAD: 'git reset --hard %s' goes back to it (uncommitted changes, if kept, are at %s-worktree)", ref, ref)
 	}
-	if err := checkSameBranch(ctx, root, t[trailerBranch]); err != nil {
+	if err := checkBranch(ctx, root, t[trailerBranch], "that rollback moved"); err != nil {
 		return Goal{}, err
 	}
 	return Goal{checkpoint: gitops.Checkpoint{Head: commit.Parent, Tree: commit.Tree},
@@ -136,20 +136,28 @@ func ToBackup(ctx context.Context, root, name string) (Goal, error) {
 // backupTrailers reads the trailers of a backup commit's message; ok says all are there
 // (Head and Branch may be empty, Restored may not).
 func backupTrailers(msg string) (trailers map[string]string, ok bool) {
-	trailers = map[string]string{}
-	for _, line := range strings.Split(msg, "\n") {
-		key, value, found := strings.Cut(line, ":")
-		if found && (key == trailerHead || key == trailerBranch || key == trailerRestored || key == trailerIndex) {
-			trailers[key] = strings.TrimSpace(value)
-		}
-	}
+	trailers = readTrailers(msg)
 	_, head := trailers[trailerHead]
 	_, branch := trailers[trailerBranch]
 	return trailers, head && branch && trailers[trailerRestored] != ""
 }
 
-// checkSameBranch refuses to undo a rollback on another branch than the one it moved.
-func checkSameBranch(ctx context.Context, root, branch string) error {
+// readTrailers reads the "Ralph-…: value" lines of a message git-ralph wrote; the last
+// of a key wins, as the trailers come last.
+func readTrailers(msg string) map[string]string {
+	trailers := map[string]string{}
+	for _, line := range strings.Split(msg, "\n") {
+		key, value, found := strings.Cut(line, ":")
+		if found && strings.HasPrefix(key, "Ralph-") && !strings.ContainsAny(key, " \t") {
+			trailers[key] = strings.TrimSpace(value)
+		}
+	}
+	return trailers
+}
+
+// checkBranch refuses to undo a rollback, or return to a checkpoint, on another branch
+// than the one it moved or was taken on: did says which ("that rollback moved").
+func checkBranch(ctx context.Context, root, branch, did string) error {
 	now, err := gitops.HeadBranch(ctx, root)
 	if err != nil || now == branch {
 		return err
@@ -160,6 +168,10 @@ func checkSameBranch(ctx context.Context, root, branch string) error {
 		}
 		return "branch " + strings.TrimPrefix(b, "refs/heads/")
 	}
-	return hints.Wrap(fmt.Errorf("that rollback moved %s, and HEAD is now on %s", name(branch), name(now)),
-		"switch back first ('git switch %s'), then undo", strings.TrimPrefix(branch, "refs/heads/"))
+	then := "undo"
+	if !strings.HasPrefix(did, "that rollback") {
+		then = "roll back"
+	}
+	return hints.Wrap(fmt.Errorf("%s %s, and HEAD is now on %s", did, name(branch), name(now)),
+		"switch back first ('git switch %s'), then %s", strings.TrimPrefix(branch, "refs/heads/"), then)
 }

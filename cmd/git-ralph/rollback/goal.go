@@ -22,6 +22,16 @@ type Goal struct {
 	staged     string         // for an undo: the tree the index staged before the rollback, or ""
 }
 
+// To is the goal of 'git ralph rollback TARGET': an iteration (a number or "initial",
+// see ToIteration) or a named checkpoint (see ToCheckpoint). No label is a number or
+// "initial" (CheckLabel), so TARGET is never ambiguous.
+func To(ctx context.Context, root, target string, warn func(string)) (Goal, error) {
+	if isIteration(target) {
+		return ToIteration(ctx, root, target, warn)
+	}
+	return ToCheckpoint(ctx, root, target)
+}
+
 // ToIteration is the goal of 'git ralph rollback target': the checkpoint taken before
 // iteration N, or for "initial" before the last run's first recorded iteration. warn is
 // told when only part of that checkpoint is left.
@@ -34,12 +44,42 @@ func ToIteration(ctx context.Context, root, target string, warn func(string)) (G
 	if err != nil {
 		return Goal{}, err
 	}
+	return beforeIteration(ctx, root, store, n, "git ralph rollback "+target, warn)
+}
+
+// ToRunStart is the goal of 'git ralph cancel --rollback': the checkpoint before the
+// first recorded iteration of run, as 'rollback initial' once that run is the last.
+func ToRunStart(ctx context.Context, root, run string, warn func(string)) (Goal, error) {
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return Goal{}, err
+	}
+	n, err := firstOfRun(store, run)
+	if err != nil {
+		return Goal{}, err
+	}
+	return beforeIteration(ctx, root, store, n, "git ralph cancel --rollback", warn)
+}
+
+func beforeIteration(ctx context.Context, root string, store *history.Store, n int, command string, warn func(string)) (Goal, error) {
 	cp, err := checkpointBefore(ctx, root, store, n, warn)
 	if err != nil {
 		return Goal{}, err
 	}
 	return Goal{checkpoint: cp, what: fmt.Sprintf("before iteration %d", n),
-		command: "git ralph rollback " + target, kept: lastIterationTree(ctx, root, store), history: store}, nil
+		command: command, kept: lastIterationTree(ctx, root, store), history: store}, nil
+}
+
+// keptByIterations is what the iterations' checkpoints keep, for a goal that is not an
+// iteration: the newest work tree an iteration left, and the history whose checkpoints
+// keep older ones. Without a readable history there are none, which only makes the
+// rollback more careful.
+func keptByIterations(ctx context.Context, root string) (string, *history.Store) {
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return "", nil
+	}
+	return lastIterationTree(ctx, root, store), store
 }
 
 // lastIterationTree is the work tree the newest iteration left, which its checkpoint

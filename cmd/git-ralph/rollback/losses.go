@@ -23,6 +23,9 @@ func checkLosses(ctx context.Context, root string, plan gitops.Restore, goal Goa
 	if lost, err = keptByCheckpoints(ctx, root, plan, goal.history, lost); err != nil || len(lost) == 0 {
 		return err
 	}
+	if lost, err = keptByNamed(ctx, root, plan, lost); err != nil || len(lost) == 0 {
+		return err
+	}
 	names := make([]string, len(lost))
 	ignored := false
 	for i, p := range lost {
@@ -65,6 +68,24 @@ func keptByCheckpoints(ctx context.Context, root string, plan gitops.Restore, st
 			continue // pruned, or from an older git-ralph
 		}
 		unkept, err := plan.Unkept(ctx, root, tree)
+		if err != nil {
+			return nil, err
+		}
+		lost = intersectPaths(lost, unkept)
+	}
+	return lost, nil
+}
+
+// keptByNamed is lost less the paths whose present content a named checkpoint keeps (the
+// maxCheckpointsCompared newest): after 'rollback before-x', going on to another
+// checkpoint or iteration loses nothing of before-x's files.
+func keptByNamed(ctx context.Context, root string, plan gitops.Restore, lost []string) ([]string, error) {
+	named, err := List(ctx, root)
+	if err != nil {
+		return lost, nil // only makes the rollback more careful
+	}
+	for i := len(named) - 1; i >= 0 && i >= len(named)-maxCheckpointsCompared && len(lost) > 0; i-- {
+		unkept, err := plan.Unkept(ctx, root, named[i].Tree)
 		if err != nil {
 			return nil, err
 		}
