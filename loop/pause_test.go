@@ -199,3 +199,40 @@ func TestPauseDuringALimitWait(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 }
+
+// TestResumeAfterAKillMidIterationIsNotInIteration: a loop killed with -9 while its agent
+// ran left in_iteration = true. The loop that resumes the run and is paused before its
+// first agent is not in an iteration: the pre-push hook must not refuse pushes meanwhile,
+// and the pause is not one before a retry.
+func TestResumeAfterAKillMidIterationIsNotInIteration(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `echo ran >> runs`, 1)
+	if _, err := Run(context.Background(), cfg, Deps{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := history.LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Active, st.StopReason, st.ExitCode, st.InIteration = true, "", 0, true // as saved before step 2's agent
+	if err := history.SaveState(dir, st); err != nil {
+		t.Fatal(err)
+	}
+	pause := filepath.Join(t.TempDir(), history.PauseFile)
+	if _, _, err := history.RequestPause(pause, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxIterations, cfg.PauseFile = 2, pause
+	w := newPauseWatch()
+	done := runPausable(context.Background(), cfg, Deps{Reporter: w, PausePoll: 20 * time.Millisecond})
+	if p := waitPaused(t, w); p.Retry || p.Iteration != 2 {
+		t.Errorf("Paused = %+v, want before iteration 2, not a retry", p)
+	}
+	if st, _ := history.LoadState(dir); st.InIteration {
+		t.Errorf("state while paused before the resumed run's first agent: in_iteration %v", st.InIteration)
+	}
+	history.ClearPause(pause)
+	if out := <-done; out.err != nil || out.res.Status != StatusMaxIters || out.res.Iterations != 1 {
+		t.Fatalf("Run = %+v, %v; want max-iters after 1 more", out.res, out.err)
+	}
+}

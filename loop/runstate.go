@@ -38,7 +38,8 @@ func (r *runner) open(ctx context.Context) (int, error) {
 	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
 	r.journal.state.AgentPGID, r.journal.state.PID, r.journal.state.Host = 0, os.Getpid(), hostname()
 	r.journal.state.MaxIterations = r.cfg.MaxIterations
-	r.journal.state.PausedAt = time.Time{} // a killed paused loop's: this one pauses anew if asked
+	// a killed loop's: this one pauses anew if asked, and is in no iteration until it starts one
+	r.journal.state.PausedAt, r.journal.state.InIteration = time.Time{}, false
 	b := r.cfg.Budget
 	r.journal.state.MaxCost, r.journal.state.MaxTokens, r.journal.state.DailyMaxCost = b.MaxCost, b.MaxTokens, b.DailyMaxCost
 	if err := r.journal.save(); err != nil {
