@@ -85,11 +85,11 @@ func bounded(s string) string { return cutRedacted(strings.TrimSpace(s), maxErro
 func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, prompt string) (attempt, error) {
 	var a attempt
 	for n := 1; ; n++ {
-		if n > 1 && r.budgetBeforeRetry(&a) {
-			return a, nil
-		}
 		if n > 1 && !r.waitSharedRetry(ctx, i, &a) {
 			a.res.Interrupted = true
+			return a, nil
+		}
+		if n > 1 && r.budgetBeforeRetry(&a) { // after every wait: other loops spend meanwhile
 			return a, nil
 		}
 		take := r.beginTake(ctx, i, n, prompt)

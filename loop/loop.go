@@ -250,22 +250,35 @@ func (r *runner) iterate(ctx context.Context, first int) error {
 	if !r.waitSaved(ctx, first) {
 		return nil
 	}
-	for i := first; ; i++ {
-		if status, stop := r.stopBefore(ctx, i); stop {
-			r.res.Status = status
-			return nil
-		}
-		if !r.waitShared(ctx, i) {
-			return nil
-		}
-		if !r.holdIfPaused(ctx, i, false) { // after a limit's wait: it goes on while paused
-			r.res.Status = StatusInterrupted
-			return nil
-		}
+	for i := first; r.ready(ctx, i); i++ {
 		if err := r.iteration(ctx, i); err != nil || r.res.Status != "" {
 			return err
 		}
 	}
+	return nil
+}
+
+// ready reports whether iteration i starts: no stop condition holds, a limit another loop
+// shared is waited out, and a pause is held until resume. Otherwise it sets the status.
+func (r *runner) ready(ctx context.Context, i int) bool {
+	if status, stop := r.stopBefore(ctx, i); stop {
+		r.res.Status = status
+		return false
+	}
+	if !r.waitShared(ctx, i) {
+		return false
+	}
+	if !r.holdIfPaused(ctx, i, false) { // after a limit's wait: it goes on while paused
+		r.res.Status = StatusInterrupted
+		return false
+	}
+	// the wait or the pause may have lasted hours, during which other loops spent the
+	// day's budget (or the day changed): judged again before the agent costs more
+	if status, stop := r.stopBefore(ctx, i); stop {
+		r.res.Status = status
+		return false
+	}
+	return true
 }
 
 // stopBefore checks the conditions that end a run before iteration i starts.

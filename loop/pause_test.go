@@ -236,3 +236,31 @@ func TestResumeAfterAKillMidIterationIsNotInIteration(t *testing.T) {
 		t.Fatalf("Run = %+v, %v; want max-iters after 1 more", out.res, out.err)
 	}
 }
+
+// TestDailyBudgetSpentDuringAPause: other loops may spend the day's budget while this one
+// is paused (or waits out a limit); the agent does not start after the resume when the
+// budget can no longer cover it.
+func TestDailyBudgetSpentDuringAPause(t *testing.T) {
+	dir := newRepo(t)
+	store := history.Spend{Dir: filepath.Join(t.TempDir(), "spend")}
+	pause := filepath.Join(t.TempDir(), history.PauseFile)
+	if _, _, err := history.RequestPause(pause, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(dir, `echo ran >> runs`, 3)
+	cfg.PauseFile, cfg.Budget = pause, Budget{DailyMaxCost: 1, Daily: &store}
+	w := newPauseWatch()
+	done := runPausable(context.Background(), cfg, Deps{Reporter: w, PausePoll: 20 * time.Millisecond})
+	waitPaused(t, w)
+	if _, err := store.Add(time.Now(), 1.5, 0); err != nil { // another loop's agent, meanwhile
+		t.Fatal(err)
+	}
+	history.ClearPause(pause)
+	out := <-done
+	if out.err != nil || out.res.Status != StatusBudget || out.res.Cause != "daily_max_cost" {
+		t.Errorf("Run = %s (%s), %v; want budget (daily_max_cost)", out.res.Status, out.res.Cause, out.err)
+	}
+	if n := lines(t, filepath.Join(dir, "runs")); n != 0 {
+		t.Errorf("%d agents started after the day's budget was spent", n)
+	}
+}
