@@ -189,7 +189,8 @@ func parseState(data []byte) (State, int, error) {
 		key string
 		n   int
 	}{{"iteration", s.Iteration}, {"error_count", s.ErrorCount},
-		{"consecutive_errors", s.ConsecutiveErrors}, {"idle_iterations", s.IdleIterations}} {
+		{"consecutive_errors", s.ConsecutiveErrors}, {"idle_iterations", s.IdleIterations},
+		{"spent_iterations", s.SpentIterations}} { // the budgets' divisor: past the largest int, a negative mean
 		if c.n < 0 || c.n > MaxCount {
 			return State{}, lineOfKey(data, c.key), fmt.Errorf("%s is %d, want 0 to %d", c.key, c.n, MaxCount)
 		}
