@@ -63,14 +63,18 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 }
 
 // warnDaily reports a problem with the daily spend store, once per invocation: it recurs
-// with every attempt.
+// with every attempt. A file moved aside is said whatever was said before: the budget
+// check before the iteration finds it first, and the warning it gave (remove the file)
+// no longer holds once the attempt's spend has moved it.
 func (r *runner) warnDaily(err error) {
-	if r.dailyWarned {
+	c, corrupt := err.(*history.CorruptSpendError)
+	moved := corrupt && c.Moved != ""
+	if r.dailyWarned && !moved {
 		return
 	}
 	r.dailyWarned = true
 	msg := "daily spend: " + err.Error()
-	if c, ok := err.(*history.CorruptSpendError); ok {
+	if corrupt {
 		msg += "\n" + c.Hint()
 	}
 	r.report(Warning{Message: msg})

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -116,5 +117,36 @@ func TestReplayedUsageIsNotTheDaysSpend(t *testing.T) {
 	}
 	if d, _ := store.Day(time.Now()); d.CostUSD != 0 || d.Attempts != 0 {
 		t.Errorf("the day's spend after a replay: %+v, want nothing", d)
+	}
+}
+
+// A day's spend file that cannot be read is first found by the budget check before the
+// iteration (which cannot move it), then moved aside by the attempt's spend: the warning
+// that says where it went, and that the day's count started again, is not held back by
+// the first one.
+func TestCorruptDailySpendFileSaysWhereItWent(t *testing.T) {
+	store := history.Spend{Dir: filepath.Join(t.TempDir(), "spend")}
+	if err := os.MkdirAll(store.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	day := filepath.Join(store.Dir, time.Now().Format(time.DateOnly)+".toml")
+	if err := os.WriteFile(day, []byte("not toml ["), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(newRepo(t), costing("0.5"), 1)
+	cfg.Budget = Budget{DailyMaxCost: 10, Daily: &store}
+	rec := &recorder{}
+	if _, err := Run(context.Background(), cfg, Deps{Reporter: rec}); err != nil {
+		t.Fatal(err)
+	}
+	moved, _ := filepath.Glob(day + ".corrupt-*")
+	var warned []string
+	for _, e := range rec.events {
+		if w, ok := e.(Warning); ok && strings.Contains(w.Message, "daily spend") {
+			warned = append(warned, w.Message)
+		}
+	}
+	if len(moved) != 1 || !strings.Contains(strings.Join(warned, "\n"), "moved to "+moved[0]) {
+		t.Errorf("moved aside as %v; warnings:\n%s\nwant one saying where it went", moved, strings.Join(warned, "\n"))
 	}
 }
