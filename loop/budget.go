@@ -41,7 +41,7 @@ func (r *runner) countsTowardDaily() bool { return !r.cfg.Replay }
 // spend adds one attempt's usage to the run's spend, kept in the state so that a resumed
 // run goes on counting, and to the user's day.
 func (r *runner) spend(res agent.Result, u agentcli.Usage) {
-	cost, tokens := 0.0, max(0, u.InputTokens)+max(0, u.OutputTokens)
+	cost, tokens := 0.0, addTokens(max(0, u.InputTokens), max(0, u.OutputTokens))
 	if u.HasCost && u.CostUSD > 0 && !math.IsInf(u.CostUSD, 0) {
 		cost = u.CostUSD
 	}
@@ -49,7 +49,7 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 		return
 	}
 	st := &r.journal.state
-	st.SpentUSD, st.SpentTokens = st.SpentUSD+cost, st.SpentTokens+tokens
+	st.SpentUSD, st.SpentTokens = st.SpentUSD+cost, addTokens(st.SpentTokens, tokens)
 	if err := r.journal.save(); err != nil {
 		r.report(Warning{Message: err.Error()})
 	}
@@ -60,6 +60,16 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 	if _, err := daily.Add(r.deps.Now(), cost, tokens); err != nil {
 		r.warnDaily(err)
 	}
+}
+
+// addTokens adds two non-negative token counts, stopping at the largest int64: a count
+// an agent reports can be anything, and a sum that wrapped negative would be a credit
+// against max_tokens (and a state file the next loop refuses).
+func addTokens(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // warnDaily reports a problem with the daily spend store, once per invocation: it recurs

@@ -150,3 +150,24 @@ func TestCorruptDailySpendFileSaysWhereItWent(t *testing.T) {
 		t.Errorf("moved aside as %v; warnings:\n%s\nwant one saying where it went", moved, strings.Join(warned, "\n"))
 	}
 }
+
+// Token counts an agent reports are summed without wrapping: a report beyond what int64
+// holds (a custom agent's ralph_usage line can say anything) must not make the run's spend
+// negative, which would hand it a credit against max_tokens and leave a state file the
+// next loop refuses.
+func TestHugeTokenCountsDoNotWrap(t *testing.T) {
+	huge := `{"ralph_usage":{"input_tokens":9223372036854775807,"output_tokens":9223372036854775807}}`
+	dir := newRepo(t)
+	cfg := config(dir, `cat >/dev/null; echo '`+huge+`'`, 3)
+	cfg.Budget = Budget{MaxTokens: 1000}
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusBudget || res.Iterations != 1 || res.SpentTokens != math.MaxInt64 {
+		t.Errorf("%s after %d iterations, %d tokens spent; want budget after 1, %d", res.Status, res.Iterations, res.SpentTokens, int64(math.MaxInt64))
+	}
+	if _, err := history.LoadState(dir); err != nil {
+		t.Errorf("the state the run left cannot be read: %v", err)
+	}
+}
