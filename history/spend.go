@@ -120,7 +120,8 @@ func (s Spend) Add(now time.Time, cost float64, tokens int64) (DailySpend, error
 	case readErr != nil:
 		return DailySpend{}, readErr
 	}
-	d.CostUSD, d.Tokens, d.Attempts, d.UpdatedAt = d.CostUSD+cost, d.Tokens+tokens, d.Attempts+1, now
+	// tokens stop at the largest int64: a sum wrapped negative would make the file unreadable
+	d.CostUSD, d.Tokens, d.Attempts, d.UpdatedAt = d.CostUSD+cost, d.Tokens+min(tokens, math.MaxInt64-d.Tokens), d.Attempts+1, now
 	data, err := toml.Marshal(d)
 	if err != nil {
 		return DailySpend{}, fmt.Errorf("encoding the daily spend: %w", err)

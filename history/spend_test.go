@@ -170,3 +170,18 @@ func TestSpendRefusesOddFiles(t *testing.T) {
 		t.Errorf("the symlink's target was written: %s", data)
 	}
 }
+
+// The day's token count stops at the largest int64 rather than wrapping negative, which
+// would make the day's file unreadable and restart the day's count (cost included).
+func TestSpendTokensDoNotWrap(t *testing.T) {
+	s := Spend{Dir: filepath.Join(t.TempDir(), "spend")}
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.Local)
+	for range 2 {
+		if _, err := s.Add(now, 1, math.MaxInt64); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d, err := s.Day(now); err != nil || d.Tokens != math.MaxInt64 || d.CostUSD != 2 {
+		t.Errorf("the day = %+v, %v; want $2 and the largest token count", d, err)
+	}
+}
