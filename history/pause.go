@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // PauseFile is the name of the pause request `git ralph pause` leaves for the loop of a
@@ -52,9 +54,11 @@ func ReadPause(path string) (PauseRequest, bool, error) {
 	return PauseRequest{At: readPausedAt(path)}, true, nil
 }
 
-// readPausedAt is the time a request file names; zero when it names none.
+// readPausedAt is the time a request file names; zero when it names none. It opens the
+// file as git-ralph's own (repofile.OpenOwn): whatever took its place since ReadPause's
+// Lstat, a FIFO or a symlink, is refused rather than blocking the loop.
 func readPausedAt(path string) time.Time {
-	f, err := os.Open(path)
+	f, err := repofile.OpenOwn(path, path)
 	if err != nil {
 		return time.Time{}
 	}

@@ -49,3 +49,23 @@ func TestPauseRequestThatIsNotAFile(t *testing.T) {
 		t.Errorf("ReadPause(junk) = %+v, %v, %v", req, asked, err)
 	}
 }
+
+// TestPausedAtOfAFIFONeverBlocks: ReadPause checks the request is a regular file before it
+// reads its time, but something else can take its place in between (an agent may write in
+// .git); reading the time must not then block the loop on a FIFO with no writer.
+func TestPausedAtOfAFIFONeverBlocks(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), PauseFile)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	got := make(chan time.Time, 1)
+	go func() { got <- readPausedAt(fifo) }()
+	select {
+	case at := <-got:
+		if !at.IsZero() {
+			t.Errorf("readPausedAt(fifo) = %v, want zero", at)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading the time of a pause request that became a FIFO blocked")
+	}
+}
