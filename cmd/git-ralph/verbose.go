@@ -40,7 +40,7 @@ func (v *Verbose) Decode(ctx *kong.DecodeContext) error {
 		*v = verboseRaw
 	case "true", "1", "yes", "rendered":
 		*v = verboseRendered
-	case "false", "0", "no":
+	case "false", "0", "no", "off": // off: as --best-of spells it for its candidates
 		*v = verboseOff
 	default:
 		return fmt.Errorf("--verbose=%s: want --verbose (rendered for reading) or --verbose=raw (as the agent prints it)", value)
