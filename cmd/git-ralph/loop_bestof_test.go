@@ -78,3 +78,18 @@ func TestCandidateArgsKnowEveryFieldKind(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// --verbose=false, which beats a file's show_agent_output, reaches the candidates as
+// it was given, and so do the budgets.
+func TestCandidateArgsCarryVerboseOffAndBudgets(t *testing.T) {
+	c := parseLoop(t, "--best-of", "2", "--verbose=false", "--max-cost", "5", "--max-tokens", "9000", "--daily-max-cost", "$20")
+	args, err := candidateArgs(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := parseLoop(t, args...)
+	c.BestOfFlags = BestOfFlags{}
+	if !reflect.DeepEqual(c, again) || again.Verbose.on() || again.Verbose == "" {
+		t.Errorf("the candidates' flags %q parse to\n%+v\nwant\n%+v", args, again, c)
+	}
+}

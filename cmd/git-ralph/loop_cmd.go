@@ -53,7 +53,7 @@ type LoopCmd struct {
 // Run resolves the settings, then does a dry run or drives the loop; the exit code
 // follows the run's status.
 func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
-	if c.Verbose != "" && c.Quiet {
+	if c.Verbose.on() && c.Quiet {
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	if c.Merge && c.Worktree == "" && c.BestOf == nil {

@@ -39,7 +39,7 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	if c.JSON {
 		o.reporter = append(o.reporter, reporting.NewJSONStream(root, s.Stdout))
 	}
-	if c.Verbose != "" || set.resolved.ShowAgentOutput.V && !c.Quiet {
+	if c.Verbose.on() || set.resolved.ShowAgentOutput.V && !c.Quiet {
 		o.live.w = s.Stdout
 		if c.JSON {
 			o.live.w = s.Stderr // stdout carries events only

@@ -86,7 +86,7 @@ func replaySpeed(text string) (float64, error) {
 		return 1, nil
 	}
 	f, err := strconv.ParseFloat(strings.TrimSuffix(text, "x"), 64)
-	if err != nil || f <= 0 || f > 1000 {
+	if err != nil || !(f > 0 && f <= 1000) { // so written, NaN fails too
 		return 0, hints.Wrap(fmt.Errorf("--replay-speed %q is not a pace", text), "use full (no waits), recorded, or a multiple of the recorded pace such as 2 or 0.5")
 	}
 	return f, nil

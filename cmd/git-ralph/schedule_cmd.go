@@ -139,7 +139,7 @@ func checkCronFlags(lc *LoopCmd) error {
 	case lc.DryRun:
 		return hints.Wrap(errors.New("--dry-run runs nothing: the entry would only print the settings every time"),
 			"try the flags now with 'git ralph loop --dry-run …', then schedule them without it")
-	case lc.Verbose != "" && lc.Quiet:
+	case lc.Verbose.on() && lc.Quiet:
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	return nil

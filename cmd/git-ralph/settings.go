@@ -64,6 +64,7 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.StagnationSimilarity != nil, "stagnation_similarity", "--stagnation-similarity", intText(c.StagnationSimilarity))
 	add(c.Validate != "", "validate", "--validate", c.Validate)
 	add(c.Notify != "", "notify", "--notify", c.Notify)
+	add(c.Verbose != "", "show_agent_output", "--verbose", strconv.FormatBool(c.Verbose.on()))
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}

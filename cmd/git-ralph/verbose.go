@@ -10,13 +10,18 @@ import (
 
 // Verbose is --verbose: the agent's output streamed live, rendered for reading (the
 // bare flag, a preset's JSON turned into text, tool calls and usage) or raw
-// (--verbose=raw: as the agent prints it). "" is off.
+// (--verbose=raw: as the agent prints it), or not (--verbose=false, which beats a
+// file's show_agent_output = true). "" is not given: show_agent_output decides.
 type Verbose string
 
 const (
 	verboseRendered Verbose = "rendered"
 	verboseRaw      Verbose = "raw"
+	verboseOff      Verbose = "off"
 )
+
+// on reports whether the flag asks for the agent's output.
+func (v Verbose) on() bool { return v == verboseRendered || v == verboseRaw }
 
 // Decode reads --verbose (rendered), --verbose=raw, and the bool spellings git-ralph's
 // other flags take (--verbose=false is off).
@@ -35,8 +40,8 @@ func (v *Verbose) Decode(ctx *kong.DecodeContext) error {
 		*v = verboseRaw
 	case "true", "1", "yes", "rendered":
 		*v = verboseRendered
-	case "false", "0", "no":
-		*v = ""
+	case "false", "0", "no", "off": // off: as --best-of spells it for its candidates
+		*v = verboseOff
 	default:
 		return fmt.Errorf("--verbose=%s: want --verbose (rendered for reading) or --verbose=raw (as the agent prints it)", value)
 	}

@@ -111,16 +111,19 @@ func (r *Renderer) words(text string) []string {
 
 // stream adds a chunk of the agent's text (gemini's deltas) and renders the lines it
 // completes; the rest waits for the next chunk or flushText.
+// Only the chunk is searched for a line break: searching all that is held, chunk after
+// chunk, is quadratic in a long line.
 func (r *Renderer) stream(chunk string) []string {
-	r.text.WriteString(chunk)
-	s := r.text.String()
-	cut := strings.LastIndexByte(s, '\n')
+	cut := strings.LastIndexByte(chunk, '\n')
 	if cut < 0 {
+		r.text.WriteString(chunk)
 		return nil
 	}
+	r.text.WriteString(chunk[:cut])
+	s := r.text.String()
 	r.text.Reset()
-	r.text.WriteString(s[cut+1:])
-	return r.words(s[:cut])
+	r.text.WriteString(chunk[cut+1:])
+	return r.words(s)
 }
 
 // flushText renders the agent's text still held back.

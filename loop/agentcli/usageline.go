@@ -17,7 +17,8 @@ import (
 // model call, or one total at the end, not both. The lines are summed rather than the
 // last one taken so that a line the agent merely shows (a file it reads, a test's
 // output) can only add to the spend, never lower it. A line with another key beside
-// ralph_usage, an unknown field, or a negative or non-finite number is ignored.
+// ralph_usage, an unknown field, or a negative, non-finite or absurd number (a cost past
+// $1,000,000, a count past maxUsageTokens) is ignored.
 //
 // Presets never read it: their own output format is authoritative, and what an agent's
 // tools print must not change the figures the CLI reports.
@@ -37,6 +38,11 @@ type usageRecord struct {
 
 // maxUsageLine bounds the lines considered: a real record is well under 300 bytes.
 const maxUsageLine = 1024
+
+// maxUsageTokens bounds each count of one record: far past any real call, and low
+// enough that the records a 1 GiB output can hold never sum past int64 and wrap around
+// to a negative count, which would lower the spend.
+const maxUsageTokens = 100_000_000_000
 
 // UsageLines sums the ralph_usage records in a custom command's output; ok is false when
 // there is none.
@@ -67,7 +73,7 @@ func UsageLines(output []byte) (u Usage, ok bool) {
 }
 
 // parseUsageLine reads one record strictly: only ralph_usage, only known fields, no
-// negative or non-finite figures, nothing after the object.
+// negative, non-finite or absurd figures, nothing after the object.
 func parseUsageLine(line []byte) (Usage, bool) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -76,8 +82,10 @@ func parseUsageLine(line []byte) (Usage, bool) {
 		return Usage{}, false
 	}
 	r := rec.Usage
-	if r.InputTokens < 0 || r.OutputTokens < 0 || r.CacheReadTokens < 0 || r.CacheWriteTokens < 0 {
-		return Usage{}, false
+	for _, n := range []int64{r.InputTokens, r.OutputTokens, r.CacheReadTokens, r.CacheWriteTokens} {
+		if n < 0 || n > maxUsageTokens {
+			return Usage{}, false
+		}
 	}
 	u := Usage{InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, CacheReadTokens: r.CacheReadTokens,
 		CacheWriteTokens: r.CacheWriteTokens, Model: r.Model}

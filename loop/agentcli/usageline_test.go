@@ -26,6 +26,10 @@ func TestUsageLines(t *testing.T) {
 		{"inside other text", `echo {"ralph_usage":{"cost_usd":1}}`, Usage{}, false},
 		{"wrong type", `{"ralph_usage":{"cost_usd":"1"}}`, Usage{}, false},
 		{"huge", `{"ralph_usage":{"cost_usd":1e300}}`, Usage{}, false},
+		// two lines that would wrap the sum around to a negative count and lower the spend
+		{"huge tokens ignored", `{"ralph_usage":{"input_tokens":1000}}` + "\n" +
+			`{"ralph_usage":{"input_tokens":5000000000000000000}}` + "\n" + `{"ralph_usage":{"input_tokens":5000000000000000000}}`,
+			Usage{InputTokens: 1000}, true},
 		{"null", `{"ralph_usage":null}`, Usage{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

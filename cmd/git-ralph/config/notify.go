@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"net/url"
 	"slices"
 	"strings"
@@ -61,9 +62,14 @@ func IsWebhook(entry string) bool {
 
 func checkWebhook(entry string) *problem {
 	u, err := url.Parse(entry)
+	var uerr *url.Error
 	switch {
-	case err != nil || strings.ContainsAny(entry, " \t\r\n"):
+	case strings.ContainsAny(entry, " \t\r\n"):
 		return newProblem("write the URL without spaces, like https://ntfy.sh/mytopic", "%q is not a valid URL", entry)
+	case errors.As(err, &uerr):
+		return newProblem("write a whole URL, like https://ntfy.sh/mytopic", "%q is not a valid URL: %v", entry, uerr.Err)
+	case err != nil:
+		return newProblem("write a whole URL, like https://ntfy.sh/mytopic", "%q is not a valid URL", entry)
 	case u.Host == "" || u.Hostname() == "":
 		return newProblem("write the whole URL with its host, like https://ntfy.sh/mytopic", "%q names no host", entry)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/ledger"
@@ -190,7 +191,8 @@ func rangeOf(ctx context.Context, req Request) ([]string, string, error) {
 	if len(req.Revs) > 0 {
 		for _, r := range req.Revs {
 			if strings.HasPrefix(r, "-") {
-				return nil, "", fmt.Errorf("%q is not a revision range", r)
+				return nil, "", hints.Wrap(fmt.Errorf("%q is not a revision range", r),
+					"give a range as git log reads it, not an option: main..HEAD, HEAD~10.., a branch or a commit")
 			}
 		}
 		return req.Revs, "the range given", nil

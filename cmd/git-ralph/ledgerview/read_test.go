@@ -2,6 +2,7 @@ package ledgerview
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -84,5 +85,9 @@ func TestRangeRefusesOptions(t *testing.T) {
 	_, _, err := rangeOf(context.Background(), Request{Revs: []string{"--output=/tmp/x"}})
 	if err == nil || !strings.Contains(err.Error(), "is not a revision range") {
 		t.Fatalf("err = %v", err)
+	}
+	var h interface{ Hint() string }
+	if !errors.As(err, &h) || !strings.Contains(h.Hint(), "main..HEAD") {
+		t.Errorf("no hint on %v", err)
 	}
 }

@@ -92,7 +92,17 @@ func desktopCommand(m Message) ([]string, error) {
 	if err != nil {
 		return nil, errors.New("no notify-send on PATH (install libnotify-bin, or leave desktop out of notify)")
 	}
-	return []string{path, "--app-name=git-ralph", m.Title, m.Message}, nil
+	return []string{path, "--app-name=git-ralph", m.Title, notOption(m.Message)}, nil
+}
+
+// notOption keeps a text that starts with '-' (a reason can) from being read as an
+// option: notify-send's GLib parser takes options after the positional arguments too,
+// and leaves "--" in place (as the title) when an argument after it starts with '-'.
+func notOption(text string) string {
+	if strings.HasPrefix(text, "-") {
+		return " " + text
+	}
+	return text
 }
 
 // webhook POSTs the message as JSON.

@@ -215,6 +215,33 @@ func TestDesktopRunsNotifySend(t *testing.T) {
 	}
 }
 
+// A message that starts with '-' (a reason that does) reaches notify-send as its text,
+// not as an option: GLib reads options after the title too, and "--wait" would hold the
+// send until the timeout, "--help" would show nothing at all.
+func TestDesktopMessageIsNeverAnOption(t *testing.T) {
+	if runtime.GOOS == "darwin" {
+		t.Skip("macOS uses osascript")
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "notify-send"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	m := RunFailed(Where{Repository: "shop"}, errors.New("--wait for it"), at)
+	argv, err := desktopCommand(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range argv[2:] {
+		if strings.HasPrefix(arg, "-") {
+			t.Errorf("notify-send would read %q as an option: %q", arg, argv)
+		}
+	}
+	if last := argv[len(argv)-1]; strings.TrimSpace(last) != m.Message {
+		t.Errorf("message argument %q, want %q", last, m.Message)
+	}
+}
+
 // The bell is one BEL byte, and only where there is a terminal to ring.
 func TestBell(t *testing.T) {
 	var tty bytes.Buffer
