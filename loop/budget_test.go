@@ -151,14 +151,15 @@ func TestCorruptDailySpendFileSaysWhereItWent(t *testing.T) {
 	}
 }
 
-// Token counts an agent reports are summed without wrapping: a report beyond what int64
-// holds (a custom agent's ralph_usage line can say anything) must not make the run's spend
-// negative, which would hand it a credit against max_tokens and leave a state file the
-// next loop refuses.
+// Token counts an agent reports are summed without wrapping: a report as large as int64
+// holds (a preset's JSON can say anything; a custom agent's ralph_usage line is capped
+// where it is read) must not make the run's spend negative, which would hand it a credit
+// against max_tokens and leave a state file the next loop refuses.
 func TestHugeTokenCountsDoNotWrap(t *testing.T) {
-	huge := `{"ralph_usage":{"input_tokens":9223372036854775807,"output_tokens":9223372036854775807}}`
+	huge := `{"type":"result","is_error":false,"result":"done","usage":{"input_tokens":9223372036854775807,"output_tokens":9223372036854775807}}`
 	dir := newRepo(t)
 	cfg := config(dir, `cat >/dev/null; echo '`+huge+`'`, 3)
+	cfg.Agent = claudeReader(t)
 	cfg.Budget = Budget{MaxTokens: 1000}
 	res, err := Run(context.Background(), cfg, Deps{})
 	if err != nil {
