@@ -19,8 +19,8 @@ import (
 func rootFromFiles(dir string) (string, bool) {
 	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
 		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "SUDO_UID"} {
-		if os.Getenv(name) != "" {
-			return "", false
+		if _, set := os.LookupEnv(name); set {
+			return "", false // even empty: git refuses GIT_DIR=""
 		}
 	}
 	if !filepath.IsAbs(dir) {

@@ -74,3 +74,16 @@ func TestRootFromFilesLeavesCommandLineConfigurationToGit(t *testing.T) {
 		})
 	}
 }
+
+// git refuses an empty GIT_DIR or GIT_WORK_TREE ("not a git repository: ''"): set is set.
+func TestRootFromFilesLeavesAnEmptyGitDirToGit(t *testing.T) {
+	dir := committedRepo(t)
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE"} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(name, "")
+			if got, ok := rootFromFiles(dir); ok {
+				t.Errorf("rootFromFiles with %s='' = %q; git says %q", name, got, rootByGit(dir))
+			}
+		})
+	}
+}
