@@ -121,6 +121,10 @@ func TestRecordThenPlayInAClone(t *testing.T) {
 	if log := git(t, clone, "log", "-1", "--format=%s"); log != "the agent's commit" {
 		t.Errorf("HEAD is %q", log)
 	}
+	// the wrapper commit of the change is not left for `git log --all` to show
+	if refs := git(t, clone, "for-each-ref", "--format=%(refname)", "refs/ralph/"); refs != "" {
+		t.Errorf("the replay left refs behind: %s", refs)
+	}
 
 	// the same run asks for the next attempt: there is none
 	_, _, err = p.Play(ctx)
