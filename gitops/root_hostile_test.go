@@ -35,6 +35,33 @@ func TestRootFromFilesNeverAnswersOtherwiseThanGit(t *testing.T) {
 			os.MkdirAll(filepath.Join(dir, "dir", "junk"), 0o755)
 			os.WriteFile(filepath.Join(dir, "dir", "junk", ".git"), []byte("gitdir: nowhere\n"), 0o644)
 		},
+		"a .git file naming the parent's git directory": func(t *testing.T, dir string) {
+			os.MkdirAll(filepath.Join(dir, "dir", "junk"), 0o755)
+			os.WriteFile(filepath.Join(dir, "dir", "junk", ".git"), []byte("gitdir: ../../.git\r\n"), 0o644)
+		},
+		"a .git file with a space too many": func(t *testing.T, dir string) {
+			os.MkdirAll(filepath.Join(dir, "dir", "junk"), 0o755)
+			os.WriteFile(filepath.Join(dir, "dir", "junk", ".git"), []byte("gitdir:  ../../.git\n"), 0o644)
+		},
+		"a .git symlink": func(t *testing.T, dir string) {
+			os.MkdirAll(filepath.Join(dir, "dir", "junk"), 0o755)
+			os.Symlink(filepath.Join(dir, ".git"), filepath.Join(dir, "dir", "junk", ".git"))
+		},
+		"a nested repository": func(t *testing.T, dir string) {
+			os.MkdirAll(filepath.Join(dir, "dir", "junk"), 0o755)
+			run(t, filepath.Join(dir, "dir", "junk"), "init", "-q")
+		},
+		"a submodule": func(t *testing.T, dir string) {
+			sub := committedRepo(t)
+			run(t, dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "dir/junk")
+		},
+		"a .git directory with a commondir elsewhere": func(t *testing.T, dir string) {
+			other := committedRepo(t)
+			os.WriteFile(filepath.Join(dir, ".git", "commondir"), []byte(filepath.Join(other, ".git")+"\n"), 0o644)
+		},
+		"a junk HEAD": func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref:refs/heads/main\n"), 0o644)
+		},
 		"empty .git file": func(t *testing.T, dir string) {
 			os.MkdirAll(filepath.Join(dir, "dir", "junk"), 0o755)
 			os.WriteFile(filepath.Join(dir, "dir", "junk", ".git"), nil, 0o644)
