@@ -102,7 +102,7 @@ func TestRootFromFilesLeavesCommandLineConfigurationToGit(t *testing.T) {
 	}
 }
 
-// git refuses an empty GIT_DIR or GIT_WORK_TREE ("not a git repository: ”"): set is set.
+// git refuses an empty GIT_DIR or GIT_WORK_TREE (an empty path is no repository): set is set.
 func TestRootFromFilesLeavesAnEmptyGitDirToGit(t *testing.T) {
 	dir := committedRepo(t)
 	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE"} {
