@@ -74,7 +74,7 @@ func checkedOutFromFiles(common, branch string) ([]string, bool) {
 // whether it has branch checked out. One whose directory is gone is not on it (git
 // lists it as prunable); one git would not list (no gitdir file) neither.
 func linkedOn(admin, branch string) (path string, on, ok bool) {
-	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+	data, err := readSmall(filepath.Join(admin, "gitdir"), maxLineFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), err == nil && strings.TrimSpace(string(data)) == "":
 		return "", false, true
@@ -98,7 +98,7 @@ func linkedOn(admin, branch string) (path string, on, ok bool) {
 // headOn reads the HEAD file at path: whether it names branch; false for a detached
 // HEAD (a commit's hash); not ok for anything else.
 func headOn(path, branch string) (on, ok bool) {
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path, maxLineFile)
 	if err != nil {
 		return false, false
 	}

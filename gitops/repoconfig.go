@@ -2,6 +2,8 @@ package gitops
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,7 +18,7 @@ import (
 // includes. Anything else — even what git would read the same, or refuse — is git's to
 // read: a layout answered from the files must never differ from git's.
 func plainConfig(common string) bool {
-	data, err := os.ReadFile(filepath.Join(common, "config"))
+	data, err := readSmall(filepath.Join(common, "config"), maxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
@@ -87,4 +89,34 @@ func plainCoreValue(key, value string) bool {
 		return value == "0" || value == "1"
 	}
 	return true
+}
+
+// Bounds of git's own small files as git-ralph reads them: a HEAD, a .git file, a
+// commondir or a gitdir holds one line (a path at most), a config a few settings.
+const (
+	maxLineFile = 4096
+	maxConfig   = 1 << 20
+)
+
+// readSmall reads the regular file at path if it holds at most limit bytes. A hostile
+// repository may put a huge file, a named pipe or a link to /dev/zero where git keeps
+// one line: that is an error, for the caller to leave the question to git.
+func readSmall(path string, limit int64) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > limit {
+		return nil, fmt.Errorf("%s: not a file of at most %d bytes", path, limit)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: more than %d bytes", path, limit)
+	}
+	return data, err
 }

@@ -91,7 +91,7 @@ func topAt(top string, info fs.FileInfo) (string, bool) {
 // gitDirOfFile is the git directory a .git file in top names ("" when unreadable, which
 // commonDirFromFiles has refused already).
 func gitDirOfFile(top string) string {
-	data, err := os.ReadFile(filepath.Join(top, ".git"))
+	data, err := readSmall(filepath.Join(top, ".git"), maxLineFile)
 	if err != nil {
 		return ""
 	}
@@ -116,7 +116,7 @@ func validCommonDir(common string) bool {
 // validHead reports whether gitDir's HEAD names a branch or a commit, as git wants of
 // every git directory it takes (a linked work tree's own one too).
 func validHead(gitDir string) bool {
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := readSmall(filepath.Join(gitDir, "HEAD"), maxLineFile)
 	text := strings.TrimRight(string(head), "\r\n")
 	ref, isRef := strings.CutPrefix(text, "ref: ")
 	return err == nil && (isRef && strings.HasPrefix(ref, "refs/") || isHash(text))

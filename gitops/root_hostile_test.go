@@ -114,3 +114,31 @@ func TestRootFromFilesLeavesAnEmptyGitDirToGit(t *testing.T) {
 		})
 	}
 }
+
+// The files git reads a few bytes of (HEAD, a .git file, commondir, config) may be huge
+// or endless in a hostile repository: they are read within a bound, never whole.
+func TestRootFromFilesReadsWithinBounds(t *testing.T) {
+	// git itself reads a commondir whole: a smaller one, for it to answer in time
+	for name, size := range map[string]int64{"HEAD": 1 << 40, "config": 1 << 40, "commondir": 1 << 20} {
+		t.Run(name, func(t *testing.T) {
+			dir := committedRepo(t)
+			fake := filepath.Join(dir, "dir", "junk", ".git")
+			for _, sub := range []string{"objects", "refs"} {
+				os.MkdirAll(filepath.Join(fake, sub), 0o755)
+			}
+			os.WriteFile(filepath.Join(fake, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			huge := filepath.Join(fake, name)
+			if err := os.WriteFile(huge, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(huge, size); err != nil { // sparse: nothing on the disk
+				t.Skip("no sparse files here:", err)
+			}
+			at := filepath.Join(dir, "dir", "junk")
+			want := rootByGit(at)
+			if got, ok := rootFromFiles(at); ok && got != want {
+				t.Errorf("rootFromFiles = %q; git says %q", got, want)
+			}
+		})
+	}
+}
