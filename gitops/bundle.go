@@ -52,9 +52,11 @@ func ReadBundle(ctx context.Context, dir, path, keep string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading the bundle %s: %w", path, err)
 	}
-	tip, _, ok := strings.Cut(out, " ")
-	if !ok || strings.Contains(out, "\n") {
-		return "", fmt.Errorf("reading the bundle %s: it should name one commit, it names %q", path, out)
+	lines := strings.Split(out, "\n")
+	tip, _, ok := strings.Cut(lines[0], " ")
+	if !ok || len(lines) > 1 {
+		// a hostile bundle may name thousands: the count, and the first
+		return "", fmt.Errorf("reading the bundle %s: it should name one commit, it names %d refs (the first: %q)", path, len(lines), lines[0])
 	}
 	if err := KeepAliveAll(ctx, dir, []Ref{{Name: keep, Hash: tip}}); err != nil {
 		return "", err

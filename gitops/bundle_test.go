@@ -3,8 +3,11 @@ package gitops
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -145,5 +148,29 @@ func TestCopyCommitAndMergeTrees(t *testing.T) {
 	merged, err = MergeTrees(ctx, dir, baseTree, mine, headTree)
 	if err != nil || !slices.Equal(merged.Conflicts, []string{"a.txt"}) {
 		t.Errorf("MergeTrees = %+v, %v; want a conflict in a.txt", merged, err)
+	}
+}
+
+// A bundle from a hostile recording may name many refs: refused with a message of a
+// bounded size, and none of them kept.
+func TestReadBundleRefusesManyRefsBriefly(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	var refs strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&refs, "create refs/heads/many-%03d HEAD\n", i)
+	}
+	if err := gitTo(ctx, dir, nil, strings.NewReader(refs.String()), io.Discard, "update-ref", "--stdin"); err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(t.TempDir(), "many.bundle")
+	run(t, dir, "bundle", "create", "-q", bundle, "--branches")
+	other := newRepo(t)
+	_, err := ReadBundle(ctx, other, bundle, "refs/ralph/replay/change")
+	if err == nil || len(err.Error()) > 500 || !strings.Contains(err.Error(), "501 refs") {
+		t.Errorf("err (%d bytes) = %.300v…; want a short refusal counting 501 refs", len(fmt.Sprint(err)), err)
+	}
+	if kept := run(t, other, "for-each-ref", "refs/ralph/"); kept != "" {
+		t.Errorf("kept %s", kept)
 	}
 }

@@ -36,10 +36,10 @@ func CheckedOut(ctx context.Context, dir, common, branch string) ([]string, erro
 // the main tree: see MainWorktree), each linked one's HEAD and gitdir (the path of its
 // .git file) under worktrees/. It reports false for anything it is not sure to read as
 // git does: an environment naming a git directory, a common directory not named .git,
-// a configuration that may make the repository bare, a HEAD that is neither a branch nor
+// a configuration that is not plain (see plainConfig), a HEAD that is neither a branch nor
 // a commit, a file it cannot read.
 func checkedOutFromFiles(common, branch string) ([]string, bool) {
-	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || filepath.Base(common) != ".git" || mayBeBare(common) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || filepath.Base(common) != ".git" || !plainConfig(common) {
 		return nil, false
 	}
 	main, err := MainWorktree(common)
@@ -74,7 +74,7 @@ func checkedOutFromFiles(common, branch string) ([]string, bool) {
 // whether it has branch checked out. One whose directory is gone is not on it (git
 // lists it as prunable); one git would not list (no gitdir file) neither.
 func linkedOn(admin, branch string) (path string, on, ok bool) {
-	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
+	data, err := readSmall(filepath.Join(admin, "gitdir"), maxLineFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), err == nil && strings.TrimSpace(string(data)) == "":
 		return "", false, true
@@ -98,7 +98,7 @@ func linkedOn(admin, branch string) (path string, on, ok bool) {
 // headOn reads the HEAD file at path: whether it names branch; false for a detached
 // HEAD (a commit's hash); not ok for anything else.
 func headOn(path, branch string) (on, ok bool) {
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path, maxLineFile)
 	if err != nil {
 		return false, false
 	}
@@ -115,26 +115,4 @@ func isHash(s string) bool {
 		return false
 	}
 	return strings.Trim(s, "0123456789abcdef") == ""
-}
-
-// mayBeBare reports whether the repository's configuration could make it bare (a
-// core.bare other than "false", or an include that might set it), or cannot be read.
-func mayBeBare(common string) bool {
-	data, err := os.ReadFile(filepath.Join(common, "config"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	if err != nil {
-		return true
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.ToLower(strings.TrimSpace(line))
-		if strings.HasPrefix(line, "[include") || strings.HasPrefix(line, "[includeif") {
-			return true
-		}
-		if key, value, _ := strings.Cut(line, "="); strings.TrimSpace(key) == "bare" && strings.TrimSpace(value) != "false" {
-			return true
-		}
-	}
-	return false
 }

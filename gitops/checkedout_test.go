@@ -105,3 +105,20 @@ func TestHeadOn(t *testing.T) {
 		}
 	}
 }
+
+// A main repository whose configuration puts its work tree elsewhere (core.worktree):
+// the files answer as git lists it, or leave it to git.
+func TestCheckedOutFollowsCoreWorktree(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	common, err := TopCommonDir(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	run(t, dir, "config", "core.worktree", elsewhere)
+	want := checkedOutByGit(t, dir, "refs/heads/main")
+	if got, ok := checkedOutFromFiles(common, "refs/heads/main"); ok && !slices.Equal(got, want) {
+		t.Errorf("read %q from the files, git lists %q", got, want)
+	}
+}

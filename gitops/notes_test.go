@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 const testNotes = "refs/notes/ralph"
@@ -253,4 +254,35 @@ func BenchmarkAppendNote(b *testing.B) {
 			run(b, dir, "notes", "--ref=bare", "append", "-m", "git-ralph ledger v1\nrun: r", head)
 		}
 	})
+}
+
+// A remote that rejects the push (its notes moved) and then stops answering the fetch
+// must not hang the loop: the fetch is bounded as the push is.
+func TestPushNotesBoundsTheFetchOfARejectedPush(t *testing.T) {
+	ctx := context.Background()
+	work, bare := pushRepos(t)
+	head := run(t, work, "rev-parse", "HEAD")
+	run(t, work, "push", "-q", "origin", "main")
+	other := filepath.Join(t.TempDir(), "other")
+	run(t, work, "clone", "-q", bare, other)
+	if err := AppendNote(ctx, work, testNotes, head, "from work\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := PushNotes(ctx, work, "origin", testNotes); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendNote(ctx, other, testNotes, head, "from other\n"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, other, "config", "remote.origin.uploadpack", "sleep 30 #") // the fetch hangs
+	defer func(old time.Duration) { pushTimeout = old }(pushTimeout)
+	pushTimeout = time.Second
+	start := time.Now()
+	err := PushNotes(ctx, other, "origin", testNotes)
+	if err == nil {
+		t.Fatal("PushNotes succeeded through a fetch that hangs")
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("PushNotes took %s with the remote silent: %v", took, err)
+	}
 }

@@ -41,10 +41,22 @@ func PushNotes(ctx context.Context, dir, remote, ref string) error {
 		if err == nil || !isRejected(err) || attempt == notesPushAttempts {
 			return err
 		}
-		if _, err := FetchNotes(ctx, dir, remote, ref); err != nil {
+		if err := fetchNotesBounded(ctx, dir, remote, ref); err != nil {
 			return err
 		}
 	}
+}
+
+// fetchNotesBounded is FetchNotes within pushTimeout, as a push is: a remote that
+// rejected the push and then stops answering must not hang a loop nobody watches.
+func fetchNotesBounded(ctx context.Context, dir, remote, ref string) error {
+	ctx, cancel := context.WithTimeout(ctx, pushTimeout)
+	defer cancel()
+	_, err := FetchNotes(ctx, dir, remote, ref)
+	if ctx.Err() == context.DeadlineExceeded {
+		return fmt.Errorf("git fetch %s %s: no answer within %s", remote, ref, pushTimeout)
+	}
+	return err
 }
 
 func pushNotesOnce(ctx context.Context, dir, remote, ref string) error {

@@ -21,8 +21,8 @@ type PushTarget struct {
 func (t PushTarget) String() string { return t.Remote + "/" + t.Branch }
 
 // pushTimeout bounds one push: a remote that stops answering must not hang a loop that
-// nobody watches.
-const pushTimeout = 5 * time.Minute
+// nobody watches (a variable for tests).
+var pushTimeout = 5 * time.Minute
 
 // AutoPushEnv is set in the environment of git-ralph's own pushes, so that the pre-push
 // hook can tell them from a push by the user or the agent.

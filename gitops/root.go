@@ -14,13 +14,13 @@ import (
 // whenever git could answer otherwise or refuse: an environment that names the git
 // directory or work tree, dir inside a git directory, a .git that is a symlink or names
 // no git directory, a ceiling or a file system boundary reached, files another user
-// owns (git's safe.directory check), or a configuration that may name another work tree
-// or make the repository bare.
+// owns (git's safe.directory check), or a configuration that is not plain (see
+// plainConfig: it may name another work tree, make the repository bare, or be refused).
 func rootFromFiles(dir string) (string, bool) {
 	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
 		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "SUDO_UID"} {
-		if os.Getenv(name) != "" {
-			return "", false
+		if _, set := os.LookupEnv(name); set {
+			return "", false // even empty: git refuses GIT_DIR=""
 		}
 	}
 	if !filepath.IsAbs(dir) {
@@ -78,10 +78,11 @@ func topAt(top string, info fs.FileInfo) (string, bool) {
 	if !ok || !validCommonDir(common) || !ownedByUs(top, filepath.Join(top, ".git"), common) {
 		return "", false
 	}
-	if info.Mode().IsRegular() && !ownedByUs(gitDirOfFile(top)) {
-		return "", false
+	gitDir := filepath.Join(top, ".git")
+	if info.Mode().IsRegular() {
+		gitDir = gitDirOfFile(top)
 	}
-	if mayBeBare(common) || mayNameWorkTree(common) {
+	if !ownedByUs(gitDir) || !validHead(gitDir) || !plainConfig(common) {
 		return "", false
 	}
 	return top, true
@@ -90,7 +91,7 @@ func topAt(top string, info fs.FileInfo) (string, bool) {
 // gitDirOfFile is the git directory a .git file in top names ("" when unreadable, which
 // commonDirFromFiles has refused already).
 func gitDirOfFile(top string) string {
-	data, err := os.ReadFile(filepath.Join(top, ".git"))
+	data, err := readSmall(filepath.Join(top, ".git"), maxLineFile)
 	if err != nil {
 		return ""
 	}
@@ -101,16 +102,21 @@ func gitDirOfFile(top string) string {
 	return line
 }
 
-// validCommonDir reports whether common has what git wants of a git directory beyond its
-// HEAD (which commonDirFromFiles found): objects and refs. A .git without them git passes
-// over, looking further up.
+// validCommonDir reports whether common has what git wants of a git directory: objects,
+// refs and a HEAD. A .git without them git passes over, looking further up.
 func validCommonDir(common string) bool {
 	for _, sub := range []string{"objects", "refs"} {
 		if info, err := os.Stat(filepath.Join(common, sub)); err != nil || !info.IsDir() {
 			return false
 		}
 	}
-	head, err := os.ReadFile(filepath.Join(common, "HEAD"))
+	return validHead(common)
+}
+
+// validHead reports whether gitDir's HEAD names a branch or a commit, as git wants of
+// every git directory it takes (a linked work tree's own one too).
+func validHead(gitDir string) bool {
+	head, err := readSmall(filepath.Join(gitDir, "HEAD"), maxLineFile)
 	text := strings.TrimRight(string(head), "\r\n")
 	ref, isRef := strings.CutPrefix(text, "ref: ")
 	return err == nil && (isRef && strings.HasPrefix(ref, "refs/") || isHash(text))
@@ -126,16 +132,4 @@ func isGitDirectory(d string) bool {
 	_, objects := os.Stat(filepath.Join(d, "objects"))
 	_, commondir := os.Stat(filepath.Join(d, "commondir"))
 	return objects == nil || commondir == nil
-}
-
-// mayNameWorkTree reports whether the repository's configuration may set core.worktree
-// (any mention of a worktree: a submodule's git directory has one) or include another
-// file that could, or cannot be read.
-func mayNameWorkTree(common string) bool {
-	data, err := os.ReadFile(filepath.Join(common, "config"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	text := strings.ToLower(string(data))
-	return err != nil || strings.Contains(text, "worktree") || strings.Contains(text, "[include")
 }

@@ -103,7 +103,7 @@ func commonDirFromFiles(top string) (string, bool) {
 	case err != nil:
 		return "", false
 	case info.Mode().IsRegular():
-		data, err := os.ReadFile(gitDir)
+		data, err := readSmall(gitDir, maxLineFile)
 		line, ok := strings.CutPrefix(strings.TrimRight(string(data), "\r\n"), "gitdir: ")
 		if err != nil || !ok || line == "" || strings.ContainsAny(line, "\n\x00") {
 			return "", false
@@ -118,7 +118,7 @@ func commonDirFromFiles(top string) (string, bool) {
 	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
 		return "", false // not a git directory git would take
 	}
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	data, err := readSmall(filepath.Join(gitDir, "commondir"), maxLineFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return gitDir, true
 	}

@@ -217,24 +217,35 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-// readCapped reads a regular file of at most limit bytes.
+// readCapped reads a regular file of at most limit bytes. It looks before it opens: a
+// named pipe would hold the open until something writes to it.
 func readCapped(path string, limit int64) ([]byte, error) {
+	if err := checkFile(path, os.Stat, limit); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fileError(path, "not a regular file")
-	}
-	if info.Size() > limit {
-		return nil, fileError(path, "%d bytes, more than a recording's file may hold (%d)", info.Size(), limit)
+	if err := checkFile(path, func(string) (os.FileInfo, error) { return f.Stat() }, limit); err != nil {
+		return nil, err // replaced since it was looked at
 	}
 	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+// checkFile checks that what stat says of path is a regular file of at most limit bytes.
+func checkFile(path string, stat func(string) (os.FileInfo, error), limit int64) error {
+	info, err := stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !info.Mode().IsRegular():
+		return fileError(path, "not a regular file")
+	case info.Size() > limit:
+		return fileError(path, "%d bytes, more than a recording's file may hold (%d)", info.Size(), limit)
+	}
+	return nil
 }
 
 // AttemptDir is the directory of attempt n of the recording in dir.

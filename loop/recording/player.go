@@ -25,7 +25,8 @@ const ExitCannotReplay = 87
 // for the run's next agent.
 var ErrRanOut = errors.New("the recording ran out")
 
-// replayRef keeps the change of the attempt being replayed alive while it is applied.
+// replayRef keeps the change of the attempt being replayed alive while it is applied
+// (deleted after).
 const replayRef = "refs/ralph/replay/change"
 
 // Player plays a recording back as the agent: each Play is one run of the agent.
@@ -119,6 +120,9 @@ func (p Player) apply(ctx context.Context, a Attempt) error {
 	if Checkpoint(now) == a.After {
 		return nil
 	}
+	// the change commit wraps the recorded work tree: kept alive while it is applied
+	// only, not left for `git log --all` to show
+	defer gitops.DeleteRefs(context.WithoutCancel(ctx), p.Root, []string{replayRef})
 	if err := p.readChange(ctx, a); err != nil {
 		return err
 	}

@@ -94,6 +94,7 @@ type Take struct {
 	timing  *os.File
 	redact  *redact.Writer
 	written int64 // bytes in output.log, at most maxOutput
+	lost    error // the first write to output.log or timing.txt that failed: End refuses the take
 	mu      sync.Mutex
 }
 
@@ -160,11 +161,21 @@ func (w timed) Write(p []byte) (int, error) {
 	}
 	at := w.t.r.now().Sub(w.t.started).Milliseconds()
 	if _, err := w.t.out.Write(p); err != nil {
-		return 0, err
+		return 0, w.t.lose(err)
 	}
 	w.t.written += int64(len(p))
-	fmt.Fprintf(w.t.timing, "%d %d\n", at, len(p))
+	if _, err := fmt.Fprintf(w.t.timing, "%d %d\n", at, len(p)); err != nil {
+		return 0, w.t.lose(err)
+	}
 	return n, nil
+}
+
+// lose remembers the first failed write (the agent's capture goes on: Output never fails).
+func (t *Take) lose(err error) error {
+	if t.lost == nil {
+		t.lost = fmt.Errorf("writing the output: %w", err)
+	}
+	return err
 }
 
 // Result is how the recorded run ended, and what the preset's reader made of it.
@@ -231,6 +242,9 @@ func (t *Take) close() error {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
+	}
+	if err == nil {
+		err = t.lost
 	}
 	return err
 }

@@ -121,6 +121,10 @@ func TestRecordThenPlayInAClone(t *testing.T) {
 	if log := git(t, clone, "log", "-1", "--format=%s"); log != "the agent's commit" {
 		t.Errorf("HEAD is %q", log)
 	}
+	// the wrapper commit of the change is not left for `git log --all` to show
+	if refs := git(t, clone, "for-each-ref", "--format=%(refname)", "refs/ralph/"); refs != "" {
+		t.Errorf("the replay left refs behind: %s", refs)
+	}
 
 	// the same run asks for the next attempt: there is none
 	_, _, err = p.Play(ctx)
@@ -261,5 +265,33 @@ func TestRecordingKeepsOutputWithinItsBound(t *testing.T) {
 	}
 	if got != "0123456\n78" {
 		t.Errorf("kept %q, want the first 10 bytes", got)
+	}
+}
+
+// A take whose output could not be written whole (a full disk) is not kept as a complete
+// attempt: its timing would not describe its output, and a replay would refuse it later.
+func TestTakeThatFailedToWriteItsOutputIsNotKept(t *testing.T) {
+	ctx := context.Background()
+	dir, _ := repoAndClone(t)
+	rec := filepath.Join(t.TempDir(), "rec")
+	r, err := Create(ctx, rec, dir, Manifest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	take, err := r.Begin(ctx, "run", 1, 1, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// every write to timing.txt fails from now on (its close does not)
+	take.timing.Close()
+	if take.timing, err = os.Open(filepath.Join(take.tmp, timingFile)); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(take.Output(), "some output\n")
+	if err := take.End(ctx, Result{}); err == nil {
+		t.Error("End kept an attempt whose timing.txt could not be written")
+	}
+	if Count(rec) != 0 {
+		t.Errorf("a take that failed to write left attempt %d", Count(rec))
 	}
 }
