@@ -28,9 +28,6 @@ type WatchCmd struct {
 // Run shows the loop of the work tree (or --loop NAME) full screen until q. With no loop
 // running there and no --loop, it lists the repository's loops to pick one from.
 func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
-	if !reporting.IsTerminal(s.Stdin) || !reporting.IsTerminal(s.Stdout) {
-		return hints.Wrap(errors.New("watch needs a terminal"), "'git ralph status --watch' prints each change of the status, for a log or a pipe")
-	}
 	root, err := c.root(ctx)
 	if err != nil {
 		return err
@@ -42,6 +39,9 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		}
 		fmt.Fprintln(s.Stdout, "hint: git ralph watch --loop NAME")
 		return nil
+	}
+	if !reporting.IsTerminal(s.Stdin) || !reporting.IsTerminal(s.Stdout) {
+		return hints.Wrap(errors.New("watch needs a terminal"), "'git ralph status --watch' prints each change of the status, for a log or a pipe")
 	}
 	path, err := lockPath(ctx, root)
 	if err != nil {
