@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -14,6 +15,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
 	"github.com/git-ralph/git-ralph/history"
@@ -48,8 +50,14 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	_, color := os.LookupEnv("NO_COLOR")
-	model := watch.New(func() (watch.Snapshot, error) { return watchSnapshot(ctx, root, path, time.Now()) },
-		watchActions(ctx, c.LoopFlag), !color)
+	cps := &watchedCheckpoints{}
+	model := watch.New(func() (watch.Snapshot, error) {
+		snap, err := watchSnapshot(ctx, root, path, time.Now())
+		if err == nil {
+			snap.Header = append(snap.Header, cps.line(ctx, root, time.Now()))
+		}
+		return snap, err
+	}, watchActions(ctx, c.LoopFlag, cps), !color)
 	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(s.Stdin), tea.WithOutput(s.Stdout))
 	_, err = p.Run()
@@ -119,7 +127,7 @@ func lastRecorded(store *history.Store, n int) (validation string, format agentc
 
 // watchActions are the view's keys: each runs the command of the same name, its output
 // shown on one line.
-func watchActions(ctx context.Context, f LoopFlag) watch.Actions {
+func watchActions(ctx context.Context, f LoopFlag, cps *watchedCheckpoints) watch.Actions {
 	run := func(cmd interface {
 		Run(context.Context, Streams) error
 	}) (string, error) {
@@ -128,10 +136,45 @@ func watchActions(ctx context.Context, f LoopFlag) watch.Actions {
 		return strings.Join(strings.Fields(out.String()), " "), err
 	}
 	return watch.Actions{
-		Pause:      func(string) (string, error) { return run(&PauseCmd{LoopFlag: f}) },
-		Resume:     func(string) (string, error) { return run(&ResumeCmd{LoopFlag: f}) },
-		Inject:     func(text string) (string, error) { return run(&InjectCmd{Text: text, LoopFlag: f}) },
-		Checkpoint: func(string) (string, error) { return run(&CheckpointCmd{LoopFlag: f}) },
-		Cancel:     func(string) (string, error) { return run(&CancelCmd{LoopFlag: f}) },
+		Pause:  func(string) (string, error) { return run(&PauseCmd{LoopFlag: f}) },
+		Resume: func(string) (string, error) { return run(&ResumeCmd{LoopFlag: f}) },
+		Inject: func(text string) (string, error) { return run(&InjectCmd{Text: text, LoopFlag: f}) },
+		Checkpoint: func(string) (string, error) {
+			defer cps.stale.Store(true)
+			return run(&CheckpointCmd{LoopFlag: f})
+		},
+		Cancel: func(string) (string, error) { return run(&CancelCmd{LoopFlag: f}) },
 	}
 }
+
+// checkpointsEvery is how often the view lists the checkpoints: they are refs, listed by
+// git, so not every tick; the view's own 'c' lists them again at once.
+const checkpointsEvery = 10 * time.Second
+
+// watchedCheckpoints is the view's line about the work tree's named checkpoints.
+type watchedCheckpoints struct {
+	stale atomic.Bool
+	at    time.Time
+	text  string
+}
+
+// line says how many checkpoints there are and the last one, listed again when stale.
+func (w *watchedCheckpoints) line(ctx context.Context, root string, now time.Time) string {
+	if w.text != "" && !w.stale.Swap(false) && now.Sub(w.at) < checkpointsEvery {
+		return w.text
+	}
+	w.at = now
+	list, err := rollback.List(ctx, root)
+	switch {
+	case err != nil:
+		w.text = "checkpoints: unreadable (" + oneLineText(err.Error()) + ")"
+	case len(list) == 0:
+		w.text = "checkpoints: none ('c' takes one)"
+	default:
+		last := list[len(list)-1]
+		w.text = fmt.Sprintf("checkpoints: %d, the last %s at %s", len(list), display.Printable(last.Label), localTime(last.Time))
+	}
+	return w.text
+}
+
+func oneLineText(s string) string { return display.Printable(strings.Join(strings.Fields(s), " ")) }

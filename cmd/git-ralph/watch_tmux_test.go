@@ -49,7 +49,7 @@ func TestWatchInTmux(t *testing.T) {
 	waitFor(t, "the loop to run", func() bool { return strings.Contains(ralph(t, "status"), "running (pid") })
 
 	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
-	tm.waitScreen("the iteration and the live text", "iteration: 1/2 in this run (in progress)", "hello from iteration 1")
+	tm.waitScreen("the iteration and the live text", "iteration: 1/2 in this run (in progress)", "hello from iteration 1", "checkpoints: none")
 	if raw := tm.capture("-e"); strings.Contains(raw, "\x1b") {
 		t.Errorf("NO_COLOR=1: escape codes on the screen:\n%q", raw)
 	}
@@ -71,6 +71,7 @@ func TestWatchInTmux(t *testing.T) {
 	tm.waitScreen("the inject's answer", "queued 14 bytes for the next iteration's prompt")
 	tm.keys("c")
 	tm.waitScreen("the checkpoint's answer", "(kept at refs/ralph/checkpoints/")
+	tm.waitScreen("the checkpoint in the header", "checkpoints: 1, the last ")
 	if list := ralph(t, "checkpoints"); !strings.HasPrefix(list, "LABEL") {
 		t.Errorf("after c, no checkpoint listed:\n%s", list)
 	}
