@@ -14,6 +14,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
+	// the terminal view shows what it is handed and renders the live log; the commands steer
+	{"cmd/git-ralph/watch", "loop/agentcli"},
 
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -17,6 +20,7 @@ import (
 // StatusCmd is `git ralph status`.
 type StatusCmd struct {
 	JSON     bool `name:"json" help:"Print the status as one JSON object."`
+	Watch    bool `name:"watch" help:"Redraw the status every second until the loop ends (on a terminal; elsewhere print each change once)."`
 	LoopFlag `embed:""`
 }
 
@@ -30,15 +34,15 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	st, err := status.Read(ctx, root, path, time.Now())
+	if c.Watch {
+		if c.JSON {
+			return hints.Wrap(errors.New("--watch redraws the status for a person; --json prints it once for a program"), "drop one of them")
+		}
+		return watchStatus(ctx, s.Stdout, root, path, reporting.IsTerminal(s.Stdout), time.Second)
+	}
+	st, err := readStatus(ctx, root, path)
 	if err != nil {
 		return err
-	}
-	st.SharedLimits = status.ActiveLimits(time.Now())
-	if st.State != nil {
-		st.Today = status.ReadToday(time.Now(), st.DailyMaxCost)
-	} else {
-		st.Today = status.ReadToday(time.Now(), 0)
 	}
 	if c.JSON {
 		return printJSON(s.Stdout, st)
@@ -48,6 +52,22 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	}
 	printMergeState(ctx, s.Stdout, root)
 	return nil
+}
+
+// readStatus reads the status of the work tree root with the user's shared limits and
+// today's spend: files only, cheap enough to repeat every second.
+func readStatus(ctx context.Context, root, path string) (status.Status, error) {
+	st, err := status.Read(ctx, root, path, time.Now())
+	if err != nil {
+		return st, err
+	}
+	st.SharedLimits = status.ActiveLimits(time.Now())
+	if st.State != nil {
+		st.Today = status.ReadToday(time.Now(), st.DailyMaxCost)
+	} else {
+		st.Today = status.ReadToday(time.Now(), 0)
+	}
+	return st, nil
 }
 
 // printStatus prints the status as "name: value" lines.

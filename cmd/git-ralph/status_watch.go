@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+)
+
+// clearScreen moves the cursor home and clears the terminal, for a full redraw.
+const clearScreen = "\x1b[H\x1b[2J"
+
+// watchStatus is `git ralph status --watch`: it reads the status every tick (files only:
+// the lock, the state, the pause request; never git, so watching costs the loop nothing)
+// and shows it until the loop ends, then prints the final status, merge state included.
+// On a terminal it redraws the screen; elsewhere (a log, a pipe) it prints the status each
+// time it changes, the running clock aside. With no loop running it prints the status once.
+// Ctrl+C ends the watch, not the loop, and is no error.
+func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal bool, tick time.Duration) error {
+	var last []byte
+	for {
+		st, err := readStatus(ctx, root, path)
+		if err != nil {
+			return err
+		}
+		if !st.Running {
+			switch {
+			case last == nil:
+			case terminal:
+				fmt.Fprint(w, clearScreen)
+			default:
+				fmt.Fprintln(w)
+			}
+			if err := printStatus(w, st, time.Now()); err != nil {
+				return err
+			}
+			printMergeState(ctx, w, root)
+			return nil
+		}
+		key := changeKey(st)
+		switch {
+		case terminal:
+			var b bytes.Buffer
+			b.WriteString(clearScreen)
+			if err := printStatus(&b, st, time.Now()); err != nil {
+				return err
+			}
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+		case !bytes.Equal(key, last):
+			if last != nil {
+				fmt.Fprintln(w)
+			}
+			if err := printStatus(w, st, time.Now()); err != nil {
+				return err
+			}
+		}
+		last = key
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(tick):
+		}
+	}
+}
+
+// changeKey is what makes a status new to a reader of a log: everything but the clock.
+func changeKey(st status.Status) []byte {
+	st.ElapsedMS = nil
+	b, _ := json.Marshal(st)
+	return b
+}

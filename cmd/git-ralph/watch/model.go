@@ -1,0 +1,258 @@
+// Package watch is the full-screen terminal view of one loop, `git ralph watch`: a
+// bubbletea model that shows what the loop writes (its state and the live output log of the
+// running iteration, rendered by loop/agentcli) and steers it through the actions the
+// commands use. It reads files only, so watching never slows or blocks the loop.
+package watch
+
+import (
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-runewidth"
+
+	"github.com/git-ralph/git-ralph/loop/agentcli"
+)
+
+// Snapshot is what the view shows of the loop at one moment.
+type Snapshot struct {
+	// Header is a few "name: value" lines: state, iteration i/N, elapsed, validation, spend.
+	Header []string
+	// Output is the live output log to show (the running iteration's, else the last
+	// one's); "" when there is none. Format is how to render it.
+	Output string
+	Format agentcli.Format
+}
+
+// Source reads a Snapshot; it is called every tick.
+type Source func() (Snapshot, error)
+
+// Action steers the loop (pause, resume, …) and says what it did in one line.
+type Action func(text string) (string, error)
+
+// Actions are the keys' actions: the code the commands of the same names run.
+type Actions struct {
+	Pause, Resume, Inject, Checkpoint, Cancel Action
+}
+
+// Tick is how often the view reads the loop's files.
+const Tick = 500 * time.Millisecond
+
+// keep bounds the rendered lines held: more than any terminal shows.
+const keep = 1000
+
+type mode int
+
+const (
+	normal     mode = iota
+	asking          // inject: reading the text
+	confirming      // cancel: y or n
+)
+
+// Model is the view's state.
+type Model struct {
+	source  Source
+	actions Actions
+	color   bool
+
+	width, height int
+	snap          Snapshot
+	err           error
+	tail          tail
+	lines         []string
+	message       string
+	mode          mode
+	input         []rune
+}
+
+// New returns the view of the loop source reads, steered by actions; color false (NO_COLOR)
+// leaves every escape code out of what it draws.
+func New(source Source, actions Actions, color bool) *Model {
+	return &Model{source: source, actions: actions, color: color, width: 80, height: 24}
+}
+
+type tickMsg struct{}
+
+type doneMsg struct {
+	text string
+	err  error
+}
+
+func tick() tea.Cmd { return tea.Tick(Tick, func(time.Time) tea.Msg { return tickMsg{} }) }
+
+// Init reads the loop at once, then every Tick.
+func (m *Model) Init() tea.Cmd { return func() tea.Msg { return tickMsg{} } }
+
+// Update handles ticks, keys, window sizes and the actions' results.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tickMsg:
+		m.refresh()
+		return m, tick()
+	case doneMsg:
+		m.message = msg.text
+		if msg.err != nil {
+			m.message = "error: " + oneLine(msg.err.Error())
+		}
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	}
+	return m, nil
+}
+
+// refresh reads the snapshot and the output that grew since the last tick.
+func (m *Model) refresh() {
+	snap, err := m.source()
+	m.err = err
+	if err != nil {
+		return
+	}
+	m.snap = snap
+	if m.tail.path != snap.Output {
+		m.tail = tail{path: snap.Output, r: agentcli.NewRenderer(snap.Format)}
+		m.lines = nil
+	}
+	m.lines = append(m.lines, m.tail.read()...)
+	if len(m.lines) > keep {
+		m.lines = append([]string(nil), m.lines[len(m.lines)-keep:]...)
+	}
+}
+
+// key runs the key's action, or feeds the question being asked.
+func (m *Model) key(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	switch m.mode {
+	case asking:
+		return m.typed(k)
+	case confirming:
+		m.mode = normal
+		if k.String() == "y" || k.String() == "Y" {
+			return m.run(m.actions.Cancel, "")
+		}
+		m.message = "not cancelled"
+		return nil
+	}
+	switch k.String() {
+	case "q", "esc":
+		return tea.Quit
+	case "p":
+		return m.run(m.actions.Pause, "")
+	case "r":
+		return m.run(m.actions.Resume, "")
+	case "c":
+		return m.run(m.actions.Checkpoint, "")
+	case "i":
+		m.mode, m.input, m.message = asking, nil, ""
+	case "x":
+		m.mode, m.message = confirming, ""
+	}
+	return nil
+}
+
+// typed edits the text to inject; Enter queues it, Esc drops it.
+func (m *Model) typed(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEnter:
+		m.mode = normal
+		text := string(m.input)
+		if strings.TrimSpace(text) == "" {
+			m.message = "nothing injected: the text is empty"
+			return nil
+		}
+		return m.run(m.actions.Inject, text)
+	case tea.KeyEsc:
+		m.mode, m.message = normal, "nothing injected"
+	case tea.KeyBackspace:
+		if len(m.input) > 0 {
+			m.input = m.input[:len(m.input)-1]
+		}
+	case tea.KeySpace:
+		m.input = append(m.input, ' ')
+	case tea.KeyRunes:
+		m.input = append(m.input, k.Runes...)
+	}
+	return nil
+}
+
+// run runs an action off the update loop (a checkpoint runs git) and reports its result.
+func (m *Model) run(a Action, text string) tea.Cmd {
+	m.message = "…"
+	return func() tea.Msg {
+		out, err := a(text)
+		return doneMsg{text: out, err: err}
+	}
+}
+
+// View draws the header, the last output lines that fit, and the key bar.
+func (m *Model) View() string {
+	var b strings.Builder
+	header := m.snap.Header
+	if m.err != nil {
+		header = []string{"error: " + oneLine(m.err.Error())}
+	}
+	bar := m.bar()
+	if m.height < len(header)+3 || m.width < 20 {
+		// a small terminal: the first line of the state and the keys
+		if len(header) > 0 {
+			b.WriteString(m.fit(header[0]) + "\n")
+		}
+		b.WriteString(m.fit(bar))
+		return b.String()
+	}
+	for i, h := range header {
+		line := m.fit(h)
+		if i == 0 && m.color {
+			line = "\x1b[1m" + line + "\x1b[0m"
+		}
+		b.WriteString(line + "\n")
+	}
+	b.WriteString(m.fit(strings.Repeat("─", m.width)) + "\n")
+	room := m.height - len(header) - 3
+	lines := m.lines
+	if len(lines) > room {
+		lines = lines[len(lines)-room:]
+	}
+	for _, l := range lines {
+		b.WriteString(m.fit(l) + "\n")
+	}
+	for range room - len(lines) {
+		b.WriteString("\n")
+	}
+	if m.message != "" && m.mode == normal {
+		b.WriteString(m.fit(m.message))
+	}
+	b.WriteString("\n")
+	if m.color {
+		bar = "\x1b[7m" + m.fit(bar) + "\x1b[0m"
+	}
+	b.WriteString(m.fit(bar))
+	return b.String()
+}
+
+// bar is the last line: the keys, or the question asked.
+func (m *Model) bar() string {
+	switch m.mode {
+	case asking:
+		return "inject (Enter queues it for the next prompt, Esc drops it): " + string(m.input)
+	case confirming:
+		return "cancel the loop after its current iteration? y/n"
+	}
+	return "p pause  r resume  i inject  c checkpoint  x cancel  q quit (the loop goes on)"
+}
+
+// fit cuts a line to the terminal's width, so no line wraps and the layout holds.
+func (m *Model) fit(s string) string {
+	if m.width <= 0 {
+		return s
+	}
+	if strings.HasPrefix(s, "\x1b[") {
+		return s // styled already, fitted before
+	}
+	return runewidth.Truncate(s, m.width, "")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
+)
+
+// WatchCmd is `git ralph watch`.
+type WatchCmd struct {
+	LoopFlag `embed:""`
+}
+
+// Run shows the loop of the work tree (or --loop NAME) full screen until q. With no loop
+// running there and no --loop, it lists the repository's loops to pick one from.
+func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
+	root, err := c.root(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := runningLoop(ctx, root); errors.Is(err, errNoLoop) && c.Loop == "" {
+		fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
+		if err := (&RunsCmd{}).Run(ctx, s); err != nil {
+			return err
+		}
+		fmt.Fprintln(s.Stdout, "hint: git ralph watch --loop NAME")
+		return nil
+	}
+	if !reporting.IsTerminal(s.Stdin) || !reporting.IsTerminal(s.Stdout) {
+		return hints.Wrap(errors.New("watch needs a terminal"), "'git ralph status --watch' prints each change of the status, for a log or a pipe")
+	}
+	path, err := lockPath(ctx, root)
+	if err != nil {
+		return err
+	}
+	_, color := os.LookupEnv("NO_COLOR")
+	cps := &watchedCheckpoints{}
+	model := watch.New(func() (watch.Snapshot, error) {
+		snap, err := watchSnapshot(ctx, root, path, time.Now())
+		if err == nil {
+			snap.Header = append(snap.Header, cps.line(ctx, root, time.Now()))
+		}
+		return snap, err
+	}, watchActions(ctx, c.LoopFlag, cps), !color)
+	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx),
+		tea.WithInput(s.Stdin), tea.WithOutput(s.Stdout))
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+		return nil // Ctrl+C from outside (a signal): the watch ends, the loop goes on
+	}
+	return err
+}
+
+// watchSnapshot reads what the view shows: files only, every tick.
+func watchSnapshot(ctx context.Context, root, path string, now time.Time) (watch.Snapshot, error) {
+	st, err := readStatus(ctx, root, path)
+	if err != nil {
+		return watch.Snapshot{}, err
+	}
+	snap := watch.Snapshot{Header: []string{"status: " + statusSummary(st)}}
+	if st.State == nil {
+		return snap, nil
+	}
+	snap.Header = append(snap.Header,
+		"iteration: "+statusIteration(st),
+		"elapsed: "+display.Duration(st.Elapsed(now)))
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return snap, nil
+	}
+	validation, format := lastRecorded(store, st.HistoryIteration)
+	snap.Header = append(snap.Header, "last validation: "+orDash(validation))
+	spend := "-"
+	if sp := status.RunSpend(st.State); sp != nil {
+		spend = sp.Line()
+	}
+	snap.Header = append(snap.Header, "spend: "+spend)
+	for i, h := range snap.Header {
+		snap.Header[i] = display.Printable(h) // the state holds the agent's words
+	}
+	if st.HistoryIteration > 0 {
+		snap.Output, snap.Format = store.OutputPath(st.HistoryIteration), format
+	}
+	return snap, nil
+}
+
+// lastRecorded finds, in the few records up to n, the last validation result and the agent
+// preset whose output format renders the live log (the running iteration has no record
+// yet: its loop's earlier ones say which agent it runs). Text when no record names one.
+func lastRecorded(store *history.Store, n int) (validation string, format agentcli.Format) {
+	found := false
+	for i := n; i >= 1 && n-i < 10; i-- {
+		rec, err := store.Get(i)
+		if err != nil {
+			continue
+		}
+		if validation == "" {
+			validation = rec.Validation
+		}
+		if !found && rec.Agent != "" {
+			if p, ok := agentcli.Lookup(rec.Agent); ok {
+				format, found = p.Format, true
+			}
+		}
+		if validation != "" && found {
+			break
+		}
+	}
+	return validation, format
+}
+
+// watchActions are the view's keys: each runs the command of the same name, its output
+// shown on one line.
+func watchActions(ctx context.Context, f LoopFlag, cps *watchedCheckpoints) watch.Actions {
+	run := func(cmd interface {
+		Run(context.Context, Streams) error
+	}) (string, error) {
+		var out bytes.Buffer
+		err := cmd.Run(ctx, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out})
+		return strings.Join(strings.Fields(out.String()), " "), err
+	}
+	return watch.Actions{
+		Pause:  func(string) (string, error) { return run(&PauseCmd{LoopFlag: f}) },
+		Resume: func(string) (string, error) { return run(&ResumeCmd{LoopFlag: f}) },
+		Inject: func(text string) (string, error) { return run(&InjectCmd{Text: text, LoopFlag: f}) },
+		Checkpoint: func(string) (string, error) {
+			defer cps.stale.Store(true)
+			return run(&CheckpointCmd{LoopFlag: f})
+		},
+		Cancel: func(string) (string, error) { return run(&CancelCmd{LoopFlag: f}) },
+	}
+}
+
+// checkpointsEvery is how often the view lists the checkpoints: they are refs, listed by
+// git, so not every tick; the view's own 'c' lists them again at once.
+const checkpointsEvery = 10 * time.Second
+
+// watchedCheckpoints is the view's line about the work tree's named checkpoints.
+type watchedCheckpoints struct {
+	stale atomic.Bool
+	at    time.Time
+	text  string
+}
+
+// line says how many checkpoints there are and the last one, listed again when stale.
+func (w *watchedCheckpoints) line(ctx context.Context, root string, now time.Time) string {
+	if w.text != "" && !w.stale.Swap(false) && now.Sub(w.at) < checkpointsEvery {
+		return w.text
+	}
+	w.at = now
+	list, err := rollback.List(ctx, root)
+	switch {
+	case err != nil:
+		w.text = "checkpoints: unreadable (" + oneLineText(err.Error()) + ")"
+	case len(list) == 0:
+		w.text = "checkpoints: none ('c' takes one)"
+	default:
+		last := list[len(list)-1]
+		w.text = fmt.Sprintf("checkpoints: %d, the last %s at %s", len(list), display.Printable(last.Label), localTime(last.Time))
+	}
+	return w.text
+}
+
+func oneLineText(s string) string { return display.Printable(strings.Join(strings.Fields(s), " ")) }

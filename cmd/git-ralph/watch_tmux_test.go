@@ -1,0 +1,202 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestWatchInTmux drives `git ralph watch` for real in tmux: it shows the iteration and
+// the agent's live text; p pauses (status says so), r resumes, i injects, c takes a
+// checkpoint, x asks before it cancels, q quits while the loop goes on; NO_COLOR leaves
+// no escape codes on the screen, and without it the key bar is styled.
+func TestWatchInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := installSelf(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+
+	loop := exec.Command("git-ralph", "loop", "--max", "2", "--idle-threshold", "0", "--agent-cmd",
+		`echo "hello from iteration $RALPH_ITERATION"; while [ ! -e go ]; do sleep 0.1; done`)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- loop.Wait() }()
+	t.Cleanup(func() {
+		syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		<-ended
+	})
+	waitFor(t, "the loop to run", func() bool { return strings.Contains(ralph(t, "status"), "running (pid") })
+
+	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the iteration and the live text", "iteration: 1/2 in this run (in progress)", "hello from iteration 1", "checkpoints: none")
+	if raw := tm.capture("-e"); strings.Contains(raw, "\x1b") {
+		t.Errorf("NO_COLOR=1: escape codes on the screen:\n%q", raw)
+	}
+
+	tm.keys("p")
+	tm.waitScreen("the pause's answer", "pauses once its current iteration is recorded")
+	if st := ralph(t, "status"); !strings.Contains(st, "pausing once its current iteration is recorded") {
+		t.Errorf("after p, status does not say pausing:\n%s", st)
+	}
+	tm.keys("r")
+	tm.waitScreen("the resume's answer", "goes on")
+	if st := ralph(t, "status"); strings.Contains(st, "paus") {
+		t.Errorf("after r, status still says paused:\n%s", st)
+	}
+	tm.keys("i")
+	tm.waitScreen("the inject question", "inject (Enter queues it")
+	tm.keys("-l", "use the v2 API")
+	tm.keys("Enter")
+	tm.waitScreen("the inject's answer", "queued 14 bytes for the next iteration's prompt")
+	tm.keys("c")
+	tm.waitScreen("the checkpoint's answer", "(kept at refs/ralph/checkpoints/")
+	tm.waitScreen("the checkpoint in the header", "checkpoints: 1, the last ")
+	if list := ralph(t, "checkpoints"); !strings.HasPrefix(list, "LABEL") {
+		t.Errorf("after c, no checkpoint listed:\n%s", list)
+	}
+	tm.keys("x")
+	tm.waitScreen("the cancel question", "cancel the loop after its current iteration? y/n")
+	tm.keys("n")
+	tm.waitScreen("the cancel declined", "not cancelled")
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+	if st := ralph(t, "status"); !strings.Contains(st, "running (pid") {
+		t.Fatalf("after q, the loop is gone:\n%s", st)
+	}
+
+	// in colour: the key bar is styled, and x, y cancels the loop after its iteration
+	tm = startTmux(t, "git-ralph watch")
+	tm.waitScreen("the view in colour", "hello from iteration 1")
+	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[") {
+		t.Errorf("without NO_COLOR, no style on the screen:\n%q", raw)
+	}
+	tm.keys("x")
+	tm.waitScreen("the cancel question", "y/n")
+	tm.keys("y")
+	tm.waitScreen("the cancel's answer", "to stop after its current iteration")
+	if err := os.WriteFile("go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-ended:
+		ended <- err
+		if code := loop.ProcessState.ExitCode(); code != 130 {
+			t.Errorf("the cancelled loop exited %d, want 130", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the loop did not stop after x, y")
+	}
+	tm.waitScreen("the view surviving the loop's end", "not running")
+}
+
+// installSelf links this test binary as bin/git-ralph: TestMain runs it as git-ralph
+// under that name (testscript's way), and os.Executable names it so too.
+func installSelf(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	dst := filepath.Join(bin, "git-ralph")
+	if err := os.Link(self, dst); err != nil {
+		in, err := os.Open(self)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o755)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			t.Fatal(err)
+		}
+		out.Close()
+	}
+	return bin
+}
+
+// ralph runs git-ralph (from PATH) and returns its output.
+func ralph(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, "git-ralph", args...).CombinedOutput()
+	return string(out)
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if ok() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+// tmuxView is one tmux server, on a socket of the test's, running one command.
+type tmuxView struct {
+	t      *testing.T
+	socket string
+}
+
+func startTmux(t *testing.T, command string) *tmuxView {
+	t.Helper()
+	tm := &tmuxView{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	if out, err := exec.Command("tmux", "-S", tm.socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", command).CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func (tm *tmuxView) capture(flags ...string) string {
+	out, _ := exec.Command("tmux", append([]string{"-S", tm.socket, "capture-pane", "-p"}, flags...)...).Output()
+	return string(out)
+}
+
+func (tm *tmuxView) keys(keys ...string) {
+	if out, err := exec.Command("tmux", append([]string{"-S", tm.socket, "send-keys"}, keys...)...).CombinedOutput(); err != nil {
+		tm.t.Fatalf("tmux send-keys %v: %v\n%s", keys, err, out)
+	}
+}
+
+// waitScreen waits until the screen shows every one of texts.
+func (tm *tmuxView) waitScreen(what string, texts ...string) {
+	tm.t.Helper()
+	var screen string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		screen = tm.capture()
+		all := true
+		for _, s := range texts {
+			all = all && strings.Contains(screen, s)
+		}
+		if all {
+			return
+		}
+	}
+	tm.t.Fatalf("the screen never showed %s (%q):\n%s", what, texts, screen)
+}
