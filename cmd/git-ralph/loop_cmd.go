@@ -92,7 +92,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return dryRun(ctx, s, set)
 	}
 	if err := preflight(ctx, set); err != nil {
-		return c.inWorktree(err)
+		err = c.inWorktree(err)
+		c.startFailed(s, root, set, err)
+		return err
 	}
 	if err := requireTrust(s, root, set.resolved, set.trustedAt...); err != nil {
 		return err
