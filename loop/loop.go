@@ -55,6 +55,11 @@ type Config struct {
 
 	ValidateCmd     string        // run with sh -c after each iteration; "" for none
 	ValidateTimeout time.Duration // 0: DefaultValidateTimeout
+	// Until is the promise command (--until), run with sh -c after each iteration whose
+	// validation passed, bounded like ValidateCmd: when it passes the run is done, whatever
+	// the agent printed; while it fails its output goes into the next prompt and the
+	// agent's SUCCESS alone does not end the run. "": none.
+	Until string
 
 	Push   bool   // push HEAD after each iteration that moved it and passed validation
 	Remote string // "" = the branch's upstream remote, else origin

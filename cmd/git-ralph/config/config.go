@@ -94,6 +94,7 @@ type Config struct {
 	MaxOutputBuffer      Value[int64]  // bytes
 	Validate             Value[string] // shell command run after each iteration; "" = none
 	ValidateTimeout      Value[time.Duration]
+	Until                Value[string] // the promise command: the loop is done when it passes; "" = none
 	Push                 Value[bool]
 	Remote               Value[string] // "" = the branch's upstream, else origin
 	Branch               Value[string] // "" = the same branch name

@@ -64,6 +64,7 @@ var topSpecs = []spec{
 	{key: "validate", typ: typeString, def: "", example: "go test ./...", command: true},
 	{key: "validate_timeout", typ: typeDuration, def: 10 * time.Minute, example: "10m",
 		rangeHint: `use a positive duration like "10m"`},
+	{key: "until", typ: typeString, def: "", example: "npm test", command: true},
 	{key: "push", typ: typeBool, def: false, example: "true", command: true},
 	{key: "remote", typ: typeString, def: "", example: "origin", command: true},
 	{key: "branch", typ: typeString, def: "", example: "main", command: true},
