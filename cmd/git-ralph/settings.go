@@ -65,6 +65,7 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.StagnationSimilarity != nil, "stagnation_similarity", "--stagnation-similarity", intText(c.StagnationSimilarity))
 	add(c.Validate != "", "validate", "--validate", c.Validate)
 	add(c.Until != "", "until", "--until", c.Until)
+	add(c.Template != "", "template", "--template", c.Template)
 	add(c.Notify != "", "notify", "--notify", c.Notify)
 	add(c.Verbose != "", "show_agent_output", "--verbose", strconv.FormatBool(c.Verbose.on()))
 	if c.Push != nil {
@@ -106,6 +107,9 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		StopOnOverage: resolved.StopOnOverage.V,
 		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
 	if err := s.choosePreset(); err != nil {
+		return nil, err
+	}
+	if err := s.chooseTemplate(); err != nil {
 		return nil, err
 	}
 	if err := c.chooseTask(s); err != nil {

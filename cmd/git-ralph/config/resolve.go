@@ -72,6 +72,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		Notify:               get[[]string](ts, "notify"),
 		HistoryKeep:          get[int](ts, "history_keep"),
 		HistoryMaxSize:       get[int64](ts, "history_max_size"),
+		Template:             get[string](ts, "template"),
 		Prompts:              get[[]string](ts, "prompts"),
 		Agents:               mergeAgents(user, repo),
 		Hooks:                mergeHooks(user, repo),
@@ -239,6 +240,7 @@ func (c *Config) Entries() []Entry {
 		{"notify", listOrNone(c.Notify.V), c.Notify.Origin},
 		number("history_keep", c.HistoryKeep),
 		{"history_max_size", sizeOrNone(c.HistoryMaxSize.V), c.HistoryMaxSize.Origin},
+		text("template", c.Template, "none"),
 		{"prompts", c.describePrompts(), c.Prompts.Origin},
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Agents)) {
