@@ -176,7 +176,7 @@ func preflight(ctx context.Context, set *settings) error {
 	if err := cfg.Validate(); err != nil {
 		return explain(err)
 	}
-	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Task: cfg.Task, Frame: cfg.Template}); err != nil {
+	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Task: cfg.Task, Frame: cfg.Template.Prompt}); err != nil {
 		return explain(err)
 	}
 	if check, any := set.checkAgent(); any && !check.OK {

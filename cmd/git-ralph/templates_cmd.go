@@ -12,6 +12,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
 	"github.com/git-ralph/git-ralph/prompts/templates"
 )
@@ -81,15 +82,19 @@ func templateDirs(root string) templates.Dirs {
 // chooseTemplate applies `template`: its prompt in place of the mode's, and its iteration
 // limit when none is configured.
 func (s *settings) chooseTemplate() error {
-	name := s.resolved.Template
-	if name.V == "" {
-		return nil
+	if name := s.resolved.Template; name.V != "" {
+		return s.useTemplate(name.V, name.Origin.String())
 	}
-	t, err := templates.Find(templateDirs(s.loop.Dir), name.V)
+	return nil
+}
+
+// useTemplate makes the template name the loop's; origin says where the name came from.
+func (s *settings) useTemplate(name, origin string) error {
+	t, err := templates.Find(templateDirs(s.loop.Dir), name)
 	if err != nil {
-		return hints.Wrap(fmt.Errorf("%w (%s)", err, name.Origin), "%s", templateHint(err))
+		return hints.Wrap(fmt.Errorf("%w (%s)", err, origin), "%s", templateHint(err))
 	}
-	s.loop.Template = prompts.Section{Source: t.Source(), Body: t.Prompt}
+	s.loop.Template = loop.Template{Name: t.Name, Prompt: prompts.Section{Source: t.Source(), Body: t.Prompt}}
 	s.extra = append(s.extra, config.Entry{Key: "prompts", Value: templates.PromptFile + " of " + t.Source(),
 		Origin: config.Origin{Kind: config.FromDefault, Name: "template " + t.Name}})
 	if t.MaxIterations > 0 && s.resolved.MaxIterations.Origin.Kind == config.FromDefault {
