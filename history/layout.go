@@ -12,11 +12,13 @@ import (
 const Dir = ".ralph"
 
 // Gitignore keeps everything in .ralph/ out of the user's commits (agents commonly run
-// `git add -A`) except the shared configuration.
+// `git add -A`) except the shared configuration and the repository's loop templates.
 const Gitignore = `# Written by git-ralph: its state, history and logs stay out of git;
-# only config.toml is shared with the repository.
+# config.toml and the loop templates in templates/ are shared with the repository.
 *
 !.gitignore
+!templates/
+!templates/**
 !config.toml
 `
 

@@ -26,6 +26,7 @@ const (
 	diffFile       = "diff.patch"
 	outputFile     = "output.log"
 	validationFile = "validation.log"
+	untilFile      = "until.log"
 )
 
 // maxSkips bounds how many numbers Next passes over when their directories already exist
@@ -59,6 +60,7 @@ type Record struct {
 	WaitedMS       int64   `toml:"waited_ms,omitempty" json:"waited_ms,omitempty"`   // time spent waiting for limits and retries
 	Retries        int     `toml:"retries,omitempty" json:"retries,omitempty"`       // attempts retried after a transient error
 	Validation     string  `toml:"validation,omitempty" json:"validation,omitempty"` // "passed", "failed: exit code 2", "timed out after 10m0s"; empty: none configured
+	Until          string  `toml:"until,omitempty" json:"until,omitempty"`           // the promise command (--until), as Validation; "not run: validation failed"
 	Push           string  `toml:"push,omitempty" json:"push,omitempty"`             // "pushed to origin/main", "failed: …"; empty: no push
 	Agent          string  `toml:"agent,omitempty" json:"agent,omitempty"`           // the preset, if any
 	Model          string  `toml:"model,omitempty" json:"model,omitempty"`
@@ -145,6 +147,9 @@ func (s *Store) OutputPath(n int) string { return filepath.Join(s.IterationDir(n
 
 // ValidationPath is where the caller saves the output of iteration n's validate command.
 func (s *Store) ValidationPath(n int) string { return filepath.Join(s.IterationDir(n), validationFile) }
+
+// UntilPath is where the caller saves the output of iteration n's promise command (--until).
+func (s *Store) UntilPath(n int) string { return filepath.Join(s.IterationDir(n), untilFile) }
 
 func (s *Store) recordPath(n int) string { return filepath.Join(s.IterationDir(n), recordFile) }
 func (s *Store) counterPath() string     { return filepath.Join(s.dir, counterFile) }

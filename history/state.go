@@ -93,8 +93,10 @@ type State struct {
 	// kept so that a loop started later knows which shared limits are its own before its
 	// agent runs again.
 	AgentAccount string `toml:"agent_account,omitempty" json:"agent_account,omitempty"`
-	// Task is the run's inline task (`git ralph loop "TASK"`); a resumed run goes on with it.
-	Task string `toml:"task,omitempty" json:"task,omitempty"`
+	// Task is the run's inline task (`git ralph loop "TASK"`), Template the name of its loop
+	// template (--template); a resumed run goes on with them.
+	Task     string `toml:"task,omitempty" json:"task,omitempty"`
+	Template string `toml:"template,omitempty" json:"template,omitempty"`
 	// Feedback is the last iteration's validation failure, for the next iteration's prompt.
 	Feedback string `toml:"feedback,omitempty" json:"feedback,omitempty"`
 	PID      int    `toml:"pid" json:"pid"` // the loop process

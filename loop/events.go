@@ -75,6 +75,7 @@ type IterationFinished struct {
 	Idle          int  // iterations in a row without progress
 	IdleThreshold int
 	Validation    Validation // Ran is false when no validate command is configured
+	Until         Validation // the promise command (--until); Ran is false when none is set or it did not run
 	Push          string     // "pushed to origin/main", "failed: …"; "" when nothing was pushed
 	Note          string     // the commit the iteration's ledger note went on (NotesRef); "" for none
 }
@@ -99,6 +100,13 @@ type Waiting struct {
 type ValidationFailed struct {
 	Iteration  int
 	Validation Validation
+}
+
+// UntilFailed is sent when the promise command (--until) failed after an iteration; its
+// output goes into the next prompt.
+type UntilFailed struct {
+	Iteration int
+	Until     Validation
 }
 
 // Pushed is sent after auto-push, whether it worked (Err nil) or not.
@@ -142,5 +150,6 @@ func (RunFinished) event()       {}
 func (Waiting) event()           {}
 func (ValidationFailed) event()  {}
 func (Pushed) event()            {}
+func (UntilFailed) event()       {}
 func (Paused) event()            {}
 func (Resumed) event()           {}

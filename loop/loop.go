@@ -55,6 +55,15 @@ type Config struct {
 
 	ValidateCmd     string        // run with sh -c after each iteration; "" for none
 	ValidateTimeout time.Duration // 0: DefaultValidateTimeout
+	// Until is the promise command (--until), run with sh -c after each iteration whose
+	// validation passed, bounded like ValidateCmd: when it passes the run is done, whatever
+	// the agent printed; while it fails its output goes into the next prompt and the
+	// agent's SUCCESS alone does not end the run. "": none.
+	Until string
+
+	// Template is the loop template (--template) whose prompt replaces the mode's prompt
+	// file and fragments; its name is saved with the run. Zero: none.
+	Template Template
 
 	Push   bool   // push HEAD after each iteration that moved it and passed validation
 	Remote string // "" = the branch's upstream remote, else origin
@@ -348,7 +357,7 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 // carried), and feedback, the last iteration's validation failure. The queue is read
 // fresh each time; an error reading it is returned with the spec that lacks it.
 func NextPrompt(cfg Config, feedback string) (prompts.Spec, []history.Injection, error) {
-	spec := prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context, Feedback: feedback, Task: cfg.Task}
+	spec := prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context, Feedback: feedback, Task: cfg.Task, Frame: cfg.Template.Prompt}
 	injected, err := history.Injections(cfg.Dir)
 	for _, in := range injected {
 		spec.Injected = append(spec.Injected, prompts.Section{Source: "git ralph inject, " + in.At.Local().Format("15:04:05"), Body: in.Text})

@@ -97,13 +97,13 @@ func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, s
 		return saved.Iteration + 1, true, fmt.Sprintf("resuming run %s after iteration %d", saved.Run, saved.Iteration)
 	}
 	r.res.Run = newRunID(now)
-	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now, Task: r.cfg.Task}
+	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now, Task: r.cfg.Task, Template: r.cfg.Template.Name}
 	return 1, false, why
 }
 
 // Resumes reports whether a loop with cfg continues the saved run, and otherwise why it
 // starts a new one ("" for the repository's first run). A loop given no task resumes with
-// the run's task; a loop given another task starts a new run with it.
+// the run's task; a loop given another task starts a new run with it; so with templates.
 func Resumes(cfg Config, saved history.State) (bool, string) {
 	switch {
 	case !saved.Exists():
@@ -116,6 +116,8 @@ func Resumes(cfg Config, saved history.State) (bool, string) {
 		return false, fmt.Sprintf("the unfinished run was in mode %s", saved.Mode)
 	case cfg.Task != "" && cfg.Task != saved.Task:
 		return false, "a new task was given"
+	case cfg.Template.Name != "" && cfg.Template.Name != saved.Template:
+		return false, "another template was given"
 	}
 	return true, ""
 }

@@ -54,8 +54,14 @@ func (v Validation) Summary() string {
 // process group, a timeout, nothing left running afterwards. It runs even after an
 // interrupt has begun (the caller skips it then), so it takes its own context.
 func (r *runner) validate(ctx context.Context, i int, logPath string) Validation {
-	v := Validation{Command: r.cfg.ValidateCmd}
-	if strings.TrimSpace(r.cfg.ValidateCmd) == "" {
+	return r.check(ctx, i, r.cfg.ValidateCmd, logPath)
+}
+
+// check runs a command that judges iteration i (validate, until) as validate describes,
+// saving its output at logPath.
+func (r *runner) check(ctx context.Context, i int, command, logPath string) Validation {
+	v := Validation{Command: command}
+	if strings.TrimSpace(command) == "" {
 		return v
 	}
 	var log io.Writer
@@ -71,11 +77,11 @@ func (r *runner) validate(ctx context.Context, i int, logPath string) Validation
 	if timeout <= 0 {
 		timeout = DefaultValidateTimeout
 	}
-	res, err := agent.Run(ctx, agent.Spec{Command: r.cfg.ValidateCmd, Dir: r.cfg.Dir, Env: r.agentEnv(i),
+	res, err := agent.Run(ctx, agent.Spec{Command: command, Dir: r.cfg.Dir, Env: r.agentEnv(i),
 		Timeout: timeout, Grace: r.deps.Grace, MaxOutput: validationKept, Log: log,
 		Hurry: r.deps.Hurry, Marker: "RALPH_RUN=" + r.res.Run, Watchdog: r.deps.Watchdog})
 	if err != nil {
-		return Validation{Command: r.cfg.ValidateCmd, Ran: true, ExitCode: 127, Tail: err.Error()}
+		return Validation{Command: command, Ran: true, ExitCode: 127, Tail: err.Error()}
 	}
 	if res.Interrupted {
 		return v // stopped by Ctrl+C: it said nothing about the iteration
@@ -89,13 +95,23 @@ func (r *runner) validate(ctx context.Context, i int, logPath string) Validation
 // Feedback is the "Previous iteration" section of the next prompt after a failed
 // validation (seed 002: the feedback goes into the prompt, not into a conversation).
 func (v Validation) Feedback(iteration int) string {
+	return v.feedback(iteration, "the validation command", "Fix what it reports before anything else.")
+}
+
+// UntilFeedback is the "Previous iteration" section after the promise command (--until)
+// failed: the run is done only when it passes.
+func (v Validation) UntilFeedback(iteration int) string {
+	return v.feedback(iteration, "the promise command", "The work is done only when it passes: make it pass.")
+}
+
+func (v Validation) feedback(iteration int, what, advice string) string {
 	var b strings.Builder
 	how := "failed with " + exitReason(v.ExitCode)
 	if v.TimedOut {
 		how = "did not finish within its timeout and was stopped"
 	}
-	fmt.Fprintf(&b, "After iteration %d the validation command `%s` %s.\n", iteration, v.Command, how)
-	b.WriteString("Fix what it reports before anything else.")
+	fmt.Fprintf(&b, "After iteration %d %s `%s` %s.\n", iteration, what, v.Command, how)
+	b.WriteString(advice)
 	if strings.TrimSpace(v.Tail) != "" {
 		fence := codeFence(v.Tail)
 		fmt.Fprintf(&b, " The end of its output:\n\n%s\n%s\n%s", fence, strings.TrimRight(v.Tail, "\n"), fence)

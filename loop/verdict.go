@@ -26,10 +26,12 @@ type verdict struct {
 func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt) error {
 	res, promise := a.res, a.promise
 	v := r.classify(i, a, promise)
-	var val Validation
+	var val, until Validation
 	if v.outcome.Counts() {
 		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
 		r.judgeValidation(i, &v, val)
+		until = r.until(ctx, i, it.number, val)
+		r.judgeUntil(i, &v, until)
 	}
 	pushed, target := r.autoPush(ctx, i, it, &v, val)
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
@@ -37,6 +39,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		rec.Stopped = silentReason(r.cfg.OutputTimeout)
 	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
+	rec.Until = r.untilSummary(v.outcome, val, until)
 	rec.Replayed = r.cfg.Replay
 	var watched idle.Verdict
 	judge := func(after gitops.Checkpoint, rec *history.Record) {
@@ -85,7 +88,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		Consecutive: r.res.Consecutive, Threshold: r.cfg.MaxConsecutiveErrors,
 		OutputBytes: res.OutputBytes, Survivors: res.Survivors, Record: rec,
 		Progress: watched.Progress, Idle: r.idle.Idle, IdleThreshold: r.cfg.IdleThreshold,
-		Validation: val, Push: pushed, Note: noted})
+		Validation: val, Until: until, Push: pushed, Note: noted})
 	return nil
 }
 
@@ -246,7 +249,7 @@ func (r *runner) count(v verdict, idleStop bool) {
 	case v.stop != "":
 		r.res.Status, r.res.Reason, r.res.Cause = v.stop, v.why, v.cause
 	case v.outcome == OutcomeDone:
-		r.res.Status = StatusSuccess
+		r.res.Status, r.res.Cause = StatusSuccess, v.cause
 	case r.res.Consecutive >= r.cfg.MaxConsecutiveErrors:
 		r.res.Status = StatusAborted
 	case idleStop:

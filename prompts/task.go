@@ -33,6 +33,9 @@ func (e *NoTaskError) Error() string {
 
 // Hint says how to give one.
 func (e *NoTaskError) Hint() string {
+	if strings.HasPrefix(e.Source, "template ") {
+		return `give the task: git ralph loop "TASK" (or --task-file FILE); a template says how to work, the task what to do`
+	}
 	return fmt.Sprintf("give the task: git ralph loop \"TASK\" (or --task-file FILE); or replace %s in %s with the work to do", TaskPlaceholder, e.Source)
 }
 

@@ -38,6 +38,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"history", "history/redact prompts/repofile"},
 	{"history/...", ""},
 	{"prompts", "prompts/repofile"},
+	// loop templates: a prompt with a place for the task, and its settings; above prompts
+	{"prompts/templates", "prompts prompts/repofile"},
 	// the safe reader of files a repository names: a leaf, also used by history and cmd
 	{"prompts/...", ""},
 	{"gitops", ""},

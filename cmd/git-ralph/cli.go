@@ -21,6 +21,7 @@ var version = "dev"
 type CLI struct {
 	Init        InitCmd          `cmd:"" help:"Write PROMPT_plan.md, PROMPT_build.md and .ralph/ with the built-in defaults."`
 	Loop        LoopCmd          `cmd:"" help:"Run the agent through fresh-context iterations until a stop condition."`
+	Templates   TemplatesCmd     `cmd:"" help:"List the loop templates (built in, yours, the repository's) that 'loop --template' and 'init --template' use."`
 	Status      StatusCmd        `cmd:"" help:"Show whether a loop runs, its mode, iteration, errors and lock holder."`
 	History     HistoryCmd       `cmd:"" help:"List the recorded iterations, or print an iteration's diff."`
 	Ledger      LedgerCmd        `cmd:"" help:"List the commits of a range with the loop iterations that made them and what they cost (the git notes in refs/notes/ralph)."`

@@ -41,7 +41,10 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 		}
 	} else {
 		for _, section := range prompt.Sections {
-			if section.Title == "" {
+			switch {
+			case section.Title == "" && cfg.Template.Prompt.Body != "":
+				fmt.Fprintf(w, "  ✓ the prompt is the template's: %s\n", display.Printable(section.Source))
+			case section.Title == "":
 				fmt.Fprintf(w, "  ✓ prompt file exists: %s\n", display.Printable(section.Source))
 			}
 		}

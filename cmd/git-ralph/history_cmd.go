@@ -161,6 +161,10 @@ func outcomeText(r history.Record) string {
 		return r.Outcome + " (" + r.KilledBy + ")"
 	case r.Validation != "" && r.Validation != "passed":
 		return r.Outcome + " (validation " + strings.SplitN(r.Validation, ":", 2)[0] + ")" // "failed", "timed out after 10m0s"
+	case r.Until == "passed":
+		return r.Outcome + " (promise passed)"
+	case r.Until != "":
+		return r.Outcome + " (promise " + strings.SplitN(r.Until, ":", 2)[0] + ")"
 	}
 	return r.Outcome
 }

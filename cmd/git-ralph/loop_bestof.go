@@ -250,7 +250,7 @@ func candidateArgs(c *LoopCmd) ([]string, error) {
 			continue
 		}
 		name := flagName(field)
-		if bestOfOnly[name] || field.Tag.Get("arg") != "" { // the task goes last, below
+		if _, positional := field.Tag.Lookup("arg"); bestOfOnly[name] || positional { // the task goes last, below
 			continue
 		}
 		arg, set, err := flagArg(name, v.Field(i))

@@ -27,7 +27,8 @@ func TestCandidateArgsCarryEveryLoopFlag(t *testing.T) {
 	given := []string{"--best-of", "3", "--jobs", "2", "--score", "echo 1", "--worktree", "try",
 		"--mode", "plan", "--max", "7", "--unlimited=false", "--agent", "claude", "--agent-cmd", "sh -c 'x --y'",
 		"--timeout", "90s", "--max-consecutive-errors", "4", "--max-output-buffer", "2MiB", "--idle-threshold", "0",
-		"--validate", "make test", "--no-push", "--fresh", "--context=-starts with a dash", "-v", "--skip-if-busy", "--base", "HEAD~1"}
+		"--validate", "make test", "--until", "make check", "--template", "tdd", "--no-push", "--fresh", "--context=-starts with a dash",
+		"-v", "--skip-if-busy", "--base", "HEAD~1", "--", "-fix the tests, a task that starts with a dash"}
 	c := parseLoop(t, given...)
 	args, err := candidateArgs(&c)
 	if err != nil {
@@ -48,6 +49,20 @@ func TestCandidateArgsCarryEveryLoopFlag(t *testing.T) {
 	// nothing given, nothing passed
 	if args, err := candidateArgs(&LoopCmd{BestOfFlags: BestOfFlags{Jobs: 2}}); err != nil || len(args) != 0 {
 		t.Errorf("candidateArgs of no flags = %q, %v", args, err)
+	}
+}
+
+// --task-file reaches the candidates as an absolute path: they run in the repository
+// root, not where the user is.
+func TestCandidateArgsMakeTheTaskFileAbsolute(t *testing.T) {
+	t.Chdir(t.TempDir())
+	c := parseLoop(t, "--best-of", "2", "--task-file", "task.md")
+	args, err := candidateArgs(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != 1 || !strings.HasPrefix(args[0], "--task-file=/") || !strings.HasSuffix(args[0], "/task.md") {
+		t.Errorf("args = %q", args)
 	}
 }
 

@@ -34,6 +34,8 @@ type LoopCmd struct {
 	StagnationThreshold  *int           `name:"stagnation-threshold" help:"After N iterations in a row that repeat the same attempt, tell the agent so in the next prompt, and stop (exit 6) if it goes on; 0 turns the check off (default: 3)." placeholder:"N"`
 	StagnationSimilarity *int           `name:"stagnation-similarity" help:"How alike, in percent (of words, of lines), two iterations' final messages and validation failures must be to count as the same (default: 90)." placeholder:"PCT"`
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
+	Until                string         `help:"The promise command (e.g. 'npm test'): after each iteration whose validation passed, the loop is done (exit 0) as soon as it passes, whatever the agent printed; while it fails, its output goes into the next prompt and SUCCESS alone does not end the loop." placeholder:"CMD"`
+	Template             string         `help:"Use a loop template (see 'git ralph templates'): its prompt, with the task in it, replaces PROMPT_<mode>.md, and its iteration limit applies unless one is set." placeholder:"NAME"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
 	Notify               string         `help:"Say when the loop ends, stops on a limit or an error, or its merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: none)." placeholder:"LIST"`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
@@ -176,7 +178,7 @@ func preflight(ctx context.Context, set *settings) error {
 	if err := cfg.Validate(); err != nil {
 		return explain(err)
 	}
-	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Task: cfg.Task}); err != nil {
+	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Task: cfg.Task, Frame: cfg.Template.Prompt}); err != nil {
 		return explain(err)
 	}
 	if check, any := set.checkAgent(); any && !check.OK {

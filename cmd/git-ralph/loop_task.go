@@ -22,21 +22,36 @@ import (
 const maxTask = repofile.TextLimit
 
 // chooseTask sets the run's task: the argument, --task-file, or, given neither, the task
-// of the unfinished run the loop resumes. It says where the task came from for --dry-run.
+// of the unfinished run the loop resumes (and that run's template, given none). It says
+// where the task came from for --dry-run.
 func (c *LoopCmd) chooseTask(s *settings) error {
 	task, from, err := c.givenTask(s.loop.Dir)
 	if err != nil {
 		return err
 	}
-	if task == "" {
-		saved := history.PeekState(s.loop.Dir) // a corrupt file stays for the loop to report
-		if resume, _ := loop.Resumes(s.loop, saved); resume && saved.Task != "" {
-			task, from = saved.Task, "the unfinished run "+saved.Run
-		}
-	}
 	s.loop.Task, s.taskFrom = task, from
-	if task != "" {
-		s.extra = append(s.extra, config.Entry{Key: "task", Value: shortTask(task), Origin: config.Origin{Kind: config.FromDefault, Name: from}})
+	if err := s.fromUnfinishedRun(); err != nil {
+		return err
+	}
+	if s.loop.Task != "" {
+		s.extra = append(s.extra, config.Entry{Key: "task", Value: shortTask(s.loop.Task), Origin: config.Origin{Kind: config.FromDefault, Name: s.taskFrom}})
+	}
+	return nil
+}
+
+// fromUnfinishedRun gives a loop that resumes the unfinished run what that run was started
+// with and this loop was not given again: its task and its template.
+func (s *settings) fromUnfinishedRun() error {
+	saved := history.PeekState(s.loop.Dir) // a corrupt file stays for the loop to report
+	if resume, _ := loop.Resumes(s.loop, saved); !resume {
+		return nil
+	}
+	from := "the unfinished run " + saved.Run
+	if s.loop.Task == "" && saved.Task != "" {
+		s.loop.Task, s.taskFrom = saved.Task, from
+	}
+	if s.loop.Template.Name == "" && saved.Template != "" {
+		return s.useTemplate(saved.Template, from)
 	}
 	return nil
 }

@@ -64,6 +64,8 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.StagnationThreshold != nil, "stagnation_threshold", "--stagnation-threshold", intText(c.StagnationThreshold))
 	add(c.StagnationSimilarity != nil, "stagnation_similarity", "--stagnation-similarity", intText(c.StagnationSimilarity))
 	add(c.Validate != "", "validate", "--validate", c.Validate)
+	add(c.Until != "", "until", "--until", c.Until)
+	add(c.Template != "", "template", "--template", c.Template)
 	add(c.Notify != "", "notify", "--notify", c.Notify)
 	add(c.Verbose != "", "show_agent_output", "--verbose", strconv.FormatBool(c.Verbose.on()))
 	if c.Push != nil {
@@ -98,13 +100,16 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		MaxOutputBuffer: int(resolved.MaxOutputBuffer.V), IdleThreshold: resolved.IdleThreshold.V,
 		StagnationThreshold: resolved.StagnationThreshold.V, StagnationSimilarity: resolved.StagnationSimilarity.V,
 		Context: c.Context, Fresh: c.Fresh,
-		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
+		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V, Until: resolved.Until.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
 		SecretsAllow: redact.ParseAllow(resolved.SecretsAllow),
 		BackoffBase:  resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
 		StopOnOverage: resolved.StopOnOverage.V,
 		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
 	if err := s.choosePreset(); err != nil {
+		return nil, err
+	}
+	if err := s.chooseTemplate(); err != nil {
 		return nil, err
 	}
 	if err := c.chooseTask(s); err != nil {

@@ -93,6 +93,9 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	if st.Task != "" {
 		field("task", "%s", shortTask(st.Task))
 	}
+	if st.Template != "" {
+		field("template", "%s", st.Template)
+	}
 	field("run", "%s", orDash(st.Run))
 	field("iteration", "%s", statusIteration(st))
 	field("errors", "%d in a row, %d in total", st.ConsecutiveErrors, st.ErrorCount)

@@ -94,6 +94,7 @@ type Config struct {
 	MaxOutputBuffer      Value[int64]  // bytes
 	Validate             Value[string] // shell command run after each iteration; "" = none
 	ValidateTimeout      Value[time.Duration]
+	Until                Value[string] // the promise command: the loop is done when it passes; "" = none
 	Push                 Value[bool]
 	Remote               Value[string] // "" = the branch's upstream, else origin
 	Branch               Value[string] // "" = the same branch name
@@ -112,6 +113,7 @@ type Config struct {
 	Notify          Value[[]string] // desktop, bell, webhook URLs; nil or ["none"] = none
 	HistoryKeep     Value[int]      // iterations whose output and diff are kept; 0 = all
 	HistoryMaxSize  Value[int64]    // bytes those may take together; 0 = no limit
+	Template        Value[string]   // a loop template whose prompt replaces the mode's; "" = none
 	// Prompts are the prompt files of the mode, from prompt or prompts, as written
 	// (relative paths are relative to the repository root); nil means PROMPT_<mode>.md.
 	Prompts Value[[]string]

@@ -64,6 +64,7 @@ var topSpecs = []spec{
 	{key: "validate", typ: typeString, def: "", example: "go test ./...", command: true},
 	{key: "validate_timeout", typ: typeDuration, def: 10 * time.Minute, example: "10m",
 		rangeHint: `use a positive duration like "10m"`},
+	{key: "until", typ: typeString, def: "", example: "npm test", command: true},
 	{key: "push", typ: typeBool, def: false, example: "true", command: true},
 	{key: "remote", typ: typeString, def: "", example: "origin", command: true},
 	{key: "branch", typ: typeString, def: "", example: "main", command: true},
@@ -85,6 +86,7 @@ var topSpecs = []spec{
 	{key: "history_keep", typ: typeInt, def: 100, example: "100", min: 0,
 		rangeHint: "use 0 to keep the output and diff of every iteration"},
 	{key: "history_max_size", typ: typeSize, def: int64(500 << 20), example: "500MiB", noneOK: true, sizeMax: 1 << 50},
+	{key: "template", typ: typeString, def: "", example: "tdd", check: checkTemplate},
 	{key: "prompt", typ: typeString, example: "PROMPT_review.md", fileOnly: true, check: checkPrompt},
 	{key: "prompts", typ: typeStrings, def: []string(nil), example: `["prompts/common.md", "PROMPT_plan.md"]`,
 		fileOnly: true, check: checkPrompts},
@@ -379,6 +381,15 @@ func checkPercent(v any) *problem {
 func checkNotEmpty(v any) *problem {
 	if v.(string) == "" {
 		return newProblem("remove the line to keep the default", "must not be empty")
+	}
+	return nil
+}
+
+// checkTemplate refuses a template name that could not name a directory of templates
+// (whether the template exists is the command's to say: it knows where they are).
+func checkTemplate(v any) *problem {
+	if s := v.(string); s != "" && !modeName.MatchString(s) {
+		return newProblem(`a template name has letters, digits, '-' and '_', like "tdd"; 'git ralph templates' lists them`, "invalid template name %q", s)
 	}
 	return nil
 }

@@ -56,6 +56,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		MaxOutputBuffer:      get[int64](ts, "max_output_buffer"),
 		Validate:             get[string](ts, "validate"),
 		ValidateTimeout:      get[time.Duration](ts, "validate_timeout"),
+		Until:                get[string](ts, "until"),
 		Push:                 get[bool](ts, "push"),
 		Remote:               get[string](ts, "remote"),
 		Branch:               get[string](ts, "branch"),
@@ -71,6 +72,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		Notify:               get[[]string](ts, "notify"),
 		HistoryKeep:          get[int](ts, "history_keep"),
 		HistoryMaxSize:       get[int64](ts, "history_max_size"),
+		Template:             get[string](ts, "template"),
 		Prompts:              get[[]string](ts, "prompts"),
 		Agents:               mergeAgents(user, repo),
 		Hooks:                mergeHooks(user, repo),
@@ -204,7 +206,7 @@ func mergeHooks(user, repo *layer) Hooks {
 }
 
 // RepoCommands returns the values in the repository file that make git ralph run
-// something: agent, agent_cmd, validate, push, remote and branch (top level and every
+// something: agent, agent_cmd, validate, until, push, remote and branch (top level and every
 // [modes.NAME] section, selected or not), every [agents.NAME] field and every hook
 // command. Keys are dotted paths ("agent_cmd", "modes.plan.validate",
 // "agents.claude.args", "hooks.on_complete"); values are display strings, arrays as
@@ -245,6 +247,7 @@ func (c *Config) Entries() []Entry {
 		{"max_output_buffer", formatSize(c.MaxOutputBuffer.V), c.MaxOutputBuffer.Origin},
 		text("validate", c.Validate, "none"),
 		duration("validate_timeout", c.ValidateTimeout),
+		text("until", c.Until, "none"),
 		{"push", strconv.FormatBool(c.Push.V), c.Push.Origin},
 		text("remote", c.Remote, "upstream or origin"),
 		text("branch", c.Branch, "same name"),
@@ -260,6 +263,7 @@ func (c *Config) Entries() []Entry {
 		{"notify", listOrNone(c.Notify.V), c.Notify.Origin},
 		number("history_keep", c.HistoryKeep),
 		{"history_max_size", sizeOrNone(c.HistoryMaxSize.V), c.HistoryMaxSize.Origin},
+		text("template", c.Template, "none"),
 		{"prompts", c.describePrompts(), c.Prompts.Origin},
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Agents)) {

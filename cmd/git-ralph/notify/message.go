@@ -71,6 +71,8 @@ func RunFinished(w Where, r loop.Result, at time.Time) Message {
 		headline = "was cancelled"
 	case r.Status == loop.StatusAborted && r.StopCause() != "consecutive_errors":
 		headline = "stopped on an error"
+	case r.Cause == loop.CauseUntil:
+		headline = "finished: the promise command passed"
 	}
 	if headline == "" {
 		headline = "ended: " + string(r.Status)

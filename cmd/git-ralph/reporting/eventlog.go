@@ -81,6 +81,10 @@ func (l *RunLog) Report(e loop.Event) {
 		v := e.Validation
 		l.log().Warn("validation failed", "iteration", e.Iteration, "command", v.Command, "exit_code", v.ExitCode,
 			"timed_out", v.TimedOut, "duration_ms", v.Duration.Milliseconds())
+	case loop.UntilFailed:
+		u := e.Until
+		l.log().Warn("promise command failed", "iteration", e.Iteration, "command", u.Command, "exit_code", u.ExitCode,
+			"timed_out", u.TimedOut, "duration_ms", u.Duration.Milliseconds())
 	case loop.Pushed:
 		if e.Err != nil {
 			l.log().Error("push failed", "iteration", e.Iteration, "target", e.Target, "error", e.Err.Error())

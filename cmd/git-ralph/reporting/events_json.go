@@ -164,6 +164,10 @@ func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 		v := e.Validation
 		return "validation_failed", validationFailedJSON{h("validation_failed", time.Time{}), e.Iteration, v.Command,
 			v.ExitCode, v.TimedOut, v.Duration.Milliseconds(), v.Tail}, true
+	case loop.UntilFailed:
+		u := e.Until
+		return "until_failed", validationFailedJSON{h("until_failed", time.Time{}), e.Iteration, u.Command,
+			u.ExitCode, u.TimedOut, u.Duration.Milliseconds(), u.Tail}, true
 	case loop.Pushed:
 		p := pushedJSON{eventHeader: h("pushed", time.Time{}), Iteration: e.Iteration, Target: e.Target, Commit: e.Commit, OK: e.Err == nil}
 		if e.Err != nil {

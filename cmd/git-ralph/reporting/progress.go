@@ -68,6 +68,8 @@ func (p *Progress) Report(e loop.Event) {
 		p.info("Resumed after %s paused", display.Duration(e.Paused))
 	case loop.ValidationFailed:
 		p.warn("Iteration %d: validation failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Validation.Summary(), e.Validation.Command)
+	case loop.UntilFailed:
+		p.warn("Iteration %d: the promise command failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Until.Summary(), e.Until.Command)
 	case loop.Pushed:
 		if e.Err != nil {
 			p.warn("Iteration %d: %s", e.Iteration, oneLine(e.Err.Error()))
@@ -174,7 +176,11 @@ func (p *Progress) finished(e loop.IterationFinished) {
 	case loop.OutcomeSuccess:
 		p.info("Iteration %s completed in %s (success%s%s%s)", it, took, idleNote(e), repeatNote(e), overageNote(e))
 	case loop.OutcomeDone:
-		p.info("Iteration %s completed in %s (done: the agent signalled SUCCESS%s)", it, took, overageNote(e))
+		why := "the agent signalled SUCCESS"
+		if e.Until.Ran && e.Until.Passed {
+			why = "the promise command passed"
+		}
+		p.info("Iteration %s completed in %s (done: %s%s)", it, took, why, overageNote(e))
 	case loop.OutcomeHalted:
 		p.warn("Iteration %s stopped after %s (%s); it runs again when the loop resumes", it, took, e.Reason)
 	case loop.OutcomeInterrupted:
@@ -192,6 +198,10 @@ func (p *Progress) runFinished(r loop.Result) {
 	total := display.Duration(r.Elapsed)
 	switch r.Status {
 	case loop.StatusSuccess:
+		if r.Cause == loop.CauseUntil {
+			p.info("Done: the promise command passed after %s (total: %s)", display.Plural(r.Iterations, "iteration"), total)
+			break
+		}
 		p.info("Done: the agent signalled SUCCESS after %s (total: %s)", display.Plural(r.Iterations, "iteration"), total)
 	case loop.StatusMaxIters:
 		p.info("Reached max iterations: %d (%stotal: %s)", r.Last, thisInvocation(r), total)

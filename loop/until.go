@@ -1,0 +1,53 @@
+package loop
+
+import (
+	"context"
+	"strings"
+)
+
+// CauseUntil is the run_finished cause of a run that ended because its promise command
+// (--until) passed.
+const CauseUntil = "until"
+
+// until runs the promise command after iteration i (record number n), unless none is set
+// or the iteration's validation failed: the validation is the gate of every ending, and
+// its failure is the next prompt's feedback already.
+func (r *runner) until(ctx context.Context, i, n int, val Validation) Validation {
+	if strings.TrimSpace(r.cfg.Until) == "" || (val.Ran && !val.Passed) {
+		return Validation{Command: r.cfg.Until}
+	}
+	return r.check(ctx, i, r.cfg.Until, r.journal.store.UntilPath(n))
+}
+
+// judgeUntil applies the promise command's result (seed 003): passing, it ends the run as
+// done whatever the agent printed (even a failed or timed-out attempt: the promise is
+// what counts); failing, its output goes into the next prompt, and the agent's SUCCESS
+// alone does not end the run.
+func (r *runner) judgeUntil(i int, v *verdict, u Validation) {
+	if !u.Ran {
+		return
+	}
+	if u.Passed {
+		v.outcome, v.reason, v.cause = OutcomeDone, "the promise command passed", CauseUntil
+		return
+	}
+	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, u.UntilFeedback(i))
+	r.report(UntilFailed{Iteration: i, Until: u})
+	if v.outcome == OutcomeDone {
+		v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the promise command failed"
+	}
+}
+
+// untilSummary is the record's word for the promise command: its result, or why it did
+// not run after an iteration that counts; "" when none is set.
+func (r *runner) untilSummary(o Outcome, val, u Validation) string {
+	switch {
+	case strings.TrimSpace(r.cfg.Until) == "":
+		return ""
+	case u.Ran:
+		return u.Summary()
+	case o.Counts() && val.Ran && !val.Passed:
+		return "not run: validation failed"
+	}
+	return ""
+}
