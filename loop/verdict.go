@@ -145,7 +145,7 @@ func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
 // validation passes, and a failure goes into the next prompt. A failed validation is not
 // an agent error (seed 004): the counters see the agent's own outcome.
 func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
-	r.journal.state.Feedback = ""
+	r.turnFeedback()
 	if !val.Ran || val.Passed {
 		return
 	}

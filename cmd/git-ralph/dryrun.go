@@ -61,7 +61,7 @@ func nextPrompt(cfg loop.Config) prompts.Spec {
 	feedback := ""
 	if saved, err := history.LoadState(cfg.Dir); err == nil {
 		if resume, _ := loop.Resumes(cfg, saved); resume {
-			feedback = saved.Feedback
+			feedback = loop.PromptFeedback(cfg.Feedback, saved)
 		}
 	}
 	spec, _, _ := loop.NextPrompt(cfg, feedback) // an unreadable queue shows as none

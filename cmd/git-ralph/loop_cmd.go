@@ -32,6 +32,8 @@ type LoopCmd struct {
 	StagnationThreshold  *int           `name:"stagnation-threshold" help:"After N iterations in a row that repeat the same attempt, tell the agent so in the next prompt, and stop (exit 6) if it goes on; 0 turns the check off (default: 3)." placeholder:"N"`
 	StagnationSimilarity *int           `name:"stagnation-similarity" help:"How alike, in percent (of words, of lines), two iterations' final messages and validation failures must be to count as the same (default: 90)." placeholder:"PCT"`
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
+	Feedback             string         `help:"What the next prompt carries of the run's failures: last (the last iteration's, the default) or all (every one so far, newest first, within 32 KiB)." placeholder:"WHICH"`
+	Judge                string         `help:"An agent preset or a command that judges each iteration whose validation passed, answering <verdict>PASS</verdict> or FAIL with reasons; FAIL goes into the next prompt and SUCCESS counts only after PASS." placeholder:"PRESET|CMD"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
 	Notify               string         `help:"Say when the loop ends, stops on a limit or an error, or its merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: none)." placeholder:"LIST"`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`

@@ -63,6 +63,8 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.StagnationThreshold != nil, "stagnation_threshold", "--stagnation-threshold", intText(c.StagnationThreshold))
 	add(c.StagnationSimilarity != nil, "stagnation_similarity", "--stagnation-similarity", intText(c.StagnationSimilarity))
 	add(c.Validate != "", "validate", "--validate", c.Validate)
+	add(c.Feedback != "", "feedback", "--feedback", c.Feedback)
+	add(c.Judge != "", "judge", "--judge", c.Judge)
 	add(c.Notify != "", "notify", "--notify", c.Notify)
 	add(c.Verbose != "", "show_agent_output", "--verbose", strconv.FormatBool(c.Verbose.on()))
 	if c.Push != nil {
@@ -98,6 +100,7 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		StagnationThreshold: resolved.StagnationThreshold.V, StagnationSimilarity: resolved.StagnationSimilarity.V,
 		Context: c.Context, Fresh: c.Fresh,
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V,
+		Feedback: resolved.Feedback.V, Judge: resolved.Judge.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
 		SecretsAllow: redact.ParseAllow(resolved.SecretsAllow),
 		BackoffBase:  resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
