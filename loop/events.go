@@ -101,6 +101,13 @@ type ValidationFailed struct {
 	Validation Validation
 }
 
+// Judged is sent when the judge has answered about an iteration (or failed to): a
+// FAIL's reasons go into the next prompt.
+type Judged struct {
+	Iteration int
+	Judgement Judgement
+}
+
 // Pushed is sent after auto-push, whether it worked (Err nil) or not.
 type Pushed struct {
 	Iteration int
@@ -142,5 +149,6 @@ func (RunFinished) event()       {}
 func (Waiting) event()           {}
 func (ValidationFailed) event()  {}
 func (Pushed) event()            {}
+func (Judged) event()            {}
 func (Paused) event()            {}
 func (Resumed) event()           {}

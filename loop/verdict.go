@@ -27,9 +27,11 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	res, promise := a.res, a.promise
 	v := r.classify(i, a, promise)
 	var val Validation
+	var judged Judgement
 	if v.outcome.Counts() {
 		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
 		r.judgeValidation(i, &v, val)
+		judged = r.judgeIteration(ctx, i, it, &v, val)
 	}
 	pushed, target := r.autoPush(ctx, i, it, &v, val)
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
@@ -37,6 +39,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		rec.Stopped = silentReason(r.cfg.OutputTimeout)
 	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
+	rec.Judge = judged.Record()
 	rec.Replayed = r.cfg.Replay
 	var watched idle.Verdict
 	judge := func(after gitops.Checkpoint, rec *history.Record) {

@@ -161,6 +161,8 @@ func outcomeText(r history.Record) string {
 		return r.Outcome + " (" + r.KilledBy + ")"
 	case r.Validation != "" && r.Validation != "passed":
 		return r.Outcome + " (validation " + strings.SplitN(r.Validation, ":", 2)[0] + ")" // "failed", "timed out after 10m0s"
+	case r.Judge != nil:
+		return r.Outcome + " (judge: " + r.Judge.Verdict + ")" // PASS, FAIL, error
 	}
 	return r.Outcome
 }

@@ -81,6 +81,10 @@ func (l *RunLog) Report(e loop.Event) {
 		v := e.Validation
 		l.log().Warn("validation failed", "iteration", e.Iteration, "command", v.Command, "exit_code", v.ExitCode,
 			"timed_out", v.TimedOut, "duration_ms", v.Duration.Milliseconds())
+	case loop.Judged:
+		j := e.Judgement
+		l.log().Info("judged", "iteration", e.Iteration, "judge", j.Judge, "verdict", j.Verdict, "error", j.Error,
+			"duration_ms", j.Duration.Milliseconds(), "input_tokens", j.Usage.InputTokens, "output_tokens", j.Usage.OutputTokens, "cost_usd", j.Usage.CostUSD)
 	case loop.Pushed:
 		if e.Err != nil {
 			l.log().Error("push failed", "iteration", e.Iteration, "target", e.Target, "error", e.Err.Error())
