@@ -167,10 +167,11 @@ func (r *runner) iterationDiff(ctx context.Context, before gitops.Checkpoint) (s
 	if err := gitops.Diff(ctx, r.cfg.Dir, before.Tree, now.Tree, &diff); err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}
-	if diff.dropped > 0 {
-		return diff.text(), fmt.Sprintf("(The diff is cut here: %s more of it is left out. Judge from what is shown and say so if it is not enough.)", units.Size(diff.dropped))
+	text, left := diff.text()
+	if left > 0 {
+		return text, fmt.Sprintf("(The diff is cut here: %s more of it is left out. Judge from what is shown and say so if it is not enough.)", units.Size(left))
 	}
-	return diff.text(), ""
+	return text, ""
 }
 
 // capped keeps the first limit bytes written to it and counts the rest.
@@ -187,15 +188,16 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// text is what was kept, cut back to the last whole line when something was dropped.
-func (c *capped) text() string {
+// text is what was kept, cut back to the last whole line when something was dropped,
+// and how many bytes that leaves out.
+func (c *capped) text() (string, int64) {
 	s := string(c.kept)
 	if c.dropped > 0 {
 		if n := strings.LastIndexByte(s, '\n'); n >= 0 {
 			s = s[:n+1]
 		}
 	}
-	return s
+	return s, c.dropped + int64(len(c.kept)-len(s))
 }
 
 // runJudge runs the judge once with prompt, as an agent runs: the preset's command line

@@ -1,0 +1,69 @@
+package loop
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseVerdict(t *testing.T) {
+	for _, c := range []struct {
+		name, answer, verdict, reasons, err string
+	}{
+		{"pass", "<verdict>PASS</verdict>", VerdictPass, "", ""},
+		{"fail with reasons", "Looked at it.\n<verdict>FAIL</verdict>\n<reasons>\nno test for the empty input\n</reasons>\n", VerdictFail, "no test for the empty input", ""},
+		{"spaces inside the tag", "<verdict> PASS\n</verdict>", VerdictPass, "", ""},
+		{"fail without a reasons tag keeps the rest", "The parser still panics.\n<verdict>FAIL</verdict>", VerdictFail, "The parser still panics.", ""},
+		{"the last reasons tag", "<reasons>draft</reasons><verdict>FAIL</verdict><reasons>final</reasons>", VerdictFail, "final", ""},
+		{"the same verdict twice", "<verdict>FAIL</verdict> … as I said: <verdict>FAIL</verdict>", VerdictFail, "… as I said:", ""},
+		{"nothing", " \n\t", "", "", "the judge printed nothing"},
+		{"no tag", "Looks good to me: PASS", "", "", "has no <verdict>PASS</verdict> or <verdict>FAIL</verdict>; it ends: Looks good to me: PASS"},
+		{"lower case", "<verdict>pass</verdict>", "", "", `the judge's verdict is "pass", want PASS or FAIL`},
+		{"another word", "<verdict>LGTM</verdict>", "", "", `the judge's verdict is "LGTM"`},
+		{"both", "<verdict>PASS</verdict> no wait <verdict>FAIL</verdict>", "", "", "both PASS and FAIL"},
+		{"unclosed", "<verdict>PASS", "", "", "has no <verdict>"},
+		{"upper-case tag name", "<VERDICT>PASS</VERDICT>", "", "", "has no <verdict>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			verdict, reasons, err := parseVerdict(c.answer)
+			switch {
+			case c.err == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Fatalf("error %v, want one with %q (verdict %q)", err, c.err, verdict)
+			case c.err != "" && verdict != "":
+				t.Fatalf("verdict %q with an error", verdict)
+			}
+			if verdict != c.verdict || reasons != c.reasons {
+				t.Errorf("got %q, %q; want %q, %q", verdict, reasons, c.verdict, c.reasons)
+			}
+		})
+	}
+}
+
+func TestJudgeReasonsAreBoundedAndRedacted(t *testing.T) {
+	key := "sk-ant-api03-" + strings.Repeat("A", 95) + "AA"
+	_, reasons, err := parseVerdict("<verdict>FAIL</verdict><reasons>the key " + key + " is committed; " + strings.Repeat("more ", 2000) + "</reasons>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(reasons, key) {
+		t.Error("the reasons keep a secret")
+	}
+	if len(reasons) > maxReasons+len("…") {
+		t.Errorf("the reasons are %d bytes, bound %d", len(reasons), maxReasons)
+	}
+}
+
+func TestCappedKeepsWholeLines(t *testing.T) {
+	c := capped{limit: 10}
+	c.Write([]byte("line one\nline two\n"))
+	c.Write([]byte("more\n"))
+	if got, left := c.text(); got != "line one\n" || left != 14 {
+		t.Errorf("kept %q, left out %d", got, left)
+	}
+	c = capped{limit: 100}
+	c.Write([]byte("all of it"))
+	if got, left := c.text(); got != "all of it" || left != 0 {
+		t.Errorf("kept %q, left out %d", got, left)
+	}
+}
