@@ -29,6 +29,7 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	if check, any := set.checkAgent(); any {
 		ok = showAgentCheck(w, check) && ok
 	}
+	ok = showJudgeCheck(w, set) && ok
 	if cfg.Push {
 		ok = showPushCheck(ctx, w, set) && ok
 	}

@@ -180,6 +180,9 @@ func preflight(ctx context.Context, set *settings) error {
 	if check, any := set.checkAgent(); any && !check.OK {
 		return hints.Wrap(errors.New(check.Problem), "%s", check.Hint)
 	}
+	if err := set.judgeProblem(); err != nil {
+		return err
+	}
 	return preflightPush(ctx, set)
 }
 
