@@ -57,7 +57,7 @@ func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord,
 	switch {
 	case j.Verdict == VerdictPass:
 	case j.Verdict == VerdictFail:
-		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, j.feedback(i))
+		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, j.feedback(i, val.Ran))
 		if v.outcome == OutcomeDone {
 			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the judge said FAIL"
 		}
@@ -238,11 +238,20 @@ func (r *runner) judgeTimeout() time.Duration {
 	return DefaultJudgeTimeout
 }
 
-// feedback is the part of the next prompt that carries a FAIL's reasons.
-func (j Judgement) feedback(i int) string {
-	fence := codeFence(j.Reasons)
-	return fmt.Sprintf("After iteration %d the validation passed, but the judge (`%s`) found the task not done. "+
-		"Address its reasons before anything else:\n\n%s\n%s\n%s", i, redact.String(j.Judge), fence, j.Reasons, fence)
+// feedback is the part of the next prompt that carries a FAIL's reasons; validated says
+// whether a validate command passed before the judge ran.
+func (j Judgement) feedback(i int, validated bool) string {
+	after := fmt.Sprintf("After iteration %d the judge", i)
+	if validated {
+		after = fmt.Sprintf("After iteration %d the validation passed, but the judge", i)
+	}
+	reasons := j.Reasons
+	if reasons == "" {
+		reasons = "(the judge gave no reasons)"
+	}
+	fence := codeFence(reasons)
+	return fmt.Sprintf("%s (`%s`) found the task not done. Address its reasons before anything else:\n\n%s\n%s\n%s",
+		after, redact.String(j.Judge), fence, reasons, fence)
 }
 
 // Record is the judgement as the iteration's record keeps it; nil when no judge ran.

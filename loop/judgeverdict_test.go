@@ -67,3 +67,16 @@ func TestCappedKeepsWholeLines(t *testing.T) {
 		t.Errorf("kept %q, left out %d", got, left)
 	}
 }
+
+func TestJudgeFeedback(t *testing.T) {
+	j := Judgement{Judge: "sh judge.sh", Verdict: VerdictFail, Reasons: "no test for ``` fences"}
+	if got := j.feedback(2, true); got != "After iteration 2 the validation passed, but the judge (`sh judge.sh`) found the task not done. "+
+		"Address its reasons before anything else:\n\n````\nno test for ``` fences\n````" {
+		t.Errorf("validated: %q", got)
+	}
+	j.Reasons = ""
+	if got := j.feedback(3, false); !strings.HasPrefix(got, "After iteration 3 the judge (`sh judge.sh`) found the task not done.") ||
+		!strings.Contains(got, "(the judge gave no reasons)") {
+		t.Errorf("not validated, no reasons: %q", got)
+	}
+}
