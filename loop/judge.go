@@ -49,7 +49,10 @@ type Judgement struct {
 // prompt and keeps SUCCESS from ending the run; no verdict fails the iteration, so that
 // a broken judge stops the run after max_consecutive_errors instead of passing work.
 func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) Judgement {
-	if r.cfg.Judge == "" || v.stop != "" || (v.outcome != OutcomeSuccess && v.outcome != OutcomeDone) || (val.Ran && !val.Passed) {
+	if !r.judges(ctx, *v, val) {
+		if r.cfg.Judge != "" && v.outcome == OutcomeDone && ctx.Err() != nil { // never done unjudged
+			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the run was interrupted before the judge"
+		}
 		return Judgement{}
 	}
 	j := r.askJudge(ctx, i, it.before, val)
@@ -69,6 +72,15 @@ func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord,
 		v.outcome, v.reason = OutcomeFailure, "the judge gave no verdict: "+oneLine(j.Error, maxReasonError)
 	}
 	return j
+}
+
+// judges reports whether the judge looks at an iteration: one is configured, the agent
+// did not fail, nothing stops the run anyway, and validation passed: a validation that
+// was configured but stopped by an interrupt said nothing, and is no pass.
+func (r *runner) judges(ctx context.Context, v verdict, val Validation) bool {
+	validated := strings.TrimSpace(r.cfg.ValidateCmd) == "" || (val.Ran && val.Passed)
+	return r.cfg.Judge != "" && ctx.Err() == nil && v.stop == "" && validated &&
+		(v.outcome == OutcomeSuccess || v.outcome == OutcomeDone)
 }
 
 // askJudge runs the judge on the change since before and reads its verdict. Its usage

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -79,4 +80,39 @@ func TestJudgeFeedback(t *testing.T) {
 		!strings.Contains(got, "(the judge gave no reasons)") {
 		t.Errorf("not validated, no reasons: %q", got)
 	}
+}
+
+func TestWhichIterationsAreJudged(t *testing.T) {
+	live, stopped := context.Background(), cancelled()
+	passed, failed, unran := Validation{Ran: true, Passed: true}, Validation{Ran: true}, Validation{}
+	for _, c := range []struct {
+		name     string
+		judge    string
+		validate string
+		ctx      context.Context
+		v        verdict
+		val      Validation
+		want     bool
+	}{
+		{"success, validation passed", "j", "make", live, verdict{outcome: OutcomeSuccess}, passed, true},
+		{"done, no validation", "j", "", live, verdict{outcome: OutcomeDone}, unran, true},
+		{"no judge", "", "", live, verdict{outcome: OutcomeDone}, unran, false},
+		{"validation failed", "j", "make", live, verdict{outcome: OutcomeDone}, failed, false},
+		{"validation interrupted", "j", "make", live, verdict{outcome: OutcomeDone}, unran, false},
+		{"agent failed", "j", "", live, verdict{outcome: OutcomeFailure}, unran, false},
+		{"halted", "j", "", live, verdict{outcome: OutcomeHalted}, unran, false},
+		{"the run stops anyway", "j", "", live, verdict{outcome: OutcomeSuccess, stop: StatusLimited}, unran, false},
+		{"interrupted", "j", "", stopped, verdict{outcome: OutcomeDone}, unran, false},
+	} {
+		r := &runner{cfg: Config{Judge: c.judge, ValidateCmd: c.validate}}
+		if got := r.judges(c.ctx, c.v, c.val); got != c.want {
+			t.Errorf("%s: judged %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func cancelled() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
 }
