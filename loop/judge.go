@@ -99,13 +99,17 @@ func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, 
 	case err != nil:
 		j.Ran, j.Error = true, err.Error()
 	case res.Interrupted:
+	case res.Silent:
+		j.Ran, j.Error = true, fmt.Sprintf("the judge printed nothing for %s and was stopped", r.cfg.OutputTimeout)
 	case res.TimedOut:
 		j.Ran, j.Error = true, fmt.Sprintf("the judge did not answer within %s and was stopped", r.judgeTimeout())
 	case read.Fatal != "":
 		j.Ran, j.Error = true, "the judge cannot run: "+read.Fatal
 	case read.Limit != nil:
 		j.Ran, j.Error = true, "the judge hit a usage limit: "+read.Limit.Message
-	case res.ExitCode != 0 || res.Signal != 0:
+	case res.Signal != 0:
+		j.Ran, j.Error = true, "the judge was killed by "+SignalName(res.Signal)+judgeWords(read.Error)
+	case res.ExitCode != 0:
 		j.Ran, j.Error = true, "the judge failed with "+exitReason(res.ExitCode)+judgeWords(read.Error)
 	default:
 		j.Ran = true
