@@ -12,12 +12,13 @@ import (
 const Dir = ".ralph"
 
 // Gitignore keeps everything in .ralph/ out of the user's commits (agents commonly run
-// `git add -A`) except the shared configuration.
+// `git add -A`) except the shared configuration (and the judge prompt, which is part of it).
 const Gitignore = `# Written by git-ralph: its state, history and logs stay out of git;
-# only config.toml is shared with the repository.
+# only config.toml (and the judge prompt) is shared with the repository.
 *
 !.gitignore
 !config.toml
+!PROMPT_judge.md
 `
 
 // OwnDirError is one of git-ralph's directories that is a symlink or not a directory.
