@@ -26,6 +26,7 @@ const (
 	diffFile       = "diff.patch"
 	outputFile     = "output.log"
 	validationFile = "validation.log"
+	judgeFile      = "judge.log"
 )
 
 // maxSkips bounds how many numbers Next passes over when their directories already exist
@@ -161,6 +162,9 @@ func (s *Store) OutputPath(n int) string { return filepath.Join(s.IterationDir(n
 
 // ValidationPath is where the caller saves the output of iteration n's validate command.
 func (s *Store) ValidationPath(n int) string { return filepath.Join(s.IterationDir(n), validationFile) }
+
+// JudgePath is where the caller saves the output of iteration n's judge.
+func (s *Store) JudgePath(n int) string { return filepath.Join(s.IterationDir(n), judgeFile) }
 
 func (s *Store) recordPath(n int) string { return filepath.Join(s.IterationDir(n), recordFile) }
 func (s *Store) counterPath() string     { return filepath.Join(s.dir, counterFile) }

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord,
 		}
 		return Judgement{}
 	}
-	j := r.askJudge(ctx, i, it.before, val)
+	j := r.askJudge(ctx, i, it.before, val, r.journal.store.JudgePath(it.number))
 	r.report(Judged{Iteration: i, Judgement: j})
 	switch {
 	case j.Verdict == VerdictPass:
@@ -83,16 +84,26 @@ func (r *runner) judges(ctx context.Context, v verdict, val Validation) bool {
 		(v.outcome == OutcomeSuccess || v.outcome == OutcomeDone)
 }
 
-// askJudge runs the judge on the change since before and reads its verdict. Its usage
-// counts toward the run's spend and the day's, like an agent's attempt.
-func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, val Validation) Judgement {
+// askJudge runs the judge on the change since before and reads its verdict; its output
+// is saved, redacted, at logPath. Its usage counts toward the run's spend and the day's,
+// like an agent's attempt.
+func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, val Validation, logPath string) Judgement {
 	j := Judgement{Judge: r.cfg.Judge}
 	prompt, err := r.judgePrompt(ctx, i, before, val)
 	if err != nil {
 		j.Ran, j.Error = true, err.Error()
 		return j
 	}
-	res, read, err := r.runJudge(ctx, i, prompt)
+	var log io.Writer
+	if f, err := os.Create(logPath); err != nil {
+		r.report(Warning{Message: fmt.Sprintf("cannot save the judge's output: %v", err)})
+	} else {
+		defer f.Close()
+		saved := redact.NewWriter(f) // like the agent's output: no secrets in the history
+		defer saved.Flush()
+		log = &head{w: saved, room: maxJudgeOutput} // a judge that floods fills no disk
+	}
+	res, read, err := r.runJudge(ctx, i, prompt, log)
 	j.Duration, j.Usage = res.Duration, read.Usage
 	r.spend(res, read.Usage)
 	switch {
@@ -216,12 +227,29 @@ func (c *capped) text() (string, int64) {
 	return s, c.dropped + int64(len(c.kept)-len(s))
 }
 
+// head passes on the first room bytes written to it and drops the rest.
+type head struct {
+	w    io.Writer
+	room int
+}
+
+func (h *head) Write(p []byte) (int, error) {
+	n := min(h.room, len(p))
+	h.room -= n
+	if n > 0 {
+		if _, err := h.w.Write(p[:n]); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
 // runJudge runs the judge once with prompt, as an agent runs: the preset's command line
 // and output reader when Judge names a preset, else Judge as a command with sh -c and
 // the prompt on stdin, read as plain text.
-func (r *runner) runJudge(ctx context.Context, i int, prompt string) (agent.Result, agentcli.Report, error) {
+func (r *runner) runJudge(ctx context.Context, i int, prompt string, log io.Writer) (agent.Result, agentcli.Report, error) {
 	preset, isPreset := agentcli.Lookup(r.cfg.Judge)
-	spec := agent.Spec{Command: r.cfg.Judge, Dir: r.cfg.Dir, Env: r.agentEnv(i), Prompt: strings.NewReader(prompt),
+	spec := agent.Spec{Command: r.cfg.Judge, Dir: r.cfg.Dir, Env: r.agentEnv(i), Prompt: strings.NewReader(prompt), Log: log,
 		Timeout: r.judgeTimeout(), OutputTimeout: r.cfg.OutputTimeout, Grace: r.deps.Grace, MaxOutput: maxJudgeOutput,
 		Hurry: r.deps.Hurry, Started: r.agentStarted, Marker: "RALPH_RUN=" + r.res.Run, Watchdog: r.deps.Watchdog}
 	if isPreset {

@@ -116,3 +116,16 @@ func cancelled() context.Context {
 	cancel()
 	return ctx
 }
+
+func TestJudgeLogIsBounded(t *testing.T) {
+	var b strings.Builder
+	h := &head{w: &b, room: 5}
+	for _, p := range []string{"abc", "defg", "hij"} {
+		if n, err := h.Write([]byte(p)); n != len(p) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", p, n, err)
+		}
+	}
+	if b.String() != "abcde" {
+		t.Errorf("passed on %q", b.String())
+	}
+}
