@@ -12,14 +12,16 @@ import (
 const Dir = ".ralph"
 
 // Gitignore keeps everything in .ralph/ out of the user's commits (agents commonly run
-// `git add -A`) except the shared configuration and the repository's loop templates.
+// `git add -A`) except the shared configuration (the judge prompt is part of it) and the
+// repository's loop templates.
 const Gitignore = `# Written by git-ralph: its state, history and logs stay out of git;
-# config.toml and the loop templates in templates/ are shared with the repository.
+# config.toml, the judge prompt and the loop templates in templates/ are shared with the repository.
 *
 !.gitignore
 !templates/
 !templates/**
 !config.toml
+!PROMPT_judge.md
 `
 
 // OwnDirError is one of git-ralph's directories that is a symlink or not a directory.

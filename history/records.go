@@ -27,6 +27,7 @@ const (
 	outputFile     = "output.log"
 	validationFile = "validation.log"
 	untilFile      = "until.log"
+	judgeFile      = "judge.log"
 )
 
 // maxSkips bounds how many numbers Next passes over when their directories already exist
@@ -90,6 +91,22 @@ type Record struct {
 	Attempts []Attempt `toml:"attempts,omitempty" json:"attempts,omitempty"`
 	// Similarity is the stagnation check's figures: see Similarity.
 	Similarity *Similarity `toml:"similarity,omitempty" json:"similarity,omitempty"`
+	// Judge is what the judge (setting judge) said about the iteration; nil when none ran.
+	Judge *Judgement `toml:"judge,omitempty" json:"judge,omitempty"`
+}
+
+// Judgement is a judge's verdict on one iteration, with what the judge cost (which is
+// not in the iteration's own tokens and cost above, and counts toward the budgets).
+type Judgement struct {
+	Judge        string  `toml:"judge" json:"judge"`                         // the preset or the command, redacted
+	Verdict      string  `toml:"verdict" json:"verdict"`                     // "PASS", "FAIL", or "error": no verdict, Error says why
+	Reasons      string  `toml:"reasons,omitempty" json:"reasons,omitempty"` // bounded and redacted
+	Error        string  `toml:"error,omitempty" json:"error,omitempty"`
+	DurationMS   int64   `toml:"duration_ms" json:"duration_ms"`
+	Model        string  `toml:"model,omitempty" json:"model,omitempty"`
+	InputTokens  int64   `toml:"input_tokens,omitempty" json:"input_tokens,omitempty"`
+	OutputTokens int64   `toml:"output_tokens,omitempty" json:"output_tokens,omitempty"`
+	CostUSD      float64 `toml:"cost_usd,omitempty" json:"cost_usd,omitempty"`
 }
 
 // Attempt is one run of the agent within an iteration.
@@ -150,6 +167,9 @@ func (s *Store) ValidationPath(n int) string { return filepath.Join(s.IterationD
 
 // UntilPath is where the caller saves the output of iteration n's promise command (--until).
 func (s *Store) UntilPath(n int) string { return filepath.Join(s.IterationDir(n), untilFile) }
+
+// JudgePath is where the caller saves the output of iteration n's judge.
+func (s *Store) JudgePath(n int) string { return filepath.Join(s.IterationDir(n), judgeFile) }
 
 func (s *Store) recordPath(n int) string { return filepath.Join(s.IterationDir(n), recordFile) }
 func (s *Store) counterPath() string     { return filepath.Join(s.dir, counterFile) }

@@ -27,7 +27,7 @@ const (
 )
 
 // savedFiles are the big files of an iteration, which pruning removes.
-var savedFiles = []string{outputFile, diffFile, validationFile, untilFile}
+var savedFiles = []string{outputFile, diffFile, validationFile, untilFile, judgeFile}
 
 // Prune removes the saved files of the oldest iterations beyond r and marks their records
 // pruned; it returns their numbers, oldest first. The newest iteration is always kept.

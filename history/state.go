@@ -102,6 +102,14 @@ type State struct {
 	PID      int    `toml:"pid" json:"pid"` // the loop process
 	Host     string `toml:"host" json:"host"`
 
+	// EarlierFeedback is, with feedback = "all", the feedback of the run's iterations
+	// before the last, newest first, each under its "### Iteration N" heading, the entries
+	// separated by FeedbackSeparator, and bounded by the loop (the oldest dropped first);
+	// FeedbackLeftOut counts the entries dropped. A string, not a list: State stays
+	// comparable.
+	EarlierFeedback string `toml:"earlier_feedback,omitempty" json:"earlier_feedback,omitempty"`
+	FeedbackLeftOut int    `toml:"feedback_left_out,omitempty" json:"feedback_left_out,omitempty"`
+
 	// The run's spend so far, summed over every attempt of its iterations, and the budgets
 	// it ran with (0: none), so that a resumed run goes on counting and `status` can show
 	// spend against budget. SpentIterations counts the iterations in the sums, for the
@@ -115,6 +123,10 @@ type State struct {
 	DailyMaxCost    float64 `toml:"daily_max_cost,omitempty" json:"daily_max_cost,omitempty"`
 	BudgetWarned    string  `toml:"budget_warned,omitempty" json:"budget_warned,omitempty"` // comma-separated: State stays comparable
 }
+
+// FeedbackSeparator separates the entries of State.EarlierFeedback (ASCII's record
+// separator: the loop takes it out of the entries' text).
+const FeedbackSeparator = "\x1e"
 
 // Warned reports whether the run gave the once-per-run warning key (see BudgetWarned).
 func (s State) Warned(key string) bool {
@@ -209,7 +221,8 @@ func parseState(data []byte) (State, int, error) {
 		n   int
 	}{{"iteration", s.Iteration}, {"error_count", s.ErrorCount},
 		{"consecutive_errors", s.ConsecutiveErrors}, {"idle_iterations", s.IdleIterations},
-		{"spent_iterations", s.SpentIterations}} { // the budgets' divisor: past the largest int, a negative mean
+		{"spent_iterations", s.SpentIterations}, // the budgets' divisor: past the largest int, a negative mean
+		{"feedback_left_out", s.FeedbackLeftOut}} {
 		if c.n < 0 || c.n > MaxCount {
 			return State{}, lineOfKey(data, c.key), fmt.Errorf("%s is %d, want 0 to %d", c.key, c.n, MaxCount)
 		}

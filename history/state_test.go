@@ -282,7 +282,8 @@ func killSaverRepeatedly(t *testing.T, root string, kills int) {
 // A committed state file must not hand a run a credit against its budget.
 func TestStateRefusesImpossibleSpend(t *testing.T) {
 	for _, bad := range []string{"spent_usd = -100.0", "spent_usd = nan", "spent_tokens = -1", "spent_iterations = -2", "max_cost = -inf",
-		"spent_iterations = 9223372036854775807"} { // one more would be negative: a mean per iteration below zero
+		"spent_iterations = 9223372036854775807", // one more would be negative: a mean per iteration below zero
+		"feedback_left_out = -3"} {
 		root := t.TempDir()
 		os.MkdirAll(filepath.Join(root, Dir), 0o755)
 		os.WriteFile(StatePath(root), []byte("schema_version = 1\nrun = \"r\"\n"+bad+"\n"), 0o644)

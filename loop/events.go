@@ -109,6 +109,13 @@ type UntilFailed struct {
 	Until     Validation
 }
 
+// Judged is sent when the judge has answered about an iteration (or failed to): a
+// FAIL's reasons go into the next prompt.
+type Judged struct {
+	Iteration int
+	Judgement Judgement
+}
+
 // Pushed is sent after auto-push, whether it worked (Err nil) or not.
 type Pushed struct {
 	Iteration int
@@ -151,5 +158,6 @@ func (Waiting) event()           {}
 func (ValidationFailed) event()  {}
 func (Pushed) event()            {}
 func (UntilFailed) event()       {}
+func (Judged) event()            {}
 func (Paused) event()            {}
 func (Resumed) event()           {}

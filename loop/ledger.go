@@ -64,6 +64,9 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 	if sim := rec.Similarity; sim != nil {
 		e.SimilarMessage, e.SimilarValidation, e.Repeats = percentOf(sim.Message), percentOf(sim.Validation), sim.Repeats
 	}
+	if j := rec.Judge; j != nil {
+		e.Judge, e.JudgeTokens, e.JudgeCostUSD = j.Verdict, addTokens(max(0, j.InputTokens), max(0, j.OutputTokens)), j.CostUSD
+	}
 	return e
 }
 

@@ -52,6 +52,12 @@ type Config struct {
 	Context              string // extra text for every iteration's prompt
 	Task                 string // the inline task (`git ralph loop "TASK"`), saved with the run; "": the prompt files say what to do
 	Fresh                bool   // start a new run even if the last one is unfinished
+	// Feedback chooses what the next prompt carries of the run's failures: "last" (or
+	// ""), the last iteration's; "all", every one so far, newest first (see feedback.go).
+	Feedback string
+	// Judge is a preset name or a command that judges each iteration whose validation
+	// passed, with a verdict tag (see judge.go); "" for none.
+	Judge string
 
 	ValidateCmd     string        // run with sh -c after each iteration; "" for none
 	ValidateTimeout time.Duration // 0: DefaultValidateTimeout
@@ -315,7 +321,7 @@ func (r *runner) stopBefore(ctx context.Context, i int) (Status, bool) {
 // iteration runs iteration i: the agent (again after a limit), then validation, push and
 // the measurement of what it changed.
 func (r *runner) iteration(ctx context.Context, i int) error {
-	spec, injected, err := NextPrompt(r.cfg, r.journal.state.Feedback)
+	spec, injected, err := NextPrompt(r.cfg, PromptFeedback(r.cfg.Feedback, r.journal.state))
 	if err != nil {
 		r.report(Warning{Message: err.Error()})
 	}
@@ -431,6 +437,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("stagnation threshold must be 0 (off) or at least 2, got %d", c.StagnationThreshold)
 	case c.StagnationThreshold > 0 && (c.StagnationSimilarity < 1 || c.StagnationSimilarity > 100):
 		return fmt.Errorf("stagnation similarity must be between 1 and 100 (percent), got %d", c.StagnationSimilarity)
+	case c.Feedback != "" && c.Feedback != FeedbackLast && c.Feedback != FeedbackAll:
+		return fmt.Errorf("feedback must be %q or %q, got %q", FeedbackLast, FeedbackAll, c.Feedback)
 	}
 	return nil
 }

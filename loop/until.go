@@ -23,8 +23,13 @@ func (r *runner) until(ctx context.Context, i, n int, val Validation) Validation
 // done whatever the agent printed (even a failed or timed-out attempt: the promise is
 // what counts); failing, its output goes into the next prompt, and the agent's SUCCESS
 // alone does not end the run.
-func (r *runner) judgeUntil(i int, v *verdict, u Validation) {
+func (r *runner) judgeUntil(i int, v *verdict, u Validation, judged Judgement) {
 	if !u.Ran {
+		return
+	}
+	if u.Passed && judged.Ran && judged.Verdict != VerdictPass {
+		// the judge's FAIL (or its missing verdict) stands: the promise ends the run only
+		// after an iteration the judge passed, as SUCCESS does
 		return
 	}
 	if u.Passed {

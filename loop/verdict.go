@@ -27,11 +27,13 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	res, promise := a.res, a.promise
 	v := r.classify(i, a, promise)
 	var val, until Validation
+	var judged Judgement
 	if v.outcome.Counts() {
 		val = r.validate(ctx, i, r.journal.store.ValidationPath(it.number))
 		r.judgeValidation(i, &v, val)
+		judged = r.judgeIteration(ctx, i, it, &v, val)
 		until = r.until(ctx, i, it.number, val)
-		r.judgeUntil(i, &v, until)
+		r.judgeUntil(i, &v, until, judged)
 	}
 	pushed, target := r.autoPush(ctx, i, it, &v, val)
 	rec := record(r.res.Run, i, r.cfg.Mode, it.started, r.deps.Now(), res, v.outcome, promise)
@@ -40,6 +42,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
 	rec.Until = r.untilSummary(v.outcome, val, until)
+	rec.Judge = judged.Record()
 	rec.Replayed = r.cfg.Replay
 	var watched idle.Verdict
 	judge := func(after gitops.Checkpoint, rec *history.Record) {
@@ -148,7 +151,7 @@ func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
 // validation passes, and a failure goes into the next prompt. A failed validation is not
 // an agent error (seed 004): the counters see the agent's own outcome.
 func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
-	r.journal.state.Feedback = ""
+	r.turnFeedback()
 	if !val.Ran || val.Passed {
 		return
 	}

@@ -29,6 +29,7 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	if check, any := set.checkAgent(); any {
 		ok = showAgentCheck(w, check) && ok
 	}
+	ok = showJudgeCheck(w, set) && ok
 	if cfg.Push {
 		ok = showPushCheck(ctx, w, set) && ok
 	}
@@ -64,7 +65,7 @@ func nextPrompt(cfg loop.Config) prompts.Spec {
 	feedback := ""
 	if saved, err := history.LoadState(cfg.Dir); err == nil {
 		if resume, _ := loop.Resumes(cfg, saved); resume {
-			feedback = saved.Feedback
+			feedback = loop.PromptFeedback(cfg.Feedback, saved)
 		}
 	}
 	spec, _, _ := loop.NextPrompt(cfg, feedback) // an unreadable queue shows as none

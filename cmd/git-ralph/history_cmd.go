@@ -165,6 +165,8 @@ func outcomeText(r history.Record) string {
 		return r.Outcome + " (promise passed)"
 	case r.Until != "":
 		return r.Outcome + " (promise " + strings.SplitN(r.Until, ":", 2)[0] + ")"
+	case r.Judge != nil:
+		return r.Outcome + " (judge: " + r.Judge.Verdict + ")" // PASS, FAIL, error
 	}
 	return r.Outcome
 }

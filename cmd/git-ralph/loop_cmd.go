@@ -36,6 +36,8 @@ type LoopCmd struct {
 	Validate             string         `help:"A command run after each iteration (e.g. 'make test'); its failure goes into the next prompt, and SUCCESS counts only when it passes." placeholder:"CMD"`
 	Until                string         `help:"The promise command (e.g. 'npm test'): after each iteration whose validation passed, the loop is done (exit 0) as soon as it passes, whatever the agent printed; while it fails, its output goes into the next prompt and SUCCESS alone does not end the loop." placeholder:"CMD"`
 	Template             string         `help:"Use a loop template (see 'git ralph templates'): its prompt, with the task in it, replaces PROMPT_<mode>.md, and its iteration limit applies unless one is set." placeholder:"NAME"`
+	Feedback             string         `help:"What the next prompt carries of the run's failures: last (the last iteration's, the default) or all (every one so far, newest first, within 32 KiB)." placeholder:"WHICH"`
+	Judge                string         `help:"An agent preset or a command that judges each iteration whose validation passed, answering <verdict>PASS</verdict> or FAIL with reasons; FAIL goes into the next prompt and SUCCESS counts only after PASS." placeholder:"PRESET|CMD"`
 	Push                 *bool          `negatable:"" help:"Push the branch after each iteration that moved HEAD and passed validation (default: off)."`
 	Notify               string         `help:"Say when the loop ends, stops on a limit or an error, or its merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: none)." placeholder:"LIST"`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
@@ -183,6 +185,9 @@ func preflight(ctx context.Context, set *settings) error {
 	}
 	if check, any := set.checkAgent(); any && !check.OK {
 		return hints.Wrap(errors.New(check.Problem), "%s", check.Hint)
+	}
+	if err := set.judgeProblem(); err != nil {
+		return err
 	}
 	return preflightPush(ctx, set)
 }

@@ -66,6 +66,8 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.Validate != "", "validate", "--validate", c.Validate)
 	add(c.Until != "", "until", "--until", c.Until)
 	add(c.Template != "", "template", "--template", c.Template)
+	add(c.Feedback != "", "feedback", "--feedback", c.Feedback)
+	add(c.Judge != "", "judge", "--judge", c.Judge)
 	add(c.Notify != "", "notify", "--notify", c.Notify)
 	add(c.Verbose != "", "show_agent_output", "--verbose", strconv.FormatBool(c.Verbose.on()))
 	if c.Push != nil {
@@ -101,6 +103,7 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		StagnationThreshold: resolved.StagnationThreshold.V, StagnationSimilarity: resolved.StagnationSimilarity.V,
 		Context: c.Context, Fresh: c.Fresh,
 		ValidateCmd: resolved.Validate.V, ValidateTimeout: resolved.ValidateTimeout.V, Until: resolved.Until.V,
+		Feedback: resolved.Feedback.V, Judge: resolved.Judge.V,
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
 		SecretsAllow: redact.ParseAllow(resolved.SecretsAllow),
 		BackoffBase:  resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,

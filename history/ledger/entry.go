@@ -52,6 +52,11 @@ type Entry struct {
 	SimilarMessage    int `json:"similarity_message,omitempty"`
 	SimilarValidation int `json:"similarity_validation,omitempty"`
 	Repeats           int `json:"repeats,omitempty"`
+	// The judge's verdict (PASS, FAIL, error; "" when none ran) and what it cost, which
+	// is not in the tokens and cost above (the agent's).
+	Judge        string  `json:"judge,omitempty"`
+	JudgeTokens  int64   `json:"judge_tokens,omitempty"`
+	JudgeCostUSD float64 `json:"judge_cost_usd,omitempty"`
 }
 
 // Tokens is the entry's tokens of every kind.
@@ -87,6 +92,9 @@ var fields = []field{
 	percent("similarity_message", func(e *Entry) *int { return &e.SimilarMessage }),
 	percent("similarity_validation", func(e *Entry) *int { return &e.SimilarValidation }),
 	count("repeats", false, 2, func(e *Entry) *int { return &e.Repeats }),
+	text("judge", false, func(e *Entry) *string { return &e.Judge }),
+	tokens("judge_tokens", func(e *Entry) *int64 { return &e.JudgeTokens }),
+	decimal("judge_cost_usd", func(e *Entry) *float64 { return &e.JudgeCostUSD }),
 }
 
 // percent is a percentage from 1 to 100, left out when 0.

@@ -10,7 +10,7 @@ var sample = Entry{Run: "20261121T210017Z-13bbdd78", Iteration: 3, Record: 17, M
 	Model: "claude-sonnet-4-5", Started: time.Date(2026, 11, 21, 21, 0, 17, 0, time.UTC),
 	Duration: 83456 * time.Millisecond, Outcome: "success", Validation: "passed", Input: 12345, Output: 678,
 	CacheRead: 9000, CacheWrite: 100, CostUSD: 0.4213, Before: strings.Repeat("ab", 20), Commits: 2,
-	SimilarMessage: 93, SimilarValidation: 100, Repeats: 2}
+	SimilarMessage: 93, SimilarValidation: 100, Repeats: 2, Judge: "FAIL", JudgeTokens: 1280, JudgeCostUSD: 0.012}
 
 func TestFormatReadsWell(t *testing.T) {
 	want := `git-ralph ledger v1
@@ -34,6 +34,9 @@ commits: 2
 similarity_message: 93
 similarity_validation: 100
 repeats: 2
+judge: FAIL
+judge_tokens: 1280
+judge_cost_usd: 0.012
 `
 	if got := Format(sample); got != want {
 		t.Fatalf("Format:\n%s\nwant:\n%s", got, want)
@@ -156,7 +159,7 @@ func TestTotals(t *testing.T) {
 
 func TestParseNamesTheLineOfTheNote(t *testing.T) {
 	_, bad := Parse(Format(sample) + "\n\n" + strings.Replace(Format(sample), "mode: build", "mode: bu\x07ild", 1))
-	if len(bad) != 1 || bad[0].Reason != "line 28: mode: the value holds a character that does not print" {
+	if len(bad) != 1 || bad[0].Reason != "line 31: mode: the value holds a character that does not print" {
 		t.Fatalf("unreadable = %+v", bad)
 	}
 }

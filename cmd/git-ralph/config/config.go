@@ -95,6 +95,8 @@ type Config struct {
 	Validate             Value[string] // shell command run after each iteration; "" = none
 	ValidateTimeout      Value[time.Duration]
 	Until                Value[string] // the promise command: the loop is done when it passes; "" = none
+	Feedback             Value[string] // "last" or "all": what the next prompt carries of the run's failures
+	Judge                Value[string] // a preset name or a command judging each iteration; "" = none
 	Push                 Value[bool]
 	Remote               Value[string] // "" = the branch's upstream, else origin
 	Branch               Value[string] // "" = the same branch name

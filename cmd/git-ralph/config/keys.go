@@ -65,6 +65,8 @@ var topSpecs = []spec{
 	{key: "validate_timeout", typ: typeDuration, def: 10 * time.Minute, example: "10m",
 		rangeHint: `use a positive duration like "10m"`},
 	{key: "until", typ: typeString, def: "", example: "npm test", command: true},
+	{key: "feedback", typ: typeString, def: "last", example: "all", check: checkFeedback},
+	{key: "judge", typ: typeString, def: "", example: "claude", command: true},
 	{key: "push", typ: typeBool, def: false, example: "true", command: true},
 	{key: "remote", typ: typeString, def: "", example: "origin", command: true},
 	{key: "branch", typ: typeString, def: "", example: "main", command: true},
@@ -360,6 +362,18 @@ var logLevels = []string{"debug", "info", "warn", "error"}
 func checkLogLevel(v any) *problem {
 	if s := v.(string); !contains(logLevels, s) {
 		return newProblem("use one of: "+strings.Join(logLevels, ", "), "want one of %s, got %q", strings.Join(logLevels, ", "), s)
+	}
+	return nil
+}
+
+// feedbackChoices are the values of feedback: what the next prompt carries of the run's
+// failures (see loop.FeedbackLast and loop.FeedbackAll, which this package cannot import).
+var feedbackChoices = []string{"last", "all"}
+
+func checkFeedback(v any) *problem {
+	if s := v.(string); !contains(feedbackChoices, s) {
+		return newProblem(`use "last" for the last iteration's failure only (the default), or "all" for every failure of the run so far`,
+			"want one of %s, got %q", strings.Join(feedbackChoices, ", "), s)
 	}
 	return nil
 }

@@ -110,8 +110,10 @@ func valuesOf(v *kong.Value, placeholder string) completionValues {
 		values.Words = v.EnumSlice()
 	case v.Tag.Type == "path" || v.Tag.Type == "existingfile" || v.Tag.Type == "existingdir":
 		values.Files = true
-	case v.Flag != nil && v.Name == "agent":
+	case v.Flag != nil && (v.Name == "agent" || v.Name == "judge"): // a judge may also be a command
 		values.Words = agentcli.Names()
+	case v.Flag != nil && v.Name == "feedback":
+		values.Words = []string{"last", "all"}
 	case v.Flag != nil && v.Name == "mode":
 		values.Modes = true
 	case v.Flag == nil:

@@ -85,6 +85,10 @@ func (l *RunLog) Report(e loop.Event) {
 		u := e.Until
 		l.log().Warn("promise command failed", "iteration", e.Iteration, "command", u.Command, "exit_code", u.ExitCode,
 			"timed_out", u.TimedOut, "duration_ms", u.Duration.Milliseconds())
+	case loop.Judged:
+		j := e.Judgement
+		l.log().Info("judged", "iteration", e.Iteration, "judge", j.Judge, "verdict", j.Verdict, "error", j.Error,
+			"duration_ms", j.Duration.Milliseconds(), "input_tokens", j.Usage.InputTokens, "output_tokens", j.Usage.OutputTokens, "cost_usd", j.Usage.CostUSD)
 	case loop.Pushed:
 		if e.Err != nil {
 			l.log().Error("push failed", "iteration", e.Iteration, "target", e.Target, "error", e.Err.Error())

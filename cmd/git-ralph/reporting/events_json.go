@@ -69,6 +69,19 @@ type validationFailedJSON struct {
 	Output     string `json:"output"` // the end of its output, as the next prompt gets it
 }
 
+type judgedJSON struct {
+	eventHeader
+	Iteration    int     `json:"iteration"`
+	Judge        string  `json:"judge"`
+	Verdict      string  `json:"verdict"` // "PASS", "FAIL", or "error": no verdict, error says why
+	Reasons      string  `json:"reasons,omitempty"`
+	Error        string  `json:"error,omitempty"`
+	DurationMS   int64   `json:"duration_ms"`
+	InputTokens  int64   `json:"input_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
+}
+
 type pushedJSON struct {
 	eventHeader
 	Iteration int    `json:"iteration"`
@@ -168,6 +181,13 @@ func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 		u := e.Until
 		return "until_failed", validationFailedJSON{h("until_failed", time.Time{}), e.Iteration, u.Command,
 			u.ExitCode, u.TimedOut, u.Duration.Milliseconds(), u.Tail}, true
+	case loop.Judged:
+		rec := e.Judgement.Record()
+		if rec == nil { // interrupted: no verdict to speak of
+			return "", nil, false
+		}
+		return "judged", judgedJSON{h("judged", time.Time{}), e.Iteration, rec.Judge, rec.Verdict, rec.Reasons, rec.Error,
+			rec.DurationMS, rec.InputTokens, rec.OutputTokens, rec.CostUSD}, true
 	case loop.Pushed:
 		p := pushedJSON{eventHeader: h("pushed", time.Time{}), Iteration: e.Iteration, Target: e.Target, Commit: e.Commit, OK: e.Err == nil}
 		if e.Err != nil {

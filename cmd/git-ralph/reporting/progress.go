@@ -6,11 +6,13 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agent"
+	"github.com/git-ralph/git-ralph/units"
 )
 
 // Progress prints the loop's events as the timestamped lines of seed 000's examples.
@@ -70,6 +72,8 @@ func (p *Progress) Report(e loop.Event) {
 		p.warn("Iteration %d: validation failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Validation.Summary(), e.Validation.Command)
 	case loop.UntilFailed:
 		p.warn("Iteration %d: the promise command failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Until.Summary(), e.Until.Command)
+	case loop.Judged:
+		p.judged(e)
 	case loop.Pushed:
 		if e.Err != nil {
 			p.warn("Iteration %d: %s", e.Iteration, oneLine(e.Err.Error()))
@@ -259,6 +263,41 @@ func outputLogPath(n int) string {
 // line: its lines joined with " / ", runs of blanks made one space.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " / ")), " ")
+}
+
+// judged says what the judge said about an iteration: a line for PASS, a warning line
+// (shown in quiet mode too) for FAIL or no verdict.
+func (p *Progress) judged(e loop.Judged) {
+	j := e.Judgement
+	cost := ""
+	if u := j.Usage; u.InputTokens+u.OutputTokens > 0 || u.HasCost {
+		cost = fmt.Sprintf(" (judge: %s tokens", units.Count(u.InputTokens+u.OutputTokens))
+		if u.HasCost {
+			cost += ", " + units.Dollars(u.CostUSD)
+		}
+		cost += ")"
+	}
+	switch j.Verdict {
+	case loop.VerdictPass:
+		p.info("Iteration %d: the judge said PASS%s", e.Iteration, cost)
+	case loop.VerdictFail:
+		p.warn("Iteration %d: the judge said FAIL%s: %s; its reasons go into the next prompt", e.Iteration, cost, cut(oneLine(j.Reasons), 300))
+	default:
+		if j.Ran {
+			p.warn("Iteration %d: the judge gave no verdict%s: %s", e.Iteration, cost, cut(oneLine(j.Error), 300))
+		}
+	}
+}
+
+// cut shortens s to about n bytes, at a rune boundary, with "…" where it was cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func (p *Progress) info(format string, args ...any) {

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
+)
+
+// checkJudge looks for the judge's program before any iteration runs: a misspelt
+// --judge would otherwise fail every judged iteration, each after an agent run paid for.
+// A preset's name is that preset (its program); anything else is a command.
+func (s *settings) checkJudge() (agentcheck.Result, bool) {
+	judge := s.loop.Judge
+	if judge == "" {
+		return agentcheck.Result{}, false
+	}
+	if preset, ok := agentcli.Lookup(judge); ok {
+		return agentcheck.Program(s.loop.Dir, preset.Program), true
+	}
+	return agentcheck.Command(s.loop.Dir, judge), true
+}
+
+// judgeProblem is checkJudge's finding as an error with a hint, or nil.
+func (s *settings) judgeProblem() error {
+	check, any := s.checkJudge()
+	if !any || check.OK {
+		return nil
+	}
+	return hints.Wrap(fmt.Errorf("judge (%s): %s", s.resolved.Judge.Origin, check.Problem),
+		"judge is an agent preset (%s) or a command whose program exists; fix it where it is set ('git ralph config' shows where)", strings.Join(agentcli.Names(), ", "))
+}
+
+// showJudgeCheck is the dry run's line about the judge's program.
+func showJudgeCheck(w io.Writer, s *settings) bool {
+	if err := s.judgeProblem(); err != nil {
+		var h interface{ Hint() string }
+		errors.As(err, &h)
+		fail(w, err.Error())
+		fmt.Fprintf(w, "    %s\n", display.PrintableText(h.Hint()))
+		return false
+	}
+	if check, any := s.checkJudge(); any {
+		fmt.Fprintf(w, "  ✓ judge program exists: %s\n", display.Printable(orWhat(check)))
+	}
+	return true
+}
+
+// orWhat is where a program was found, or why it was not looked up.
+func orWhat(c agentcheck.Result) string {
+	if c.Path != "" {
+		return c.Path
+	}
+	return c.Program + " (" + c.Note + ")"
+}
