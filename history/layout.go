@@ -12,12 +12,18 @@ import (
 const Dir = ".ralph"
 
 // Gitignore keeps everything in .ralph/ out of the user's commits (agents commonly run
-// `git add -A`) except the shared configuration.
+// `git add -A`) except the shared configuration and workflows.
 const Gitignore = `# Written by git-ralph: its state, history and logs stay out of git;
-# only config.toml is shared with the repository.
+# only config.toml and the workflows are shared with the repository.
 *
 !.gitignore
 !config.toml
+` + GitignoreWorkflows
+
+// GitignoreWorkflows are the lines of Gitignore that share .ralph/workflows/ (the
+// workflow files and their prompts); init adds them to an older .gitignore.
+const GitignoreWorkflows = `!workflows/
+!workflows/**
 `
 
 // OwnDirError is one of git-ralph's directories that is a symlink or not a directory.
@@ -36,7 +42,7 @@ func (e *OwnDirError) Hint() string {
 }
 
 // ownDirs are the directories git-ralph writes into, from the top down.
-var ownDirs = []string{Dir, Dir + "/" + historyDir, LogsDir, Dir + "/" + injectDir}
+var ownDirs = []string{Dir, Dir + "/" + historyDir, LogsDir, Dir + "/" + injectDir, WorkflowDir}
 
 // CheckOwnDirs refuses a repository where one of git-ralph's directories is a symlink or
 // something else than a directory. A repository can commit .ralph/history as a symlink to
