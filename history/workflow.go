@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history/redact"
@@ -133,4 +134,23 @@ func SaveWorkflow(root string, w WorkflowState) error {
 	}
 	// problems and feedback quote validation output and reviewers
 	return WriteFileAtomic(WorkflowStatePath(root, w.Workflow), append([]byte(workflowHeader), redact.Bytes(body)...), 0o644)
+}
+
+// LockWorkflow takes the lock of one workflow at path (in the git directory, where the
+// agent cannot commit it), which its run holds throughout and approve and reject hold
+// while they change its state. It returns ErrLocked at once when another process holds
+// it; the lock dies with its process.
+func LockWorkflow(path string) (*FileLock, error) {
+	f, err := openLockFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := flock(f, lockExclusive|lockNonBlocking); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrLocked
+		}
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return &FileLock{f: f}, nil
 }

@@ -114,14 +114,14 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 }
 
 // workflowLock keeps two runs of one workflow apart (and approve, reject while it runs).
-func workflowLock(ctx context.Context, root, name string) (*history.Lock, error) {
+func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
 	path, err := gitops.GitPath(ctx, root, "ralph-workflow-"+name+".lock")
 	if err != nil {
 		return nil, err
 	}
-	lock, err := history.Acquire(path, history.ThisProcess(time.Now()))
+	lock, err := history.LockWorkflow(path)
 	if errors.Is(err, history.ErrLocked) {
-		return nil, &exitError{code: exitBusy, err: hints.Wrap(fmt.Errorf("the workflow %s is running: %w", name, err), "wait for it to end, or stop it with Ctrl+C where it runs")}
+		return nil, &exitError{code: exitBusy, err: hints.Wrap(fmt.Errorf("the workflow %s is running", name), "wait for it to end, or stop it with Ctrl+C where it runs")}
 	}
 	return lock, err
 }
