@@ -154,7 +154,7 @@ func Parse(name string, data []byte) (*Workflow, error) {
 	var raw rawFile
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
-		return nil, decodeError(file, err)
+		return nil, decodeError(file, data, err)
 	}
 	w := &Workflow{Name: name, File: file, Description: raw.Description, Jobs: raw.Jobs, lines: lines}
 	if raw.Jobs < 0 {

@@ -69,6 +69,9 @@ func (r *Runner) Run(ctx context.Context) (int, error) {
 	if r.Now == nil {
 		r.Now = time.Now
 	}
+	if r.awaiting() != nil { // a person decides first: nothing runs past a gate, nor beside it
+		return r.finish(), nil
+	}
 	for {
 		if ctx.Err() != nil {
 			return ExitInterrupted, nil
@@ -128,14 +131,22 @@ func worktreeOnly(list []*Stage) []*Stage {
 
 // finish is the code once no stage can start: 7 while a gate waits, else 0.
 func (r *Runner) finish() int {
-	for _, s := range r.Workflow.Order() {
-		if r.State.Stage(s.Name).Status == history.StageAwaiting {
-			r.Say("workflow %s: the stage %s awaits approval", r.Workflow.Name, s.Name)
-			return ExitAwaiting
-		}
+	if s := r.awaiting(); s != nil {
+		r.Say("workflow %s: the stage %s awaits approval", r.Workflow.Name, s.Name)
+		return ExitAwaiting
 	}
 	r.Say("workflow %s: every stage is done", r.Workflow.Name)
 	return ExitDone
+}
+
+// awaiting is the first stage that awaits approval, or nil.
+func (r *Runner) awaiting() *Stage {
+	for _, s := range r.Workflow.Order() {
+		if r.State.Stage(s.Name).Status == history.StageAwaiting {
+			return s
+		}
+	}
+	return nil
 }
 
 // runOne runs a stage and what follows from its end.

@@ -105,7 +105,7 @@ func syntaxErrorIn(file string, data []byte, err error) *Error {
 
 // decodeError turns go-toml's decoding errors into an *Error at the line and key:
 // an unknown key (with the closest known one), a value of the wrong type.
-func decodeError(file string, err error) *Error {
+func decodeError(file string, data []byte, err error) *Error {
 	var strict *toml.StrictMissingError
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		de := strict.Errors[0]
@@ -115,6 +115,10 @@ func decodeError(file string, err error) *Error {
 		switch {
 		case len(key) == 1:
 			e.HintText = "the top-level keys are description and jobs; stages go in [stages.NAME] tables"
+		case len(key) == 3 && key[0] == "stages" && strings.Contains(lineText(data, line), "artifacts"):
+			// go-toml names a key of an inline table in an array without the array
+			e.Field = "stages." + key[1] + ".artifacts." + key[2]
+			e.HintText = "an artifact has path and headings"
 		case len(key) == 3 && key[0] == "stages":
 			e.HintText = "the keys of a stage are " + strings.Join(stageKeys, ", ")
 			if s := suggest(key[2], stageKeys); s != "" {
@@ -156,4 +160,13 @@ var typeWords = map[string]string{"int": "an integer", "*int": "an integer", "st
 func wrongType(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "toml: ")
 	return "a value of the wrong type: " + string(bytes.TrimSpace([]byte(msg)))
+}
+
+// lineText is the 1-based line n of data, "" when there is none.
+func lineText(data []byte, n int) string {
+	lines := bytes.Split(data, []byte("\n"))
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return string(lines[n-1])
 }
