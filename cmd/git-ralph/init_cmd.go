@@ -32,7 +32,8 @@ const firstLoop = "git ralph loop --mode plan --max 1 --agent claude"
 
 // InitCmd is `git ralph init`.
 type InitCmd struct {
-	Force bool `help:"Overwrite files that already exist."`
+	Force    bool   `help:"Overwrite files that already exist."`
+	Workflow string `help:"Scaffold a built-in workflow instead: hierarchy (plan → spec → phase → code, seed 002) as .ralph/workflows/NAME.toml and its prompts." placeholder:"NAME"`
 }
 
 // scaffoldFile is one file init writes, relative to the repository root.
@@ -57,6 +58,9 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 	root, err := repoRoot(ctx)
 	if err != nil {
 		return err
+	}
+	if c.Workflow != "" {
+		return c.initWorkflow(s, root)
 	}
 	written, err := writeScaffold(root, c.Force)
 	if err != nil {
@@ -99,6 +103,12 @@ func writeScaffold(root string, force bool) ([]string, error) {
 	if !hasSpecs(root) {
 		files = append(files, scaffoldFile{specExamplePath, specExample})
 	}
+	return writeFiles(root, files, force)
+}
+
+// writeFiles writes files under root, all or none: unless force, it first checks that
+// none exists. It returns the paths written.
+func writeFiles(root string, files []scaffoldFile, force bool) ([]string, error) {
 	for _, f := range files {
 		if err := refuseSymlinkOnPath(root, f.path); err != nil {
 			return nil, err

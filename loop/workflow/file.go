@@ -40,7 +40,7 @@ type Stage struct {
 	Name        string
 	Description string
 	// The loop's settings; empty or nil ones are left to the repository's configuration.
-	Task          string // the inline task (the loop's TASK argument)
+	Task          string // the inline task (the loop's TASK argument), framed by the prompt file or the mode's
 	Prompt        string // a prompt file used instead of the mode's PROMPT_<mode>.md
 	Mode          string
 	Agent         string
@@ -203,8 +203,6 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 		MaxCost: r.MaxCost, DependsOn: r.DependsOn, OnComplete: r.OnComplete, OnFailure: r.OnFailure,
 		Gate: r.Gate, Worktree: r.Worktree, Artifacts: r.Artifacts}
 	switch {
-	case r.Task != "" && r.Prompt != "":
-		return nil, w.errAt(at("prompt"), "task and prompt are both set", "a stage takes its task from task = \"…\" or from a prompt file, not both")
 	case r.Prompt != "" && !filepath.IsLocal(r.Prompt):
 		return nil, w.errAt(at("prompt"), "%q is not a path inside the repository", `write a path relative to the repository root, like ".ralph/workflows/ship/plan.md"`, r.Prompt)
 	case r.Mode != "" && !modePattern.MatchString(r.Mode):

@@ -68,7 +68,6 @@ func TestParseErrors(t *testing.T) {
 		{"unknown top key", "stage = 1\n[stages.a]", "w.toml:1: stage: unknown key", "top-level keys"},
 		{"wrong type", "[stages.a]\ndepends_on = \"b\"", "w.toml:2: stages.a.depends_on: want a list of strings", "type of each key"},
 		{"syntax", "[stages.a]\ntask = x", "w.toml:2: invalid TOML", "line 2"},
-		{"task and prompt", "[stages.a]\ntask = \"t\"\nprompt = \"p.md\"", "w.toml:3: stages.a.prompt: task and prompt are both set", "not both"},
 		{"prompt outside", "[stages.a]\nprompt = \"/etc/passwd\"", `stages.a.prompt: "/etc/passwd" is not a path inside the repository`, "relative"},
 		{"max zero", "[stages.a]\nmax_iterations = 0", "w.toml:2: stages.a.max_iterations: must be at least 1, got 0", "leave it out"},
 		{"bad timeout", "[stages.a]\ntimeout = \"soon\"", `stages.a.timeout: "soon" is not a positive duration`, "30m"},
