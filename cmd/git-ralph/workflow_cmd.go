@@ -18,6 +18,7 @@ import (
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
+	"github.com/git-ralph/git-ralph/loop/mergequeue"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
@@ -63,7 +64,7 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	r := &workflow.Runner{Root: root, Workflow: wf, State: &state,
 		RunStage: c.stageRunner(s, in, root),
 		Merge: func(ctx context.Context, name string) error {
-			return (&MergeCmd{Name: name, Notify: c.Notify}).queue(ctx, s, root, nil, in.hurry)
+			return (&MergeCmd{Name: name, Notify: c.Notify}).mergeStage(ctx, s, root, in.hurry)
 		},
 		Command: func(ctx context.Context, st *workflow.Stage, key, command string, code int) error {
 			return runStageCommand(ctx, s, root, wf.Name, st.Name, key, command, code)
@@ -249,3 +250,50 @@ func slicesWithout(list []string, drop string) []string {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// mergeStage merges a worktree stage's branch through the queue, as 'git ralph merge'
+// does, and requires the main work tree's files to follow: the stages after it run
+// there, and on files left at the old commit an agent's 'git add -A' would commit the
+// merge's undoing.
+func (c *MergeCmd) mergeStage(ctx context.Context, s Streams, root string, hurry <-chan struct{}) error {
+	target, err := mergequeue.Open(ctx, root, c.Name)
+	if err != nil {
+		return err
+	}
+	req, resolved, err := c.request(s, target.MainTree())
+	if err != nil {
+		return err
+	}
+	notes := newNotifier(s, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
+	defer notes.Close(hurry)
+	out, err := target.Merge(ctx, req)
+	for _, note := range out.Notes {
+		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
+	}
+	if err != nil {
+		return err
+	}
+	if out.State == "needs-review" {
+		notes.Send(mergeReview(notes.Where(), c.Name, out))
+	}
+	if err := printMerge(s.Stdout, c.Name, out); err != nil {
+		return err
+	}
+	for _, t := range out.Trees {
+		if !t.Updated && samePlace(t.Path, root) {
+			return hints.Wrap(fmt.Errorf("ralph/%s was merged, but the files of the main work tree were not updated (%s)", c.Name, t.Problem),
+				"commit or move away what is changed there, run %s, then 'git ralph workflow run' again", mergequeue.UpdateCommand(t.Path, out.BaseBefore, out.Result))
+		}
+	}
+	return nil
+}
+
+// samePlace reports whether two paths name one directory.
+func samePlace(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}
