@@ -201,10 +201,12 @@ func (c *WorkflowRunCmd) stageArgs(run workflow.StageRun) []string {
 		args = append(args, "--fresh")
 	}
 	add("mode", st.Mode)
-	add("agent", orString(c.Agent, st.Agent))
-	add("agent-cmd", orString(c.AgentCmd, st.AgentCmd))
-	if c.Agent != "" && c.AgentCmd == "" {
-		args = slicesWithout(args, "--agent-cmd="+st.AgentCmd)
+	if c.Agent != "" || c.AgentCmd != "" { // the user's agent for every stage, instead of the file's
+		add("agent", c.Agent)
+		add("agent-cmd", c.AgentCmd)
+	} else {
+		add("agent", st.Agent)
+		add("agent-cmd", st.AgentCmd)
 	}
 	add("validate", st.Validate)
 	add("until", st.Until)
@@ -228,23 +230,6 @@ func (c *WorkflowRunCmd) stageArgs(run workflow.StageRun) []string {
 		args = append(args, "--", st.Task)
 	}
 	return args
-}
-
-func orString(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-func slicesWithout(list []string, drop string) []string {
-	out := list[:0]
-	for _, v := range list {
-		if v != drop {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 type nopCloser struct{ io.Writer }
