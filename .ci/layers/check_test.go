@@ -75,7 +75,7 @@ func TestRowFor(t *testing.T) {
 		{"loop/agentcli/resettime", ""},
 		{"loop/workflow", "loop/fleet history prompts/repofile"}, // a row of its own
 		{"loop/other", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
-		{"loop/fleet", "history gitops"}, // a row of its own wins over loop/...
+		{"loop/fleet", "history gitops gitops/gittest"}, // a row of its own wins over loop/...
 		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
 	}
 	for _, tt := range tests {
