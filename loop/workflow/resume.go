@@ -29,10 +29,17 @@ func currentRun(dir string) string {
 // resumeAt decides how a stage left running goes on in the work tree dir: its loop never
 // started a run (start afresh), its run ended before the workflow could record it (take
 // that end), or its run is unfinished (resume it).
-func resumeAt(dir, before string) (fresh bool, ended *StageResult) {
+//
+// run is the stage's loop run when the workflow learned it (the stage stopped unfinished
+// before); a work tree whose state names another run has had another loop since, whose
+// run is not the stage's. Otherwise before tells: the run the state named before the
+// stage started is not the stage's.
+func resumeAt(dir, before, run string) (fresh bool, ended *StageResult) {
 	st, err := history.LoadState(dir)
 	switch {
-	case err != nil || !st.Exists() || st.Run == before:
+	case err != nil || !st.Exists():
+		return true, nil
+	case run != "" && st.Run != run, run == "" && st.Run == before:
 		return true, nil
 	case !st.Active && st.StopReason.Finished():
 		return false, &StageResult{ExitCode: st.ExitCode, Run: st.Run, Iterations: st.Iteration, StopReason: string(st.StopReason)}

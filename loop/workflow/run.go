@@ -52,13 +52,16 @@ type Runner struct {
 	Awaiting func(s *Stage) // a gate is reached: notify
 	Now      func() time.Time
 
-	mu sync.Mutex // guards State while worktree stages run at once
+	mu    sync.Mutex                    // guards State while worktree stages run at once
+	prior map[string]history.StageState // each stage's state before its last start
 }
 
 // resumable are the loop exit codes after which the loop's run is unfinished and the
-// next start resumes it: a usage limit, a budget, another loop holding the lock, an
-// interruption.
-var resumable = map[int]bool{4: true, 5: true, 75: true, 130: true}
+// next start resumes it: a usage limit, a budget, an interruption.
+var resumable = map[int]bool{4: true, 5: true, 130: true}
+
+// exitBusy is the loop's exit code when another loop holds its work tree's lock.
+const exitBusy = 75
 
 // LoopName is the worktree loop of a worktree stage.
 func LoopName(workflow, stage string) string { return "wf-" + workflow + "-" + stage }
@@ -202,12 +205,16 @@ func (r *Runner) start(ctx context.Context, s *Stage) (StageResult, error) {
 	r.mu.Lock()
 	st := r.State.Stage(s.Name)
 	run := StageRun{Stage: s, Fresh: st.Status != history.StageRunning}
+	if r.prior == nil {
+		r.prior = map[string]history.StageState{}
+	}
+	r.prior[s.Name] = *st // what a start refused as busy goes back to
 	if s.Worktree {
 		run.Loop = LoopName(r.Workflow.Name, s.Name)
 	}
 	dir := r.artifactRoot(s)
 	if !run.Fresh {
-		fresh, ended := resumeAt(dir, st.Before)
+		fresh, ended := resumeAt(dir, st.Before, st.Run)
 		if ended != nil {
 			r.Say("workflow %s: stage %s had ended (%s)", r.Workflow.Name, s.Name, ended.StopReason)
 			r.mu.Unlock()
@@ -286,6 +293,10 @@ func (r *Runner) ended(ctx context.Context, s *Stage, res StageResult) (int, boo
 	}
 	st.Iterations = res.Iterations
 	switch {
+	case res.ExitCode == exitBusy: // another loop holds the work tree: the stage never started
+		*st = r.prior[s.Name]
+		r.Say("workflow %s: stage %s did not start: another loop holds its work tree; run the workflow again once it has ended", r.Workflow.Name, s.Name)
+		return res.ExitCode, true, r.save()
 	case resumable[res.ExitCode]:
 		r.Say("workflow %s: stage %s stopped unfinished (exit %d); 'git ralph workflow run %s' resumes it", r.Workflow.Name, s.Name, res.ExitCode, r.Workflow.Name)
 		return res.ExitCode, true, r.save()

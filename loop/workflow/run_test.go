@@ -237,3 +237,46 @@ func TestNextStep(t *testing.T) {
 		t.Errorf("at the gate: %q", got)
 	}
 }
+
+func TestBusyWorkTreeLeavesTheStageAsItWas(t *testing.T) {
+	f := &fakeStages{codes: map[string][]int{"a": {75}}}
+	r, st := newRunner(t, "[stages.a]\n", f)
+	if code := run(t, r); code != 75 {
+		t.Fatalf("exit %d", code)
+	}
+	if a := st.Stage("a"); a.Status != history.StagePending || a.Runs != 0 {
+		t.Errorf("a after a busy start: %+v", a)
+	}
+	if code := run(t, r); code != 0 || !f.fresh["a"] {
+		t.Errorf("next run: exit %d, fresh %v", code, f.fresh["a"])
+	}
+}
+
+func TestResumeAtTellsWhoseRunTheStateIs(t *testing.T) {
+	dir := t.TempDir()
+	save := func(run string, active bool, reason history.StopReason) {
+		t.Helper()
+		if err := history.SaveState(dir, history.State{Run: run, Active: active, StopReason: reason, ExitCode: 2, Iteration: 4}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fresh, ended := resumeAt(dir, "", ""); !fresh || ended != nil {
+		t.Errorf("no state: fresh %v, ended %v", fresh, ended)
+	}
+	save("old", false, history.StopSuccess)
+	if fresh, _ := resumeAt(dir, "old", ""); !fresh {
+		t.Error("the run from before the stage was taken for the stage's")
+	}
+	save("stage", true, history.StopInterrupted)
+	if fresh, ended := resumeAt(dir, "old", ""); fresh || ended != nil {
+		t.Errorf("the stage's unfinished run: fresh %v, ended %v, want a resume", fresh, ended)
+	}
+	save("stage", false, history.StopMaxIters)
+	if _, ended := resumeAt(dir, "old", ""); ended == nil || ended.ExitCode != 2 || ended.Iterations != 4 || ended.Run != "stage" {
+		t.Errorf("the stage's ended run: %+v", ended)
+	}
+	save("someone-else", false, history.StopSuccess)
+	if fresh, ended := resumeAt(dir, "old", "stage"); !fresh || ended != nil {
+		t.Errorf("another loop ran since the stage stopped: fresh %v, ended %+v, want a fresh start", fresh, ended)
+	}
+}
