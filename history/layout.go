@@ -12,16 +12,22 @@ import (
 const Dir = ".ralph"
 
 // Gitignore keeps everything in .ralph/ out of the user's commits (agents commonly run
-// `git add -A`) except the shared configuration (the judge prompt is part of it) and the
-// repository's loop templates.
+// `git add -A`) except the shared configuration (the judge prompt is part of it), the
+// repository's loop templates and its workflows.
 const Gitignore = `# Written by git-ralph: its state, history and logs stay out of git;
-# config.toml, the judge prompt and the loop templates in templates/ are shared with the repository.
+# config.toml, the judge prompt, the loop templates and the workflows are shared with the repository.
 *
 !.gitignore
 !templates/
 !templates/**
 !config.toml
 !PROMPT_judge.md
+` + GitignoreWorkflows
+
+// GitignoreWorkflows are the lines of Gitignore that share .ralph/workflows/ (the
+// workflow files and their prompts); init adds them to an older .gitignore.
+const GitignoreWorkflows = `!workflows/
+!workflows/**
 `
 
 // OwnDirError is one of git-ralph's directories that is a symlink or not a directory.
@@ -40,7 +46,7 @@ func (e *OwnDirError) Hint() string {
 }
 
 // ownDirs are the directories git-ralph writes into, from the top down.
-var ownDirs = []string{Dir, Dir + "/" + historyDir, LogsDir, Dir + "/" + injectDir}
+var ownDirs = []string{Dir, Dir + "/" + historyDir, LogsDir, Dir + "/" + injectDir, WorkflowDir}
 
 // CheckOwnDirs refuses a repository where one of git-ralph's directories is a symlink or
 // something else than a directory. A repository can commit .ralph/history as a symlink to

@@ -73,7 +73,8 @@ func TestRowFor(t *testing.T) {
 	tests := []struct{ pkg, row string }{
 		{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
 		{"loop/agentcli/resettime", ""},
-		{"loop/workflow", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
+		{"loop/workflow", "loop/fleet history prompts/repofile"}, // a row of its own
+		{"loop/other", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 		{"loop/fleet", "history gitops gitops/gittest"}, // a row of its own wins over loop/...
 		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
 	}

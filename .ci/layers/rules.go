@@ -22,6 +22,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/fleet", "history gitops gitops/gittest"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gittest"},
+	// workflows: stages (each a loop the command runs) in order, their state and artifacts;
+	// worktree stages run at once through fleet
+	{"loop/workflow", "loop/fleet history prompts/repofile"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
 	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},

@@ -31,6 +31,9 @@ type CLI struct {
 	Watch       WatchCmd         `cmd:"" help:"Show the running loop full screen (state, iteration, live output, validation, spend) and steer it: p pause, r resume, i inject, c checkpoint, x cancel, q quit."`
 	Pause       PauseCmd         `cmd:"" help:"Have the running (or next) loop hold after its current iteration, starting no agent until 'git ralph resume'."`
 	Resume      ResumeCmd        `cmd:"" help:"Let a paused loop go on."`
+	Workflow    WorkflowCmd      `cmd:"" help:"Run a workflow of .ralph/workflows/NAME.toml (stages, each a loop, with dependencies and approval gates), or show its stages."`
+	Approve     ApproveCmd       `cmd:"" help:"Approve a workflow stage that awaits approval: the next 'workflow run' goes on with the stages after it."`
+	Reject      RejectCmd        `cmd:"" help:"Reject a workflow stage's result: it runs again with your --feedback in its prompt, and the stages built on it are stale."`
 	Discard     DiscardCmd       `cmd:"" help:"Remove a worktree loop's worktree and branch, keeping its last commit in a backup ref."`
 	Prune       PruneCmd         `cmd:"" help:"Remove the worktree loops that are gone (directory or branch deleted, discarded)."`
 	Rollback    RollbackCmd      `cmd:"" help:"Bring the branch and the work tree back to before iteration N or to a named checkpoint, keeping what they replace in a backup ref."`

@@ -20,7 +20,8 @@ import (
 // DemoCmd is `git ralph demo`: the whole tool at work on a scratch repository, with a
 // scripted agent built into git-ralph, so it needs no agent CLI and no network.
 type DemoCmd struct {
-	Keep bool `help:"Keep the scratch repository to look around in."`
+	Keep     bool `help:"Keep the scratch repository to look around in."`
+	Workflow bool `help:"Show the hierarchy workflow instead (plan → spec → phase → code, with the plan's approval gate)."`
 }
 
 // Run scaffolds the scratch repository, runs one plan iteration and then build
@@ -40,6 +41,9 @@ func (c *DemoCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	agentCmd, err := demoAgentCommand()
 	if err != nil {
 		return err
+	}
+	if c.Workflow {
+		return c.runWorkflow(ctx, s, in, dir, agentCmd)
 	}
 	status, err := c.runModes(ctx, s, in, dir, agentCmd)
 	if err != nil {

@@ -34,6 +34,7 @@ const firstLoop = "git ralph loop --mode plan --max 1 --agent claude"
 type InitCmd struct {
 	Force    bool   `help:"Overwrite files that already exist."`
 	Template string `help:"Scaffold from a loop template (see 'git ralph templates'): PROMPT_build.md is its prompt, and .ralph/config.toml has its settings." placeholder:"NAME"`
+	Workflow string `help:"Scaffold a built-in workflow instead: hierarchy (plan → spec → phase → code, seed 002) as .ralph/workflows/NAME.toml and its prompts." placeholder:"NAME"`
 }
 
 // scaffoldFile is one file init writes, relative to the repository root.
@@ -59,8 +60,14 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	if c.Template != "" && c.Workflow != "" {
+		return hints.Wrap(errors.New("--template and --workflow scaffold different things"), "run 'git ralph init' once with each")
+	}
 	if c.Template != "" {
 		return c.fromTemplate(s, root)
+	}
+	if c.Workflow != "" {
+		return c.initWorkflow(s, root)
 	}
 	written, err := writeScaffold(root, c.Force)
 	if err != nil {

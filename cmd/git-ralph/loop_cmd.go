@@ -42,6 +42,7 @@ type LoopCmd struct {
 	Notify               string         `help:"Say when the loop ends, stops on a limit or an error, or its merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: none)." placeholder:"LIST"`
 	Fresh                bool           `help:"Start a new run even if the last one is unfinished."`
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
+	Prompt               string         `help:"Use FILE (inside the repository) as the prompt instead of the mode's PROMPT_<mode>.md; a workflow's stage with prompt = FILE runs this way." placeholder:"FILE"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
 	Verbose              Verbose        `short:"v" help:"Stream the agent's output live, rendered for reading: its text, a line per tool call and its result's size or exit status, errors, tokens and cost. --verbose=raw streams it as the agent prints it (a preset's JSON)."`
 	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors."`

@@ -95,6 +95,9 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.Prompt != "" {
+		resolved.Prompts = config.Value[[]string]{V: []string{c.Prompt}, Origin: config.Origin{Kind: config.FromFlag, Name: "--prompt"}}
+	}
 	s := &settings{resolved: resolved, replaySpeed: c.ReplaySpeed}
 	s.loop = loop.Config{Dir: root, Mode: resolved.Mode.V, Prompts: resolved.Prompts.V,
 		AgentCmd: resolved.AgentCmd.V, MaxIterations: resolved.MaxIterations.V,

@@ -38,12 +38,19 @@ var modes = map[string]iteration{"plan": runPlan, "build": runBuild}
 
 // Main runs one iteration of the scripted agent in dir and returns its exit code.
 func Main(ctx context.Context, dir string, mode string, stdin io.Reader, stdout io.Writer) int {
-	size, err := io.Copy(io.Discard, stdin)
+	prompt, err := io.ReadAll(io.LimitReader(stdin, 16<<20))
+	if err == nil {
+		_, err = io.Copy(io.Discard, stdin) // what is past the limit: the loop writes it all
+	}
 	if err != nil {
 		fmt.Fprintf(stdout, "error: reading prompt: %v\n", err)
 		return exitFailure
 	}
-	say(stdout, "read prompt (%d bytes)", size)
+	say(stdout, "read prompt (%d bytes)", len(prompt))
+	if stage := hierarchyStage(string(prompt)); stage != nil { // a stage of init --workflow hierarchy
+		o, err := stage(ctx, dir, stdout)
+		return finish(stdout, o, err)
+	}
 	run, ok := modes[mode]
 	if !ok {
 		fmt.Fprintf(stdout, "error: the demo agent supports modes plan and build only, not %q\n", mode)

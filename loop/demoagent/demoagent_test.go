@@ -275,3 +275,18 @@ func TestScaffoldRefusesToOverwrite(t *testing.T) {
 		t.Errorf("second Scaffold: err = %v, want fs.ErrExist", err)
 	}
 }
+
+// The hierarchy's stages are told apart by the heading their prompt opens with, and
+// nothing else in a prompt takes the agent there.
+func TestHierarchyStageFromThePrompt(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"# Plan stage\n\nYou are one iteration": true,
+		"# Code stage\nsteps":                   true,
+		"# Build mode\n\nsee # Plan stage here": false,
+		"# Plan stage is mentioned":             false,
+	} {
+		if got := hierarchyStage(prompt) != nil; got != want {
+			t.Errorf("hierarchyStage(%q) found = %v, want %v", prompt, got, want)
+		}
+	}
+}

@@ -108,7 +108,7 @@ var exitCodeTable = []struct {
 	{4, "stopped by a usage limit it would not wait out (the next run resumes)"},
 	{5, "budget reached: max_cost, max_tokens or daily_max_cost"},
 	{6, "stagnation: the same attempt repeated"},
-	{7, "reserved for a workflow waiting for approval"},
+	{7, "a workflow waits for approval (git ralph workflow run)"},
 	{75, "busy: another loop holds this work tree's lock"},
 	{130, "interrupted: SIGINT, SIGTERM, SIGHUP or git ralph cancel"},
 }

@@ -16,8 +16,8 @@ const (
 	EventRunFinished = "run_finished"       // a run ended, for whatever reason (its status and cause say which)
 	EventRunFailed   = "run_failed"         // the loop failed before its run started (a state it cannot read or save)
 	EventMergeReview = "merge_needs_review" // the merge queue left the base branch alone: a person must look
-	// EventApproval is for the workflows to come: a stage waits for a person's approval.
-	// Nothing sends it yet; a workflow will send ApprovalNeeded where it starts to wait.
+	// EventApproval: a workflow's stage waits for a person's approval ('git ralph
+	// workflow run' sends ApprovalNeeded as it stops with exit code 7).
 	EventApproval = "approval_needed"
 )
 
@@ -117,8 +117,8 @@ func MergeReview(w Where, branch, base, problem, detail string, code int, at tim
 	return m.with(w, "merge needs review", fmt.Sprintf("%s %s %s (%s); %s was left as it was.", branch, what, base, reason, base))
 }
 
-// ApprovalNeeded is the message for a workflow stage that waits for a person (to come
-// with workflows).
+// ApprovalNeeded is the message for a workflow stage that waits for a person; stage
+// names it ("plan of workflow ship").
 func ApprovalNeeded(w Where, stage string, at time.Time) Message {
 	m := Message{Event: EventApproval, Status: "waiting", Cause: "approval", At: at}
 	return m.with(w, "waits for approval", fmt.Sprintf("The stage %s waits for your approval.", shorten(stage)))

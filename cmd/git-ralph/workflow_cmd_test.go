@@ -1,0 +1,92 @@
+package main
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/loop/workflow"
+)
+
+// A stage's settings reach its loop as the flags the loop parses into the same values.
+func TestStageArgsParseAsTheStageSays(t *testing.T) {
+	max, idle, cost := 7, 0, 2.5
+	st := &workflow.Stage{Name: "plan", Task: "--write the plan", Prompt: "prompts/plan.md", Mode: "plan",
+		AgentCmd: "sh agent.sh", Validate: "make test", MaxIterations: &max, Timeout: 90 * time.Second,
+		IdleThreshold: &idle, MaxCost: &cost}
+	// settings that other parts of git-ralph bring to loop: checked once loop has their flag
+	later := map[string]string{"Until": "test -f plan.md", "Judge": "claude", "Feedback": "all"}
+	for field, v := range later {
+		if hasLoopField(field) {
+			reflect.ValueOf(st).Elem().FieldByName(field).SetString(v)
+		} else {
+			t.Logf("loop has no %s flag on this branch: not checked", field)
+		}
+	}
+	run := workflow.StageRun{Stage: st, Fresh: true, Context: "-feedback: more", Loop: "wf-ship-plan"}
+	args := (&WorkflowRunCmd{}).stageArgs(run)
+	if args[0] != "loop" {
+		t.Fatalf("args %q", args)
+	}
+	c := parseLoop(t, args[1:]...)
+	if c.Task != st.Task || c.Prompt != st.Prompt || c.Mode != "plan" || c.AgentCmd != st.AgentCmd || c.Validate != st.Validate ||
+		*c.Max != 7 || *c.Timeout != 90*time.Second || *c.IdleThreshold != 0 || c.MaxCost != "2.5" ||
+		c.Context != run.Context || c.Worktree != "wf-ship-plan" || !c.Fresh {
+		t.Errorf("parsed %+v from %q", c, args)
+	}
+	for field, v := range later {
+		if hasLoopField(field) {
+			if got := reflect.ValueOf(c).FieldByName(field).String(); got != v {
+				t.Errorf("%s = %q, want %q", field, got, v)
+			}
+		}
+	}
+}
+
+func hasLoopField(name string) bool {
+	_, ok := reflect.TypeOf(LoopCmd{}).FieldByName(name)
+	return ok
+}
+
+// --agent or --agent-cmd of workflow run replace both agent settings of every stage.
+func TestWorkflowAgentFlagsReplaceTheStages(t *testing.T) {
+	st := &workflow.Stage{Name: "a", Agent: "codex", AgentCmd: "their-agent"}
+	args := (&WorkflowRunCmd{AgentCmd: "my-agent"}).stageArgs(workflow.StageRun{Stage: st})
+	if !slices.Contains(args, "--agent-cmd=my-agent") || slices.Contains(args, "--agent=codex") || slices.Contains(args, "--agent-cmd=their-agent") {
+		t.Errorf("args %q", args)
+	}
+	args = (&WorkflowRunCmd{}).stageArgs(workflow.StageRun{Stage: st})
+	if !slices.Contains(args, "--agent=codex") || !slices.Contains(args, "--agent-cmd=their-agent") || slices.Contains(args, "--fresh") {
+		t.Errorf("args %q", args)
+	}
+}
+
+// The commands a workflow file sets are what its trust covers; an agent flag leaves out
+// the file's agents.
+func TestWorkflowCommandsToTrust(t *testing.T) {
+	wf, err := workflow.Parse("w", []byte(`
+[stages.a]
+agent = "claude"
+validate = "make test"
+until = "test -f x"
+judge = "claude"
+on_complete = "b"
+on_failure = "notify-send a failed"
+[stages.b]
+agent_cmd = "my agent"
+on_complete = "stop"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := workflowCommands(wf, false)
+	want := map[string]string{"stages.a.agent": "claude", "stages.a.validate": "make test", "stages.a.until": "test -f x",
+		"stages.a.judge": "claude", "stages.a.on_failure": "notify-send a failed", "stages.b.agent_cmd": "my agent"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("commands %v, want %v", got, want)
+	}
+	if got := workflowCommands(wf, true); got["stages.a.agent"] != "" || got["stages.b.agent_cmd"] != "" || len(got) != 4 {
+		t.Errorf("with an agent flag: %v", got)
+	}
+}

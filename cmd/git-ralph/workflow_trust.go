@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/loop/agent"
+	"github.com/git-ralph/git-ralph/loop/workflow"
+)
+
+// WorkflowTrustCmd is `git ralph workflow trust NAME`.
+type WorkflowTrustCmd struct {
+	Name string `arg:"" help:"The workflow: .ralph/workflows/NAME.toml."`
+	Yes  bool   `short:"y" help:"Approve without asking, even on a terminal."`
+}
+
+// Run shows the commands of the workflow file and records the user's approval of them.
+func (c *WorkflowTrustCmd) Run(ctx context.Context, s Streams) error {
+	root, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	wf, err := workflow.Load(root, c.Name)
+	if err != nil {
+		return err
+	}
+	cmds := workflowCommands(wf, false)
+	if len(cmds) == 0 {
+		fmt.Fprintf(s.Stdout, "%s sets no commands: there is nothing to trust\n", wf.File)
+		return nil
+	}
+	showCommands(s.Stdout, cmds)
+	if err := (&TrustCmd{Yes: c.Yes}).approved(s); err != nil {
+		return err
+	}
+	store := trustStore()
+	if err := store.Approve(workflowTrustKey(root, wf), cmds, time.Now()); err != nil {
+		return trustError(err)
+	}
+	fmt.Fprintf(s.Stdout, "trusted: recorded in %s; any change to them asks again\n", store.Path())
+	return nil
+}
+
+// workflowTrustKey is what the approvals of a workflow's commands are recorded under:
+// the workflow file's path, apart from the repository's config approval.
+func workflowTrustKey(root string, wf *workflow.Workflow) string {
+	return filepath.Join(root, filepath.FromSlash(wf.File))
+}
+
+// workflowCommands are what the workflow file would have git ralph run, by field: the
+// stages' agents and commands, which reach each stage's loop as flags (always trusted),
+// so the workflow must have them approved itself. With agentFlag, the stages' agents are
+// replaced by --agent/--agent-cmd and are left out.
+func workflowCommands(wf *workflow.Workflow, agentFlag bool) map[string]string {
+	cmds := map[string]string{}
+	add := func(field, v string) {
+		if v != "" {
+			cmds[field] = v
+		}
+	}
+	for _, st := range wf.Stages {
+		at := "stages." + st.Name + "."
+		if !agentFlag {
+			add(at+"agent", st.Agent)
+			add(at+"agent_cmd", st.AgentCmd)
+		}
+		add(at+"validate", st.Validate)
+		add(at+"until", st.Until)
+		add(at+"judge", st.Judge)
+		if _, cmd := wf.Next(st.OnComplete); cmd != "" {
+			add(at+"on_complete", cmd)
+		}
+		if _, cmd := wf.Next(st.OnFailure); cmd != "" {
+			add(at+"on_failure", cmd)
+		}
+	}
+	return cmds
+}
+
+// requireWorkflowTrust refuses to run a workflow whose commands the user has not
+// approved; on a terminal it asks.
+func requireWorkflowTrust(s Streams, root string, wf *workflow.Workflow, cmds map[string]string) error {
+	store := trustStore()
+	key := workflowTrustKey(root, wf)
+	ok, err := store.Trusted(key, cmds)
+	if err != nil {
+		return trustError(err)
+	}
+	if ok {
+		return nil
+	}
+	if reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stderr) {
+		fmt.Fprintf(s.Stderr, "The workflow %s would have git ralph run commands you have not approved:\n", wf.File)
+		showCommands(s.Stderr, cmds)
+		if confirm(s, "Trust them and run?") {
+			return trustError(store.Approve(key, cmds, time.Now()))
+		}
+	}
+	return hints.Wrap(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", wf.File, strings.Join(slices.Sorted(maps.Keys(cmds)), ", ")),
+		"read them in %s, then run 'git ralph workflow trust %s'", wf.File, wf.Name)
+}
+
+// stageCommandTimeout bounds an on_complete or on_failure command.
+const stageCommandTimeout = 10 * time.Minute
+
+// runStageCommand runs a stage's on_complete or on_failure command as hooks run: sh -c
+// in the repository root, in a process group of its own stopped whole at the timeout,
+// told the workflow, the stage and its loop's exit code.
+func runStageCommand(ctx context.Context, s Streams, root, wf, stage, key, command string, code int) error {
+	fmt.Fprintf(s.Stderr, "git-ralph: workflow %s: %s of %s: %s\n", wf, key, stage, display.Printable(command))
+	res, err := agent.Run(ctx, agent.Spec{Command: command, Dir: root, Prompt: bytes.NewReader(nil), Timeout: stageCommandTimeout,
+		Env:       []string{"RALPH_WORKFLOW=" + wf, "RALPH_STAGE=" + stage, "RALPH_STAGE_EXIT_CODE=" + strconv.Itoa(code)},
+		MaxOutput: 64 << 10, Live: s.Stderr})
+	switch {
+	case err != nil:
+		return fmt.Errorf("could not run: %w", err)
+	case res.TimedOut:
+		return fmt.Errorf("timed out after %s", stageCommandTimeout)
+	case res.ExitCode != 0:
+		return errors.New("exit status " + strconv.Itoa(res.ExitCode))
+	}
+	return nil
+}

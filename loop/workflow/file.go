@@ -1,0 +1,282 @@
+package workflow
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Dir is where a repository keeps its workflow files, relative to its root.
+const Dir = ".ralph/workflows"
+
+// GateApproval is the one gate there is: a person approves the stage's work.
+const GateApproval = "approval"
+
+// Stop, as on_complete or on_failure, ends the workflow's run after the stage.
+const Stop = "stop"
+
+// Workflow is a parsed, checked workflow file.
+type Workflow struct {
+	Name        string
+	File        string // display path, ".ralph/workflows/NAME.toml"
+	Description string
+	Jobs        int      // worktree stages run at a time; 0: as many as are ready
+	Stages      []*Stage // in the file's order
+	lines       map[string]int
+}
+
+// Stage is one loop of a workflow and what surrounds it.
+type Stage struct {
+	Name        string
+	Description string
+	// The loop's settings; empty or nil ones are left to the repository's configuration.
+	Task          string // the inline task (the loop's TASK argument), framed by the prompt file or the mode's
+	Prompt        string // a prompt file used instead of the mode's PROMPT_<mode>.md
+	Mode          string
+	Agent         string
+	AgentCmd      string
+	Validate      string
+	Until         string
+	Judge         string
+	Feedback      string
+	Context       string
+	MaxIterations *int
+	Timeout       time.Duration
+	IdleThreshold *int
+	MaxCost       *float64
+
+	DependsOn  []string
+	OnComplete string // "", "stop", a stage, or a command
+	OnFailure  string // "", "stop", a stage, or a command
+	Gate       string // "" or "approval"
+	Worktree   bool   // run in a worktree of its own and merge through the queue
+	Artifacts  []Artifact
+	Handler    bool // named by another stage's on_failure: runs only then
+}
+
+// Artifact is a file (or a glob of files) a stage must leave, with the headings each
+// must contain.
+type Artifact struct {
+	Path     string   `toml:"path"`
+	Headings []string `toml:"headings"`
+}
+
+// rawFile and rawStage are the file as TOML has it, before checks.
+type rawFile struct {
+	Description string               `toml:"description"`
+	Jobs        int                  `toml:"jobs"`
+	Stages      map[string]*rawStage `toml:"stages"`
+}
+
+type rawStage struct {
+	Description   string     `toml:"description"`
+	Task          string     `toml:"task"`
+	Prompt        string     `toml:"prompt"`
+	Mode          string     `toml:"mode"`
+	Agent         string     `toml:"agent"`
+	AgentCmd      string     `toml:"agent_cmd"`
+	Validate      string     `toml:"validate"`
+	Until         string     `toml:"until"`
+	Judge         string     `toml:"judge"`
+	Feedback      string     `toml:"feedback"`
+	Context       string     `toml:"context"`
+	MaxIterations *int       `toml:"max_iterations"`
+	Timeout       string     `toml:"timeout"`
+	IdleThreshold *int       `toml:"idle_threshold"`
+	MaxCost       *float64   `toml:"max_cost"`
+	DependsOn     []string   `toml:"depends_on"`
+	OnComplete    string     `toml:"on_complete"`
+	OnFailure     string     `toml:"on_failure"`
+	Gate          string     `toml:"gate"`
+	Worktree      bool       `toml:"worktree"`
+	Artifacts     []Artifact `toml:"artifacts"`
+}
+
+// stageKeys are the keys of a [stages.NAME] table, for suggestions.
+var stageKeys = []string{"description", "task", "prompt", "mode", "agent", "agent_cmd", "validate", "until",
+	"judge", "feedback", "context", "max_iterations", "timeout", "idle_threshold", "max_cost",
+	"depends_on", "on_complete", "on_failure", "gate", "worktree", "artifacts"}
+
+var (
+	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
+	modePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+)
+
+// CheckName refuses a workflow or stage name that cannot be a file name, a branch name
+// part and a loop name.
+func CheckName(what, name string) error {
+	if !namePattern.MatchString(name) {
+		return fmt.Errorf("%s name %q: use lower-case letters, digits, - and _, starting with a letter or digit, at most 40", what, name)
+	}
+	return nil
+}
+
+// FilePath is the display path of the workflow NAME's file.
+func FilePath(name string) string { return Dir + "/" + name + ".toml" }
+
+// ErrNoWorkflow is a workflow whose file does not exist.
+var ErrNoWorkflow = errors.New("no such workflow")
+
+// Load reads and checks the workflow NAME of the repository at root, as the repository
+// wrote it: untrusted, a regular file inside the repository within a size cap.
+func Load(root, name string) (*Workflow, error) {
+	if err := CheckName("workflow", name); err != nil {
+		return nil, &Error{File: FilePath(name), Msg: err.Error(), HintText: "name the file .ralph/workflows/NAME.toml with such a NAME"}
+	}
+	data, err := repofile.ReadIn(root, FilePath(name), FilePath(name), repofile.ConfigLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &Error{File: FilePath(name), Msg: "no such file", err: ErrNoWorkflow,
+			HintText: "write it (see 'Workflows' in the README), or scaffold one with 'git ralph init --workflow hierarchy'"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(name, data)
+}
+
+// Parse checks the text of a workflow file named name.
+func Parse(name string, data []byte) (*Workflow, error) {
+	file := FilePath(name)
+	lines, order, err := keyLines(data)
+	if err != nil {
+		return nil, syntaxErrorIn(file, data, err)
+	}
+	var raw rawFile
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return nil, decodeError(file, data, err)
+	}
+	w := &Workflow{Name: name, File: file, Description: raw.Description, Jobs: raw.Jobs, lines: lines}
+	if raw.Jobs < 0 {
+		return nil, w.errAt("jobs", "must be 0 or more, got %d", "0 runs every ready worktree stage at once", raw.Jobs)
+	}
+	if len(raw.Stages) == 0 {
+		return nil, &Error{File: file, Msg: "no stages", HintText: "declare each stage as a table: [stages.plan] with task = \"…\" or prompt = \"FILE\""}
+	}
+	for _, s := range order {
+		if r, ok := raw.Stages[s]; ok && !slices.ContainsFunc(w.Stages, func(x *Stage) bool { return x.Name == s }) {
+			st, err := w.stage(s, r)
+			if err != nil {
+				return nil, err
+			}
+			w.Stages = append(w.Stages, st)
+		}
+	}
+	if err := w.checkLinks(); err != nil {
+		return nil, err
+	}
+	return w, w.checkCycles()
+}
+
+// errAt is an error at the key field of the file.
+func (w *Workflow) errAt(field, format, hint string, args ...any) *Error {
+	line := w.lines[field]
+	for p := field; line == 0 && strings.Contains(p, "."); { // a key not written: its table's line
+		p = p[:strings.LastIndex(p, ".")]
+		line = w.lines[p]
+	}
+	return &Error{File: w.File, Line: line, Field: field, Msg: fmt.Sprintf(format, args...), HintText: hint}
+}
+
+// stage checks one [stages.NAME] table.
+func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
+	at := func(key string) string { return "stages." + name + "." + key }
+	if r == nil {
+		r = &rawStage{}
+	}
+	if err := CheckName("stage", name); err != nil {
+		return nil, w.errAt("stages."+name, "%v", "stage names become parts of loop and branch names", err)
+	}
+	s := &Stage{Name: name, Description: r.Description, Task: r.Task, Prompt: r.Prompt, Mode: r.Mode,
+		Agent: r.Agent, AgentCmd: r.AgentCmd, Validate: r.Validate, Until: r.Until, Judge: r.Judge,
+		Feedback: r.Feedback, Context: r.Context, MaxIterations: r.MaxIterations, IdleThreshold: r.IdleThreshold,
+		MaxCost: r.MaxCost, DependsOn: r.DependsOn, OnComplete: r.OnComplete, OnFailure: r.OnFailure,
+		Gate: r.Gate, Worktree: r.Worktree, Artifacts: r.Artifacts}
+	switch {
+	case r.Prompt != "" && !filepath.IsLocal(r.Prompt):
+		return nil, w.errAt(at("prompt"), "%q is not a path inside the repository", `write a path relative to the repository root, like ".ralph/workflows/ship/plan.md"`, r.Prompt)
+	case r.Mode != "" && !modePattern.MatchString(r.Mode):
+		return nil, w.errAt(at("mode"), "%q is not a mode name", "a mode is plan, build, or NAME with a PROMPT_NAME.md", r.Mode)
+	case r.MaxIterations != nil && *r.MaxIterations < 1:
+		return nil, w.errAt(at("max_iterations"), "must be at least 1, got %d", "leave it out for the repository's setting", *r.MaxIterations)
+	case r.IdleThreshold != nil && *r.IdleThreshold < 0:
+		return nil, w.errAt(at("idle_threshold"), "must be 0 or more, got %d", "0 never stops for idleness", *r.IdleThreshold)
+	case r.MaxCost != nil && !(*r.MaxCost >= 0):
+		return nil, w.errAt(at("max_cost"), "must be 0 or more dollars", "e.g. max_cost = 2.50")
+	case r.Feedback != "" && r.Feedback != "last" && r.Feedback != "all":
+		return nil, w.errAt(at("feedback"), "%q is not last or all", `feedback = "last" gives the next prompt the last failure, "all" every failure of the run`, r.Feedback)
+	case r.Gate != "" && r.Gate != GateApproval:
+		return nil, w.errAt(at("gate"), "unknown gate %q", `the gate there is: gate = "approval" (a person approves the stage's work)`, r.Gate)
+	}
+	if r.Timeout != "" {
+		d, err := time.ParseDuration(r.Timeout)
+		if err != nil || d <= 0 {
+			return nil, w.errAt(at("timeout"), "%q is not a positive duration", `use a duration like "30m"`, r.Timeout)
+		}
+		s.Timeout = d
+	}
+	return s, w.checkArtifacts(s)
+}
+
+// checkArtifacts refuses artifact paths outside the repository and bad globs.
+func (w *Workflow) checkArtifacts(s *Stage) error {
+	field := "stages." + s.Name + ".artifacts"
+	for _, a := range s.Artifacts {
+		_, err := path.Match(a.Path, "")
+		switch {
+		case a.Path == "":
+			return w.errAt(field, "an artifact without a path", `write artifacts = [{ path = "plans/*.plan.md", headings = ["## Overview"] }]`)
+		case !filepath.IsLocal(filepath.FromSlash(a.Path)):
+			return w.errAt(field, "%q is not a path inside the repository", "write a path relative to the repository root", a.Path)
+		case err != nil:
+			return w.errAt(field, "%q is not a valid pattern: %v", "* matches within one directory, ? one character, [abc] one of those", a.Path, err)
+		case slices.Contains(a.Headings, ""):
+			return w.errAt(field, "an empty heading in %q", `write each heading as it appears in the file, like "## Overview"`, a.Path)
+		}
+	}
+	return nil
+}
+
+// Stage returns the stage named name, or nil.
+func (w *Workflow) Stage(name string) *Stage {
+	for _, s := range w.Stages {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// Names are the stages' names in the file's order.
+func (w *Workflow) Names() []string {
+	names := make([]string, len(w.Stages))
+	for i, s := range w.Stages {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// Next classifies on_complete or on_failure: stop, a stage, or a command ("" for none).
+func (w *Workflow) Next(value string) (stage, command string) {
+	switch {
+	case value == "" || value == Stop:
+		return "", ""
+	case w.Stage(value) != nil:
+		return value, ""
+	}
+	return "", value
+}
+
+// isWord reports whether v is one word (no space): a stage's name, most likely, rather
+// than a command.
+func isWord(v string) bool { return v != "" && !strings.ContainsAny(v, " \t\n;|&$") }

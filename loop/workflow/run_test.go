@@ -1,0 +1,282 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// fakeStages runs no loop: each stage ends with the code codes gives it (0 by default),
+// and the runs are listed in order with the context each got.
+type fakeStages struct {
+	codes    map[string][]int // the exit codes of a stage's runs, one per run
+	runs     []string
+	contexts map[string]string
+	fresh    map[string]bool
+	commands []string
+	saves    int
+}
+
+func newRunner(t *testing.T, text string, f *fakeStages) (*Runner, *history.WorkflowState) {
+	t.Helper()
+	w := mustParse(t, text)
+	st := &history.WorkflowState{Workflow: "w"}
+	f.contexts, f.fresh = map[string]string{}, map[string]bool{}
+	r := &Runner{Root: t.TempDir(), Workflow: w, State: st,
+		RunStage: func(_ context.Context, run StageRun) (StageResult, error) {
+			name := run.Stage.Name
+			f.runs = append(f.runs, name)
+			f.contexts[name], f.fresh[name] = run.Context, run.Fresh
+			code := 0
+			if list := f.codes[name]; len(list) > 0 {
+				code, f.codes[name] = list[0], list[1:]
+			}
+			return StageResult{ExitCode: code, Iterations: 1}, nil
+		},
+		Merge: func(context.Context, string) error { return nil },
+		Command: func(_ context.Context, s *Stage, key, cmd string, code int) error {
+			f.commands = append(f.commands, fmt.Sprintf("%s %s %s %d", s.Name, key, cmd, code))
+			return nil
+		},
+		Save:     func(history.WorkflowState) error { f.saves++; return nil },
+		Say:      func(string, ...any) {},
+		Awaiting: func(*Stage) {},
+		Now:      func() time.Time { return time.Unix(0, 0) },
+	}
+	return r, st
+}
+
+func run(t *testing.T, r *Runner) int {
+	t.Helper()
+	code, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code
+}
+
+const chain = `
+[stages.plan]
+gate = "approval"
+[stages.spec]
+depends_on = ["plan"]
+[stages.code]
+depends_on = ["spec"]
+[stages.docs]
+`
+
+func TestGateStopsUntilApproved(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, chain, f)
+	if code := run(t, r); code != ExitAwaiting {
+		t.Fatalf("first run: exit %d, want 7", code)
+	}
+	if !slices.Equal(f.runs, []string{"plan"}) || st.Stage("plan").Status != history.StageAwaiting {
+		t.Fatalf("runs %v, plan %s", f.runs, st.Stage("plan").Status)
+	}
+	if code := run(t, r); code != ExitAwaiting || len(f.runs) != 1 {
+		t.Fatalf("unapproved: exit %d, runs %v", code, f.runs)
+	}
+	if err := Approve(r.Workflow, st, "plan", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(t, r); code != ExitDone {
+		t.Fatalf("approved: exit %d", code)
+	}
+	if want := []string{"plan", "spec", "code", "docs"}; !slices.Equal(f.runs, want) {
+		t.Errorf("runs %v, want %v", f.runs, want)
+	}
+	if err := Approve(r.Workflow, st, "spec", time.Now()); err == nil {
+		t.Error("approving a done stage without a gate was accepted")
+	}
+}
+
+func TestRejectMarksDependentsStaleAndFeedsBack(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, chain, f)
+	run(t, r)
+	Approve(r.Workflow, st, "plan", time.Now())
+	run(t, r)
+	stale, err := Reject(r.Workflow, st, "plan", "say more")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(stale, []string{"spec", "code"}) || st.Stage("docs").Status != history.StageDone {
+		t.Fatalf("stale %v, docs %s", stale, st.Stage("docs").Status)
+	}
+	f.runs = nil
+	if code := run(t, r); code != ExitAwaiting || !slices.Equal(f.runs, []string{"plan"}) {
+		t.Fatalf("after reject: exit %d, runs %v", code, f.runs)
+	}
+	if !strings.Contains(f.contexts["plan"], "say more") || !f.fresh["plan"] {
+		t.Errorf("plan's rerun: context %q, fresh %v", f.contexts["plan"], f.fresh["plan"])
+	}
+	Approve(r.Workflow, st, "plan", time.Now())
+	run(t, r)
+	if want := []string{"plan", "spec", "code"}; !slices.Equal(f.runs, want) {
+		t.Errorf("runs %v, want %v: the stale stages run again, docs does not", f.runs, want)
+	}
+	if st.Stage("plan").Feedback != "" || st.Stage("spec").Runs != 2 {
+		t.Errorf("feedback kept %q, spec runs %d", st.Stage("plan").Feedback, st.Stage("spec").Runs)
+	}
+}
+
+func TestFailureStopsWithTheLoopsCodeAndRunsItsHandler(t *testing.T) {
+	f := &fakeStages{codes: map[string][]int{"build": {3}}}
+	r, st := newRunner(t, `
+[stages.build]
+on_failure = "fix"
+[stages.ship]
+depends_on = ["build"]
+[stages.fix]
+on_complete = "echo fixed"
+`, f)
+	if code := run(t, r); code != 3 {
+		t.Fatalf("exit %d, want the loop's 3", code)
+	}
+	if !slices.Equal(f.runs, []string{"build", "fix"}) {
+		t.Errorf("runs %v", f.runs)
+	}
+	if st.Stage("build").Status != history.StageFailed || !strings.Contains(st.Stage("build").Problem, "exit code 3") {
+		t.Errorf("build: %+v", st.Stage("build"))
+	}
+	if !slices.Equal(f.commands, []string{"fix on_complete echo fixed 0"}) {
+		t.Errorf("commands %v", f.commands)
+	}
+	// run again: build runs again with its failure in the prompt, and goes on
+	f.runs = nil
+	if code := run(t, r); code != ExitDone || !slices.Equal(f.runs, []string{"build", "ship"}) {
+		t.Fatalf("second run: exit %d, runs %v", code, f.runs)
+	}
+	if !strings.Contains(f.contexts["build"], "The last run of this stage failed") {
+		t.Errorf("build's context %q", f.contexts["build"])
+	}
+}
+
+func TestFailureCommandGetsTheCode(t *testing.T) {
+	f := &fakeStages{codes: map[string][]int{"a": {2}}}
+	r, _ := newRunner(t, "[stages.a]\non_failure = \"notify-send failed\"\n", f)
+	if code := run(t, r); code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	if !slices.Equal(f.commands, []string{"a on_failure notify-send failed 2"}) {
+		t.Errorf("commands %v", f.commands)
+	}
+}
+
+func TestUnfinishedStageStaysRunningAndResumes(t *testing.T) {
+	f := &fakeStages{codes: map[string][]int{"a": {130}}}
+	r, st := newRunner(t, "[stages.a]\n[stages.b]\ndepends_on = [\"a\"]\n", f)
+	if code := run(t, r); code != 130 {
+		t.Fatalf("exit %d", code)
+	}
+	if st.Stage("a").Status != history.StageRunning || st.Stage("a").Runs != 1 {
+		t.Fatalf("a: %+v", st.Stage("a"))
+	}
+	if code := run(t, r); code != 0 {
+		t.Fatalf("resumed: exit %d", code)
+	}
+	if st.Stage("a").Runs != 1 || !slices.Equal(f.runs, []string{"a", "a", "b"}) {
+		t.Errorf("a runs %d, runs %v: a resumed, not started again", st.Stage("a").Runs, f.runs)
+	}
+}
+
+func TestOnCompleteStopEndsTheRunThere(t *testing.T) {
+	f := &fakeStages{}
+	r, _ := newRunner(t, "[stages.a]\non_complete = \"stop\"\n[stages.b]\ndepends_on = [\"a\"]\n", f)
+	if code := run(t, r); code != 0 || !slices.Equal(f.runs, []string{"a"}) {
+		t.Fatalf("exit %d, runs %v", code, f.runs)
+	}
+	run(t, r)
+	if !slices.Equal(f.runs, []string{"a", "b"}) {
+		t.Errorf("runs %v", f.runs)
+	}
+}
+
+func TestArtifactsAreChecked(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, `[stages.plan]
+artifacts = [{ path = "plans/*.plan.md", headings = ["## Overview", "## Phases"] }]
+`, f)
+	if code := run(t, r); code != ExitFailed {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if p := st.Stage("plan").Problem; p != "the artifact plans/*.plan.md is missing: the stage must leave it" {
+		t.Errorf("problem %q", p)
+	}
+	os.MkdirAll(filepath.Join(r.Root, "plans"), 0o755)
+	os.WriteFile(filepath.Join(r.Root, "plans", "001-x.plan.md"), []byte("# Plan\n## Overview\ntext\n"), 0o644)
+	run(t, r)
+	if p := st.Stage("plan").Problem; p != "the artifact plans/001-x.plan.md lacks the required heading(s): ## Phases" {
+		t.Errorf("problem %q", p)
+	}
+	if !strings.Contains(f.contexts["plan"], "plans/*.plan.md is missing") {
+		t.Errorf("the second run's context %q lacks the first's problem", f.contexts["plan"])
+	}
+	os.WriteFile(filepath.Join(r.Root, "plans", "001-x.plan.md"), []byte("# Plan\n## Overview\n  ## Phases  \n"), 0o644)
+	if code := run(t, r); code != 0 || st.Stage("plan").Status != history.StageDone {
+		t.Errorf("exit %d, plan %s", code, st.Stage("plan").Status)
+	}
+}
+
+func TestNextStep(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, chain, f)
+	if got := NextStep(r.Workflow, st); !strings.Contains(got, "runs plan next") {
+		t.Errorf("before: %q", got)
+	}
+	run(t, r)
+	if got := NextStep(r.Workflow, st); !strings.Contains(got, "'git ralph approve plan'") {
+		t.Errorf("at the gate: %q", got)
+	}
+}
+
+func TestBusyWorkTreeLeavesTheStageAsItWas(t *testing.T) {
+	f := &fakeStages{codes: map[string][]int{"a": {75}}}
+	r, st := newRunner(t, "[stages.a]\n", f)
+	if code := run(t, r); code != 75 {
+		t.Fatalf("exit %d", code)
+	}
+	if a := st.Stage("a"); a.Status != history.StagePending || a.Runs != 0 {
+		t.Errorf("a after a busy start: %+v", a)
+	}
+	if code := run(t, r); code != 0 || !f.fresh["a"] {
+		t.Errorf("next run: exit %d, fresh %v", code, f.fresh["a"])
+	}
+}
+
+func TestResumeAtTellsWhoseRunTheStateIs(t *testing.T) {
+	dir := t.TempDir()
+	save := func(run string, active bool, reason history.StopReason) {
+		t.Helper()
+		if err := history.SaveState(dir, history.State{Run: run, Active: active, StopReason: reason, ExitCode: 2, Iteration: 4}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fresh, ended := resumeAt(dir, "", ""); !fresh || ended != nil {
+		t.Errorf("no state: fresh %v, ended %v", fresh, ended)
+	}
+	save("old", false, history.StopSuccess)
+	if fresh, _ := resumeAt(dir, "old", ""); !fresh {
+		t.Error("the run from before the stage was taken for the stage's")
+	}
+	save("stage", true, history.StopInterrupted)
+	if fresh, ended := resumeAt(dir, "old", ""); fresh || ended != nil {
+		t.Errorf("the stage's unfinished run: fresh %v, ended %v, want a resume", fresh, ended)
+	}
+	save("stage", false, history.StopMaxIters)
+	if _, ended := resumeAt(dir, "old", ""); ended == nil || ended.ExitCode != 2 || ended.Iterations != 4 || ended.Run != "stage" {
+		t.Errorf("the stage's ended run: %+v", ended)
+	}
+	save("someone-else", false, history.StopSuccess)
+	if fresh, ended := resumeAt(dir, "old", "stage"); !fresh || ended != nil {
+		t.Errorf("another loop ran since the stage stopped: fresh %v, ended %+v, want a fresh start", fresh, ended)
+	}
+}
