@@ -16,6 +16,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
 	{"cmd/git-ralph/watch", "loop/agentcli"},
+	// the web dashboard renders what the command hands it (runs' loops, records, diffs)
+	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/status history"},
 
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git

@@ -1,0 +1,180 @@
+package serve
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+)
+
+// diffLimit is the most of a diff one page shows: a browser chokes on more, and an
+// agent can write a diff of any size.
+const diffLimit = 4 << 20
+
+func parsePages() (*template.Template, error) {
+	funcs := template.FuncMap{
+		"duration": func(ms int64) string { return display.Duration(time.Duration(ms) * time.Millisecond) },
+		"short":    display.ShortHash,
+		"dash":     orDash,
+		"cost":     func(usd float64) string { return fmt.Sprintf("$%.2f", usd) },
+	}
+	t, err := template.New("").Funcs(funcs).ParseFS(assets, "assets/templates/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("the dashboard's templates: %w", err)
+	}
+	return t, nil
+}
+
+// render writes the page whole or, on a template error, a 500: never half a page.
+func (s *Server) render(w http.ResponseWriter, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
+		http.Error(w, "500: rendering the page: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = buf.WriteTo(w)
+}
+
+// fail answers a Source's error: 404 for what does not exist, else 500 with the words.
+func fail(w http.ResponseWriter, err error) {
+	if errors.Is(err, ErrNotFound) {
+		http.Error(w, "404: "+err.Error(), http.StatusNotFound)
+		return
+	}
+	http.Error(w, "500: "+err.Error(), http.StatusInternalServerError)
+}
+
+// loopRow is one loop of the list, its cells worked out.
+type loopRow struct {
+	status.Run
+	StateText, IterationText, SpendText string
+}
+
+func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
+	runs, err := s.src.Loops(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	rows := make([]loopRow, 0, len(runs))
+	for _, run := range runs {
+		row := loopRow{Run: run, StateText: stateText(run), IterationText: iterationText(run), SpendText: "-"}
+		if run.Spend != nil {
+			row.SpendText = run.Spend.Line()
+		}
+		rows = append(rows, row)
+	}
+	s.render(w, "loops.html", map[string]any{"Title": "Loops", "Loops": rows})
+}
+
+func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("loop")
+	recs, bad, err := s.src.Iterations(r.Context(), name)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	// newest first, as a person reads a log
+	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
+		recs[i], recs[j] = recs[j], recs[i]
+	}
+	s.render(w, "iterations.html", map[string]any{"Title": "Loop " + name, "Loop": name, "Records": recs, "Bad": bad, "CSRF": s.csrf})
+}
+
+func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("loop")
+	n, err := strconv.Atoi(r.PathValue("n"))
+	if err != nil || n < 1 {
+		http.Error(w, "404: no such iteration", http.StatusNotFound)
+		return
+	}
+	diff, cut, err := s.src.Diff(r.Context(), name, n, diffLimit)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	s.render(w, "diff.html", map[string]any{"Title": fmt.Sprintf("Loop %s, iteration %d", name, n), "Loop": name,
+		"Iteration": n, "Lines": diffLines(string(diff)), "Cut": cut, "Limit": display.Plural(diffLimit>>20, "MiB")})
+}
+
+// act runs one of the loop's actions (behind sameOrigin) and goes back to the loop's page.
+func (s *Server) act(w http.ResponseWriter, r *http.Request) {
+	actor, ok := s.src.(Actor)
+	if !ok {
+		http.Error(w, "404: this dashboard cannot steer loops", http.StatusNotFound)
+		return
+	}
+	name := r.PathValue("loop")
+	said, err := actor.Act(r.Context(), name, r.PathValue("action"), r.PostFormValue("text"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintln(w, said)
+}
+
+// diffLine is one line of a unified diff and its class: add, del, hunk, meta or "".
+type diffLine struct{ Class, Text string }
+
+// diffLines classes each line of a unified diff (git's, as `history --diff` prints it).
+func diffLines(diff string) []diffLine {
+	diff = strings.TrimSuffix(diff, "\n")
+	if diff == "" {
+		return nil
+	}
+	lines := strings.Split(diff, "\n")
+	out := make([]diffLine, len(lines))
+	inHeader := false
+	for i, l := range lines {
+		class := ""
+		switch {
+		case strings.HasPrefix(l, "diff --git "):
+			class, inHeader = "meta", true
+		case strings.HasPrefix(l, "@@"):
+			class, inHeader = "hunk", false
+		case inHeader:
+			class = "meta" // index, mode, ---, +++, rename, Binary files …
+		case strings.HasPrefix(l, "+"):
+			class = "add"
+		case strings.HasPrefix(l, "-"):
+			class = "del"
+		}
+		out[i] = diffLine{Class: class, Text: l}
+	}
+	return out
+}
+
+// stateText is the state with its reason: "finished (success)".
+func stateText(r status.Run) string {
+	if r.Reason != "" {
+		return r.State + " (" + r.Reason + ")"
+	}
+	return r.State
+}
+
+// iterationText is i/N, i/unlimited, "-" before any.
+func iterationText(r status.Run) string {
+	switch {
+	case r.Iteration == 0 && r.MaxIterations == 0:
+		return "-"
+	case r.MaxIterations == 0:
+		return strconv.Itoa(r.Iteration) + "/unlimited"
+	}
+	return fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
