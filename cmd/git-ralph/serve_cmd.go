@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/fleet"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
+)
+
+// ServeCmd is `git ralph serve`.
+type ServeCmd struct {
+	Addr string `help:"Listen on HOST:PORT instead of 127.0.0.1 on a free port; an address beyond loopback exposes the dashboard to the network." placeholder:"HOST:PORT"`
+}
+
+// Run serves the dashboard until Ctrl+C.
+func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
+	here, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	srv, err := serve.New(repoSource{here: here})
+	if err != nil {
+		return err
+	}
+	ln, err := serve.Listen(c.Addr)
+	if err != nil {
+		return err
+	}
+	return srv.Serve(ctx, ln, s.Stdout)
+}
+
+// repoSource reads the repository's loops for the dashboard, as runs and history do,
+// taking nothing a running loop needs (no lock, no merge recovery: serve only looks).
+type repoSource struct{ here string }
+
+func (r repoSource) Loops(ctx context.Context) ([]status.Run, error) {
+	members, _, err := fleet.Members(ctx, r.here)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	runs := make([]status.Run, 0, len(members))
+	for _, m := range members {
+		runs = append(runs, status.ReadRun(ctx, r.here, m, now))
+	}
+	withMerges(ctx, r.here, members, runs)
+	return runs, nil
+}
+
+// store opens the named loop's history; a loop that does not exist is serve.ErrNotFound.
+func (r repoSource) store(ctx context.Context, loop string) (*history.Store, error) {
+	m, err := fleet.Find(ctx, r.here, loop)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", serve.ErrNotFound, err)
+	}
+	return history.OpenStore(m.Path)
+}
+
+func (r repoSource) Iterations(ctx context.Context, loop string) ([]history.Record, []history.BadRecord, error) {
+	store, err := r.store(ctx, loop)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store.Scan(0)
+}
+
+// Diff reads iteration n's saved diff as `history --diff N` prints it, never through a
+// committed symlink, at most limit bytes.
+func (r repoSource) Diff(ctx context.Context, loop string, n int, limit int64) ([]byte, bool, error) {
+	store, err := r.store(ctx, loop)
+	if err != nil {
+		return nil, false, err
+	}
+	f, err := repofile.OpenOwn(store.DiffPath(n), store.DiffPath(n))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, fmt.Errorf("%w: iteration %d of %s has no saved diff", serve.ErrNotFound, n, loop)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the diff of iteration %d: %w", n, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the diff of iteration %d: %w", n, err)
+	}
+	if int64(len(data)) > limit {
+		return data[:limit], true, nil
+	}
+	return data, false, nil
+}
