@@ -9,6 +9,7 @@ import (
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
+	"github.com/git-ralph/git-ralph/units"
 )
 
 // Budget is what a run, and the user's day, may spend, as the agent reports its usage,
@@ -171,11 +172,11 @@ func (l budgetLine) atDay() string {
 func (l budgetLine) used() string {
 	switch {
 	case l.tokens:
-		return fmt.Sprintf("the run has used %s of max_tokens %s tokens", count(l.spent), count(l.limit))
+		return fmt.Sprintf("the run has used %s of max_tokens %s tokens", tokenCount(l.spent), tokenCount(l.limit))
 	case l.day != "":
-		return fmt.Sprintf("your loops on this machine have spent %s today (%s) of daily_max_cost %s", dollars(l.spent), l.day, dollars(l.limit))
+		return fmt.Sprintf("your loops on this machine have spent %s today (%s) of daily_max_cost %s", units.Dollars(l.spent), l.day, units.Dollars(l.limit))
 	}
-	return fmt.Sprintf("the run has spent %s of max_cost %s", dollars(l.spent), dollars(l.limit))
+	return fmt.Sprintf("the run has spent %s of max_cost %s", units.Dollars(l.spent), units.Dollars(l.limit))
 }
 
 // reason is why the run stops for l.
@@ -183,9 +184,9 @@ func (l budgetLine) reason() string {
 	if l.spent >= l.limit {
 		return "budget reached: " + l.used()
 	}
-	next := dollars(l.next)
+	next := units.Dollars(l.next)
 	if l.tokens {
-		next = count(l.next) + " tokens"
+		next = tokenCount(l.next) + " tokens"
 	}
 	return fmt.Sprintf("budget reached: %s, and the next iteration is expected to take about %s (%s)", l.used(), next, l.basis)
 }
@@ -198,27 +199,6 @@ func (l budgetLine) hint() string {
 	flag := strings.ReplaceAll(l.cause, "_", "-")
 	return fmt.Sprintf("raise %s (--%s, RALPH_%s or the config) and run 'git ralph loop' again: the run resumes where it stopped; --fresh starts a new run with a budget of its own",
 		l.cause, flag, strings.ToUpper(l.cause))
-}
-
-// dollars prints an amount: cents from a dollar up, finer below ($0.0842).
-func dollars(f float64) string {
-	if f >= 1 || f == 0 {
-		return fmt.Sprintf("$%.2f", f)
-	}
-	s := strings.TrimRight(fmt.Sprintf("%.4f", f), "0")
-	if len(s) < 4 { // "0.5" → "0.50"
-		s += strings.Repeat("0", 4-len(s))
-	}
-	return "$" + s
-}
-
-// count prints a number of tokens with thousands separators: 1,234,567.
-func count(f float64) string {
-	s := strconv.FormatInt(int64(math.Round(f)), 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // warnUnmetered says at the start of a run with a budget when the preset's output carries
@@ -273,3 +253,6 @@ func (r *runner) budgetBeforeRetry(a *attempt) bool {
 	}
 	return over
 }
+
+// tokenCount writes a token figure (kept as a float beside dollar figures) as a count.
+func tokenCount(f float64) string { return units.Count(int64(math.Round(f))) }

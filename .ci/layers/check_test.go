@@ -71,11 +71,11 @@ func TestCheckFindsACycle(t *testing.T) {
 
 func TestRowFor(t *testing.T) {
 	tests := []struct{ pkg, row string }{
-		{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops"},
+		{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
 		{"loop/agentcli/resettime", ""},
 		{"loop/workflow", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 		{"loop/fleet", "history gitops"}, // a row of its own wins over loop/...
-		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
+		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
 	}
 	for _, tt := range tests {
 		if row, ok := rowFor(tt.pkg); !ok || row != tt.row {

@@ -10,8 +10,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
 	// each other (Go refuses a cycle), never the command package
-	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
-	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops"},
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
@@ -26,10 +26,10 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops"},
+	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact"},
-	{"loop/agentcli", "loop/agent loop/agentcli/..."},
+	{"loop/agentcli", "loop/agent loop/agentcli/... units"},
 	{"loop/agentcli/...", ""},
 	{"loop/demoagent", "gitops prompts/repofile"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
@@ -43,6 +43,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the safe reader of files a repository names: a leaf, also used by history and cmd
 	{"prompts/...", ""},
 	{"gitops", ""},
+	// numbers written for people (sizes, dollars, counts): a leaf the commands, the loop's
+	// budget messages and the agents' rendering share
+	{"units", ""},
 	{"gitops/...", ""},
 
 	// measuring tools, not shipped

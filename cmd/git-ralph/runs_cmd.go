@@ -27,22 +27,11 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	if err := recoverMerges(ctx, s, here); err != nil {
-		return err
-	}
-	members, bad, err := fleet.Members(ctx, here)
+	now := time.Now()
+	runs, err := readRuns(ctx, s, here, now)
 	if err != nil {
 		return err
 	}
-	for _, e := range bad {
-		fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(e.Error()))
-	}
-	now := time.Now()
-	runs := make([]status.Run, 0, len(members))
-	for _, m := range members {
-		runs = append(runs, status.ReadRun(ctx, here, m, now))
-	}
-	withMerges(ctx, here, members, runs)
 	if c.JSON {
 		return printJSON(s.Stdout, runs)
 	}
@@ -58,8 +47,29 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 	return nil
 }
 
-// printRuns prints one line per loop, then how to look closer.
-func printRuns(w io.Writer, runs []status.Run, now time.Time) error {
+// readRuns reads every loop of the repository (here is any of its work trees), warning
+// on stderr about the worktree records it cannot read.
+func readRuns(ctx context.Context, s Streams, here string, now time.Time) ([]status.Run, error) {
+	if err := recoverMerges(ctx, s, here); err != nil {
+		return nil, err
+	}
+	members, bad, err := fleet.Members(ctx, here)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range bad {
+		fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(e.Error()))
+	}
+	runs := make([]status.Run, 0, len(members))
+	for _, m := range members {
+		runs = append(runs, status.ReadRun(ctx, here, m, now))
+	}
+	withMerges(ctx, here, members, runs)
+	return runs, nil
+}
+
+// runsTable prints the header and one line per loop, in aligned columns.
+func runsTable(w io.Writer, runs []status.Run, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tBRANCH\tSTATE\tITERATION\tLAST OUTCOME\tVALIDATION\tAHEAD\tPATH")
 	for _, r := range runs {
@@ -67,7 +77,12 @@ func printRuns(w io.Writer, runs []status.Run, now time.Time) error {
 			display.Printable(runState(r, now)), runIteration(r), display.Printable(orDash(r.LastOutcome)),
 			display.Printable(orDash(r.Validation)), runAhead(r), display.Printable(r.Path))
 	}
-	if err := tw.Flush(); err != nil {
+	return tw.Flush()
+}
+
+// printRuns prints one line per loop, then how to look closer.
+func printRuns(w io.Writer, runs []status.Run, now time.Time) error {
+	if err := runsTable(w, runs, now); err != nil {
 		return err
 	}
 	for _, r := range runs {

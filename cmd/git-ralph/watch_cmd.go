@@ -34,22 +34,33 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	terminal := reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stdout)
+	_, color := os.LookupEnv("NO_COLOR")
 	if _, err := runningLoop(ctx, root); errors.Is(err, errNoLoop) && c.Loop == "" {
-		fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
-		if err := (&RunsCmd{}).Run(ctx, s); err != nil {
+		if !terminal {
+			fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
+			if err := (&RunsCmd{}).Run(ctx, s); err != nil {
+				return err
+			}
+			fmt.Fprintln(s.Stdout, "hint: git ralph watch --loop NAME")
+			return nil
+		}
+		name, err := pickLoop(ctx, s, !color)
+		if err != nil || name == "" {
 			return err
 		}
-		fmt.Fprintln(s.Stdout, "hint: git ralph watch --loop NAME")
-		return nil
+		c.Loop = name
+		if root, err = c.root(ctx); err != nil {
+			return err
+		}
 	}
-	if !reporting.IsTerminal(s.Stdin) || !reporting.IsTerminal(s.Stdout) {
+	if !terminal {
 		return hints.Wrap(errors.New("watch needs a terminal"), "'git ralph status --watch' prints each change of the status, for a log or a pipe")
 	}
 	path, err := lockPath(ctx, root)
 	if err != nil {
 		return err
 	}
-	_, color := os.LookupEnv("NO_COLOR")
 	cps := &watchedCheckpoints{}
 	model := watch.New(func() (watch.Snapshot, error) {
 		snap, err := watchSnapshot(ctx, root, path, time.Now())
@@ -65,6 +76,40 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		return nil // Ctrl+C from outside (a signal): the watch ends, the loop goes on
 	}
 	return err
+}
+
+// pickLoop shows the repository's loops full screen and returns the one picked with
+// Enter; "" when the user quit.
+func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
+	here, err := repoRoot(ctx)
+	if err != nil {
+		return "", err
+	}
+	now := time.Now()
+	runs, err := readRuns(ctx, s, here, now)
+	if err != nil {
+		return "", err
+	}
+	var table bytes.Buffer
+	if err := runsTable(&table, runs, now); err != nil {
+		return "", err
+	}
+	rows := strings.Split(strings.TrimRight(table.String(), "\n"), "\n")
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = r.Name
+	}
+	picker := watch.NewPicker("no loop is running in this work tree; pick one of the repository's loops to watch:",
+		rows[0], names, rows[1:], color)
+	p := tea.NewProgram(picker, tea.WithAltScreen(), tea.WithContext(ctx),
+		tea.WithInput(s.Stdin), tea.WithOutput(s.Stdout))
+	if _, err := p.Run(); err != nil {
+		if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+			return "", nil
+		}
+		return "", err
+	}
+	return picker.Chosen(), nil
 }
 
 // watchSnapshot reads what the view shows: files only, every tick.

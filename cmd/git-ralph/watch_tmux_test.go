@@ -200,3 +200,63 @@ func (tm *tmuxView) waitScreen(what string, texts ...string) {
 	}
 	tm.t.Fatalf("the screen never showed %s (%q):\n%s", what, texts, screen)
 }
+
+// TestWatchPicksALoopInTmux: with no loop running in the main work tree, `git ralph watch`
+// lists the repository's loops (both worktree loops here); j/k move, Enter watches the
+// one under the cursor as --loop NAME would, and q in the list quits.
+func TestWatchPicksALoopInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	bin := installSelf(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	stop := filepath.Join(t.TempDir(), "go")
+
+	for _, name := range []string{"alpha", "beta"} {
+		loop := exec.Command("git-ralph", "loop", "--worktree", name, "--max", "1", "--idle-threshold", "0", "--agent-cmd",
+			`echo "hello from `+name+` iteration $RALPH_ITERATION"; while [ ! -e `+stop+` ]; do sleep 0.1; done`)
+		loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := loop.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ended := make(chan error, 1)
+		go func() { ended <- loop.Wait() }()
+		t.Cleanup(func() {
+			os.WriteFile(stop, nil, 0o644)
+			select {
+			case <-ended:
+			case <-time.After(20 * time.Second):
+				syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+				<-ended
+			}
+		})
+	}
+	waitFor(t, "both loops to run", func() bool {
+		return strings.Count(ralph(t, "runs"), " running") == 2
+	})
+
+	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the list of loops", "pick one of the repository's loops", "> main ", "  alpha ", "  beta ", "Enter watch this loop")
+	tm.keys("j")
+	tm.waitScreen("the cursor on alpha", "> alpha ")
+	tm.keys("j", "k", "Down")
+	tm.waitScreen("the cursor on beta", "> beta ")
+	tm.keys("Enter")
+	tm.waitScreen("beta's view", "iteration: 1/1 in this run (in progress)", "hello from beta iteration 1")
+	if screen := tm.capture(); strings.Contains(screen, "alpha") {
+		t.Errorf("watching beta, the screen shows alpha:\n%s", screen)
+	}
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+
+	tm = startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the list of loops", "> main ")
+	tm.keys("q")
+	waitFor(t, "the list to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+}

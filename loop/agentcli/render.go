@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-ralph/git-ralph/units"
 )
 
 // Renderer turns an agent's raw output, one line at a time as it arrives, into lines a
@@ -87,7 +89,7 @@ func cutRaw(raw []byte) string {
 	for len(head) > 0 && !utf8.Valid(head) { // not in the middle of a character
 		head = head[:len(head)-1]
 	}
-	return string(head) + " … [" + byteSize(int64(len(raw)-len(head))) + " more]"
+	return string(head) + " … [" + units.Size(int64(len(raw)-len(head))) + " more]"
 }
 
 // End renders what the renderer still holds at the end of the stream: the agent's

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/git-ralph/git-ralph/units"
 )
 
 // Plain makes one line of an agent's output safe to show on a terminal or in a log: tabs
@@ -66,20 +68,7 @@ func sizeOf(output string) string {
 	if lines == 1 {
 		noun = "line"
 	}
-	return fmt.Sprintf("%d %s, %s", lines, noun, byteSize(int64(len(output))))
-}
-
-// byteSize prints a byte count: 512 B, 1.2 KiB, 3.4 MiB.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	return fmt.Sprintf("%d %s, %s", lines, noun, units.Size(int64(len(output))))
 }
 
 // usageRendered is the tokens and cost a run reported, for the end of its rendering:
@@ -88,12 +77,12 @@ func byteSize(n int64) string {
 func usageRendered(u Usage) []string {
 	var parts []string
 	if u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens > 0 {
-		t := fmt.Sprintf("tokens: %s in, %s out", thousands(u.InputTokens), thousands(u.OutputTokens))
+		t := fmt.Sprintf("tokens: %s in, %s out", units.Count(u.InputTokens), units.Count(u.OutputTokens))
 		if u.CacheReadTokens > 0 {
-			t += ", " + thousands(u.CacheReadTokens) + " cache read"
+			t += ", " + units.Count(u.CacheReadTokens) + " cache read"
 		}
 		if u.CacheWriteTokens > 0 {
-			t += ", " + thousands(u.CacheWriteTokens) + " cache write"
+			t += ", " + units.Count(u.CacheWriteTokens) + " cache write"
 		}
 		parts = append(parts, t)
 	}
@@ -107,18 +96,4 @@ func usageRendered(u Usage) []string {
 		parts = append(parts, Plain(oneLine(u.Model, 60)))
 	}
 	return []string{"= " + strings.Join(parts, " · ")}
-}
-
-// thousands prints n with commas: 12,345.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/git-ralph/git-ralph/units"
 )
 
 // maxRenderLine is the longest raw line a RenderWriter holds to render: a tool result
@@ -66,7 +68,7 @@ func (rw *RenderWriter) line() []string {
 	var out []string
 	if rw.over > 0 {
 		size := int64(len(rw.pending)) + rw.over
-		out = []string{fmt.Sprintf("[a line of %s, too long to show]", byteSize(size))}
+		out = []string{fmt.Sprintf("[a line of %s, too long to show]", units.Size(size))}
 	} else {
 		out = rw.r.Line(rw.pending)
 	}
