@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
@@ -62,6 +63,42 @@ func (r repoSource) store(ctx context.Context, loop string) (*history.Store, err
 		return nil, fmt.Errorf("%w: %w", serve.ErrNotFound, err)
 	}
 	return history.OpenStore(m.Path)
+}
+
+// Live finds the loop once (git) and returns a reader of its latest iteration's log that
+// reads files only, as watch does every tick: the state, the lock's holder, a few records.
+func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, error) {
+	m, err := fleet.Find(ctx, r.here, loop)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", serve.ErrNotFound, err)
+	}
+	path, err := lockPath(ctx, m.Path)
+	if err != nil {
+		return nil, err
+	}
+	store, err := history.OpenStore(m.Path)
+	if err != nil {
+		return nil, err
+	}
+	var last serve.LiveLog // the format is looked up once per iteration
+	return func() (serve.LiveLog, error) {
+		st, err := readStatus(ctx, m.Path, path)
+		if err != nil {
+			return serve.LiveLog{}, err
+		}
+		live := serve.LiveLog{State: display.Printable(statusSummary(st))}
+		if st.State == nil || st.HistoryIteration == 0 {
+			return live, nil
+		}
+		live.Iteration, live.Path = st.HistoryIteration, store.OutputPath(st.HistoryIteration)
+		if live.Iteration == last.Iteration {
+			live.Format = last.Format
+		} else {
+			_, live.Format = lastRecorded(store, live.Iteration)
+		}
+		last = live
+		return live, nil
+	}, nil
 }
 
 func (r repoSource) Iterations(ctx context.Context, loop string) ([]history.Record, []history.BadRecord, error) {

@@ -18,8 +18,30 @@ import (
 	"github.com/git-ralph/git-ralph/history"
 )
 
-// fakeSource is one running loop with two iterations, strings hostile on purpose.
-type fakeSource struct{ acted []string }
+// fakeSource is one running loop with two iterations, strings hostile on purpose; its
+// latest iteration's log is whatever live says.
+type fakeSource struct {
+	acted []string
+	mu    sync.Mutex
+	live  LiveLog
+}
+
+func (f *fakeSource) Live(_ context.Context, loop string) (LiveReader, error) {
+	if loop != "main" {
+		return nil, ErrNotFound
+	}
+	return func() (LiveLog, error) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.live, nil
+	}, nil
+}
+
+func (f *fakeSource) setLive(l LiveLog) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.live = l
+}
 
 func (f *fakeSource) Loops(context.Context) ([]status.Run, error) {
 	return []status.Run{{Name: "main", Branch: "main", Path: "/repo", State: status.StateRunning, Iteration: 2, MaxIterations: 5, LastOutcome: "success"},
@@ -80,7 +102,7 @@ func get(t *testing.T, c *http.Client, u string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-var pages = []string{"/", "/loops/main", "/loops/main/iterations/1/diff", "/static/style.css", "/nowhere"}
+var pages = []string{"/", "/loops/main", "/loops/main/iterations/1/diff", "/static/style.css", "/static/live.js", "/nowhere", "/loops/main/live"}
 
 func TestEveryPageNeedsTheToken(t *testing.T) {
 	_, ts, _ := newTestServer(t)
@@ -130,7 +152,7 @@ func TestTheTokenBecomesACookie(t *testing.T) {
 			t.Errorf("Set-Cookie %q lacks %s", setCookie, want)
 		}
 	}
-	for _, p := range pages[:4] {
+	for _, p := range pages[:5] {
 		if code, _ := get(t, c, ts.URL+p); code != http.StatusOK {
 			t.Errorf("GET %s with the cookie: %d, want 200", p, code)
 		}
@@ -264,17 +286,21 @@ func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
 	if !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.Contains(u, "token="+s.token) {
 		t.Errorf("URL %q", u)
 	}
-	if code, body := get(t, browser(t), u); code != http.StatusOK || !strings.Contains(body, "main") {
+	c := browser(t)
+	if code, body := get(t, c, u); code != http.StatusOK || !strings.Contains(body, "main") {
 		t.Errorf("GET the printed URL: %d %s", code, body)
 	}
+	// a page showing the live output holds a stream open: the stop must not wait on it
+	_, stopStream := sse(t, c, strings.TrimSuffix(u, "/?token="+s.token)+"/loops/main/live")
+	defer stopStream()
 	cancel()
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not stop after its context ended")
+	case <-time.After(shutdownGrace / 2):
+		t.Fatal("Serve did not stop promptly after its context ended, with a live stream open")
 	}
 	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
 		t.Errorf("still listening after the stop")

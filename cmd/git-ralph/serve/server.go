@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 )
 
@@ -29,6 +30,10 @@ type Server struct {
 	token string // grants access: in the printed URL, then in the cookie
 	csrf  string // proves a POST came from one of our pages (a form's hidden field)
 	pages *template.Template
+	// stopping closes when the server shuts down: the live streams, which never go
+	// idle by themselves, end then rather than holding the shutdown for its grace
+	stopping chan struct{}
+	stop     sync.Once
 }
 
 // New makes a dashboard of src with fresh random secrets.
@@ -45,7 +50,7 @@ func New(src Source) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{src: src, token: token, csrf: csrf, pages: pages}, nil
+	return &Server{src: src, token: token, csrf: csrf, pages: pages, stopping: make(chan struct{})}, nil
 }
 
 // randomToken is 128 bits from crypto/rand, in hex so that it is safe in a URL.
@@ -74,6 +79,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.loopsPage)
 	mux.HandleFunc("GET /loops/{loop}", s.iterationsPage)
 	mux.HandleFunc("GET /loops/{loop}/iterations/{n}/diff", s.diffPage)
+	mux.HandleFunc("GET /loops/{loop}/live", s.livePage)
 	mux.Handle("POST /loops/{loop}/{action}", s.sameOrigin(http.HandlerFunc(s.act)))
 	return s.authorized(securityHeaders(mux))
 }
@@ -165,6 +171,7 @@ const shutdownGrace = 5 * time.Second
 // Serve serves on ln, printing the URL to w, until ctx ends; then it shuts down cleanly.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error {
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(func() { s.stop.Do(func() { close(s.stopping) }) })
 	if warning := Exposed(ln.Addr()); warning != "" {
 		fmt.Fprintf(w, "warning: %s\n", warning)
 	}

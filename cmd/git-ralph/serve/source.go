@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
 // Source is what the dashboard shows, read by the command from the repository. Its
@@ -20,6 +21,21 @@ type Source interface {
 	// Diff is iteration n's saved diff, at most limit bytes of it, and whether it was cut
 	// there. ErrNotFound when the loop or the diff does not exist.
 	Diff(ctx context.Context, loop string, n int, limit int64) (diff []byte, cut bool, err error)
+	// Live finds the loop (ErrNotFound when there is none) and returns what reads its
+	// latest iteration's output log. The reader is called every second while a page
+	// shows the loop's live output, so it reads files only (no git, no lock).
+	Live(ctx context.Context, loop string) (LiveReader, error)
+}
+
+// LiveReader reads, each time it is called, where the loop's latest iteration writes.
+type LiveReader func() (LiveLog, error)
+
+// LiveLog is the loop's state and the output log of its latest iteration.
+type LiveLog struct {
+	State     string          // the loop's state in `status`'s words, one line
+	Iteration int             // the latest iteration's number for history; 0 before any
+	Path      string          // its output log; "" before any
+	Format    agentcli.Format // how the agent of that iteration writes (the renderer's)
 }
 
 // Actor is the part of a Source that steers a loop (pause, resume, cancel, checkpoint,
