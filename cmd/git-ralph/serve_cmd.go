@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
@@ -31,11 +37,44 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	ln, err := serve.Listen(c.Addr)
+	ln, err := listenServe(c.Addr)
 	if err != nil {
 		return err
 	}
 	return srv.Serve(ctx, ln, s.Stdout)
+}
+
+// addrHint is how --addr is written.
+const addrHint = "--addr HOST:PORT, e.g. --addr 127.0.0.1:8080 (port 0: a free one); without --addr the dashboard takes a free port on 127.0.0.1"
+
+// listenServe checks --addr before it listens, so that a mistake is named with its cause
+// and its fix rather than in the socket's words.
+func listenServe(addr string) (net.Listener, error) {
+	if addr != "" {
+		_, port, err := net.SplitHostPort(addr)
+		var bad *net.AddrError
+		if errors.As(err, &bad) {
+			return nil, hints.Wrap(fmt.Errorf("--addr %q is not HOST:PORT: %s", addr, bad.Err), addrHint)
+		}
+		if err != nil {
+			return nil, hints.Wrap(fmt.Errorf("--addr %q is not HOST:PORT: %w", addr, err), addrHint)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return nil, hints.Wrap(fmt.Errorf("--addr %q: the port %q is not a number from 0 to 65535", addr, port), addrHint)
+		}
+	}
+	ln, err := serve.Listen(addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, hints.Wrap(err, "another program listens there: pick another port, or leave --addr out for a free one")
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return nil, hints.Wrap(err, "HOST must be an address of this machine (127.0.0.1 for it alone, 0.0.0.0 for every network it is on)")
+	case errors.Is(err, syscall.EACCES):
+		return nil, hints.Wrap(err, "ports below 1024 need privileges: pick a port from 1024 up")
+	case err != nil:
+		return nil, hints.Wrap(err, addrHint)
+	}
+	return ln, nil
 }
 
 // repoSource reads the repository's loops for the dashboard, as runs and history do,
@@ -99,6 +138,46 @@ func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, er
 		last = live
 		return live, nil
 	}, nil
+}
+
+// Act runs the command of the action's name on the loop, as watch's keys do: the same
+// code as `git ralph pause --loop NAME`, its output returned as one line. An inject's text
+// goes through stdin ('inject -'), so that any text, "-" too, is queued as it is.
+func (r repoSource) Act(ctx context.Context, loop, action, text string) (string, error) {
+	f := LoopFlag{Loop: loop}
+	var cmd commandRun
+	switch action {
+	case "pause":
+		cmd = &PauseCmd{LoopFlag: f}
+	case "resume":
+		cmd = &ResumeCmd{LoopFlag: f}
+	case "cancel":
+		cmd = &CancelCmd{LoopFlag: f}
+	case "inject":
+		cmd = &InjectCmd{Text: "-", LoopFlag: f}
+	case "checkpoint":
+		cmd = &CheckpointCmd{Label: strings.TrimSpace(text), LoopFlag: f}
+	default:
+		return "", fmt.Errorf("%w: no action %q (pause, resume, cancel, inject, checkpoint)", serve.ErrNotFound, action)
+	}
+	return runForView(ctx, cmd, text)
+}
+
+// commandRun is a command of this package, run by a view rather than by kong.
+type commandRun interface {
+	Run(context.Context, Streams) error
+}
+
+// runForView runs a command for a view (watch's keys, serve's buttons) with stdin as its
+// input, and returns what it printed as one line, its error with its hint.
+func runForView(ctx context.Context, cmd commandRun, stdin string) (string, error) {
+	var out bytes.Buffer
+	err := cmd.Run(ctx, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &out})
+	var h *hints.Error
+	if errors.As(err, &h) && h.Hint() != "" {
+		err = fmt.Errorf("%w (hint: %s)", err, h.Hint())
+	}
+	return strings.Join(strings.Fields(out.String()), " "), err
 }
 
 func (r repoSource) Iterations(ctx context.Context, loop string) ([]history.Record, []history.BadRecord, error) {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
@@ -86,7 +88,7 @@ func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
 	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
 		recs[i], recs[j] = recs[j], recs[i]
 	}
-	s.render(w, "iterations.html", map[string]any{"Title": "Loop " + name, "Loop": name, "Records": recs, "Bad": bad, "CSRF": s.csrf})
+	s.render(w, "iterations.html", map[string]any{"Title": "Loop " + name, "Loop": name, "Records": recs, "Bad": bad, "CSRF": s.csrf, "Flash": s.flashes.take(name)})
 }
 
 func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
@@ -105,7 +107,9 @@ func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
 		"Iteration": n, "Lines": diffLines(string(diff)), "Cut": cut, "Limit": display.Plural(diffLimit>>20, "MiB")})
 }
 
-// act runs one of the loop's actions (behind sameOrigin) and goes back to the loop's page.
+// act runs one of the loop's actions (behind sameOrigin) and goes back to the loop's page
+// (303: the browser GETs it, and a reload does not post again), which then says what
+// the action said, or its error.
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	actor, ok := s.src.(Actor)
 	if !ok {
@@ -114,12 +118,46 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	name := r.PathValue("loop")
 	said, err := actor.Act(r.Context(), name, r.PathValue("action"), r.PostFormValue("text"))
-	if err != nil {
+	if errors.Is(err, ErrNotFound) {
 		fail(w, err)
 		return
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintln(w, said)
+	f := flash{Said: said}
+	if err != nil {
+		f = flash{Said: strings.TrimSpace(said + " error: " + err.Error()), Failed: true}
+	}
+	s.flashes.put(name, f)
+	http.Redirect(w, r, "/loops/"+url.PathEscape(name), http.StatusSeeOther)
+}
+
+// flash is what an action said, and whether it failed.
+type flash struct {
+	Said   string
+	Failed bool
+}
+
+// flashes are what the last action on each loop said, shown once on its page.
+type flashes struct {
+	mu   sync.Mutex
+	said map[string]flash
+}
+
+func (f *flashes) put(loop string, said flash) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.said == nil {
+		f.said = map[string]flash{}
+	}
+	f.said[loop] = said
+}
+
+// take returns the loop's message and forgets it.
+func (f *flashes) take(loop string) flash {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	said := f.said[loop]
+	delete(f.said, loop)
+	return said
 }
 
 // diffLine is one line of a unified diff and its class: add, del, hunk, meta or "".

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -65,9 +66,15 @@ func (f *fakeSource) Diff(_ context.Context, loop string, n int, _ int64) ([]byt
 	return []byte(fakeDiff), false, nil
 }
 
-func (f *fakeSource) Act(_ context.Context, loop, action, _ string) (string, error) {
-	f.acted = append(f.acted, loop+" "+action)
-	return action + "d", nil
+func (f *fakeSource) Act(_ context.Context, loop, action, text string) (string, error) {
+	switch {
+	case action == "nothing":
+		return "", ErrNotFound
+	case text == "<bad>":
+		return "", errors.New("the label <bad> is not one")
+	}
+	f.acted = append(f.acted, strings.TrimSpace(loop+" "+action+" "+text))
+	return action + "d <ok>", nil
 }
 
 func newTestServer(t *testing.T) (*Server, *httptest.Server, *fakeSource) {
@@ -201,20 +208,29 @@ func TestTheIterationsAndTheDiff(t *testing.T) {
 	}
 }
 
-// post sends a form as a page of origin would, with the cookie.
-func post(t *testing.T, s *Server, ts *httptest.Server, path, origin, csrf string) int {
+// post sends a form as a page of origin would, with the cookie, and does not follow
+// the redirect.
+func post(t *testing.T, s *Server, ts *httptest.Server, path, origin, csrf string, form ...string) int {
 	t.Helper()
-	req, _ := http.NewRequest("POST", ts.URL+path, strings.NewReader(url.Values{"csrf": {csrf}}.Encode()))
+	values := url.Values{"csrf": {csrf}}
+	for i := 0; i+1 < len(form); i += 2 {
+		values.Set(form[i], form[i+1])
+	}
+	req, _ := http.NewRequest("POST", ts.URL+path, strings.NewReader(values.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.AddCookie(&http.Cookie{Name: cookieName, Value: s.token})
 	if origin != "" {
 		req.Header.Set("Origin", origin)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	if resp.StatusCode == http.StatusSeeOther && resp.Header.Get("Location") != "/loops/main" {
+		t.Errorf("POST %s went back to %q, want /loops/main", path, resp.Header.Get("Location"))
+	}
 	return resp.StatusCode
 }
 
@@ -235,8 +251,8 @@ func TestACrossOriginPostIsRefused(t *testing.T) {
 		t.Fatalf("a refused POST acted: %v", src.acted)
 	}
 	// the same POST from our own page goes through: the refusals above are the checks'
-	if code := post(t, s, ts, "/loops/main/pause", ts.URL, s.csrf); code != http.StatusOK {
-		t.Errorf("a same-origin POST with the CSRF token: %d, want 200", code)
+	if code := post(t, s, ts, "/loops/main/pause", ts.URL, s.csrf); code != http.StatusSeeOther {
+		t.Errorf("a same-origin POST with the CSRF token: %d, want 303", code)
 	}
 	if strings.Join(src.acted, ",") != "main pause" {
 		t.Errorf("acted: %v, want [main pause]", src.acted)
@@ -322,3 +338,40 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+// A button posts, goes back to the loop's page (303), and the page says once what the
+// action said, or its error; the text field's words reach the action; an action that
+// does not exist is a 404.
+func TestTheButtonsActAndGoBack(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	c := browser(t)
+	_, page := get(t, c, ts.URL+"/loops/main?token="+s.token)
+	for _, a := range []string{"pause", "resume", "cancel", "inject", "checkpoint"} {
+		if !strings.Contains(page, `action="/loops/main/`+a+`"`) {
+			t.Errorf("the loop page has no %s button:\n%s", a, page)
+		}
+	}
+	if n := strings.Count(page, `name="csrf" value="`+s.csrf+`"`); n != 5 {
+		t.Errorf("%d forms carry the CSRF token, want 5", n)
+	}
+	if code := post(t, s, ts, "/loops/main/inject", ts.URL, s.csrf, "text", "use <v2>"); code != http.StatusSeeOther {
+		t.Fatalf("inject: %d, want 303", code)
+	}
+	if strings.Join(src.acted, ",") != "main inject use <v2>" {
+		t.Errorf("acted: %q", src.acted)
+	}
+	_, page = get(t, c, ts.URL+"/loops/main")
+	if !strings.Contains(page, `<p class="said" id="said">injectd &lt;ok&gt;</p>`) {
+		t.Errorf("the page does not say what the action said:\n%s", page)
+	}
+	if _, again := get(t, c, ts.URL+"/loops/main"); strings.Contains(again, `id="said"`) {
+		t.Errorf("the action's words are shown twice")
+	}
+	post(t, s, ts, "/loops/main/checkpoint", ts.URL, s.csrf, "text", "<bad>")
+	if _, page = get(t, c, ts.URL+"/loops/main"); !strings.Contains(page, `<p class="said error" id="said">error: the label &lt;bad&gt; is not one</p>`) {
+		t.Errorf("the page does not say the action's error:\n%s", page)
+	}
+	if code := post(t, s, ts, "/loops/main/nothing", ts.URL, s.csrf); code != http.StatusNotFound {
+		t.Errorf("an action that does not exist: %d, want 404", code)
+	}
+}

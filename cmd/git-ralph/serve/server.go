@@ -34,6 +34,7 @@ type Server struct {
 	// idle by themselves, end then rather than holding the shutdown for its grace
 	stopping chan struct{}
 	stop     sync.Once
+	flashes  flashes
 }
 
 // New makes a dashboard of src with fresh random secrets.
