@@ -309,6 +309,13 @@ func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
 	// a page showing the live output holds a stream open: the stop must not wait on it
 	_, stopStream := sse(t, c, strings.TrimSuffix(u, "/?token="+s.token)+"/loops/main/live")
 	defer stopStream()
+	// and a browser opens connections ahead of need (Chromium does): one that has sent
+	// nothing yet must not hold the stop either
+	idle, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
 	cancel()
 	select {
 	case err := <-done:
@@ -316,7 +323,7 @@ func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 	case <-time.After(shutdownGrace / 2):
-		t.Fatal("Serve did not stop promptly after its context ended, with a live stream open")
+		t.Fatal("Serve did not stop promptly after its context ended, with a live stream and a fresh connection open")
 	}
 	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
 		t.Errorf("still listening after the stop")

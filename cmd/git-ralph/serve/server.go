@@ -139,7 +139,9 @@ func securityHeaders(next http.Handler) http.Handler {
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; form-action 'self'")
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
+		// same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with
+		// our own forms, which sameOrigin must refuse; other sites get no Referer either way
+		h.Set("Referrer-Policy", "same-origin")
 		h.Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)
 	})
@@ -171,8 +173,12 @@ const shutdownGrace = 5 * time.Second
 
 // Serve serves on ln, printing the URL to w, until ctx ends; then it shuts down cleanly.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	hs.RegisterOnShutdown(func() { s.stop.Do(func() { close(s.stopping) }) })
+	fresh := &freshConns{}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: fresh.track}
+	hs.RegisterOnShutdown(func() {
+		s.stop.Do(func() { close(s.stopping) })
+		fresh.close()
+	})
 	if warning := Exposed(ln.Addr()); warning != "" {
 		fmt.Fprintf(w, "warning: %s\n", warning)
 	}
@@ -195,4 +201,34 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 	}
 	fmt.Fprintln(w, "git ralph serve: stopped")
 	return nil
+}
+
+// freshConns are the connections that have not sent a request yet. Shutdown waits up to
+// 5 s for those (net/http counts one idle only once that old), and a browser opens them
+// ahead of need: Chromium's made every Ctrl+C wait out the grace. Once the server stops,
+// no request on them will be answered, so they are closed at once.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+}
+
+func (f *freshConns) track(c net.Conn, state http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.conns == nil {
+		f.conns = map[net.Conn]bool{}
+	}
+	if state == http.StateNew {
+		f.conns[c] = true
+	} else {
+		delete(f.conns, c)
+	}
+}
+
+func (f *freshConns) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		c.Close()
+	}
 }
