@@ -26,7 +26,8 @@ import (
 func TestDashboardInChromium(t *testing.T) {
 	b := startChromium(t)
 	scratchRepo(t)
-	loop := startFakeLoopWith(t, "3", `echo "hello from iteration $RALPH_ITERATION"; while [ ! -e more ]; do sleep 0.1; done; `+
+	loop := startFakeLoopWith(t, "3", `printf 'package greet\n\n// Greet says hello.\nfunc Greet(n int) string {\n\tif n > 1 {\n\t\treturn "hello, all"\n\t}\n\treturn "hello"\n}\n' > greet.go; `+
+		`echo "hello from iteration $RALPH_ITERATION"; while [ ! -e more ]; do sleep 0.1; done; `+
 		`echo "more from iteration $RALPH_ITERATION"; while [ ! -e go ]; do sleep 0.1; done`)
 	waitFor(t, "the agent to run", func() bool {
 		out, _ := os.ReadFile(".ralph/history/1/output.log")
@@ -75,6 +76,13 @@ func TestDashboardInChromium(t *testing.T) {
 	waitFor(t, "status to say paused", func() bool { return strings.Contains(ralph(t, "status"), "status:          paused since") })
 	b.waitFor("the page to say paused", `document.getElementById("live-state").innerText.startsWith("paused since")`)
 	b.screenshot("paused")
+
+	// the recorded iteration's diff, coloured
+	b.open(base + "/loops/main")
+	b.click(`a[href="/loops/main/iterations/1/diff"]`)
+	b.waitFor("the diff's colours", `[...document.querySelectorAll("pre.diff .kw")].some(e => e.textContent === "func") && `+
+		`document.querySelector("pre.diff .com").textContent === "// Greet says hello."`)
+	b.screenshot("diff")
 
 	// another origin's form: on 127.0.0.1 (same site: the cookie goes, the Origin check
 	// refuses) and on localhost (another site: SameSite=Strict keeps the cookie back)

@@ -104,7 +104,7 @@ func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, "diff.html", map[string]any{"Title": fmt.Sprintf("Loop %s, iteration %d", name, n), "Loop": name,
-		"Iteration": n, "Lines": diffLines(string(diff)), "Cut": cut, "Limit": display.Plural(diffLimit>>20, "MiB")})
+		"Iteration": n, "Diff": diffHTML(diffLines(string(diff))), "Cut": cut, "Limit": display.Plural(diffLimit>>20, "MiB")})
 }
 
 // act runs one of the loop's actions (behind sameOrigin) and goes back to the loop's page
@@ -160,10 +160,15 @@ func (f *flashes) take(loop string) flash {
 	return said
 }
 
-// diffLine is one line of a unified diff and its class: add, del, hunk, meta or "".
-type diffLine struct{ Class, Text string }
+// diffLine is one line of a unified diff: its class (add, del, hunk, meta or ""), its
+// marker (+, - or a space, inside a hunk) and the rest in coloured parts.
+type diffLine struct {
+	Class, Marker string
+	Parts         []token
+}
 
-// diffLines classes each line of a unified diff (git's, as `history --diff` prints it).
+// diffLines classes each line of a unified diff (git's, as `history --diff` prints it)
+// and colours the code of the files whose language it knows.
 func diffLines(diff string) []diffLine {
 	diff = strings.TrimSuffix(diff, "\n")
 	if diff == "" {
@@ -172,24 +177,90 @@ func diffLines(diff string) []diffLine {
 	lines := strings.Split(diff, "\n")
 	out := make([]diffLine, len(lines))
 	inHeader := false
+	var old, new *scanner // the sides of the file's hunks; nil: not coloured
 	for i, l := range lines {
-		class := ""
 		switch {
 		case strings.HasPrefix(l, "diff --git "):
-			class, inHeader = "meta", true
+			inHeader = true
+			old, new = scanners(l)
+			out[i] = diffLine{Class: "meta", Parts: plain(l)}
 		case strings.HasPrefix(l, "@@"):
-			class, inHeader = "hunk", false
+			inHeader = false
+			old.reset()
+			new.reset()
+			out[i] = diffLine{Class: "hunk", Parts: plain(l)}
 		case inHeader:
-			class = "meta" // index, mode, ---, +++, rename, Binary files …
+			out[i] = diffLine{Class: "meta", Parts: plain(l)} // index, mode, ---, +++, rename, Binary files …
 		case strings.HasPrefix(l, "+"):
-			class = "add"
+			out[i] = diffLine{Class: "add", Marker: "+", Parts: new.colour(l[1:])}
 		case strings.HasPrefix(l, "-"):
-			class = "del"
+			out[i] = diffLine{Class: "del", Marker: "-", Parts: old.colour(l[1:])}
+		case strings.HasPrefix(l, " "):
+			old.colour(l[1:]) // a context line is on both sides: the old side's state moves too
+			out[i] = diffLine{Marker: " ", Parts: new.colour(l[1:])}
+		default:
+			out[i] = diffLine{Parts: plain(l)} // "\ No newline at end of file"
 		}
-		out[i] = diffLine{Class: class, Text: l}
 	}
 	return out
 }
+
+// diffHTML writes the lines as the diff page's <pre> holds them: every text escaped here
+// (template.HTMLEscapeString), the classes our own constants. It is not left to the
+// template because html/template's escaping of a span per token took 3.2 s for a 4 MiB
+// diff of code, against a tenth of that here.
+func diffHTML(lines []diffLine) template.HTML {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(`<span class="line`)
+		if l.Class != "" {
+			b.WriteString(" " + l.Class)
+		}
+		b.WriteString(`">`)
+		b.WriteString(l.Marker)
+		for _, p := range l.Parts {
+			if p.Class == "" {
+				b.WriteString(template.HTMLEscapeString(p.Text))
+				continue
+			}
+			b.WriteString(`<span class="` + p.Class + `">`)
+			b.WriteString(template.HTMLEscapeString(p.Text))
+			b.WriteString(`</span>`)
+		}
+		b.WriteString("</span>\n")
+	}
+	return template.HTML(b.String()) // escaped above
+}
+
+// scanners are the two sides' scanners of the file a "diff --git a/X b/Y" line names,
+// nil when its language is not coloured.
+func scanners(header string) (old, new *scanner) {
+	name := header
+	if k := strings.LastIndex(header, " b/"); k >= 0 {
+		name = header[k+3:]
+	}
+	lang := languageOf(strings.Trim(name, `"`))
+	if lang == nil {
+		return nil, nil
+	}
+	return &scanner{lang: lang}, &scanner{lang: lang}
+}
+
+func (s *scanner) reset() {
+	if s != nil {
+		s.open = nil
+	}
+}
+
+// colour is code in coloured parts; in one plain part when there is no scanner.
+func (s *scanner) colour(code string) []token {
+	if s == nil {
+		return plain(code)
+	}
+	return s.line(code)
+}
+
+func plain(text string) []token { return []token{{Text: text}} }
 
 // stateText is the state with its reason: "finished (success)".
 func stateText(r status.Run) string {

@@ -57,7 +57,8 @@ func (f *fakeSource) Iterations(_ context.Context, loop string) ([]history.Recor
 		{Iteration: 2, Outcome: "failure", Error: "<b>bad</b>"}}, nil, nil
 }
 
-const fakeDiff = "diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n-old <i>\n+new\n+more\n"
+const fakeDiff = "diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n-old <i>\n+new\n+more\n" +
+	"diff --git a/m.go b/m.go\n--- a/m.go\n+++ b/m.go\n@@ -1 +1 @@\n+s := \"</pre><script>\" // <b>&\n"
 
 func (f *fakeSource) Diff(_ context.Context, loop string, n int, _ int64) ([]byte, bool, error) {
 	if loop != "main" || n != 1 {
@@ -196,10 +197,14 @@ func TestTheIterationsAndTheDiff(t *testing.T) {
 	}
 	_, body = get(t, c, ts.URL+"/loops/main/iterations/1/diff")
 	for _, want := range []string{`<span class="line meta">diff --git a/x b/x</span>`, `<span class="line meta">--- a/x</span>`,
-		`<span class="line hunk">@@ -1 &#43;1,2 @@</span>`, `<span class="line del">-old &lt;i&gt;</span>`, `<span class="line add">&#43;new</span>`} {
+		`<span class="line hunk">@@ -1 +1,2 @@</span>`, `<span class="line del">-old &lt;i&gt;</span>`, `<span class="line add">+new</span>`,
+		`<span class="line add">+s := <span class="str">&#34;&lt;/pre&gt;&lt;script&gt;&#34;</span> <span class="com">// &lt;b&gt;&amp;</span></span>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the diff page lacks %q:\n%s", want, body)
 		}
+	}
+	if strings.Contains(body, "<script>") || strings.Count(body, "</pre>") != 1 {
+		t.Errorf("the diff's text reached the page unescaped:\n%s", body)
 	}
 	for _, p := range []string{"/loops/other", "/loops/main/iterations/7/diff", "/loops/main/iterations/x/diff"} {
 		if code, _ := get(t, c, ts.URL+p); code != http.StatusNotFound {
