@@ -130,27 +130,36 @@ func ForgetMerge(commonDir, name string) error {
 // Merges reads every loop's merge, oldest request first. A file that cannot be read comes
 // back in bad without hiding the others.
 func Merges(commonDir string) (list []Merge, bad []error, err error) {
-	entries, err := os.ReadDir(filepath.Join(commonDir, filepath.FromSlash(mergesDir)))
+	list, bad, err = loadEach(filepath.Join(commonDir, filepath.FromSlash(mergesDir)), "the merge queue",
+		func(name string) (Merge, bool, error) { return LoadMerge(commonDir, name) })
+	sort.SliceStable(list, func(i, j int) bool { return list[i].RequestedAt.Before(list[j].RequestedAt) })
+	return list, bad, err
+}
+
+// loadEach loads every NAME.toml of dir with load: the per-loop files of the merge queue
+// and of the worktree loops. A file load cannot read comes back in bad, so that one broken
+// file hides none of the others; a dir that does not exist is an empty list.
+func loadEach[T any](dir, what string, load func(name string) (T, bool, error)) (list []T, bad []error, err error) {
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("listing the merge queue: %w", err)
+		return nil, nil, fmt.Errorf("listing %s: %w", what, err)
 	}
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".toml")
 		if !ok || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
 			continue
 		}
-		m, found, err := LoadMerge(commonDir, name)
+		v, found, err := load(name)
 		switch {
 		case err != nil:
 			bad = append(bad, err)
 		case found:
-			list = append(list, m)
+			list = append(list, v)
 		}
 	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].RequestedAt.Before(list[j].RequestedAt) })
 	return list, bad, nil
 }
 

@@ -93,6 +93,8 @@ type State struct {
 	// kept so that a loop started later knows which shared limits are its own before its
 	// agent runs again.
 	AgentAccount string `toml:"agent_account,omitempty" json:"agent_account,omitempty"`
+	// Task is the run's inline task (`git ralph loop "TASK"`); a resumed run goes on with it.
+	Task string `toml:"task,omitempty" json:"task,omitempty"`
 	// Feedback is the last iteration's validation failure, for the next iteration's prompt.
 	Feedback string `toml:"feedback,omitempty" json:"feedback,omitempty"`
 	PID      int    `toml:"pid" json:"pid"` // the loop process
@@ -161,6 +163,21 @@ func LoadState(root string) (State, error) {
 	default:
 		return State{}, keepCorrupt(path, line, err, time.Now())
 	}
+}
+
+// PeekState reads the state of the repository at root as LoadState does, but leaves a
+// file that does not parse where it is (for the loop to report and keep aside) and
+// returns the zero State for it: for a look before the loop starts.
+func PeekState(root string) State {
+	data, err := repofile.ReadIn(root, filepath.Join(Dir, stateFile), Dir+"/"+stateFile, repofile.StateLimit)
+	if err != nil {
+		return State{}
+	}
+	s, _, err := parseState(data)
+	if err != nil {
+		return State{}
+	}
+	return s
 }
 
 // parseState decodes a state file, returning the line of the error where there is one. The

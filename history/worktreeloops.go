@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"syscall"
 	"time"
 
@@ -116,29 +115,10 @@ func checkBookkeeping(path string, schema, known int, named, name string) error 
 // WorktreeLoops reads every worktree loop's file, sorted by name. A file that cannot be
 // read does not hide the others: its problem comes back in bad.
 func WorktreeLoops(commonDir string) (loops []WorktreeLoop, bad []error, err error) {
-	dir := filepath.Join(commonDir, filepath.FromSlash(worktreeLoopsDir))
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("listing the worktree loops: %w", err)
-	}
-	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ".toml")
-		if !ok || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
-			continue
-		}
-		l, found, err := LoadWorktreeLoop(commonDir, name)
-		switch {
-		case err != nil:
-			bad = append(bad, err)
-		case found:
-			loops = append(loops, l)
-		}
-	}
+	loops, bad, err = loadEach(filepath.Join(commonDir, filepath.FromSlash(worktreeLoopsDir)), "the worktree loops",
+		func(name string) (WorktreeLoop, bool, error) { return LoadWorktreeLoop(commonDir, name) })
 	sort.Slice(loops, func(i, j int) bool { return loops[i].Name < loops[j].Name })
-	return loops, bad, nil
+	return loops, bad, err
 }
 
 // WorktreeLoopsLock serialises the commands that create or change worktree loops, so two

@@ -50,6 +50,7 @@ type Config struct {
 	StagnationThreshold  int
 	StagnationSimilarity int    // percent alike that counts as the same text
 	Context              string // extra text for every iteration's prompt
+	Task                 string // the inline task (`git ralph loop "TASK"`), saved with the run; "": the prompt files say what to do
 	Fresh                bool   // start a new run even if the last one is unfinished
 
 	ValidateCmd     string        // run with sh -c after each iteration; "" for none
@@ -347,7 +348,7 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 // carried), and feedback, the last iteration's validation failure. The queue is read
 // fresh each time; an error reading it is returned with the spec that lacks it.
 func NextPrompt(cfg Config, feedback string) (prompts.Spec, []history.Injection, error) {
-	spec := prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context, Feedback: feedback}
+	spec := prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context, Feedback: feedback, Task: cfg.Task}
 	injected, err := history.Injections(cfg.Dir)
 	for _, in := range injected {
 		spec.Injected = append(spec.Injected, prompts.Section{Source: "git ralph inject, " + in.At.Local().Format("15:04:05"), Body: in.Text})

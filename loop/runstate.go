@@ -91,17 +91,19 @@ func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, s
 	resume, why := Resumes(r.cfg, saved)
 	if resume {
 		r.journal.state = saved
+		r.cfg.Task = saved.Task // the run's task, given again or not
 		r.res.Run, r.res.Last = saved.Run, saved.Iteration
 		r.res.Consecutive, r.idle.Idle = saved.ConsecutiveErrors, saved.IdleIterations
 		return saved.Iteration + 1, true, fmt.Sprintf("resuming run %s after iteration %d", saved.Run, saved.Iteration)
 	}
 	r.res.Run = newRunID(now)
-	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now}
+	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now, Task: r.cfg.Task}
 	return 1, false, why
 }
 
 // Resumes reports whether a loop with cfg continues the saved run, and otherwise why it
-// starts a new one ("" for the repository's first run).
+// starts a new one ("" for the repository's first run). A loop given no task resumes with
+// the run's task; a loop given another task starts a new run with it.
 func Resumes(cfg Config, saved history.State) (bool, string) {
 	switch {
 	case !saved.Exists():
@@ -112,6 +114,8 @@ func Resumes(cfg Config, saved history.State) (bool, string) {
 		return false, fmt.Sprintf("the last run ended (%s)", saved.StopReason)
 	case saved.Mode != cfg.Mode:
 		return false, fmt.Sprintf("the unfinished run was in mode %s", saved.Mode)
+	case cfg.Task != "" && cfg.Task != saved.Task:
+		return false, "a new task was given"
 	}
 	return true, ""
 }

@@ -49,7 +49,7 @@ func (r *runner) stagnation(i int, v *verdict, rep idle.Repetition, sim *history
 		v.stop, v.cause = StatusStagnant, rep.Cause()
 		v.why = fmt.Sprintf("iteration %d repeated the same attempt after the agent was told to try another approach: %s", i, rep.Repeated())
 		v.hint = fmt.Sprintf("look at what the last iterations did ('git ralph history', 'git ralph logs N'), then change the prompt or the plan, or fix what blocks the agent; "+
-			"stagnation_threshold = 0 turns this check off, and stagnation_similarity (now %d %%) sets how alike counts as the same", r.cfg.StagnationSimilarity)
+			"--stagnation-threshold 0 (or stagnation_threshold = 0 in your own config) turns this check off, and stagnation_similarity (now %d %%) sets how alike counts as the same", r.cfg.StagnationSimilarity)
 	case rep.Nudge:
 		sim.Nudged = true
 		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, nudge(rep))

@@ -131,13 +131,13 @@ func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
 	v.stop, v.cause = StatusLimited, "overage"
 	v.why = "the agent was served on paid extra usage (overage), and stop_on_overage is set"
 	if !planResets.After(r.deps.Now()) {
-		v.hint = "the iteration counted; the agent stated no reset of its plan's window still to come, so the next 'git ralph loop' goes on, and stops again after an iteration served on overage; set stop_on_overage = false to go on paying for extra usage"
+		v.hint = "the iteration counted; the agent stated no reset of its plan's window still to come, so the next 'git ralph loop' goes on, and stops again after an iteration served on overage; set stop_on_overage = false in your own config (or RALPH_STOP_ON_OVERAGE=false) to go on paying for extra usage"
 		return
 	}
 	st := &r.journal.state
 	planResets = planResets.Add(min(resetMargin, r.backoffMax())) // as for a limit's stated reset
 	st.WaitUntil, st.LimitMessage = planResets, "stop_on_overage: the plan's window is spent, and the agent is served only on paid extra usage until it resets"
-	v.hint = fmt.Sprintf("the iteration counted; the next 'git ralph loop' waits for the plan's window to reset at %s before it runs the agent; set stop_on_overage = false to go on paying for extra usage",
+	v.hint = fmt.Sprintf("the iteration counted; the next 'git ralph loop' waits for the plan's window to reset at %s before it runs the agent; set stop_on_overage = false in your own config (or RALPH_STOP_ON_OVERAGE=false) to go on paying for extra usage",
 		planResets.Local().Format("2006-01-02 15:04:05"))
 }
 

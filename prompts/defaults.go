@@ -8,7 +8,7 @@ import (
 // defaults holds the built-in prompts that `git ralph init` writes and `git ralph demo`
 // uses. The repository's own top-level PROMPT_plan.md and PROMPT_build.md link here.
 //
-//go:embed defaults/PROMPT_*.md
+//go:embed defaults/PROMPT_*.md defaults/TASK.md
 var defaults embed.FS
 
 // Default returns the built-in prompt for mode, and false when there is none.

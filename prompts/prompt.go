@@ -121,15 +121,57 @@ type Spec struct {
 	// Feedback is what went wrong after the previous iteration (its validation failure,
 	// a rejected push), already written out.
 	Feedback string
+	// Task is the inline task (`git ralph loop "TASK"`, --task-file): it goes where the
+	// prompt has TaskPlaceholder, else in a "## Task" section after the prompt. With a task
+	// and no prompt file for the mode, the built-in TaskFrame frames it.
+	Task string
+	// Frame, when its Body is set, is the prompt in place of the mode's file and fragments
+	// (a template's PROMPT.md).
+	Frame Section
 }
 
 // Assemble builds an iteration's prompt: the mode's prompt file (or the configured
-// fragments, each as written), then a section for the context, each injected text and
-// the previous iteration's validation feedback, when there are any.
+// fragments, each as written, or the Frame given), the task where it has its placeholder
+// (else a section for it), then a section for the context, each injected text and the
+// previous iteration's validation feedback, when there are any.
 func Assemble(s Spec) (Prompt, error) {
+	p, err := frame(s)
+	if err != nil {
+		return Prompt{}, err
+	}
+	if p.Sections, err = placeTask(p.Sections, s.Task); err != nil {
+		return Prompt{}, err
+	}
+	if strings.TrimSpace(s.Context) != "" {
+		p.Sections = append(p.Sections, Section{Title: "Context", Source: "--context", Body: s.Context})
+	}
+	for _, in := range s.Injected {
+		if strings.TrimSpace(in.Body) != "" {
+			in.Title = "Context"
+			p.Sections = append(p.Sections, in)
+		}
+	}
+	if strings.TrimSpace(s.Feedback) != "" {
+		p.Sections = append(p.Sections, Section{Title: "Previous iteration", Source: "git ralph", Body: s.Feedback})
+	}
+	return p, nil
+}
+
+// frame is the prompt the sections are added to: the Frame given (a template's), the
+// configured fragments, or the mode's prompt file; with a task and no prompt file of the
+// mode, the built-in task frame.
+func frame(s Spec) (Prompt, error) {
 	var p Prompt
+	if s.Frame.Body != "" {
+		p.Sections = append(p.Sections, s.Frame)
+		return p, nil
+	}
 	if len(s.Files) == 0 {
 		file, err := Load(s.Dir, s.Mode)
+		var missing *MissingError
+		if errors.As(err, &missing) && strings.TrimSpace(s.Task) != "" {
+			file, err = Section{Source: "built-in " + taskFrameName, Body: TaskFrame()}, nil
+		}
 		if err != nil {
 			return Prompt{}, err
 		}
@@ -148,18 +190,6 @@ func Assemble(s Spec) (Prompt, error) {
 				Reason: "with the prompt files before it, the prompt is larger than " + repofile.FormatSize(repofile.PromptLimit)}
 		}
 		p.Sections = append(p.Sections, fragment)
-	}
-	if strings.TrimSpace(s.Context) != "" {
-		p.Sections = append(p.Sections, Section{Title: "Context", Source: "--context", Body: s.Context})
-	}
-	for _, in := range s.Injected {
-		if strings.TrimSpace(in.Body) != "" {
-			in.Title = "Context"
-			p.Sections = append(p.Sections, in)
-		}
-	}
-	if strings.TrimSpace(s.Feedback) != "" {
-		p.Sections = append(p.Sections, Section{Title: "Previous iteration", Source: "git ralph", Body: s.Feedback})
 	}
 	return p, nil
 }

@@ -74,7 +74,7 @@ func TestRowFor(t *testing.T) {
 		{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
 		{"loop/agentcli/resettime", ""},
 		{"loop/workflow", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
-		{"loop/fleet", "history gitops"}, // a row of its own wins over loop/...
+		{"loop/fleet", "history gitops gitops/gittest"}, // a row of its own wins over loop/...
 		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
 	}
 	for _, tt := range tests {

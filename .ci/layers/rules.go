@@ -24,9 +24,9 @@ var allowed = []struct{ pkg, mayImport string }{
 
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git
-	{"loop/fleet", "history gitops"},
+	{"loop/fleet", "history gitops gitops/gittest"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
-	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops"},
+	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gittest"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
 	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
@@ -36,7 +36,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/agentcli/...", ""},
 	{"loop/demoagent", "gitops prompts/repofile"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
-	{"loop/recording", "gitops history/redact"},
+	{"loop/recording", "gitops gitops/gittest history/redact"},
 
 	// the bottom layer: idle, history, prompts and gitops never import loop or cmd
 	{"idle", "gitops"}, // Checkpoint values only: idle never runs git (idle/boundary_test.go)
@@ -50,6 +50,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// budget messages and the agents' rendering share
 	{"units", ""},
 	{"gitops/...", ""},
+	// tests only: the hermetic git environment and small repositories of the packages' tests
+	{"gitops/gittest", "gitops"},
 
 	// measuring tools, not shipped
 	{"bench/...", "history"},

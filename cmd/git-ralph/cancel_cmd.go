@@ -42,6 +42,9 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 		return cancelAndRollBack(ctx, root, holder, s)
 	}
 	sig, done := cancelSignal, "asked the loop (pid %d) to stop after its current iteration"
+	if pausedBetweenIterations(root) {
+		done = "asked the paused loop (pid %d) to stop; it runs no more iterations"
+	}
 	if c.Now {
 		sig, done = syscall.SIGINT, "interrupted the loop (pid %d)"
 	}
@@ -50,6 +53,13 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 	}
 	fmt.Fprintf(s.Stdout, done+"\n", holder.PID)
 	return nil
+}
+
+// pausedBetweenIterations says whether the loop waits on `pause` with no iteration in
+// flight, so that cancel does not speak of a "current iteration" there is not.
+func pausedBetweenIterations(root string) bool {
+	state, err := history.LoadState(root)
+	return err == nil && !state.PausedAt.IsZero() && !state.InIteration
 }
 
 // errNoLoop is runningLoop's error when no loop holds the repository's lock.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -249,7 +250,7 @@ func candidateArgs(c *LoopCmd) ([]string, error) {
 			continue
 		}
 		name := flagName(field)
-		if bestOfOnly[name] {
+		if bestOfOnly[name] || field.Tag.Get("arg") != "" { // the task goes last, below
 			continue
 		}
 		arg, set, err := flagArg(name, v.Field(i))
@@ -259,6 +260,24 @@ func candidateArgs(c *LoopCmd) ([]string, error) {
 		if set {
 			args = append(args, arg)
 		}
+	}
+	return withTask(args, c)
+}
+
+// withTask adds the task to a candidate's arguments: --task-file as an absolute path (a
+// candidate runs in the repository root, not where the user is), the task itself last.
+func withTask(args []string, c *LoopCmd) ([]string, error) {
+	for i, a := range args {
+		if file, ok := strings.CutPrefix(a, "--task-file="); ok {
+			abs, err := filepath.Abs(file)
+			if err != nil {
+				return nil, fmt.Errorf("finding --task-file %s: %w", file, err)
+			}
+			args[i] = "--task-file=" + abs
+		}
+	}
+	if c.Task != "" {
+		args = append(args, "--", c.Task)
 	}
 	return args, nil
 }

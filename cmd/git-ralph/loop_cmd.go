@@ -16,6 +16,8 @@ import (
 
 // LoopCmd is `git ralph loop`.
 type LoopCmd struct {
+	Task                 string         `arg:"" optional:"" help:"The task, e.g. \"fix the failing tests\": it goes into the mode's prompt (see README, Tasks, promises and templates), or into a built-in prompt when PROMPT_<mode>.md does not exist. Saved with the run: a resumed run keeps it." placeholder:"TASK"`
+	TaskFile             string         `name:"task-file" help:"Read the task from FILE." placeholder:"FILE"`
 	Mode                 string         `help:"Mode: plan, build, or any NAME with a PROMPT_NAME.md (default: build)." placeholder:"MODE"`
 	Max                  *int           `help:"Stop after N iterations (default: 5)." placeholder:"N"`
 	Unlimited            *bool          `help:"No iteration limit (--max still wins); --unlimited=false brings a limit back over a config file's unlimited = true."`
@@ -92,7 +94,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return dryRun(ctx, s, set)
 	}
 	if err := preflight(ctx, set); err != nil {
-		return c.inWorktree(err)
+		err = c.inWorktree(err)
+		c.startFailed(s, root, set, err)
+		return err
 	}
 	if err := requireTrust(s, root, set.resolved, set.trustedAt...); err != nil {
 		return err
@@ -172,7 +176,7 @@ func preflight(ctx context.Context, set *settings) error {
 	if err := cfg.Validate(); err != nil {
 		return explain(err)
 	}
-	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts}); err != nil {
+	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Task: cfg.Task}); err != nil {
 		return explain(err)
 	}
 	if check, any := set.checkAgent(); any && !check.OK {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/eventhooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
@@ -90,6 +91,22 @@ func (c *LoopCmd) notifier(s Streams, root string, set *settings, log *reporting
 		repo = set.trustedAt[0]
 	}
 	return newNotifier(s, set.resolved.Notify.V, notify.Where{Repository: filepath.Base(repo), Loop: c.Worktree}, log)
+}
+
+// startFailed notifies that the loop could not start (its agent or validate command
+// missing, say): from cron, nobody reads its stderr. Only through destinations the user
+// chose or approved: a repository's webhooks are under trust, not asked for here.
+func (c *LoopCmd) startFailed(s Streams, root string, set *settings, err error) {
+	notify := set.resolved.Notify
+	if notify.Origin.Kind == config.FromRepo {
+		ok, terr := trustedIn(trustStore(), set.resolved.RepoCommands(), root, set.trustedAt...)
+		if !ok || terr != nil {
+			return
+		}
+	}
+	n := c.notifier(s, root, set, nil)
+	n.Failed(err)
+	n.Close(nil)
 }
 
 // newNotifier makes the notifier of a notify setting; its warnings go to stderr, and to

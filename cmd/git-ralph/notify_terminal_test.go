@@ -16,19 +16,7 @@ func TestBellRingsOnATerminal(t *testing.T) {
 	pty, tty := openPTY(t)
 	t.Setenv("NO_COLOR", "1")
 	scratchRepo(t)
-	read := make(chan string)
-	go func() {
-		var all []byte
-		buf := make([]byte, 4096)
-		for {
-			n, err := pty.Read(buf)
-			all = append(all, buf[:n]...)
-			if err != nil || bytes.Contains(all, []byte("\a")) {
-				read <- string(all)
-				return
-			}
-		}
-	}()
+	read := readUntil(pty, "\a")
 	args := []string{"loop", "--agent-cmd", "echo working", "--max", "1", "--idle-threshold", "0", "--notify", "bell"}
 	if code := run(args, strings.NewReader(""), io.Discard, tty); code != 2 {
 		t.Fatalf("loop exited %d, want 2", code)

@@ -28,6 +28,7 @@ type settings struct {
 	replay      *replaySource  // the recording played as the agent (--agent replay:DIR)
 	replaySpeed string         // --replay-speed
 	trustedAt   []string       // other work trees whose approvals count (the main one, for a worktree loop)
+	taskFrom    string         // where the task came from: "the command line", "--task-file F", the unfinished run
 }
 
 // printEntries prints settings as a table: key, value, origin.
@@ -104,6 +105,9 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 		StopOnOverage: resolved.StopOnOverage.V,
 		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
 	if err := s.choosePreset(); err != nil {
+		return nil, err
+	}
+	if err := c.chooseTask(s); err != nil {
 		return nil, err
 	}
 	if limits, err := history.UserLimits(); err == nil { // no home directory: limits are not shared

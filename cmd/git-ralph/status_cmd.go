@@ -90,6 +90,9 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 		return tw.Flush()
 	}
 	field("mode", "%s", orDash(st.Mode))
+	if st.Task != "" {
+		field("task", "%s", shortTask(st.Task))
+	}
 	field("run", "%s", orDash(st.Run))
 	field("iteration", "%s", statusIteration(st))
 	field("errors", "%d in a row, %d in total", st.ConsecutiveErrors, st.ErrorCount)

@@ -41,6 +41,25 @@ func openPTY(t *testing.T) (pty, tty *os.File) {
 	return pty, tty
 }
 
+// readUntil reads pty on a goroutine of its own until what it read holds marker (or the
+// read fails), then sends all it read.
+func readUntil(pty *os.File, marker string) <-chan string {
+	read := make(chan string, 1)
+	go func() {
+		var all []byte
+		buf := make([]byte, 4096)
+		for {
+			n, err := pty.Read(buf)
+			all = append(all, buf[:n]...)
+			if err != nil || bytes.Contains(all, []byte(marker)) {
+				read <- string(all)
+				return
+			}
+		}
+	}()
+	return read
+}
+
 // TestLoopOnATerminal runs a loop with its progress on a pseudo-terminal: a live status
 // line shows during the iteration, and NO_COLOR turns every control character off.
 func TestLoopOnATerminal(t *testing.T) {
@@ -50,19 +69,7 @@ func TestLoopOnATerminal(t *testing.T) {
 			t.Setenv("NO_COLOR", noColor)
 			t.Setenv("TERM", "xterm")
 			scratchRepo(t)
-			read := make(chan string)
-			go func() {
-				var all []byte
-				buf := make([]byte, 4096)
-				for {
-					n, err := pty.Read(buf)
-					all = append(all, buf[:n]...)
-					if err != nil || bytes.Contains(all, []byte("Reached max iterations")) {
-						read <- string(all)
-						return
-					}
-				}
-			}()
+			read := readUntil(pty, "Reached max iterations")
 			code := run([]string{"loop", "--agent-cmd", "echo working; sleep 1.5", "--max", "1", "--idle-threshold", "0"},
 				strings.NewReader(""), io.Discard, tty)
 			if code != 2 {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // TestWatchInTmux drives `git ralph watch` for real in tmux: it shows the iteration and
@@ -69,6 +71,9 @@ func TestWatchInTmux(t *testing.T) {
 	tm.keys("-l", "use the v2 API")
 	tm.keys("Enter")
 	tm.waitScreen("the inject's answer", "queued 14 bytes for the next iteration's prompt")
+	if queued := injectedTexts(t); !strings.Contains(queued, "use the v2 API") {
+		t.Errorf("after i, the text is not queued for the next prompt; .ralph/inject holds %q", queued)
+	}
 	tm.keys("c")
 	tm.waitScreen("the checkpoint's answer", "(kept at refs/ralph/checkpoints/")
 	tm.waitScreen("the checkpoint in the header", "checkpoints: 1, the last ")
@@ -259,4 +264,19 @@ func TestWatchPicksALoopInTmux(t *testing.T) {
 	tm.waitScreen("the list of loops", "> main ")
 	tm.keys("q")
 	waitFor(t, "the list to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+}
+
+// injectedTexts is what `inject` queued for the next iteration's prompt, read where the
+// loop reads it, so the test checks the key's effect and not only the view's answer.
+func injectedTexts(t *testing.T) string {
+	t.Helper()
+	list, err := history.Injections(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, in := range list {
+		all.WriteString(in.Text)
+	}
+	return all.String()
 }

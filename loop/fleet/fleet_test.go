@@ -3,65 +3,22 @@ package fleet
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 	"github.com/git-ralph/git-ralph/history"
 )
 
-func TestMain(m *testing.M) {
-	home, err := os.MkdirTemp("", "fleet-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"} {
-		os.Unsetenv(name)
-	}
-	for name, value := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"), "GIT_CEILING_DIRECTORIES": os.TempDir(),
-		"GIT_AUTHOR_NAME": "Ralph", "GIT_AUTHOR_EMAIL": "ralph@example.com",
-		"GIT_COMMITTER_NAME": "Ralph", "GIT_COMMITTER_EMAIL": "ralph@example.com",
-	} {
-		os.Setenv(name, value)
-	}
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { gittest.Main(m, nil) }
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := gitops.Git(context.Background(), dir, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+// git runs git in dir, failing the test on an error.
+var git = gittest.Git
 
-// newRepo is a repository with one commit on main, in a directory of its own so that the
-// worktrees' sibling directory is inside the test's temp dir.
-func newRepo(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo := filepath.Join(dir, "repo")
-	if err := os.Mkdir(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := gitops.Init(context.Background(), repo, "main"); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
-	return repo
-}
+// newRepo is a repository with one commit on main (gittest.NewRepo).
+var newRepo = gittest.NewRepo
 
 func TestCheckName(t *testing.T) {
 	for _, name := range []string{"a", "fix-login", "v1.2", "A_b-9"} {

@@ -9,40 +9,15 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
-func TestMain(m *testing.M) {
-	home, err := os.MkdirTemp("", "mergequeue-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"} {
-		os.Unsetenv(name)
-	}
-	for name, value := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"), "GIT_CEILING_DIRECTORIES": os.TempDir(),
-		"GIT_AUTHOR_NAME": "Ralph", "GIT_AUTHOR_EMAIL": "ralph@example.com",
-		"GIT_COMMITTER_NAME": "Ralph", "GIT_COMMITTER_EMAIL": "ralph@example.com",
-	} {
-		os.Setenv(name, value)
-	}
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { gittest.Main(m, nil) }
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := gitops.Git(context.Background(), dir, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+// git runs git in dir, failing the test on an error.
+var git = gittest.Git
 
 // halfMerged is a repository with a worktree loop k one commit ahead of main, main one
 // commit ahead of where k started, and the merge of the two built (not landed): what a
@@ -50,16 +25,7 @@ func git(t *testing.T, dir string, args ...string) string {
 func halfMerged(t *testing.T) (r repo, before, result string) {
 	t.Helper()
 	ctx := context.Background()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	main := filepath.Join(dir, "repo")
-	os.Mkdir(main, 0o755)
-	if err := gitops.Init(ctx, main, "main"); err != nil {
-		t.Fatal(err)
-	}
-	git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
+	main := gittest.NewRepo(t)
 	l, err := fleet.Open(ctx, main, "k", "")
 	if err != nil {
 		t.Fatal(err)

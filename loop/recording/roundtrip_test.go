@@ -12,35 +12,15 @@ import (
 	"testing"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 )
 
 func TestMain(m *testing.M) {
-	home, err := os.MkdirTemp("", "recording-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for name, value := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"), "GIT_CEILING_DIRECTORIES": os.TempDir(),
-		"GIT_AUTHOR_NAME": "Ralph", "GIT_AUTHOR_EMAIL": "ralph@example.com", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-		"GIT_COMMITTER_NAME": "Ralph", "GIT_COMMITTER_EMAIL": "ralph@example.com", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-	} {
-		os.Setenv(name, value)
-	}
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
+	gittest.Main(m, map[string]string{"GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"})
 }
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := gitops.Git(context.Background(), dir, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+// git runs git in dir, failing the test on an error.
+var git = gittest.Git
 
 func writeFile(t *testing.T, dir, name, text string) {
 	t.Helper()

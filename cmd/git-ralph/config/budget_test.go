@@ -80,3 +80,36 @@ func TestBudgetRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRepositoryCannotLiftSafeguards: a clone's .ralph/config.toml may make the loop stop
+// sooner (stop_on_overage on, a lower stagnation threshold) but cannot turn off a protection
+// the user's file or the default gives; the user's flag or variable still decides.
+func TestRepositoryCannotLiftSafeguards(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		f         fixture
+		overage   bool
+		threshold int
+	}{
+		{"defaults", fixture{}, false, 3},
+		{"repo turns stagnation off", fixture{repo: "stagnation_threshold = 0\n"}, false, 3},
+		{"repo raises the threshold", fixture{repo: "stagnation_threshold = 9\n"}, false, 3},
+		{"repo lowers the threshold", fixture{repo: "stagnation_threshold = 2\n"}, false, 2},
+		{"repo mode section cannot turn it off", fixture{repo: "[modes.build]\nstagnation_threshold = 0\n"}, false, 3},
+		{"user turns it off, repo turns it on", fixture{user: "stagnation_threshold = 0\n", repo: "stagnation_threshold = 4\n"}, false, 4},
+		{"user's own choice stands", fixture{user: "stagnation_threshold = 0\n"}, false, 0},
+		{"env turns it off", fixture{repo: "stagnation_threshold = 2\n", env: []string{"RALPH_STAGNATION_THRESHOLD=0"}}, false, 0},
+		{"flag raises it", fixture{repo: "stagnation_threshold = 2\n", flags: []Flag{{Key: "stagnation_threshold", Name: "--stagnation-threshold", Raw: "8"}}}, false, 8},
+		{"repo cannot lift the user's stop_on_overage", fixture{user: "stop_on_overage = true\n", repo: "stop_on_overage = false\n"}, true, 3},
+		{"repo may turn stop_on_overage on", fixture{repo: "stop_on_overage = true\n"}, true, 3},
+		{"env lifts stop_on_overage", fixture{user: "stop_on_overage = true\n", env: []string{"RALPH_STOP_ON_OVERAGE=false"}}, false, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.f.mustLoad(t)
+			if c.StopOnOverage.V != tc.overage || c.StagnationThreshold.V != tc.threshold {
+				t.Errorf("stop_on_overage %v (%s), stagnation_threshold %v (%s); want %v, %v",
+					c.StopOnOverage.V, c.StopOnOverage.Origin, c.StagnationThreshold.V, c.StagnationThreshold.Origin, tc.overage, tc.threshold)
+			}
+		})
+	}
+}

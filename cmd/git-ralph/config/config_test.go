@@ -246,7 +246,7 @@ max_iterations = 0x10
 iteration_timeout = "1h30m"
 output_timeout = "7m"
 idle_threshold = 0
-stagnation_threshold = 5
+stagnation_threshold = 2
 stagnation_similarity = 80
 max_consecutive_errors = 1_0
 max_output_buffer = "512kib"
@@ -274,7 +274,7 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 		c.StagnationThreshold.V, c.StagnationSimilarity.V, c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.Push.V, c.Remote.V,
 		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.StopOnOverage.V, c.MaxCost.V, c.MaxTokens.V, c.LogLevel.V, c.ShowAgentOutput.V,
 		c.Notify.V, c.HistoryKeep.V, c.HistoryMaxSize.V, c.Prompts.V}
-	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 0, 5, 80, 10, int64(512 << 10), "go test ./...",
+	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 0, 2, 80, 10, int64(512 << 10), "go test ./...",
 		90 * time.Second, true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, 2.5, 90000, "debug", true,
 		[]string{"bell", "https://ntfy.sh/t"}, 7, int64(2 << 30), []string{"prompts/common.md", "PROMPT_plan.md"}}
 	if !reflect.DeepEqual(got, want) {

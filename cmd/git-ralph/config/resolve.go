@@ -50,7 +50,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		IterationTimeout:     get[time.Duration](ts, "iteration_timeout"),
 		OutputTimeout:        get[time.Duration](ts, "output_timeout"),
 		IdleThreshold:        get[int](ts, "idle_threshold"),
-		StagnationThreshold:  get[int](ts, "stagnation_threshold"),
+		StagnationThreshold:  safeguard(user, repo, mode.V, env, flags, "stagnation_threshold", stopsSooner),
 		StagnationSimilarity: get[int](ts, "stagnation_similarity"),
 		MaxConsecutiveErrors: get[int](ts, "max_consecutive_errors"),
 		MaxOutputBuffer:      get[int64](ts, "max_output_buffer"),
@@ -62,7 +62,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		BackoffBase:          get[time.Duration](ts, "backoff_base"),
 		BackoffMax:           get[time.Duration](ts, "backoff_max"),
 		MaxLimitWait:         get[time.Duration](ts, "max_limit_wait"),
-		StopOnOverage:        get[bool](ts, "stop_on_overage"),
+		StopOnOverage:        safeguard(user, repo, mode.V, env, flags, "stop_on_overage", stopsOnOverage),
 		MaxCost:              budget[float64](user, repo, mode.V, env, flags, "max_cost"),
 		MaxTokens:            budget[int](user, repo, mode.V, env, flags, "max_tokens"),
 		DailyMaxCost:         budget[float64](user, repo, mode.V, env, flags, "daily_max_cost"),
@@ -124,6 +124,29 @@ func budget[T int | float64](user, repo *layer, mode string, env, flags table, k
 	}
 	return fromUser
 }
+
+// safeguard resolves a setting that protects the user's money: stop_on_overage and
+// stagnation_threshold. A flag or variable decides (the user's, now); else the repository's
+// file applies only where it is stricter than the user's file (or the default). A clone's
+// config is the repository author's, so it may make a loop stop sooner but never lift a
+// protection the user chose or the default gives, as with the budgets.
+func safeguard[T comparable](user, repo *layer, mode string, env, flags table, key string, stricter func(a, b T) bool) Value[T] {
+	if v := get[T](tiers{env, flags}, key); v.Origin.Kind != FromDefault {
+		return v
+	}
+	fromUser := get[T](tiers{defaults(topSpecs), user.top, user.modes[mode]}, key)
+	fromRepo := get[T](tiers{defaults(topSpecs), repo.top, repo.modes[mode]}, key)
+	if fromRepo.Origin.Kind != FromDefault && stricter(fromRepo.V, fromUser.V) {
+		return fromRepo
+	}
+	return fromUser
+}
+
+// stopsOnOverage: stopping on paid extra usage is stricter than going on.
+func stopsOnOverage(a, b bool) bool { return a && !b }
+
+// stopsSooner: a stagnation threshold stops sooner when it is on and lower; 0 is off.
+func stopsSooner(a, b int) bool { return a > 0 && (b == 0 || a < b) }
 
 // rank orders origins by precedence, mode sections above their file's top level.
 func rank(o Origin) int {

@@ -1,0 +1,71 @@
+package gittest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/git-ralph/git-ralph/gitops"
+)
+
+// Main runs a package's tests, as TestMain, with git kept away from the user's own
+// configuration and repositories: a temporary HOME and XDG_CONFIG_HOME, no system or global
+// config, no repository above the temp dir, a fixed author and committer (plus extra, e.g.
+// fixed dates), and none of the GIT_DIR family a hook or a surrounding git may have set.
+func Main(m *testing.M, extra map[string]string) {
+	home, err := os.MkdirTemp("", "git-ralph-test-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"} {
+		os.Unsetenv(name)
+	}
+	env := map[string]string{
+		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"), "GIT_CEILING_DIRECTORIES": os.TempDir(),
+		"GIT_AUTHOR_NAME": "Ralph", "GIT_AUTHOR_EMAIL": "ralph@example.com",
+		"GIT_COMMITTER_NAME": "Ralph", "GIT_COMMITTER_EMAIL": "ralph@example.com",
+	}
+	for name, value := range extra {
+		env[name] = value
+	}
+	for name, value := range env {
+		os.Setenv(name, value)
+	}
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
+
+// Git runs git in dir and returns its output, failing the test on an error.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	out, err := gitops.Git(context.Background(), dir, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// NewRepo is a repository with one empty commit on main, in a directory "repo" of its own
+// inside the test's temp dir (symlinks resolved), so that what git-ralph puts beside a work
+// tree (the worktree loops' directory) stays inside the temp dir too.
+func NewRepo(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(dir, "repo")
+	if err := os.Mkdir(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := gitops.Init(context.Background(), repo, "main"); err != nil {
+		t.Fatal(err)
+	}
+	Git(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
+	return repo
+}

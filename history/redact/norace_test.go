@@ -1,6 +1,0 @@
-//go:build !race
-
-package redact
-
-// raceSlowdown scales the time bounds of tests: the race detector slows code down.
-const raceSlowdown = 1
