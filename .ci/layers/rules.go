@@ -15,7 +15,12 @@ var allowed = []struct{ pkg, mayImport string }{
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
-	{"cmd/git-ralph/watch", "loop/agentcli"},
+	{"cmd/git-ralph/watch", "cmd/git-ralph/livelog loop/agentcli"},
+	// the views' reader of a running iteration's output log, rendered for people
+	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
+	// the web dashboard renders what the command hands it (runs' loops, records, diffs,
+	// where the live log is) and streams the live log as watch shows it
+	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli"},
 
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git

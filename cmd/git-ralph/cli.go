@@ -29,6 +29,7 @@ type CLI struct {
 	Merge       MergeCmd         `cmd:"" help:"Merge a worktree loop's branch into its base branch through the queue: built and validated in a scratch worktree first."`
 	Cancel      CancelCmd        `cmd:"" help:"Stop the running loop after its current iteration (--now: at once)."`
 	Watch       WatchCmd         `cmd:"" help:"Show the running loop full screen (state, iteration, live output, validation, spend) and steer it: p pause, r resume, i inject, c checkpoint, x cancel, q quit."`
+	Serve       ServeCmd         `cmd:"" help:"Serve a local web dashboard of the repository's loops (127.0.0.1, a URL with a random token; Ctrl+C stops it)."`
 	Pause       PauseCmd         `cmd:"" help:"Have the running (or next) loop hold after its current iteration, starting no agent until 'git ralph resume'."`
 	Resume      ResumeCmd        `cmd:"" help:"Let a paused loop go on."`
 	Workflow    WorkflowCmd      `cmd:"" help:"Run a workflow of .ralph/workflows/NAME.toml (stages, each a loop, with dependencies and approval gates), or show its stages."`

@@ -146,6 +146,9 @@ func statusSummary(st status.Status) string {
 
 // notRunning says how the last run ended and what the next 'git ralph loop' will do.
 func notRunning(st status.Status) string {
+	if st.State == nil { // the views ask before any loop ran (printStatus says it its own way)
+		return "not running: no loop has run here yet; 'git ralph loop' starts one"
+	}
 	if st.Leftover != nil {
 		return fmt.Sprintf("not running: the loop (pid %d) died, but its agent still runs (pid %s since %s); 'git ralph cancel' stops it",
 			st.PID, joinPIDs(st.Leftover.PIDs), localTime(st.Leftover.Since))

@@ -173,13 +173,7 @@ func lastRecorded(store *history.Store, n int) (validation string, format agentc
 // watchActions are the view's keys: each runs the command of the same name, its output
 // shown on one line.
 func watchActions(ctx context.Context, f LoopFlag, cps *watchedCheckpoints) watch.Actions {
-	run := func(cmd interface {
-		Run(context.Context, Streams) error
-	}) (string, error) {
-		var out bytes.Buffer
-		err := cmd.Run(ctx, Streams{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out})
-		return strings.Join(strings.Fields(out.String()), " "), err
-	}
+	run := func(cmd commandRun) (string, error) { return runForView(ctx, cmd, "") }
 	return watch.Actions{
 		Pause:  func(string) (string, error) { return run(&PauseCmd{LoopFlag: f}) },
 		Resume: func(string) (string, error) { return run(&ResumeCmd{LoopFlag: f}) },

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-runewidth"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/livelog"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
@@ -58,7 +59,7 @@ type Model struct {
 	width, height int
 	snap          Snapshot
 	err           error
-	tail          tail
+	tail          *livelog.Tail
 	lines         []string
 	message       string
 	mode          mode
@@ -110,11 +111,11 @@ func (m *Model) refresh() {
 		return
 	}
 	m.snap = snap
-	if m.tail.path != snap.Output {
-		m.tail = tail{path: snap.Output, r: agentcli.NewRenderer(snap.Format)}
+	if m.tail.Path() != snap.Output {
+		m.tail = livelog.New(snap.Output, snap.Format)
 		m.lines = nil
 	}
-	m.lines = append(m.lines, m.tail.read()...)
+	m.lines = append(m.lines, m.tail.Read()...)
 	if len(m.lines) > keep {
 		m.lines = append([]string(nil), m.lines[len(m.lines)-keep:]...)
 	}

@@ -7,38 +7,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
-
-// The tail renders complete lines only, as the log grows, and holds a line still being
-// written until its line break.
-func TestTailFollowsTheLog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "output.log")
-	tl := tail{path: path, r: agentcli.NewRenderer(agentcli.Text)}
-	if got := tl.read(); got != nil {
-		t.Fatalf("no log yet: got %q", got)
-	}
-	write(t, path, "one\ntw")
-	if got := tl.read(); strings.Join(got, "|") != "one" {
-		t.Fatalf("got %q, want [one]", got)
-	}
-	write(t, path, "one\ntwo\nthree\n")
-	if got := tl.read(); strings.Join(got, "|") != "two|three" {
-		t.Fatalf("got %q, want [two three]", got)
-	}
-}
-
-// Joining a long log late reads only its end, dropping the cut line.
-func TestTailReadsOnlyTheEndOfALongLog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "output.log")
-	long := strings.Repeat("x", maxRead) + "\nlast\n"
-	write(t, path, long)
-	tl := tail{path: path, r: agentcli.NewRenderer(agentcli.Text)}
-	if got := tl.read(); strings.Join(got, "|") != "last" {
-		t.Fatalf("got %d lines, want only [last]", len(got))
-	}
-}
 
 // NO_COLOR leaves no escape code in the view; a small terminal gets the status and keys.
 func TestViewColorAndSize(t *testing.T) {

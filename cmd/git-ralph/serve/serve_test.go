@@ -1,0 +1,389 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// fakeSource is one running loop with two iterations, strings hostile on purpose; its
+// latest iteration's log is whatever live says.
+type fakeSource struct {
+	acted []string
+	mu    sync.Mutex
+	live  LiveLog
+}
+
+func (f *fakeSource) Live(_ context.Context, loop string) (LiveReader, error) {
+	if loop != "main" {
+		return nil, ErrNotFound
+	}
+	return func() (LiveLog, error) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.live, nil
+	}, nil
+}
+
+func (f *fakeSource) setLive(l LiveLog) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.live = l
+}
+
+func (f *fakeSource) Loops(context.Context) ([]status.Run, error) {
+	return []status.Run{{Name: "main", Branch: "main", Path: "/repo", State: status.StateRunning, Iteration: 2, MaxIterations: 5, LastOutcome: "success"},
+		{Name: "evil", Branch: "<script>alert(1)</script>", Path: "/wt/evil", State: status.StateFinished, Reason: "success"}}, nil
+}
+
+func (f *fakeSource) Iterations(_ context.Context, loop string) ([]history.Record, []history.BadRecord, error) {
+	if loop != "main" {
+		return nil, nil, ErrNotFound
+	}
+	return []history.Record{{Iteration: 1, Outcome: "success", FilesChanged: 1, Insertions: 2, Deletions: 1, CommitAfter: "0123456789abcdef"},
+		{Iteration: 2, Outcome: "failure", Error: "<b>bad</b>"}}, nil, nil
+}
+
+const fakeDiff = "diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n-old <i>\n+new\n+more\n" +
+	"diff --git a/m.go b/m.go\n--- a/m.go\n+++ b/m.go\n@@ -1 +1 @@\n+s := \"</pre><script>\" // <b>&\n"
+
+func (f *fakeSource) Diff(_ context.Context, loop string, n int, _ int64) ([]byte, bool, error) {
+	if loop != "main" || n != 1 {
+		return nil, false, ErrNotFound
+	}
+	return []byte(fakeDiff), false, nil
+}
+
+func (f *fakeSource) Act(_ context.Context, loop, action, text string) (string, error) {
+	switch {
+	case action == "nothing":
+		return "", ErrNotFound
+	case text == "<bad>":
+		return "", errors.New("the label <bad> is not one")
+	}
+	f.acted = append(f.acted, strings.TrimSpace(loop+" "+action+" "+text))
+	return action + "d <ok>", nil
+}
+
+func newTestServer(t *testing.T) (*Server, *httptest.Server, *fakeSource) {
+	t.Helper()
+	src := &fakeSource{}
+	s, err := New(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return s, ts, src
+}
+
+// browser is a client that keeps cookies, as a browser does, and does not follow redirects.
+func browser(t *testing.T) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Jar: jar}
+}
+
+func get(t *testing.T, c *http.Client, u string) (int, string) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+var pages = []string{"/", "/loops/main", "/loops/main/iterations/1/diff", "/static/style.css", "/static/live.js", "/nowhere", "/loops/main/live"}
+
+func TestEveryPageNeedsTheToken(t *testing.T) {
+	_, ts, _ := newTestServer(t)
+	for _, p := range pages {
+		for _, q := range []string{"", "?token=", "?token=00112233445566778899aabbccddeeff"} {
+			code, body := get(t, browser(t), ts.URL+p+q)
+			if code != http.StatusUnauthorized {
+				t.Errorf("GET %s%s without the token: %d, want 401", p, q, code)
+			}
+			if strings.Contains(body, "main") && p != "/nowhere" {
+				t.Errorf("GET %s%s without the token leaks the page: %q", p, q, body)
+			}
+		}
+	}
+	// a wrong cookie is no better
+	req, _ := http.NewRequest("GET", ts.URL+"/", nil)
+	req.AddCookie(&http.Cookie{Name: cookieName, Value: "guess"})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong cookie: %d, want 401", resp.StatusCode)
+	}
+}
+
+func TestTheTokenBecomesACookie(t *testing.T) {
+	s, ts, _ := newTestServer(t)
+	c := browser(t)
+	resp, err := c.Get(ts.URL + "/loops/main?token=" + s.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Request.URL.RawQuery != "" || resp.Request.URL.Path != "/loops/main" {
+		t.Errorf("after the token, the browser is at %s, want /loops/main without the token", resp.Request.URL)
+	}
+	u, _ := url.Parse(ts.URL)
+	cookies := c.Jar.Cookies(u)
+	if len(cookies) != 1 || cookies[0].Value != s.token {
+		t.Fatalf("cookies after the first visit: %v", cookies)
+	}
+	setCookie := resp.Request.Response.Header.Get("Set-Cookie")
+	for _, want := range []string{"HttpOnly", "SameSite=Strict"} {
+		if !strings.Contains(setCookie, want) {
+			t.Errorf("Set-Cookie %q lacks %s", setCookie, want)
+		}
+	}
+	for _, p := range pages[:5] {
+		if code, _ := get(t, c, ts.URL+p); code != http.StatusOK {
+			t.Errorf("GET %s with the cookie: %d, want 200", p, code)
+		}
+	}
+}
+
+func TestTheLoopsPageShowsTheLoopsEscaped(t *testing.T) {
+	s, ts, _ := newTestServer(t)
+	code, body := get(t, browser(t), ts.URL+"/?token="+s.token)
+	if code != http.StatusOK {
+		t.Fatalf("GET /: %d %s", code, body)
+	}
+	for _, want := range []string{`<a href="/loops/main">main</a>`, "running", "2/5", "finished (success)", "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the loops page lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<script>") {
+		t.Errorf("a branch name reached the page unescaped:\n%s", body)
+	}
+}
+
+func TestTheIterationsAndTheDiff(t *testing.T) {
+	s, ts, _ := newTestServer(t)
+	c := browser(t)
+	_, body := get(t, c, ts.URL+"/loops/main?token="+s.token)
+	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, "+2 −1 (1 files)", "&lt;b&gt;bad&lt;/b&gt;", "0123456"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the iterations page lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Index(body, "failure") > strings.Index(body, "0123456") {
+		t.Errorf("the newest iteration should come first:\n%s", body)
+	}
+	_, body = get(t, c, ts.URL+"/loops/main/iterations/1/diff")
+	for _, want := range []string{`<span class="line meta">diff --git a/x b/x</span>`, `<span class="line meta">--- a/x</span>`,
+		`<span class="line hunk">@@ -1 +1,2 @@</span>`, `<span class="line del">-old &lt;i&gt;</span>`, `<span class="line add">+new</span>`,
+		`<span class="line add">+s := <span class="str">&#34;&lt;/pre&gt;&lt;script&gt;&#34;</span> <span class="com">// &lt;b&gt;&amp;</span></span>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the diff page lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<script>") || strings.Count(body, "</pre>") != 1 {
+		t.Errorf("the diff's text reached the page unescaped:\n%s", body)
+	}
+	for _, p := range []string{"/loops/other", "/loops/main/iterations/7/diff", "/loops/main/iterations/x/diff"} {
+		if code, _ := get(t, c, ts.URL+p); code != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", p, code)
+		}
+	}
+}
+
+// post sends a form as a page of origin would, with the cookie, and does not follow
+// the redirect.
+func post(t *testing.T, s *Server, ts *httptest.Server, path, origin, csrf string, form ...string) int {
+	t.Helper()
+	values := url.Values{"csrf": {csrf}}
+	for i := 0; i+1 < len(form); i += 2 {
+		values.Set(form[i], form[i+1])
+	}
+	req, _ := http.NewRequest("POST", ts.URL+path, strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: cookieName, Value: s.token})
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusSeeOther && resp.Header.Get("Location") != "/loops/main" {
+		t.Errorf("POST %s went back to %q, want /loops/main", path, resp.Header.Get("Location"))
+	}
+	return resp.StatusCode
+}
+
+func TestACrossOriginPostIsRefused(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	for _, c := range []struct{ name, origin, csrf string }{
+		{"another site", "http://evil.example", s.csrf},
+		{"no Origin", "", s.csrf},
+		{"another port", "http://127.0.0.1:1", s.csrf},
+		{"no CSRF token", ts.URL, ""},
+		{"a wrong CSRF token", ts.URL, s.token},
+	} {
+		if code := post(t, s, ts, "/loops/main/pause", c.origin, c.csrf); code != http.StatusForbidden {
+			t.Errorf("%s: %d, want 403", c.name, code)
+		}
+	}
+	if len(src.acted) != 0 {
+		t.Fatalf("a refused POST acted: %v", src.acted)
+	}
+	// the same POST from our own page goes through: the refusals above are the checks'
+	if code := post(t, s, ts, "/loops/main/pause", ts.URL, s.csrf); code != http.StatusSeeOther {
+		t.Errorf("a same-origin POST with the CSRF token: %d, want 303", code)
+	}
+	if strings.Join(src.acted, ",") != "main pause" {
+		t.Errorf("acted: %v, want [main pause]", src.acted)
+	}
+	// and a GET never acts
+	if code, _ := get(t, &http.Client{}, ts.URL+"/loops/main/pause?token="+s.token); code == http.StatusOK && len(src.acted) != 1 {
+		t.Errorf("a GET acted: %v", src.acted)
+	}
+}
+
+func TestItListensOnLoopbackByDefault(t *testing.T) {
+	ln, err := Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	tcp := ln.Addr().(*net.TCPAddr)
+	if !tcp.IP.IsLoopback() || tcp.Port == 0 {
+		t.Errorf("default address %s, want 127.0.0.1 on a free port", tcp)
+	}
+	if w := Exposed(ln.Addr()); w != "" {
+		t.Errorf("loopback said to be exposed: %q", w)
+	}
+	if w := Exposed(&net.TCPAddr{IP: net.IPv4zero, Port: 80}); !strings.Contains(w, "beyond this machine") {
+		t.Errorf("0.0.0.0 not said to be exposed: %q", w)
+	}
+}
+
+func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
+	s, err := New(&fakeSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, &out) }()
+	u := s.URL(ln.Addr())
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), u) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.Contains(u, "token="+s.token) {
+		t.Errorf("URL %q", u)
+	}
+	c := browser(t)
+	if code, body := get(t, c, u); code != http.StatusOK || !strings.Contains(body, "main") {
+		t.Errorf("GET the printed URL: %d %s", code, body)
+	}
+	// a page showing the live output holds a stream open: the stop must not wait on it
+	_, stopStream := sse(t, c, strings.TrimSuffix(u, "/?token="+s.token)+"/loops/main/live")
+	defer stopStream()
+	// and a browser opens connections ahead of need (Chromium does): one that has sent
+	// nothing yet must not hold the stop either
+	idle, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(shutdownGrace / 2):
+		t.Fatal("Serve did not stop promptly after its context ended, with a live stream and a fresh connection open")
+	}
+	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		t.Errorf("still listening after the stop")
+	}
+	if !strings.Contains(out.String(), "stopped") {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe between the server's goroutine and the test's.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+// A button posts, goes back to the loop's page (303), and the page says once what the
+// action said, or its error; the text field's words reach the action; an action that
+// does not exist is a 404.
+func TestTheButtonsActAndGoBack(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	c := browser(t)
+	_, page := get(t, c, ts.URL+"/loops/main?token="+s.token)
+	for _, a := range []string{"pause", "resume", "cancel", "inject", "checkpoint"} {
+		if !strings.Contains(page, `action="/loops/main/`+a+`"`) {
+			t.Errorf("the loop page has no %s button:\n%s", a, page)
+		}
+	}
+	if n := strings.Count(page, `name="csrf" value="`+s.csrf+`"`); n != 5 {
+		t.Errorf("%d forms carry the CSRF token, want 5", n)
+	}
+	if code := post(t, s, ts, "/loops/main/inject", ts.URL, s.csrf, "text", "use <v2>"); code != http.StatusSeeOther {
+		t.Fatalf("inject: %d, want 303", code)
+	}
+	if strings.Join(src.acted, ",") != "main inject use <v2>" {
+		t.Errorf("acted: %q", src.acted)
+	}
+	_, page = get(t, c, ts.URL+"/loops/main")
+	if !strings.Contains(page, `<p class="said" id="said">injectd &lt;ok&gt;</p>`) {
+		t.Errorf("the page does not say what the action said:\n%s", page)
+	}
+	if _, again := get(t, c, ts.URL+"/loops/main"); strings.Contains(again, `id="said"`) {
+		t.Errorf("the action's words are shown twice")
+	}
+	post(t, s, ts, "/loops/main/checkpoint", ts.URL, s.csrf, "text", "<bad>")
+	if _, page = get(t, c, ts.URL+"/loops/main"); !strings.Contains(page, `<p class="said error" id="said">error: the label &lt;bad&gt; is not one</p>`) {
+		t.Errorf("the page does not say the action's error:\n%s", page)
+	}
+	if code := post(t, s, ts, "/loops/main/nothing", ts.URL, s.csrf); code != http.StatusNotFound {
+		t.Errorf("an action that does not exist: %d, want 404", code)
+	}
+}

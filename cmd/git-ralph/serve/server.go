@@ -1,0 +1,234 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// cookieName holds the access token after the first visit.
+const cookieName = "git_ralph_token"
+
+// Server is the dashboard: its secrets and its pages.
+type Server struct {
+	src   Source
+	token string // grants access: in the printed URL, then in the cookie
+	csrf  string // proves a POST came from one of our pages (a form's hidden field)
+	pages *template.Template
+	// stopping closes when the server shuts down: the live streams, which never go
+	// idle by themselves, end then rather than holding the shutdown for its grace
+	stopping chan struct{}
+	stop     sync.Once
+	flashes  flashes
+}
+
+// New makes a dashboard of src with fresh random secrets.
+func New(src Source) (*Server, error) {
+	token, err := randomToken()
+	if err != nil {
+		return nil, err
+	}
+	csrf, err := randomToken()
+	if err != nil {
+		return nil, err
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	return &Server{src: src, token: token, csrf: csrf, pages: pages, stopping: make(chan struct{})}, nil
+}
+
+// randomToken is 128 bits from crypto/rand, in hex so that it is safe in a URL.
+func randomToken() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("making the dashboard's token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// URL is the address to open: the listener's, with the token.
+func (s *Server) URL(addr net.Addr) string {
+	host := addr.String()
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		host = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port)) // 0.0.0.0 is no address to open
+	}
+	return "http://" + host + "/?token=" + url.QueryEscape(s.token)
+}
+
+// Handler is every page behind the token check, and the POSTs behind the CSRF checks.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets/static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /{$}", s.loopsPage)
+	mux.HandleFunc("GET /loops/{loop}", s.iterationsPage)
+	mux.HandleFunc("GET /loops/{loop}/iterations/{n}/diff", s.diffPage)
+	mux.HandleFunc("GET /loops/{loop}/live", s.livePage)
+	mux.Handle("POST /loops/{loop}/{action}", s.sameOrigin(http.HandlerFunc(s.act)))
+	return s.authorized(securityHeaders(mux))
+}
+
+// authorized lets a request through with the token in its cookie. The token in the query
+// sets the cookie and redirects to the same page without it, so that it stays out of the
+// address bar, the browser's history and Referer headers.
+func (s *Server) authorized(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, err := r.Cookie(cookieName); err == nil && s.isToken(c.Value) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		q := r.URL.Query()
+		if r.Method == http.MethodGet && q.Has("token") && s.isToken(q.Get("token")) {
+			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			q.Del("token")
+			clean := *r.URL
+			clean.RawQuery = q.Encode()
+			http.Redirect(w, r, clean.RequestURI(), http.StatusSeeOther)
+			return
+		}
+		http.Error(w, "401 unauthorized: open the URL that 'git ralph serve' printed (it carries the token)", http.StatusUnauthorized)
+	})
+}
+
+func (s *Server) isToken(got string) bool {
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
+}
+
+// sameOrigin refuses a POST that another site could have made the browser send: its
+// Origin must be this server's, and its form must carry the CSRF token.
+func (s *Server) sameOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin == "" || origin != "http://"+r.Host {
+			http.Error(w, "403 forbidden: cross-origin request", http.StatusForbidden)
+			return
+		}
+		if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
+			http.Error(w, "403 forbidden: cross-site request", http.StatusForbidden)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(s.csrf)) != 1 {
+			http.Error(w, "403 forbidden: missing or wrong CSRF token; reload the page", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// securityHeaders keep the pages from being framed or from loading anything not ours.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; form-action 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		// same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with
+		// our own forms, which sameOrigin must refuse; other sites get no Referer either way
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Listen opens the dashboard's socket: on 127.0.0.1 on a free port when addr is empty.
+func Listen(addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// Exposed says, for a listener not on loopback, who can reach it; "" on loopback.
+func Exposed(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if ok && tcp.IP.IsLoopback() {
+		return ""
+	}
+	return fmt.Sprintf("the dashboard listens on %s, beyond this machine: anyone who can reach that address and has the token can read the repository's loops, diffs and agent output, and steer its loops; the traffic is not encrypted", addr)
+}
+
+// shutdownGrace is how long Serve lets requests in flight finish once asked to stop.
+const shutdownGrace = 5 * time.Second
+
+// Serve serves on ln, printing the URL to w, until ctx ends; then it shuts down cleanly.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error {
+	fresh := &freshConns{}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: fresh.track}
+	hs.RegisterOnShutdown(func() {
+		s.stop.Do(func() { close(s.stopping) })
+		fresh.close()
+	})
+	if warning := Exposed(ln.Addr()); warning != "" {
+		fmt.Fprintf(w, "warning: %s\n", warning)
+	}
+	fmt.Fprintf(w, "git ralph serve: open %s\n(Ctrl+C stops it)\n", s.URL(ln.Addr()))
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serving the dashboard: %w", err)
+	case <-ctx.Done():
+	}
+	stop, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err := hs.Shutdown(stop)
+	if e := <-served; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	if err != nil {
+		return fmt.Errorf("stopping the dashboard: %w", err)
+	}
+	fmt.Fprintln(w, "git ralph serve: stopped")
+	return nil
+}
+
+// freshConns are the connections that have not sent a request yet. Shutdown waits up to
+// 5 s for those (net/http counts one idle only once that old), and a browser opens them
+// ahead of need: Chromium's made every Ctrl+C wait out the grace. Once the server stops,
+// no request on them will be answered, so they are closed at once.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+}
+
+func (f *freshConns) track(c net.Conn, state http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.conns == nil {
+		f.conns = map[net.Conn]bool{}
+	}
+	if state == http.StateNew {
+		f.conns[c] = true
+	} else {
+		delete(f.conns, c)
+	}
+}
+
+func (f *freshConns) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		c.Close()
+	}
+}

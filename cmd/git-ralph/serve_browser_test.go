@@ -1,0 +1,185 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestDashboardInChromium drives `git ralph serve` in real headless Chromium beside a
+// real loop: without the token every page and the event stream are refused; with it the
+// list shows the running loop, the loop's page receives the agent's output as it is
+// written, Pause pauses the loop (as `git ralph status` says), and a form of another
+// origin cannot post. Screenshots of each page are saved and their paths logged.
+func TestDashboardInChromium(t *testing.T) {
+	b := startChromium(t)
+	scratchRepo(t)
+	loop := startFakeLoopWith(t, "3", `printf 'package greet\n\n// Greet says hello.\nfunc Greet(n int) string {\n\tif n > 1 {\n\t\treturn "hello, all"\n\t}\n\treturn "hello"\n}\n' > greet.go; `+
+		`echo "hello from iteration $RALPH_ITERATION"; while [ ! -e more ]; do sleep 0.1; done; `+
+		`echo "more from iteration $RALPH_ITERATION"; while [ ! -e go ]; do sleep 0.1; done`)
+	waitFor(t, "the agent to run", func() bool {
+		out, _ := os.ReadFile(".ralph/history/1/output.log")
+		return strings.Contains(string(out), "hello from iteration 1")
+	})
+	base, token := startServe(t)
+
+	for _, p := range []string{"/", "/loops/main", "/loops/main/iterations/1/diff", "/loops/main/live", "/static/live.js"} {
+		b.open(base + p)
+		if body := b.text("body"); !strings.HasPrefix(body, "401 unauthorized") {
+			t.Errorf("%s without the token: %q, want 401", p, body)
+		}
+	}
+	// the event stream, asked by a script of the dashboard's origin without the cookie,
+	// fails for good (EventSource closes on a 401 rather than retrying)
+	b.eval(`window.__es = new EventSource("/loops/main/live"); window.__got = 0; __es.onmessage = function () { __got++; }; true`)
+	b.waitFor("the event stream to be refused", "window.__es.readyState === EventSource.CLOSED && window.__got === 0")
+	b.screenshot("without-token")
+
+	b.open(base + "/?token=" + token)
+	if got := b.location(); got != base+"/" {
+		t.Errorf("after the token, the address bar says %s, want %s/ (the token in a cookie)", got, base)
+	}
+	b.waitFor("the running loop in the list", `/main\s+\S+\s+running/.test(document.querySelector("table.loops").innerText)`)
+	b.screenshot("loops")
+
+	b.click(`a[href="/loops/main"]`)
+	b.waitFor("the output so far", `document.getElementById("live").innerText.includes("hello from iteration 1")`)
+	if err := os.WriteFile("more", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.waitFor("the output written after the page loaded", `document.getElementById("live").innerText.includes("more from iteration 1")`)
+	b.waitFor("the loop's state", `document.getElementById("live-state").innerText.startsWith("running (pid")`)
+	b.screenshot("live-output")
+
+	b.click("#pause")
+	if said := b.text("#said"); !strings.Contains(said, "pauses once its current iteration is recorded") {
+		t.Errorf("after Pause the page says %q; body %q at %s", said, b.text("body"), b.location())
+	}
+	if st := ralph(t, "status"); !strings.Contains(st, "pausing once its current iteration is recorded") {
+		t.Errorf("after Pause, status does not say pausing:\n%s", st)
+	}
+	if err := os.WriteFile("go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "status to say paused", func() bool { return strings.Contains(ralph(t, "status"), "status:          paused since") })
+	b.waitFor("the page to say paused", `document.getElementById("live-state").innerText.startsWith("paused since")`)
+	b.screenshot("paused")
+
+	// the recorded iteration's diff, coloured
+	b.open(base + "/loops/main")
+	b.click(`a[href="/loops/main/iterations/1/diff"]`)
+	b.waitFor("the diff's colours", `[...document.querySelectorAll("pre.diff .kw")].some(e => e.textContent === "func") && `+
+		`document.querySelector("pre.diff .com").textContent === "// Greet says hello."`)
+	b.screenshot("diff")
+
+	// another origin's form: on 127.0.0.1 (same site: the cookie goes, the Origin check
+	// refuses) and on localhost (another site: SameSite=Strict keeps the cookie back)
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<!DOCTYPE html><form method="post" action="%s/loops/main/cancel"><input name="csrf" value="guess"><button id="go">win a prize</button></form>`, base)
+	}))
+	defer evil.Close()
+	for _, c := range []struct{ origin, refusal string }{
+		{evil.URL, "403 forbidden: cross-origin request"},
+		{strings.Replace(evil.URL, "127.0.0.1", "localhost", 1), "401 unauthorized"},
+	} {
+		b.open(c.origin)
+		b.click("#go")
+		if body := b.text("body"); !strings.HasPrefix(body, c.refusal) {
+			t.Errorf("a form of %s posted: the dashboard answered %q, want %q", c.origin, body, c.refusal)
+		}
+		b.screenshot("cross-origin")
+	}
+	if st := ralph(t, "status"); !strings.Contains(st, "paused since") || strings.Contains(st, "cancel") {
+		t.Errorf("after the cross-origin posts, the loop is not paused as it was:\n%s", st)
+	}
+	ralph(t, "cancel")
+	if code := loop.wait(t); code != 130 {
+		t.Errorf("the loop exited %d after cancel, want 130", code)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe between a process's copying goroutine and the test's.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
+
+var servingAt = regexp.MustCompile(`^git ralph serve: open (http://127\.0\.0\.1:[0-9]+)/\?token=([0-9a-f]+)$`)
+
+// startServe runs `git ralph serve` in the work tree and returns its address and token;
+// the test's end stops it with SIGINT, as Ctrl+C does, and checks it said so.
+func startServe(t *testing.T) (base, token string) {
+	t.Helper()
+	cmd := exec.Command("git-ralph", "serve")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var lines []string
+	found := make(chan []string, 1)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			mu.Lock()
+			lines = append(lines, sc.Text())
+			mu.Unlock()
+			if m := servingAt.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+		stopped := make(chan error, 1)
+		go func() { <-read; stopped <- cmd.Wait() }()
+		select {
+		case err := <-stopped:
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil || lines[len(lines)-1] != "git ralph serve: stopped" {
+				t.Errorf("serve after Ctrl+C: %v, said %q", err, lines)
+			}
+		case <-time.After(5 * time.Second):
+			syscall.Kill(cmd.Process.Pid, syscall.SIGQUIT)
+			time.Sleep(time.Second)
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			t.Errorf("serve did not stop within 5 s of Ctrl+C, with a page open:\n%s", stderr.String())
+		}
+	})
+	select {
+	case m := <-found:
+		return m[1], m[2]
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve printed no URL within 30 s")
+		return "", ""
+	}
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/fleet"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
+)
+
+// ServeCmd is `git ralph serve`.
+type ServeCmd struct {
+	Addr string `help:"Listen on HOST:PORT instead of 127.0.0.1 on a free port; an address beyond loopback exposes the dashboard to the network." placeholder:"HOST:PORT"`
+}
+
+// Run serves the dashboard until Ctrl+C.
+func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
+	here, err := repoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	srv, err := serve.New(repoSource{here: here})
+	if err != nil {
+		return err
+	}
+	ln, err := listenServe(c.Addr)
+	if err != nil {
+		return err
+	}
+	return srv.Serve(ctx, ln, s.Stdout)
+}
+
+// addrHint is how --addr is written.
+const addrHint = "--addr HOST:PORT, e.g. --addr 127.0.0.1:8080 (port 0: a free one); without --addr the dashboard takes a free port on 127.0.0.1"
+
+// listenServe checks --addr before it listens, so that a mistake is named with its cause
+// and its fix rather than in the socket's words.
+func listenServe(addr string) (net.Listener, error) {
+	if addr != "" {
+		_, port, err := net.SplitHostPort(addr)
+		var bad *net.AddrError
+		if errors.As(err, &bad) {
+			return nil, hints.Wrap(fmt.Errorf("--addr %q is not HOST:PORT: %s", addr, bad.Err), addrHint)
+		}
+		if err != nil {
+			return nil, hints.Wrap(fmt.Errorf("--addr %q is not HOST:PORT: %w", addr, err), addrHint)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return nil, hints.Wrap(fmt.Errorf("--addr %q: the port %q is not a number from 0 to 65535", addr, port), addrHint)
+		}
+	}
+	ln, err := serve.Listen(addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, hints.Wrap(err, "another program listens there: pick another port, or leave --addr out for a free one")
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return nil, hints.Wrap(err, "HOST must be an address of this machine (127.0.0.1 for it alone, 0.0.0.0 for every network it is on)")
+	case errors.Is(err, syscall.EACCES):
+		return nil, hints.Wrap(err, "ports below 1024 need privileges: pick a port from 1024 up")
+	case err != nil:
+		return nil, hints.Wrap(err, addrHint)
+	}
+	return ln, nil
+}
+
+// repoSource reads the repository's loops for the dashboard, as runs and history do,
+// taking nothing a running loop needs (no lock, no merge recovery: serve only looks).
+type repoSource struct{ here string }
+
+func (r repoSource) Loops(ctx context.Context) ([]status.Run, error) {
+	members, _, err := fleet.Members(ctx, r.here)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	runs := make([]status.Run, 0, len(members))
+	for _, m := range members {
+		runs = append(runs, status.ReadRun(ctx, r.here, m, now))
+	}
+	withMerges(ctx, r.here, members, runs)
+	return runs, nil
+}
+
+// store opens the named loop's history; a loop that does not exist is serve.ErrNotFound.
+func (r repoSource) store(ctx context.Context, loop string) (*history.Store, error) {
+	m, err := fleet.Find(ctx, r.here, loop)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", serve.ErrNotFound, err)
+	}
+	return history.OpenStore(m.Path)
+}
+
+// Live finds the loop once (git) and returns a reader of its latest iteration's log that
+// reads files only, as watch does every tick: the state, the lock's holder, a few records.
+func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, error) {
+	m, err := fleet.Find(ctx, r.here, loop)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", serve.ErrNotFound, err)
+	}
+	path, err := lockPath(ctx, m.Path)
+	if err != nil {
+		return nil, err
+	}
+	store, err := history.OpenStore(m.Path)
+	if err != nil {
+		return nil, err
+	}
+	var last serve.LiveLog // the format is looked up once per iteration
+	return func() (serve.LiveLog, error) {
+		st, err := readStatus(ctx, m.Path, path)
+		if err != nil {
+			return serve.LiveLog{}, err
+		}
+		live := serve.LiveLog{State: display.Printable(statusSummary(st))}
+		if st.State == nil || st.HistoryIteration == 0 {
+			return live, nil
+		}
+		live.Iteration, live.Path = st.HistoryIteration, store.OutputPath(st.HistoryIteration)
+		if live.Iteration == last.Iteration {
+			live.Format = last.Format
+		} else {
+			_, live.Format = lastRecorded(store, live.Iteration)
+		}
+		last = live
+		return live, nil
+	}, nil
+}
+
+// Act runs the command of the action's name on the loop, as watch's keys do: the same
+// code as `git ralph pause --loop NAME`, its output returned as one line. An inject's text
+// goes through stdin ('inject -'), so that any text, "-" too, is queued as it is.
+func (r repoSource) Act(ctx context.Context, loop, action, text string) (string, error) {
+	f := LoopFlag{Loop: loop}
+	var cmd commandRun
+	switch action {
+	case "pause":
+		cmd = &PauseCmd{LoopFlag: f}
+	case "resume":
+		cmd = &ResumeCmd{LoopFlag: f}
+	case "cancel":
+		cmd = &CancelCmd{LoopFlag: f}
+	case "inject":
+		cmd = &InjectCmd{Text: "-", LoopFlag: f}
+	case "checkpoint":
+		cmd = &CheckpointCmd{Label: strings.TrimSpace(text), LoopFlag: f}
+	default:
+		return "", fmt.Errorf("%w: no action %q (pause, resume, cancel, inject, checkpoint)", serve.ErrNotFound, action)
+	}
+	return runForView(ctx, cmd, text)
+}
+
+// commandRun is a command of this package, run by a view rather than by kong.
+type commandRun interface {
+	Run(context.Context, Streams) error
+}
+
+// runForView runs a command for a view (watch's keys, serve's buttons) with stdin as its
+// input, and returns what it printed as one line, its error with its hint.
+func runForView(ctx context.Context, cmd commandRun, stdin string) (string, error) {
+	var out bytes.Buffer
+	err := cmd.Run(ctx, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &out})
+	var h *hints.Error
+	if errors.As(err, &h) && h.Hint() != "" {
+		err = fmt.Errorf("%w (hint: %s)", err, h.Hint())
+	}
+	return strings.Join(strings.Fields(out.String()), " "), err
+}
+
+func (r repoSource) Iterations(ctx context.Context, loop string) ([]history.Record, []history.BadRecord, error) {
+	store, err := r.store(ctx, loop)
+	if err != nil {
+		return nil, nil, err
+	}
+	return store.Scan(0)
+}
+
+// Diff reads iteration n's saved diff as `history --diff N` prints it, never through a
+// committed symlink, at most limit bytes.
+func (r repoSource) Diff(ctx context.Context, loop string, n int, limit int64) ([]byte, bool, error) {
+	store, err := r.store(ctx, loop)
+	if err != nil {
+		return nil, false, err
+	}
+	f, err := repofile.OpenOwn(store.DiffPath(n), store.DiffPath(n))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, fmt.Errorf("%w: iteration %d of %s has no saved diff", serve.ErrNotFound, n, loop)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the diff of iteration %d: %w", n, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the diff of iteration %d: %w", n, err)
+	}
+	if int64(len(data)) > limit {
+		return data[:limit], true, nil
+	}
+	return data, false, nil
+}

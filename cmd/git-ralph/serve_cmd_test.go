@@ -1,0 +1,262 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+)
+
+// fakeLoop is `git ralph loop` running for real in the scratch repository.
+type fakeLoop struct {
+	cmd   *exec.Cmd
+	ended chan error
+}
+
+// startFakeLoop starts a loop whose agent prints a line and waits for the file go before
+// it exits; it returns once the first agent has printed its line.
+func startFakeLoop(t *testing.T, max string) *fakeLoop {
+	t.Helper()
+	l := startFakeLoopWith(t, max, `echo "hello from iteration $RALPH_ITERATION"; while [ ! -e go ]; do sleep 0.1; done`)
+	waitFor(t, "the agent to run", func() bool {
+		out, _ := os.ReadFile(".ralph/history/1/output.log")
+		return strings.Contains(string(out), "hello from iteration 1")
+	})
+	return l
+}
+
+// startFakeLoopWith starts the loop with the agent command given.
+func startFakeLoopWith(t *testing.T, max, agent string) *fakeLoop {
+	t.Helper()
+	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := installSelf(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd := exec.Command("git-ralph", "loop", "--max", max, "--idle-threshold", "0", "--agent-cmd", agent)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	l := &fakeLoop{cmd: cmd, ended: make(chan error, 1)}
+	go func() { l.ended <- cmd.Wait() }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-l.ended
+	})
+	return l
+}
+
+// wait waits for the loop's end and returns its exit code.
+func (l *fakeLoop) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-l.ended:
+		l.ended <- nil // for the cleanup
+		return l.cmd.ProcessState.ExitCode()
+	case <-time.After(30 * time.Second):
+		t.Fatal("the loop did not end")
+		return -1
+	}
+}
+
+// dashboard serves the repository's dashboard on a test server and returns a client
+// that has been through the printed URL (it holds the cookie) and the server's address.
+func dashboard(t *testing.T) (*http.Client, string) {
+	t.Helper()
+	here, err := repoRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(repoSource{here: here})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	first := srv.URL(ts.Listener.Addr())
+	if code, body := fetch(t, c, first); code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", first, code, body)
+	}
+	return c, ts.URL
+}
+
+func fetch(t *testing.T, c *http.Client, u string) (int, string) {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+
+// press posts the form of the loop page's button as the browser does: with the page's
+// CSRF token, from the page's origin; it returns what the page then says.
+func press(t *testing.T, c *http.Client, base, action string, form ...string) string {
+	t.Helper()
+	_, page := fetch(t, c, base+"/loops/main")
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF field on the loop's page:\n%s", page)
+	}
+	values := url.Values{"csrf": {m[1]}}
+	for i := 0; i+1 < len(form); i += 2 {
+		values.Set(form[i], form[i+1])
+	}
+	req, _ := http.NewRequest("POST", base+"/loops/main/"+action, strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", base)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/loops/main" {
+		t.Fatalf("POST %s: %d at %s, want the loop's page\n%s", action, resp.StatusCode, resp.Request.URL, body)
+	}
+	said := regexp.MustCompile(`id="said">([^<]*)<`).FindStringSubmatch(string(body))
+	if said == nil {
+		t.Fatalf("POST %s: the page does not say what happened:\n%s", action, body)
+	}
+	return said[1]
+}
+
+// The dashboard's buttons run the commands of their names on a real loop: pause makes
+// status say pausing, then paused once the iteration is recorded; inject queues the
+// text; checkpoint takes one under the label; cancel ends the paused loop.
+func TestServeButtonsSteerARealLoop(t *testing.T) {
+	scratchRepo(t)
+	loop := startFakeLoop(t, "3")
+	c, base := dashboard(t)
+
+	if said := press(t, c, base, "pause"); !strings.Contains(said, "pauses once its current iteration is recorded") {
+		t.Errorf("pause said %q", said)
+	}
+	if st := ralph(t, "status"); !strings.Contains(st, "pausing once its current iteration is recorded") {
+		t.Errorf("after Pause, status does not say pausing:\n%s", st)
+	}
+	if err := os.WriteFile("go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the loop to pause", func() bool { return strings.Contains(ralph(t, "status"), "paused since") })
+
+	if said := press(t, c, base, "inject", "text", "use the v2 API"); !strings.Contains(said, "queued 14 bytes") {
+		t.Errorf("inject said %q", said)
+	}
+	if said := press(t, c, base, "checkpoint", "text", "before-v2"); !strings.Contains(said, "refs/ralph/checkpoints/") {
+		t.Errorf("checkpoint said %q", said)
+	}
+	if list := ralph(t, "checkpoints"); !strings.Contains(list, "before-v2") {
+		t.Errorf("the checkpoint is not listed:\n%s", list)
+	}
+	if said := press(t, c, base, "checkpoint", "text", "1"); !strings.HasPrefix(said, "error: ") || !strings.Contains(said, "hint: ") {
+		t.Errorf("a bad label said %q, want its error and hint", said)
+	}
+	if said := press(t, c, base, "cancel"); said == "" {
+		t.Errorf("cancel said nothing")
+	}
+	if code := loop.wait(t); code != 130 {
+		t.Errorf("the cancelled loop exited %d, want 130", code)
+	}
+}
+
+// repoSource reads a real loop's records: the loop in the runs list, its iterations,
+// a saved diff, its latest iteration's log; a loop that does not exist is ErrNotFound.
+func TestRepoSourceReadsARealLoop(t *testing.T) {
+	scratchRepo(t)
+	if err := os.WriteFile("go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loop := startFakeLoopWith(t, "2", `echo "line $RALPH_ITERATION" >> notes.txt; echo "wrote line $RALPH_ITERATION"`)
+	if code := loop.wait(t); code != 2 {
+		t.Fatalf("the loop exited %d, want 2 (max iterations)", code)
+	}
+	ctx := context.Background()
+	here, err := repoRoot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := repoSource{here: here}
+	runs, err := src.Loops(ctx)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("Loops: %v, %v", runs, err)
+	}
+	if r := runs[0]; r.Name != "main" || r.State != status.StateFinished || r.Iteration != 2 {
+		t.Errorf("the loop: %+v", r)
+	}
+	recs, bad, err := src.Iterations(ctx, "main")
+	if err != nil || len(bad) != 0 || len(recs) != 2 || recs[0].Iteration != 1 || recs[1].FilesChanged != 1 {
+		t.Fatalf("Iterations: %+v, %v, %v", recs, bad, err)
+	}
+	diff, cut, err := src.Diff(ctx, "main", 2, 1<<20)
+	if err != nil || cut || !strings.Contains(string(diff), "+line 2") {
+		t.Errorf("Diff(2): %q, %v, %v", diff, cut, err)
+	}
+	if diff, cut, _ := src.Diff(ctx, "main", 2, 10); !cut || len(diff) != 10 {
+		t.Errorf("Diff(2) within 10 bytes: %q, cut %v", diff, cut)
+	}
+	read, err := src.Live(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := read()
+	if err != nil || live.Iteration != 2 || !strings.HasPrefix(live.State, "not running: the last run stopped (max-iters") {
+		t.Errorf("Live: %+v, %v", live, err)
+	}
+	if out, err := os.ReadFile(live.Path); err != nil || !strings.Contains(string(out), "wrote line 2") {
+		t.Errorf("the live log %s: %q, %v", live.Path, out, err)
+	}
+	if _, _, err := src.Iterations(ctx, "nope"); !errors.Is(err, serve.ErrNotFound) {
+		t.Errorf("Iterations of no loop: %v", err)
+	}
+	if _, _, err := src.Diff(ctx, "main", 9, 10); !errors.Is(err, serve.ErrNotFound) {
+		t.Errorf("Diff of no iteration: %v", err)
+	}
+	if _, err := src.Live(ctx, "nope"); !errors.Is(err, serve.ErrNotFound) {
+		t.Errorf("Live of no loop: %v", err)
+	}
+	if _, err := src.Act(ctx, "main", "explode", ""); !errors.Is(err, serve.ErrNotFound) {
+		t.Errorf("Act of no action: %v", err)
+	}
+}
+
+// A port another program listens on is named with the way out.
+func TestServeAddrInUse(t *testing.T) {
+	taken, err := serve.Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	ln, err := listenServe(taken.Addr().String())
+	if err == nil {
+		ln.Close()
+		t.Fatalf("listened on %s, which is taken", taken.Addr())
+	}
+	var h *hints.Error
+	if !errors.As(err, &h) || !strings.Contains(h.Hint(), "another program listens there") {
+		t.Errorf("error %v, hint %v", err, h)
+	}
+}
