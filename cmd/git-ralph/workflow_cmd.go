@@ -213,6 +213,7 @@ func (c *WorkflowRunCmd) stageArgs(run workflow.StageRun) []string {
 	add("judge", st.Judge)
 	add("feedback", st.Feedback)
 	add("prompt", st.Prompt)
+	add("template", st.Template)
 	add("context", run.Context)
 	if st.MaxIterations != nil {
 		add("max", strconv.Itoa(*st.MaxIterations))

@@ -42,6 +42,7 @@ type Stage struct {
 	// The loop's settings; empty or nil ones are left to the repository's configuration.
 	Task          string // the inline task (the loop's TASK argument), framed by the prompt file or the mode's
 	Prompt        string // a prompt file used instead of the mode's PROMPT_<mode>.md
+	Template      string // a loop template (git ralph templates) framing the task
 	Mode          string
 	Agent         string
 	AgentCmd      string
@@ -82,6 +83,7 @@ type rawStage struct {
 	Description   string     `toml:"description"`
 	Task          string     `toml:"task"`
 	Prompt        string     `toml:"prompt"`
+	Template      string     `toml:"template"`
 	Mode          string     `toml:"mode"`
 	Agent         string     `toml:"agent"`
 	AgentCmd      string     `toml:"agent_cmd"`
@@ -103,7 +105,7 @@ type rawStage struct {
 }
 
 // stageKeys are the keys of a [stages.NAME] table, for suggestions.
-var stageKeys = []string{"description", "task", "prompt", "mode", "agent", "agent_cmd", "validate", "until",
+var stageKeys = []string{"description", "task", "prompt", "template", "mode", "agent", "agent_cmd", "validate", "until",
 	"judge", "feedback", "context", "max_iterations", "timeout", "idle_threshold", "max_cost",
 	"depends_on", "on_complete", "on_failure", "gate", "worktree", "artifacts"}
 
@@ -197,7 +199,7 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 	if err := CheckName("stage", name); err != nil {
 		return nil, w.errAt("stages."+name, "%v", "stage names become parts of loop and branch names", err)
 	}
-	s := &Stage{Name: name, Description: r.Description, Task: r.Task, Prompt: r.Prompt, Mode: r.Mode,
+	s := &Stage{Name: name, Description: r.Description, Task: r.Task, Prompt: r.Prompt, Template: r.Template, Mode: r.Mode,
 		Agent: r.Agent, AgentCmd: r.AgentCmd, Validate: r.Validate, Until: r.Until, Judge: r.Judge,
 		Feedback: r.Feedback, Context: r.Context, MaxIterations: r.MaxIterations, IdleThreshold: r.IdleThreshold,
 		MaxCost: r.MaxCost, DependsOn: r.DependsOn, OnComplete: r.OnComplete, OnFailure: r.OnFailure,
@@ -205,6 +207,10 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 	switch {
 	case r.Prompt != "" && !filepath.IsLocal(r.Prompt):
 		return nil, w.errAt(at("prompt"), "%q is not a path inside the repository", `write a path relative to the repository root, like ".ralph/workflows/ship/plan.md"`, r.Prompt)
+	case r.Template != "" && !modePattern.MatchString(r.Template):
+		return nil, w.errAt(at("template"), "%q is not a template name", "'git ralph templates' lists the templates there are", r.Template)
+	case r.Template != "" && r.Prompt != "":
+		return nil, w.errAt(at("template"), "a stage with a prompt file cannot have a template too: both are its prompt", "keep one: the template frames the task, the prompt file is the whole prompt")
 	case r.Mode != "" && !modePattern.MatchString(r.Mode):
 		return nil, w.errAt(at("mode"), "%q is not a mode name", "a mode is plan, build, or NAME with a PROMPT_NAME.md", r.Mode)
 	case r.MaxIterations != nil && *r.MaxIterations < 1:

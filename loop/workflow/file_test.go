@@ -41,6 +41,8 @@ prompt = "prompts/code.md"
 depends_on = ["plan"]
 worktree = true
 on_failure = "notify-send failed"
+[stages.fix]
+template = "bugfix"
 `)
 	p := w.Stage("plan")
 	if p.Task != "write the plan" || p.Mode != "plan" || *p.MaxIterations != 4 || p.Timeout.String() != "30m0s" ||
@@ -53,6 +55,9 @@ on_failure = "notify-send failed"
 	c := w.Stage("code")
 	if !c.Worktree || c.Prompt != "prompts/code.md" || w.Jobs != 2 {
 		t.Errorf("code = %+v, jobs %d", c, w.Jobs)
+	}
+	if f := w.Stage("fix"); f.Template != "bugfix" {
+		t.Errorf("fix = %+v", f)
 	}
 	if stage, cmd := w.Next(c.OnFailure); stage != "" || cmd != "notify-send failed" {
 		t.Errorf("on_failure = stage %q, command %q", stage, cmd)
@@ -88,6 +93,8 @@ func TestParseErrors(t *testing.T) {
 		{"artifact pattern", "[stages.a]\nartifacts = [{ path = \"[x\" }]", `"[x" is not a valid pattern`, "matches"},
 		{"artifact key", "[stages.a]\nartifacts = [{ file = \"x\" }]", "unknown key", "path and headings"},
 		{"jobs", "jobs = -1\n[stages.a]", "w.toml:1: jobs: must be 0 or more", "0 runs"},
+		{"bad template", "[stages.a]\ntemplate = \"../x\"", `w.toml:2: stages.a.template: "../x" is not a template name`, "git ralph templates"},
+		{"template and prompt", "[stages.a]\nprompt = \"p.md\"\ntemplate = \"tdd\"", "w.toml:3: stages.a.template: a stage with a prompt file cannot have a template too", "keep one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("w", []byte(tc.text))
