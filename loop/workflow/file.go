@@ -33,7 +33,12 @@ type Workflow struct {
 	Jobs        int      // worktree stages run at a time; 0: as many as are ready
 	Stages      []*Stage // in the file's order
 	lines       map[string]int
+	needs       map[string][]string // each stage's Needs, known once the links are checked
 }
+
+// MaxStages bounds the stages of one workflow: ordering them takes time in the cube of
+// their number, and a workflow needs a handful.
+const MaxStages = 100
 
 // Stage is one loop of a workflow and what surrounds it.
 type Stage struct {
@@ -167,6 +172,9 @@ func Parse(name string, data []byte) (*Workflow, error) {
 	}
 	for _, s := range order {
 		if r, ok := raw.Stages[s]; ok && !slices.ContainsFunc(w.Stages, func(x *Stage) bool { return x.Name == s }) {
+			if len(w.Stages) == MaxStages {
+				return nil, w.errAt("stages."+s, "more than %d stages", "split the work into several workflows, or let one stage's loop do several steps", MaxStages)
+			}
 			st, err := w.stage(s, r)
 			if err != nil {
 				return nil, err
@@ -176,6 +184,10 @@ func Parse(name string, data []byte) (*Workflow, error) {
 	}
 	if err := w.checkLinks(); err != nil {
 		return nil, err
+	}
+	w.needs = map[string][]string{}
+	for _, s := range w.Stages {
+		w.needs[s.Name] = w.Needs(s)
 	}
 	return w, w.checkCycles()
 }

@@ -2,11 +2,13 @@ package workflow
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mustParse(t *testing.T, text string) *Workflow {
@@ -93,6 +95,8 @@ func TestParseErrors(t *testing.T) {
 		{"artifact pattern", "[stages.a]\nartifacts = [{ path = \"[x\" }]", `"[x" is not a valid pattern`, "matches"},
 		{"artifact key", "[stages.a]\nartifacts = [{ file = \"x\" }]", "unknown key", "path and headings"},
 		{"jobs", "jobs = -1\n[stages.a]", "w.toml:1: jobs: must be 0 or more", "0 runs"},
+		{"stages a list", "stages = []", "w.toml:1: stages: want a table of stages, got an array", "type of each key"},
+		{"stage a number", "[stages]\na = 1", "w.toml:2: stages.a: want a table, got an integer", "type of each key"},
 		{"bad template", "[stages.a]\ntemplate = \"../x\"", `w.toml:2: stages.a.template: "../x" is not a template name`, "git ralph templates"},
 		{"template and prompt", "[stages.a]\nprompt = \"p.md\"\ntemplate = \"tdd\"", "w.toml:3: stages.a.template: a stage with a prompt file cannot have a template too", "keep one"},
 	} {
@@ -176,5 +180,36 @@ func TestManyDefinitionsAreRefusedQuickly(t *testing.T) {
 	}
 	if _, err := Parse("w", []byte(b.String())); err == nil {
 		t.Error("a file of 20000 tables was accepted")
+	}
+}
+
+// A chain of stages linked by on_complete made every Needs scan the whole file: 2,400
+// stages, well within the size cap, took minutes to order. The count is bounded, and
+// the largest workflow allowed orders in a moment.
+func TestManyStagesAreRefusedAndTheMostAllowedOrderQuickly(t *testing.T) {
+	chain := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "[stages.s%d]\non_complete = \"s%d\"\n", i, i+1)
+		}
+		fmt.Fprintf(&b, "[stages.s%d]\n", n)
+		return b.String()
+	}
+	_, err := Parse("w", []byte(chain(MaxStages)))
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Error(), fmt.Sprintf("w.toml:%d: stages.s%d: more than %d stages", 2*MaxStages+1, MaxStages, MaxStages)) ||
+		!strings.Contains(e.Hint(), "split") {
+		t.Fatalf("%d stages: %v", MaxStages+1, err)
+	}
+	start := time.Now()
+	w := mustParse(t, chain(MaxStages-1))
+	if got := w.Order(); len(got) != MaxStages || got[MaxStages-1].Name != fmt.Sprintf("s%d", MaxStages-1) {
+		t.Errorf("Order() has %d stages", len(got))
+	}
+	if got := w.Dependents("s0"); len(got) != MaxStages-1 {
+		t.Errorf("Dependents(s0) has %d stages", len(got))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("parsing and ordering %d stages took %v", MaxStages, d)
 	}
 }

@@ -82,6 +82,9 @@ func stageHint(name string, names []string) string {
 
 // Needs are the stages that must be done before s runs.
 func (w *Workflow) Needs(s *Stage) []string {
+	if needs, ok := w.needs[s.Name]; ok {
+		return slices.Clone(needs)
+	}
 	needs := slices.Clone(s.DependsOn)
 	for _, o := range w.Stages {
 		if next, _ := w.Next(o.OnComplete); next == s.Name && !slices.Contains(needs, o.Name) {
