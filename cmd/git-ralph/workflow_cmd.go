@@ -63,8 +63,12 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	defer notes.Close(in.hurry)
 	r := &workflow.Runner{Root: root, Workflow: wf, State: &state,
 		RunStage: c.stageRunner(s, in, root),
-		Merge: func(ctx context.Context, name string) error {
-			return (&MergeCmd{Name: name, Notify: c.Notify}).mergeStage(ctx, s, root, in.hurry)
+		Merge: func(ctx context.Context, st *workflow.Stage, name string) error {
+			merge := &MergeCmd{Name: name, Notify: c.Notify}
+			if st.Validate != "" { // the merged result is held to what the stage's loop was
+				merge.Validate = &st.Validate
+			}
+			return merge.mergeStage(ctx, s, root, in.hurry)
 		},
 		Command: func(ctx context.Context, st *workflow.Stage, key, command string, code int) error {
 			return runStageCommand(ctx, s, root, wf.Name, st.Name, key, command, code)

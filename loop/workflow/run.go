@@ -45,7 +45,7 @@ type Runner struct {
 	Workflow *Workflow
 	State    *history.WorkflowState
 	RunStage func(ctx context.Context, r StageRun) (StageResult, error)
-	Merge    func(ctx context.Context, loop string) error
+	Merge    func(ctx context.Context, s *Stage, loop string) error // with the stage's validate, when it has one
 	Command  func(ctx context.Context, s *Stage, key, command string, exitCode int) error
 	Save     func(history.WorkflowState) error
 	Say      func(format string, args ...any)
@@ -307,7 +307,7 @@ func (r *Runner) ended(ctx context.Context, s *Stage, res StageResult) (int, boo
 		return r.failed(ctx, s, ExitFailed, problem)
 	}
 	if s.Worktree {
-		if err := r.Merge(ctx, LoopName(r.Workflow.Name, s.Name)); err != nil {
+		if err := r.Merge(ctx, s, LoopName(r.Workflow.Name, s.Name)); err != nil {
 			return r.failed(ctx, s, ExitFailed, "merging its branch failed: "+err.Error())
 		}
 	}

@@ -40,7 +40,7 @@ func newRunner(t *testing.T, text string, f *fakeStages) (*Runner, *history.Work
 			}
 			return StageResult{ExitCode: code, Iterations: 1}, nil
 		},
-		Merge: func(context.Context, string) error { return nil },
+		Merge: func(context.Context, *Stage, string) error { return nil },
 		Command: func(_ context.Context, s *Stage, key, cmd string, code int) error {
 			f.commands = append(f.commands, fmt.Sprintf("%s %s %s %d", s.Name, key, cmd, code))
 			return nil
