@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -48,6 +49,9 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 		return err
 	}
 	if err := c.preflight(s, root, wf); err != nil {
+		return err
+	}
+	if err := checkWorktreeBase(ctx, root, wf); err != nil {
 		return err
 	}
 	lock, err := workflowLock(ctx, root, wf.Name)
@@ -116,6 +120,27 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 		return err
 	}
 	return requireWorkflowTrust(s, root, wf, workflowCommands(wf, c.Agent != "" || c.AgentCmd != ""))
+}
+
+// checkWorktreeBase refuses a workflow with worktree stages while .ralph/.gitignore is
+// not committed. A worktree is made from HEAD: its loop writes the file there, its agent
+// commits it, and the merge then moves the base branch but cannot update this work
+// tree, where the uncommitted copy is in the way.
+func checkWorktreeBase(ctx context.Context, root string, wf *workflow.Workflow) error {
+	i := slices.IndexFunc(wf.Stages, func(st *workflow.Stage) bool { return st.Worktree })
+	if i < 0 {
+		return nil
+	}
+	file := history.Dir + "/.gitignore"
+	ok, err := gitops.InHead(ctx, root, file)
+	if err != nil || ok {
+		return err
+	}
+	if err := history.EnsureGitignore(root); err != nil { // so that the hint's git add finds it
+		return err
+	}
+	return hints.Wrap(fmt.Errorf("%s is not committed: the stage %s runs in a worktree, where its agent would commit its own, and its merge could not update this work tree", file, wf.Stages[i].Name),
+		"commit it first: git add %s && git commit -m 'git-ralph'", file)
 }
 
 // workflowLock keeps two runs of one workflow apart (and approve, reject while it runs).
