@@ -178,7 +178,8 @@ func (c *WorkflowRunCmd) stageRunner(s Streams, in *interrupts, root string) fun
 		}
 		defer stdout.Close()
 		defer stderr.Close()
-		cmd.Stdout, cmd.Stderr = stdout, stderr
+		var said errorLines
+		cmd.Stdout, cmd.Stderr = stdout, io.MultiWriter(stderr, &said)
 		code := 0
 		if err := fleet.RunChild(ctx, in.hurry, cmd); err != nil {
 			var exit *exec.ExitError
@@ -190,7 +191,11 @@ func (c *WorkflowRunCmd) stageRunner(s Streams, in *interrupts, root string) fun
 				code = workflow.ExitInterrupted
 			}
 		}
-		return workflow.ResultAt(stageDir(root, run), code, run.State.Before), nil
+		res := workflow.ResultAt(stageDir(root, run), code, run.State.Before)
+		if code != 0 {
+			res.Error = said.String()
+		}
+		return res, nil
 	}
 }
 

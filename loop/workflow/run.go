@@ -35,6 +35,7 @@ type StageResult struct {
 	Run        string
 	Iterations int
 	StopReason string
+	Error      string // the last error the loop printed, with its hints: why it stopped when its state cannot say
 }
 
 // Runner runs a workflow's stages. Its functions are the outside world: the cmd layer
@@ -301,7 +302,7 @@ func (r *Runner) ended(ctx context.Context, s *Stage, res StageResult) (int, boo
 		r.Say("workflow %s: stage %s stopped unfinished (exit %d); 'git ralph workflow run %s' resumes it", r.Workflow.Name, s.Name, res.ExitCode, r.Workflow.Name)
 		return res.ExitCode, true, r.save()
 	case res.ExitCode != 0:
-		return r.failed(ctx, s, res.ExitCode, fmt.Sprintf("its loop stopped with exit code %d (%s)", res.ExitCode, orWord(res.StopReason, "no reason recorded")))
+		return r.failed(ctx, s, res.ExitCode, loopProblem(res))
 	}
 	if problem := CheckArtifacts(r.artifactRoot(s), s); problem != "" {
 		return r.failed(ctx, s, ExitFailed, problem)
@@ -379,9 +380,17 @@ func (r *Runner) failed(ctx context.Context, s *Stage, code int, problem string)
 
 func (r *Runner) save() error { return r.Save(*r.State) }
 
-func orWord(s, word string) string {
-	if s == "" {
-		return word
+// loopProblem says why a stage's loop failed: its stop reason, the error it printed.
+func loopProblem(res StageResult) string {
+	problem := fmt.Sprintf("its loop stopped with exit code %d", res.ExitCode)
+	if res.StopReason != "" {
+		problem += " (" + res.StopReason + ")"
 	}
-	return s
+	if res.Error != "" {
+		return problem + ": " + res.Error
+	}
+	if res.StopReason == "" {
+		problem += " (no reason recorded)"
+	}
+	return problem
 }

@@ -280,3 +280,19 @@ func TestResumeAtTellsWhoseRunTheStateIs(t *testing.T) {
 		t.Errorf("another loop ran since the stage stopped: fresh %v, ended %+v, want a fresh start", fresh, ended)
 	}
 }
+
+func TestLoopProblemSaysWhyTheLoopStopped(t *testing.T) {
+	for _, tc := range []struct {
+		res  StageResult
+		want string
+	}{
+		{StageResult{ExitCode: 2, StopReason: "max-iterations"}, "its loop stopped with exit code 2 (max-iterations)"},
+		{StageResult{ExitCode: 1}, "its loop stopped with exit code 1 (no reason recorded)"},
+		{StageResult{ExitCode: 1, Error: "error: no such template\nhint: see templates"}, "its loop stopped with exit code 1: error: no such template\nhint: see templates"},
+		{StageResult{ExitCode: 3, StopReason: "error", Error: "error: x"}, "its loop stopped with exit code 3 (error): error: x"},
+	} {
+		if got := loopProblem(tc.res); got != tc.want {
+			t.Errorf("loopProblem(%+v) = %q, want %q", tc.res, got, tc.want)
+		}
+	}
+}
