@@ -225,6 +225,7 @@ func (r *Runner) start(ctx context.Context, s *Stage) (StageResult, error) {
 	}
 	if run.Fresh && st.Status == history.StageRunning { // its loop never began: the same start again
 		st.Before = currentRun(dir)
+		run.Again = st.Runs > 1 // a kill may have come before the earlier worktree was discarded
 	} else if run.Fresh {
 		st.Before = currentRun(dir)
 		run.Again = st.Runs > 0

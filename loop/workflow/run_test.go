@@ -296,3 +296,24 @@ func TestLoopProblemSaysWhyTheLoopStopped(t *testing.T) {
 		}
 	}
 }
+
+// A stage that runs again starts over (a worktree stage from the base): a workflow
+// killed after it recorded the new start but before the stage's loop began must start
+// it over too when it resumes, not go on in the earlier run's worktree.
+func TestARerunKilledBeforeItsLoopBeganStillStartsOver(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, "[stages.a]\nworktree = true\n", f)
+	var again []bool
+	runStage := r.RunStage
+	r.RunStage = func(ctx context.Context, run StageRun) (StageResult, error) {
+		again = append(again, run.Again)
+		return runStage(ctx, run)
+	}
+	*st.Stage("a") = history.StageState{Status: history.StageRunning, Runs: 2} // the second start, its loop never began
+	if code := run(t, r); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !slices.Equal(again, []bool{true}) || st.Stage("a").Runs != 2 {
+		t.Errorf("Again %v, runs %d: want the resumed second start to start over", again, st.Stage("a").Runs)
+	}
+}
