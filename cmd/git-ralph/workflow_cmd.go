@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
@@ -51,9 +51,6 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	if err := c.preflight(s, root, wf); err != nil {
 		return err
 	}
-	if err := checkWorktreeBase(ctx, root, wf); err != nil {
-		return err
-	}
 	lock, err := workflowLock(ctx, root, wf.Name)
 	if err != nil {
 		return err
@@ -61,6 +58,9 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	defer lock.Release()
 	state, err := history.LoadWorkflow(root, wf.Name)
 	if err != nil {
+		return err
+	}
+	if err := checkWorktreeBase(ctx, root, wf, &state); err != nil {
 		return err
 	}
 	notes := c.notifier(s, root)
@@ -122,25 +122,43 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 	return requireWorkflowTrust(s, root, wf, workflowCommands(wf, c.Agent != "" || c.AgentCmd != ""))
 }
 
-// checkWorktreeBase refuses a workflow with worktree stages while .ralph/.gitignore is
-// not committed. A worktree is made from HEAD: its loop writes the file there, its agent
-// commits it, and the merge then moves the base branch but cannot update this work
-// tree, where the uncommitted copy is in the way.
-func checkWorktreeBase(ctx context.Context, root string, wf *workflow.Workflow) error {
-	i := slices.IndexFunc(wf.Stages, func(st *workflow.Stage) bool { return st.Worktree })
-	if i < 0 {
+// checkWorktreeBase refuses to start the worktree stages that are still to run when
+// what they need is not committed. A worktree is made from HEAD: it lacks uncommitted
+// changes and files, and the merge of its branch cannot update a work tree with changes
+// of its own. Its loop writes .ralph/.gitignore there, and its agent commits it: the
+// uncommitted copy here would be in the way of that merge.
+func checkWorktreeBase(ctx context.Context, root string, wf *workflow.Workflow, state *history.WorkflowState) error {
+	var stages []*workflow.Stage
+	for _, st := range wf.Stages {
+		if st.Worktree && !state.Stage(st.Name).Status.Complete() {
+			stages = append(stages, st)
+		}
+	}
+	if len(stages) == 0 {
 		return nil
 	}
 	file := history.Dir + "/.gitignore"
-	ok, err := gitops.InHead(ctx, root, file)
-	if err != nil || ok {
-		return err
+	if ok, err := gitops.InHead(ctx, root, file); err != nil || !ok {
+		if err == nil {
+			err = history.EnsureGitignore(root) // so that the hint's git add finds it
+		}
+		return cmp.Or(err, hints.Wrap(fmt.Errorf("%s is not committed: the stage %s runs in a worktree, where its agent would commit its own, and its merge could not update this work tree", file, stages[0].Name),
+			"commit it first: git add %s && git commit -m 'git-ralph'", file))
 	}
-	if err := history.EnsureGitignore(root); err != nil { // so that the hint's git add finds it
-		return err
+	for _, st := range stages {
+		if st.Prompt == "" {
+			continue
+		}
+		if ok, err := gitops.InHead(ctx, root, st.Prompt); err != nil || !ok {
+			return cmp.Or(err, hints.Wrap(wf.FieldError("stages."+st.Name+".prompt", st.Prompt+" is not committed: the stage runs in a worktree made from the last commit, without it", ""),
+				"commit it first: git add %s && git commit", st.Prompt))
+		}
 	}
-	return hints.Wrap(fmt.Errorf("%s is not committed: the stage %s runs in a worktree, where its agent would commit its own, and its merge could not update this work tree", file, wf.Stages[i].Name),
-		"commit it first: git add %s && git commit -m 'git-ralph'", file)
+	if dirty, err := gitops.TrackedChanges(ctx, root); err != nil || dirty {
+		return cmp.Or(err, hints.Wrap(fmt.Errorf("this work tree has changes that are not committed: the stage %s runs in a worktree made from the last commit, without them, and its merge could not update this work tree", stages[0].Name),
+			"commit them first (or move them away); 'git status' lists them"))
+	}
+	return nil
 }
 
 // workflowLock keeps two runs of one workflow apart (and approve, reject while it runs).

@@ -192,6 +192,12 @@ func Parse(name string, data []byte) (*Workflow, error) {
 	return w, w.checkCycles()
 }
 
+// FieldError is an error at the key field of the file (with its line), found by a check
+// outside the file's own, such as whether a file it names is committed.
+func (w *Workflow) FieldError(field, msg, hint string) *Error {
+	return w.errAt(field, "%s", hint, msg)
+}
+
 // errAt is an error at the key field of the file.
 func (w *Workflow) errAt(field, format, hint string, args ...any) *Error {
 	line := w.lines[field]
