@@ -48,6 +48,9 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	if err != nil {
 		return err
 	}
+	if err := workflow.CheckLoopNames(root, wf); err != nil {
+		return err
+	}
 	if err := c.preflight(s, root, wf); err != nil {
 		return err
 	}

@@ -249,6 +249,9 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 		}
 		s.Timeout = d
 	}
+	if err := w.checkLoopName(s); err != nil {
+		return nil, err
+	}
 	return s, w.checkArtifacts(s)
 }
 

@@ -213,3 +213,42 @@ func TestManyStagesAreRefusedAndTheMostAllowedOrderQuickly(t *testing.T) {
 		t.Errorf("parsing and ordering %d stages took %v", MaxStages, d)
 	}
 }
+
+// A worktree stage is the worktree loop wf-WORKFLOW-STAGE, whose name git-ralph keeps to
+// 64 characters: a longer one is refused in the file, not when the stage's loop starts.
+func TestWorktreeStageNameFitsALoopName(t *testing.T) {
+	long := strings.Repeat("s", 40)
+	text := "[stages.plan]\n[stages." + long + "]\nworktree = true\n"
+	_, err := Parse(strings.Repeat("w", 30), []byte(text))
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 3 || e.Field != "stages."+long+".worktree" || !strings.Contains(e.Msg, "64") || !strings.Contains(e.Hint(), "shorter") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Parse("ship", []byte(text)); err != nil {
+		t.Errorf("a short workflow name: %v", err)
+	}
+}
+
+// wf-a-b-c is both the stage c of workflow a-b and the stage b-c of workflow a: the two
+// would share one worktree and branch.
+func TestWorktreeLoopsOfTwoWorkflowsMustDiffer(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".ralph", "workflows")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "a-b.toml"), []byte("[stages.c]\nworktree = true\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.toml"), []byte("[stages.b-c]\nworktree = true\n[stages.d]\nworktree = true\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("not toml"), 0o644)
+	w, err := Load(root, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckLoopNames(root, w)
+	var e *Error
+	if !errors.As(err, &e) || e.Field != "stages.b-c.worktree" || !strings.Contains(e.Msg, "wf-a-b-c") || !strings.Contains(e.Msg, ".ralph/workflows/a-b.toml") {
+		t.Fatalf("err = %v", err)
+	}
+	os.Remove(filepath.Join(dir, "a-b.toml"))
+	if err := CheckLoopNames(root, w); err != nil {
+		t.Errorf("no other workflow: %v", err)
+	}
+}
