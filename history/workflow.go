@@ -56,6 +56,8 @@ type StageState struct {
 	EndedAt    time.Time `toml:"ended_at,omitzero" json:"ended_at,omitzero"`
 	ApprovedAt time.Time `toml:"approved_at,omitzero" json:"approved_at,omitzero"`
 	StaleSince string    `toml:"stale_since,omitempty" json:"stale_since,omitempty"` // the stage whose new run made it stale
+	// Unmerged is a worktree stage with a gate whose branch is merged once it is approved.
+	Unmerged bool `toml:"unmerged,omitempty" json:"unmerged,omitempty"`
 	// Context is the text the prompt of its current run gets (its own context, feedback),
 	// kept so that a resumed run gets the same.
 	Context string `toml:"context,omitempty" json:"-"`

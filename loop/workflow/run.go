@@ -76,6 +76,9 @@ func (r *Runner) Run(ctx context.Context) (int, error) {
 	if r.awaiting() != nil { // a person decides first: nothing runs past a gate, nor beside it
 		return r.finish(), nil
 	}
+	if code, stop, err := r.mergeApproved(ctx); err != nil || stop {
+		return code, err
+	}
 	for {
 		if ctx.Err() != nil {
 			return ExitInterrupted, nil
@@ -235,6 +238,7 @@ func (r *Runner) start(ctx context.Context, s *Stage) (StageResult, error) {
 		st.Runs++
 		st.Context = r.promptContext(s, st)
 		st.Status, st.StartedAt, st.EndedAt, st.Iterations, st.Run = history.StageRunning, r.Now(), time.Time{}, 0, ""
+		st.Unmerged = false // an earlier run's branch is discarded, not merged
 		st.Worktree = run.Loop
 		r.Say("workflow %s: stage %s starts (run %d)", r.Workflow.Name, s.Name, st.Runs)
 	} else {
@@ -308,12 +312,36 @@ func (r *Runner) ended(ctx context.Context, s *Stage, res StageResult) (int, boo
 	if problem := CheckArtifacts(r.artifactRoot(s), s); problem != "" {
 		return r.failed(ctx, s, ExitFailed, problem)
 	}
-	if s.Worktree {
+	switch {
+	case s.Worktree && s.Gate == GateApproval: // merged once approved: a rejected result never reaches the base
+		st.Unmerged = true
+	case s.Worktree:
 		if err := r.Merge(ctx, s, LoopName(r.Workflow.Name, s.Name)); err != nil {
 			return r.failed(ctx, s, ExitFailed, "merging its branch failed: "+err.Error())
 		}
 	}
 	return r.completed(ctx, s)
+}
+
+// mergeApproved merges the branches of the worktree stages a person approved since the
+// last run, before anything builds on them; a merge that fails fails its stage.
+func (r *Runner) mergeApproved(ctx context.Context) (int, bool, error) {
+	for _, s := range r.Workflow.Order() {
+		st := r.State.Stage(s.Name)
+		if st.Status != history.StageApproved || !st.Unmerged || !s.Worktree {
+			continue
+		}
+		r.Say("workflow %s: stage %s was approved: its branch is merged", r.Workflow.Name, s.Name)
+		if err := r.Merge(ctx, s, LoopName(r.Workflow.Name, s.Name)); err != nil {
+			st.Unmerged = false // failed: it runs again, afresh
+			return r.failed(ctx, s, ExitFailed, "merging its branch after the approval failed: "+err.Error())
+		}
+		st.Unmerged = false
+		if err := r.save(); err != nil {
+			return ExitFailed, true, err
+		}
+	}
+	return 0, false, nil
 }
 
 // artifactRoot is the work tree where the stage left its files.

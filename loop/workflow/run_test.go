@@ -317,3 +317,49 @@ func TestARerunKilledBeforeItsLoopBeganStillStartsOver(t *testing.T) {
 		t.Errorf("Again %v, runs %d: want the resumed second start to start over", again, st.Stage("a").Runs)
 	}
 }
+
+// A worktree stage with a gate is merged once a person approves it, not before: a
+// rejected result never reaches the base branch, and the stage's new run starts over
+// from a base without it.
+func TestGatedWorktreeStageMergesOnlyOnceApproved(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, "[stages.plan]\nworktree = true\ngate = \"approval\"\n[stages.code]\ndepends_on = [\"plan\"]\n", f)
+	var merged []string
+	r.Merge = func(_ context.Context, s *Stage, loop string) error {
+		merged = append(merged, loop)
+		return nil
+	}
+	if code := run(t, r); code != ExitAwaiting || len(merged) != 0 {
+		t.Fatalf("exit %d, merged %v: want 7 and nothing merged before the approval", code, merged)
+	}
+	if _, err := Reject(r.Workflow, st, "plan", "again"); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(t, r); code != ExitAwaiting || len(merged) != 0 {
+		t.Fatalf("after reject: exit %d, merged %v", code, merged)
+	}
+	if err := Approve(r.Workflow, st, "plan", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(t, r); code != ExitDone || !slices.Equal(merged, []string{"wf-w-plan"}) || !slices.Equal(f.runs, []string{"plan", "plan", "code"}) {
+		t.Fatalf("approved: exit %d, merged %v, runs %v", code, merged, f.runs)
+	}
+	if code := run(t, r); code != ExitDone || len(merged) != 1 {
+		t.Errorf("merged again: %v", merged)
+	}
+}
+
+// The merge of an approved stage that fails fails the stage; its dependents do not run.
+func TestApprovedStageWhoseMergeFailsFails(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, "[stages.plan]\nworktree = true\ngate = \"approval\"\n[stages.code]\ndepends_on = [\"plan\"]\n", f)
+	r.Merge = func(context.Context, *Stage, string) error { return fmt.Errorf("conflict in a.txt") }
+	run(t, r)
+	Approve(r.Workflow, st, "plan", time.Now())
+	if code := run(t, r); code != ExitFailed || slices.Contains(f.runs, "code") {
+		t.Fatalf("exit %d, runs %v", code, f.runs)
+	}
+	if ss := st.Stage("plan"); ss.Status != history.StageFailed || !strings.Contains(ss.Problem, "conflict in a.txt") {
+		t.Errorf("plan: %+v", ss)
+	}
+}
