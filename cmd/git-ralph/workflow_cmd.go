@@ -133,7 +133,7 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 func checkWorktreeBase(ctx context.Context, root string, wf *workflow.Workflow, state *history.WorkflowState) error {
 	var stages []*workflow.Stage
 	for _, st := range wf.Stages {
-		if st.Worktree && !state.Stage(st.Name).Status.Complete() {
+		if ss := state.Stage(st.Name); st.Worktree && (!ss.Status.Complete() || ss.Unmerged) { // still to run, or to merge
 			stages = append(stages, st)
 		}
 	}
