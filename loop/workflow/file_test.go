@@ -97,6 +97,7 @@ func TestParseErrors(t *testing.T) {
 		{"jobs", "jobs = -1\n[stages.a]", "w.toml:1: jobs: must be 0 or more", "0 runs"},
 		{"stages a list", "stages = []", "w.toml:1: stages: want a table of stages, got an array", "type of each key"},
 		{"stage a number", "[stages]\na = 1", "w.toml:2: stages.a: want a table, got an integer", "type of each key"},
+		{"handler with a gate", "[stages.a]\non_failure = \"fix\"\n[stages.fix]\ngate = \"approval\"", "w.toml:4: stages.fix.gate: the stage fix runs only when another fails (on_failure): no one would be asked to approve it", "normal order (depends_on)"},
 		{"bad template", "[stages.a]\ntemplate = \"../x\"", `w.toml:2: stages.a.template: "../x" is not a template name`, "git ralph templates"},
 		{"template and prompt", "[stages.a]\nprompt = \"p.md\"\ntemplate = \"tdd\"", "w.toml:3: stages.a.template: a stage with a prompt file cannot have a template too", "keep one"},
 	} {

@@ -58,6 +58,10 @@ func (w *Workflow) checkHandlers() error {
 		}
 	}
 	for _, s := range w.Stages {
+		if s.Handler && s.Gate != "" {
+			return w.errAt("stages."+s.Name+".gate", "the stage %s runs only when another fails (on_failure): no one would be asked to approve it",
+				"remove its gate, or make it a stage of the normal order (depends_on) with the gate", s.Name)
+		}
 		for _, d := range s.DependsOn {
 			dep := w.Stage(d)
 			switch {
