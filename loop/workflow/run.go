@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -253,20 +254,39 @@ func (r *Runner) start(ctx context.Context, s *Stage) (StageResult, error) {
 	return r.RunStage(ctx, run)
 }
 
+// maxContext bounds the context a stage's loop is given: it goes as one command-line
+// argument, which Linux caps at 128 KiB.
+const maxContext = 96 << 10
+
 // promptContext is the stage's context, then a reviewer's feedback and why its last run
-// failed: the text every iteration of its next run gets.
+// failed: the text every iteration of its next run gets, each part within a third of
+// maxContext.
 func (r *Runner) promptContext(s *Stage, st *history.StageState) string {
+	part := (maxContext - 1024) / 3
 	parts := []string{}
 	if s.Context != "" {
-		parts = append(parts, s.Context)
+		parts = append(parts, cutText(s.Context, part))
 	}
 	if st.Feedback != "" {
-		parts = append(parts, "A reviewer rejected the last result of this stage (workflow "+r.Workflow.Name+", stage "+s.Name+") and asks:\n"+st.Feedback)
+		parts = append(parts, "A reviewer rejected the last result of this stage (workflow "+r.Workflow.Name+", stage "+s.Name+") and asks:\n"+cutText(st.Feedback, part))
 	}
 	if st.Status == history.StageFailed && st.Problem != "" {
-		parts = append(parts, "The last run of this stage failed:\n"+st.Problem)
+		parts = append(parts, "The last run of this stage failed:\n"+cutText(st.Problem, part))
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// cutText is text within n bytes, cut at a character's start, with a note when cut.
+func cutText(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	note := fmt.Sprintf("\n[… cut at %d KiB]", n>>10)
+	end := n - len(note)
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return text[:end] + note
 }
 
 // markStale marks every stage built on name as stale, so that it runs again.

@@ -363,3 +363,25 @@ func TestApprovedStageWhoseMergeFailsFails(t *testing.T) {
 		t.Errorf("plan: %+v", ss)
 	}
 }
+
+// The problem and the feedback reach the stage's loop as one command-line argument, which
+// the kernel caps at 128 KiB: a glob matching a thousand files without their headings
+// made a problem the next start could not pass, and the stage could never start again.
+func TestProblemsAndContextStayWithinAnArgument(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "specs"), 0o755)
+	for i := 0; i < 900; i++ {
+		os.WriteFile(filepath.Join(root, "specs", fmt.Sprintf("%03d-%s.spec.md", i, strings.Repeat("x", 100))), []byte("# no headings\n"), 0o644)
+	}
+	s := &Stage{Name: "spec", Artifacts: []Artifact{{Path: "specs/*.spec.md", Headings: []string{"## Parent Plan", "## Overview"}}}}
+	problem := CheckArtifacts(root, s)
+	if n := strings.Count(problem, "\n") + 1; n > maxProblems+1 || !strings.HasSuffix(problem, fmt.Sprintf("and %d more file(s) with problems", 900-maxProblems)) {
+		t.Errorf("%d lines, ending %q", n, problem[max(0, len(problem)-80):])
+	}
+	r := &Runner{Workflow: &Workflow{Name: "w"}}
+	ctx := r.promptContext(&Stage{Name: "spec", Context: strings.Repeat("c", 100<<10)},
+		&history.StageState{Status: history.StageFailed, Feedback: strings.Repeat("f", 100<<10), Problem: problem})
+	if len(ctx) > maxContext || !strings.Contains(ctx, "[… cut at") {
+		t.Errorf("context of %d bytes", len(ctx))
+	}
+}
