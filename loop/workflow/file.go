@@ -119,12 +119,12 @@ var (
 	modePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 )
 
-// maxText bounds a stage's task and context: each reaches its loop as one command-line
-// argument, which Linux caps at 128 KiB; the context shares its argument with a
-// reviewer's feedback and a failed run's problem, a third each (maxContext).
+// maxText bounds a stage's texts (its task, context, commands): each reaches its loop as
+// one command-line argument, which Linux caps at 128 KiB; the context shares its argument
+// with a reviewer's feedback and a failed run's problem, a third each (maxContext).
 const maxText = 30 << 10
 
-const textHint = "put a long text in a file inside the repository and name it with prompt = FILE"
+const textHint = "put a long text in a file inside the repository: a task in a prompt = FILE, a command in a script"
 
 // CheckName refuses a workflow or stage name that cannot be a file name, a branch name
 // part and a loop name.
@@ -229,13 +229,17 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 		Feedback: r.Feedback, Context: r.Context, MaxIterations: r.MaxIterations, IdleThreshold: r.IdleThreshold,
 		MaxCost: r.MaxCost, DependsOn: r.DependsOn, OnComplete: r.OnComplete, OnFailure: r.OnFailure,
 		Gate: r.Gate, Worktree: r.Worktree, Artifacts: r.Artifacts}
+	texts := []struct{ key, v string }{{"task", r.Task}, {"context", r.Context}, {"prompt", r.Prompt}, {"template", r.Template},
+		{"mode", r.Mode}, {"agent", r.Agent}, {"agent_cmd", r.AgentCmd}, {"validate", r.Validate}, {"until", r.Until},
+		{"judge", r.Judge}, {"on_complete", r.OnComplete}, {"on_failure", r.OnFailure}}
+	for _, t := range texts { // in the order of the documentation, so that the first too long is named
+		if len(t.v) > maxText {
+			return nil, w.errAt(at(t.key), "%d bytes, more than %d KiB", textHint, len(t.v), maxText>>10)
+		}
+	}
 	switch {
 	case r.Prompt != "" && !filepath.IsLocal(r.Prompt):
 		return nil, w.errAt(at("prompt"), "%q is not a path inside the repository", `write a path relative to the repository root, like ".ralph/workflows/ship/plan.md"`, r.Prompt)
-	case len(r.Task) > maxText:
-		return nil, w.errAt(at("task"), "%d bytes, more than %d KiB", textHint, len(r.Task), maxText>>10)
-	case len(r.Context) > maxText:
-		return nil, w.errAt(at("context"), "%d bytes, more than %d KiB", textHint, len(r.Context), maxText>>10)
 	case r.Template != "" && !modePattern.MatchString(r.Template):
 		return nil, w.errAt(at("template"), "%q is not a template name", "'git ralph templates' lists the templates there are", r.Template)
 	case r.Template != "" && r.Prompt != "":

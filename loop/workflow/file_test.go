@@ -99,6 +99,7 @@ func TestParseErrors(t *testing.T) {
 		{"stage a number", "[stages]\na = 1", "w.toml:2: stages.a: want a table, got an integer", "type of each key"},
 		{"handler with a gate", "[stages.a]\non_failure = \"fix\"\n[stages.fix]\ngate = \"approval\"", "w.toml:4: stages.fix.gate: the stage fix runs only when another fails (on_failure): no one would be asked to approve it", "normal order (depends_on)"},
 		{"task too long", "[stages.a]\ntask = \"" + strings.Repeat("t", 31<<10) + "\"", "w.toml:2: stages.a.task: 31744 bytes, more than 30 KiB", "prompt = FILE"},
+		{"validate too long", "[stages.a]\nvalidate = \"" + strings.Repeat("t", 31<<10) + "\"", "w.toml:2: stages.a.validate: 31744 bytes", "a script"},
 		{"context too long", "[stages.a]\ncontext = \"" + strings.Repeat("t", 31<<10) + "\"", "w.toml:2: stages.a.context: 31744 bytes, more than 30 KiB", "prompt = FILE"},
 		{"bad template", "[stages.a]\ntemplate = \"../x\"", `w.toml:2: stages.a.template: "../x" is not a template name`, "git ralph templates"},
 		{"template and prompt", "[stages.a]\nprompt = \"p.md\"\ntemplate = \"tdd\"", "w.toml:3: stages.a.template: a stage with a prompt file cannot have a template too", "keep one"},
