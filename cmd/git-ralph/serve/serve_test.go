@@ -127,7 +127,7 @@ func TestEveryPageNeedsTheToken(t *testing.T) {
 	}
 	// a wrong cookie is no better
 	req, _ := http.NewRequest("GET", ts.URL+"/", nil)
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: "guess"})
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: "guess"})
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func post(t *testing.T, s *Server, ts *httptest.Server, path, origin, csrf strin
 	}
 	req, _ := http.NewRequest("POST", ts.URL+path, strings.NewReader(values.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: s.token})
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: s.token})
 	if origin != "" {
 		req.Header.Set("Origin", origin)
 	}

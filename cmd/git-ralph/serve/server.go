@@ -21,8 +21,20 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// cookieName holds the access token after the first visit.
-const cookieName = "git_ralph_token"
+// cookiePrefix names the cookie that holds the access token after the first visit,
+// followed by the port: a browser sends every cookie of 127.0.0.1 to every port of it, so
+// two dashboards (two repositories served at once) under one name would each replace the
+// other's token with its own, and the first would answer 401 from then on.
+const cookiePrefix = "git_ralph_token_"
+
+// cookieName is the token's cookie for the port the browser asked for (r's Host).
+func cookieName(r *http.Request) string {
+	_, port, err := net.SplitHostPort(r.Host)
+	if err != nil || port == "" {
+		port = "80" // a Host without a port: the scheme's own
+	}
+	return cookiePrefix + port
+}
 
 // Server is the dashboard: its secrets and its pages.
 type Server struct {
@@ -90,13 +102,14 @@ func (s *Server) Handler() http.Handler {
 // address bar, the browser's history and Referer headers.
 func (s *Server) authorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(cookieName); err == nil && s.isToken(c.Value) {
+		name := cookieName(r)
+		if c, err := r.Cookie(name); err == nil && s.isToken(c.Value) {
 			next.ServeHTTP(w, r)
 			return
 		}
 		q := r.URL.Query()
 		if r.Method == http.MethodGet && q.Has("token") && s.isToken(q.Get("token")) {
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: name, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			q.Del("token")
 			clean := *r.URL
 			clean.RawQuery = q.Encode()
