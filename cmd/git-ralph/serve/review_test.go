@@ -1,9 +1,16 @@
 package serve
 
 import (
+	"context"
+	"io"
+	"log"
+	"os"
+
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 )
 
 // Browsers do not scope cookies by port: two dashboards on 127.0.0.1 (two repositories
@@ -22,5 +29,48 @@ func TestTwoDashboardsOnOneHostKeepTheirCookies(t *testing.T) {
 		if code, body := get(t, c, u+"/"); code != http.StatusOK {
 			t.Errorf("the %s dashboard, after both were opened: %d %s", name, code, strings.TrimSpace(body))
 		}
+	}
+}
+
+// panicSource panics on every page, as a bug in reading a hostile repository might.
+type panicSource struct{ fakeSource }
+
+func (*panicSource) Loops(context.Context) ([]status.Run, error) { panic("a bug in reading the loops") }
+
+// A panic in a handler answers 500 with its words and prints one line, never a stack
+// trace on the terminal serve runs in (net/http's default prints one through the log).
+func TestAPanicIsA500NotAStackTrace(t *testing.T) {
+	var logged syncBuffer
+	log.SetOutput(&logged)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+	s, err := New(&panicSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, &out) }()
+	defer func() { cancel(); <-done }()
+	c := browser(t)
+	resp, err := c.Get(s.URL(ln.Addr()))
+	if err != nil {
+		t.Fatalf("GET with a panicking page: %v (want a 500)", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "a bug in reading the loops") {
+		t.Errorf("a panicking page: %d %q, want a 500 naming the panic", resp.StatusCode, body)
+	}
+	printed := logged.String() + out.String()
+	if strings.Contains(printed, "goroutine") || strings.Contains(printed, ".go:") {
+		t.Errorf("a panic printed a stack trace:\n%s", printed)
+	}
+	if !strings.Contains(out.String(), "error: GET /: a bug in reading the loops") {
+		t.Errorf("serve's output does not name the panic in one line:\n%s", out.String())
 	}
 }

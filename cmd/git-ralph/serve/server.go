@@ -47,6 +47,9 @@ type Server struct {
 	stopping chan struct{}
 	stop     sync.Once
 	flashes  flashes
+	// said is where Serve prints (its writer, one line at a time); nil: nowhere
+	said   io.Writer
+	saidMu sync.Mutex
 }
 
 // New makes a dashboard of src with fresh random secrets.
@@ -94,8 +97,67 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /loops/{loop}/iterations/{n}/diff", s.diffPage)
 	mux.HandleFunc("GET /loops/{loop}/live", s.livePage)
 	mux.Handle("POST /loops/{loop}/{action}", s.sameOrigin(http.HandlerFunc(s.act)))
-	return s.authorized(securityHeaders(mux))
+	return s.recovered(s.authorized(securityHeaders(mux)))
 }
+
+// recovered turns a panic in a page (a bug, perhaps met in a hostile repository) into a
+// 500 naming it and one line of serve's output, where net/http would print a stack trace
+// on the terminal and drop the connection. A stream that has begun is cut instead.
+func (s *Server) recovered(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := &startedWriter{ResponseWriter: w}
+		defer func() {
+			v := recover()
+			if v == nil || v == http.ErrAbortHandler {
+				if v != nil {
+					panic(v) // net/http's own way to cut a response, silent
+				}
+				return
+			}
+			s.say("error: %s %s: %v (a bug in git ralph serve)", r.Method, r.URL.Path, v)
+			if rw.started {
+				panic(http.ErrAbortHandler)
+			}
+			http.Error(w, fmt.Sprintf("500: %v (a bug in git ralph serve)", v), http.StatusInternalServerError)
+		}()
+		next.ServeHTTP(rw, r)
+	})
+}
+
+// say prints one line to serve's output.
+func (s *Server) say(format string, args ...any) {
+	s.saidMu.Lock()
+	defer s.saidMu.Unlock()
+	if s.said != nil {
+		fmt.Fprintf(s.said, format+"\n", args...)
+	}
+}
+
+// startedWriter knows whether the response has begun, after which a 500 cannot be sent.
+type startedWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (w *startedWriter) WriteHeader(code int) {
+	w.started = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *startedWriter) Write(b []byte) (int, error) {
+	w.started = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush and Unwrap keep the stream's flushes and http.ResponseController working.
+func (w *startedWriter) Flush() {
+	w.started = true
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *startedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // authorized lets a request through with the token in its cookie. The token in the query
 // sets the cookie and redirects to the same page without it, so that it stays out of the
@@ -186,6 +248,9 @@ const shutdownGrace = 5 * time.Second
 
 // Serve serves on ln, printing the URL to w, until ctx ends; then it shuts down cleanly.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error {
+	s.saidMu.Lock()
+	s.said = w
+	s.saidMu.Unlock()
 	fresh := &freshConns{}
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: fresh.track}
 	hs.RegisterOnShutdown(func() {
@@ -193,9 +258,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 		fresh.close()
 	})
 	if warning := Exposed(ln.Addr()); warning != "" {
-		fmt.Fprintf(w, "warning: %s\n", warning)
+		s.say("warning: %s", warning)
 	}
-	fmt.Fprintf(w, "git ralph serve: open %s\n(Ctrl+C stops it)\n", s.URL(ln.Addr()))
+	s.say("git ralph serve: open %s\n(Ctrl+C stops it)", s.URL(ln.Addr()))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -212,7 +277,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("stopping the dashboard: %w", err)
 	}
-	fmt.Fprintln(w, "git ralph serve: stopped")
+	s.say("git ralph serve: stopped")
 	return nil
 }
 
