@@ -286,8 +286,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 // ahead of need: Chromium's made every Ctrl+C wait out the grace. Once the server stops,
 // no request on them will be answered, so they are closed at once.
 type freshConns struct {
-	mu    sync.Mutex
-	conns map[net.Conn]bool
+	mu     sync.Mutex
+	conns  map[net.Conn]bool
+	closed bool // the server stopped: a connection announced now is closed at once
 }
 
 func (f *freshConns) track(c net.Conn, state http.ConnState) {
@@ -296,9 +297,14 @@ func (f *freshConns) track(c net.Conn, state http.ConnState) {
 	if f.conns == nil {
 		f.conns = map[net.Conn]bool{}
 	}
-	if state == http.StateNew {
+	switch {
+	case state == http.StateNew && f.closed:
+		// accepted as the server stopped, announced after close ran (a race
+		// Shutdown loses to its accept loop): nothing will answer it either
+		c.Close()
+	case state == http.StateNew:
 		f.conns[c] = true
-	} else {
+	default:
 		delete(f.conns, c)
 	}
 }
@@ -306,6 +312,7 @@ func (f *freshConns) track(c net.Conn, state http.ConnState) {
 func (f *freshConns) close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.closed = true
 	for c := range f.conns {
 		c.Close()
 	}
