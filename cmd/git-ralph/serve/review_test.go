@@ -1,18 +1,22 @@
 package serve
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
 // Browsers do not scope cookies by port: two dashboards on 127.0.0.1 (two repositories
@@ -89,5 +93,138 @@ func TestAConnectionAcceptedDuringTheStopIsClosed(t *testing.T) {
 	server.SetReadDeadline(time.Now().Add(time.Second))
 	if _, err := server.Read(make([]byte, 1)); !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("a connection announced after the stop is still open (read: %v)", err)
+	}
+}
+
+// running is a dashboard served as `git ralph serve` serves it (timeouts and all).
+type running struct {
+	s    *Server
+	ln   net.Listener
+	out  *syncBuffer
+	stop func() error // ends Serve and returns its error; fails the test past the grace/2
+}
+
+func serveForTest(t *testing.T, src Source) *running {
+	t.Helper()
+	s, err := New(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, out) }()
+	stopped := false
+	var result error
+	stop := func() error {
+		if stopped {
+			return result
+		}
+		stopped = true
+		cancel()
+		select {
+		case result = <-done:
+		case <-time.After(shutdownGrace / 2):
+			t.Errorf("Serve did not stop within %v", shutdownGrace/2)
+			result = <-done
+		}
+		return result
+	}
+	t.Cleanup(func() { stop() })
+	return &running{s: s, ln: ln, out: out, stop: stop}
+}
+
+// rawGet sends a GET with the token's cookie on a connection of its own, which it
+// returns unread.
+func (r *running) rawGet(t *testing.T, path string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", r.ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	port := r.ln.Addr().(*net.TCPAddr).Port
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nCookie: %s%d=%s\r\n\r\n", path, r.ln.Addr(), cookiePrefix, port, r.s.token)
+	return conn
+}
+
+// A browser tab that stops reading the live stream (frozen, or a local program that
+// opened it and never reads) must not hold the server's goroutine in a write forever:
+// the stream gives up once a write waits too long, and a stop is not held by it.
+func TestALiveStreamNobodyReadsEnds(t *testing.T) {
+	defer func(tick, wait time.Duration) { liveTick, liveWriteWait = tick, wait }(liveTick, liveWriteWait)
+	liveTick, liveWriteWait = time.Millisecond, 300*time.Millisecond
+	src := &fakeSource{}
+	log := filepath.Join(t.TempDir(), "output.log")
+	writeFile(t, log, "")
+	src.setLive(LiveLog{State: "running", Iteration: 1, Path: log, Format: agentcli.Text})
+	// the agent writes fast, for as long as the test runs
+	writing := make(chan struct{})
+	go func() {
+		f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+		defer f.Close()
+		chunk := []byte(strings.Repeat(strings.Repeat("x", 1023)+"\n", 64))
+		for {
+			select {
+			case <-writing:
+				return
+			default:
+			}
+			f.Write(chunk)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	defer close(writing)
+	r := serveForTest(t, src)
+	r.rawGet(t, "/loops/main/live") // and never read
+	time.Sleep(3 * time.Second)     // the socket's buffers fill, the writes block
+	if err := r.stop(); err != nil {
+		t.Errorf("stopping with a stream nobody reads: %v", err)
+	}
+}
+
+// bigDiffSource's diff is as big as a page shows: its page is some 17 MB of HTML.
+type bigDiffSource struct{ fakeSource }
+
+func (*bigDiffSource) Diff(context.Context, string, int, int64) ([]byte, bool, error) {
+	line := "+\tif err := f(\"a\", 42); err != nil { return err }\n"
+	return []byte("diff --git a/x.go b/x.go\n@@ -1 +1 @@\n" + strings.Repeat(line, diffLimit/len(line))), true, nil
+}
+
+// A page nobody reads does not hold its goroutine (and the stop) forever either.
+func TestAPageNobodyReadsEnds(t *testing.T) {
+	defer func(wait time.Duration) { pageWriteWait = wait }(pageWriteWait)
+	pageWriteWait = 300 * time.Millisecond
+	r := serveForTest(t, &bigDiffSource{})
+	r.rawGet(t, "/loops/main/iterations/1/diff") // and never read
+	time.Sleep(3 * time.Second)
+	if err := r.stop(); err != nil {
+		t.Errorf("stopping with a page nobody reads: %v", err)
+	}
+}
+
+// A connection left open after its request (keep-alive) is closed after a while: a
+// local program cannot hold thousands of them open for nothing.
+func TestAnIdleConnectionIsClosed(t *testing.T) {
+	defer func(idle time.Duration) { connIdle = idle }(connIdle)
+	connIdle = 200 * time.Millisecond
+	r := serveForTest(t, &fakeSource{})
+	conn := r.rawGet(t, "/static/style.css")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /static/style.css: %d", resp.StatusCode)
+	}
+	conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("an idle connection is still open after 3 s (read: %v)", err)
 	}
 }

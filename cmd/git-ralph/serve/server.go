@@ -246,13 +246,22 @@ func Exposed(addr net.Addr) string {
 // shutdownGrace is how long Serve lets requests in flight finish once asked to stop.
 const shutdownGrace = 5 * time.Second
 
+// The server's bounds on the peers it waits for, so that nothing local can hold its
+// goroutines and sockets for nothing (the live stream sets its own deadline each round).
+var (
+	headerWait    = 10 * time.Second // a request's headers: a slowloris waits no longer
+	pageWriteWait = time.Minute      // a page's writing: 17 MB of the largest diff, slowly read, fits
+	connIdle      = time.Minute      // a kept-alive connection with no request
+)
+
 // Serve serves on ln, printing the URL to w, until ctx ends; then it shuts down cleanly.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error {
 	s.saidMu.Lock()
 	s.said = w
 	s.saidMu.Unlock()
 	fresh := &freshConns{}
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: fresh.track}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: headerWait, WriteTimeout: pageWriteWait,
+		IdleTimeout: connIdle, ConnState: fresh.track}
 	hs.RegisterOnShutdown(func() {
 		s.stop.Do(func() { close(s.stopping) })
 		fresh.close()
