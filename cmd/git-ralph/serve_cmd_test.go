@@ -260,3 +260,33 @@ func TestServeAddrInUse(t *testing.T) {
 		t.Errorf("error %v, hint %v", err, h)
 	}
 }
+
+// A button's POST for a loop that does not exist (an old tab, a name that is a path) is
+// a 404 saying so, not a 303 to a page that then 404s, the action's words lost.
+func TestServeActOnNoLoopIs404(t *testing.T) {
+	scratchRepo(t)
+	c, base := dashboard(t)
+	_, page := fetch(t, c, base+"/loops/main")
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF field on the loop's page:\n%s", page)
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for _, name := range []string{"nope", "..%2F..%2Fetc", "main%2F.."} {
+		req, _ := http.NewRequest("POST", base+"/loops/"+name+"/pause", strings.NewReader(url.Values{"csrf": {m[1]}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", base)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "no loop named") {
+			t.Errorf("POST pause of the loop %s: %d %q, want 404 naming it", name, resp.StatusCode, body)
+		}
+	}
+	if _, err := os.Stat(".git/ralph.pause"); err == nil {
+		t.Errorf("a pause was asked of a loop that does not exist")
+	}
+}
