@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -296,4 +297,22 @@ type cutOddSource struct{ fakeSource }
 
 func (*cutOddSource) Diff(context.Context, string, int, int64) ([]byte, bool, error) {
 	return []byte(fakeDiff), true, nil
+}
+
+// The redirect that takes the token out of the address stays on the dashboard: a path
+// beginning with // would be a Location of another host.
+func TestTheTokensRedirectStaysHere(t *testing.T) {
+	s, err := New(&fakeSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"//evil.example/", "///evil.example/x", "/\\evil.example/"} {
+		req := httptest.NewRequest("GET", "http://127.0.0.1:1"+p+"?token="+s.token, nil)
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		loc := rec.Header().Get("Location")
+		if u, err := url.Parse(loc); err != nil || u.Host != "" || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
+			t.Errorf("GET %s?token=…: redirected to %q, want a path of this server", p, loc)
+		}
+	}
 }

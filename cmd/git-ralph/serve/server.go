@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -175,7 +176,9 @@ func (s *Server) authorized(next http.Handler) http.Handler {
 			q.Del("token")
 			clean := *r.URL
 			clean.RawQuery = q.Encode()
-			http.Redirect(w, r, clean.RequestURI(), http.StatusSeeOther)
+			// one leading slash: "//evil.example/" would be a Location of another host
+			here := "/" + strings.TrimLeft(clean.RequestURI(), "/\\")
+			http.Redirect(w, r, here, http.StatusSeeOther)
 			return
 		}
 		http.Error(w, "401 unauthorized: open the URL that 'git ralph serve' printed (it carries the token)", http.StatusUnauthorized)
