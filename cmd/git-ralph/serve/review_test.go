@@ -316,3 +316,27 @@ func TestTheTokensRedirectStaysHere(t *testing.T) {
 		}
 	}
 }
+
+// `--addr :8080` and 0.0.0.0 listen on every interface (IPv6 too, as [::]): the warning
+// says so in those words rather than naming the address [::].
+func TestTheWarningNamesEveryInterface(t *testing.T) {
+	for _, a := range []string{":0", "0.0.0.0:0", "[::]:0"} {
+		ln, err := Listen(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := Exposed(ln.Addr())
+		ln.Close()
+		if !strings.Contains(w, "every network interface of this machine") {
+			t.Errorf("--addr %s: warning %q does not say every interface", a, w)
+		}
+	}
+	ln, err := Listen("[::1]:0")
+	if err != nil {
+		t.Skip(err) // no IPv6 here
+	}
+	defer ln.Close()
+	if w := Exposed(ln.Addr()); w != "" {
+		t.Errorf("[::1] is loopback, warned %q", w)
+	}
+}

@@ -281,8 +281,11 @@ func TestItListensOnLoopbackByDefault(t *testing.T) {
 	if w := Exposed(ln.Addr()); w != "" {
 		t.Errorf("loopback said to be exposed: %q", w)
 	}
-	if w := Exposed(&net.TCPAddr{IP: net.IPv4zero, Port: 80}); !strings.Contains(w, "beyond this machine") {
+	if w := Exposed(&net.TCPAddr{IP: net.IPv4zero, Port: 80}); !strings.Contains(w, "every network interface") {
 		t.Errorf("0.0.0.0 not said to be exposed: %q", w)
+	}
+	if w := Exposed(&net.TCPAddr{IP: net.IPv4(192, 168, 1, 5), Port: 80}); !strings.Contains(w, "on 192.168.1.5:80, beyond this machine") {
+		t.Errorf("a LAN address not said to be exposed: %q", w)
 	}
 }
 

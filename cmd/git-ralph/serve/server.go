@@ -243,7 +243,11 @@ func Exposed(addr net.Addr) string {
 	if ok && tcp.IP.IsLoopback() {
 		return ""
 	}
-	return fmt.Sprintf("the dashboard listens on %s, beyond this machine: anyone who can reach that address and has the token can read the repository's loops, diffs and agent output, and steer its loops; the traffic is not encrypted", addr)
+	where := fmt.Sprintf("on %s, beyond this machine", addr)
+	if ok && tcp.IP.IsUnspecified() { // ":8080", "0.0.0.0:8080": IPv6 too, as [::]
+		where = fmt.Sprintf("on every network interface of this machine (port %d)", tcp.Port)
+	}
+	return fmt.Sprintf("the dashboard listens %s: anyone who can reach it there and has the token can read the repository's loops, diffs and agent output, and steer its loops; the traffic is not encrypted", where)
 }
 
 // shutdownGrace is how long Serve lets requests in flight finish once asked to stop.
