@@ -340,3 +340,32 @@ func TestTheWarningNamesEveryInterface(t *testing.T) {
 		t.Errorf("[::1] is loopback, warned %q", w)
 	}
 }
+
+// An inject's text up to what `git ralph inject` takes (1 MiB) gets through the form
+// (it was refused past 64 KiB as a "wrong CSRF token"); a body past the form's bound is
+// a 413 that says so.
+func TestALongInjectGetsThrough(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	long := strings.Repeat("use the v2 API; ", 100<<10/16)
+	if code := post(t, s, ts, "/loops/main/inject", ts.URL, s.csrf, "text", long); code != http.StatusSeeOther {
+		t.Fatalf("inject of %d bytes: %d, want 303", len(long), code)
+	}
+	if len(src.acted) != 1 || src.acted[0] != "main inject "+strings.TrimSpace(long) {
+		t.Errorf("the long text did not reach the action whole")
+	}
+	huge := strings.Repeat("x", maxForm+1)
+	values := url.Values{"csrf": {s.csrf}, "text": {huge}}
+	req, _ := http.NewRequest("POST", ts.URL+"/loops/main/inject", strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: s.token})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than") {
+		t.Errorf("a form of %d bytes: %d %q, want 413 saying it is too large", len(huge), resp.StatusCode, body)
+	}
+}

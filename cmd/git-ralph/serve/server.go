@@ -189,6 +189,11 @@ func (s *Server) isToken(got string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
 }
 
+// maxForm bounds a POST's form: above what `git ralph inject` takes (1 MiB of text, up to
+// three times that once URL-encoded), so that its own error and hint speak for a text too
+// long, and far below what could trouble the server.
+const maxForm = 4 << 20
+
 // sameOrigin refuses a POST that another site could have made the browser send: its
 // Origin must be this server's, and its form must carry the CSRF token.
 func (s *Server) sameOrigin(next http.Handler) http.Handler {
@@ -202,7 +207,16 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 			http.Error(w, "403 forbidden: cross-site request", http.StatusForbidden)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		if err := r.ParseForm(); err != nil {
+			var big *http.MaxBytesError
+			if errors.As(err, &big) {
+				http.Error(w, fmt.Sprintf("413: the form is larger than %d MiB: inject a summary, or point the agent at a file", maxForm>>20), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "400: the form cannot be read: "+err.Error(), http.StatusBadRequest)
+			return
+		}
 		if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(s.csrf)) != 1 {
 			http.Error(w, "403 forbidden: missing or wrong CSRF token; reload the page", http.StatusForbidden)
 			return
