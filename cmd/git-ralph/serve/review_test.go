@@ -369,3 +369,50 @@ func TestALongInjectGetsThrough(t *testing.T) {
 		t.Errorf("a form of %d bytes: %d %q, want 413 saying it is too large", len(huge), resp.StatusCode, body)
 	}
 }
+
+// The printed URL opened again in a browser that already holds the cookie (a second
+// tab) also ends without the token in its address (and so in the history).
+func TestTheTokenLeavesTheAddressWithACookieToo(t *testing.T) {
+	s, ts, _ := newTestServer(t)
+	c := browser(t)
+	get(t, c, ts.URL+"/?token="+s.token)
+	resp, err := c.Get(ts.URL + "/loops/main?token=" + s.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.RawQuery != "" || resp.Request.URL.Path != "/loops/main" {
+		t.Errorf("the URL opened again ends at %s (%d), want /loops/main without the token", resp.Request.URL, resp.StatusCode)
+	}
+}
+
+// More of the ways another page could make the browser post: Origin null (a sandboxed
+// frame, a data: URL), the other loopback name, a cross-site fetch naming our origin.
+func TestMoreCrossOriginPostsAreRefused(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	u, _ := url.Parse(ts.URL)
+	for _, origin := range []string{"null", "http://localhost:" + u.Port(), "https://" + u.Host, "http://" + u.Host + ".evil.example"} {
+		if code := post(t, s, ts, "/loops/main/pause", origin, s.csrf); code != http.StatusForbidden {
+			t.Errorf("Origin %s: %d, want 403", origin, code)
+		}
+	}
+	values := url.Values{"csrf": {s.csrf}}
+	req, _ := http.NewRequest("POST", ts.URL+"/loops/main/pause", strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: s.token})
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("Sec-Fetch-Site cross-site: %v %v, want 403", resp.StatusCode, err)
+	}
+	// a token in the query does not stand for the cookie on a POST
+	req, _ = http.NewRequest("POST", ts.URL+"/loops/main/pause?token="+s.token, strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a POST with the token in its query and no cookie: %v %v, want 401", resp.StatusCode, err)
+	}
+	if len(src.acted) != 0 {
+		t.Errorf("a refused POST acted: %v", src.acted)
+	}
+}

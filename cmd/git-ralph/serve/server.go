@@ -166,10 +166,8 @@ func (w *startedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (s *Server) authorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := cookieName(r)
-		if c, err := r.Cookie(name); err == nil && s.isToken(c.Value) {
-			next.ServeHTTP(w, r)
-			return
-		}
+		// the token in the query is taken out of the address even with the cookie set:
+		// the printed URL opened again in a second tab
 		q := r.URL.Query()
 		if r.Method == http.MethodGet && q.Has("token") && s.isToken(q.Get("token")) {
 			http.SetCookie(w, &http.Cookie{Name: name, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
@@ -179,6 +177,10 @@ func (s *Server) authorized(next http.Handler) http.Handler {
 			// one leading slash: "//evil.example/" would be a Location of another host
 			here := "/" + strings.TrimLeft(clean.RequestURI(), "/\\")
 			http.Redirect(w, r, here, http.StatusSeeOther)
+			return
+		}
+		if c, err := r.Cookie(name); err == nil && s.isToken(c.Value) {
+			next.ServeHTTP(w, r)
 			return
 		}
 		http.Error(w, "401 unauthorized: open the URL that 'git ralph serve' printed (it carries the token)", http.StatusUnauthorized)
