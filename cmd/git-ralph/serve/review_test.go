@@ -416,3 +416,29 @@ func TestMoreCrossOriginPostsAreRefused(t *testing.T) {
 		t.Errorf("a refused POST acted: %v", src.acted)
 	}
 }
+
+// A connection that sends its headers a byte at a time (slowloris) is closed once the
+// headers' time is up, before any token is looked at.
+func TestSlowHeadersAreCutOff(t *testing.T) {
+	defer func(wait time.Duration) { headerWait = wait }(headerWait)
+	headerWait = 300 * time.Millisecond
+	r := serveForTest(t, &fakeSource{})
+	conn, err := net.Dial("tcp", r.ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	var werr error
+	for _, b := range []byte("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ") {
+		if _, werr = conn.Write([]byte{b}); werr != nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, rerr := conn.Read(make([]byte, 512))
+	if werr == nil && rerr != nil && errors.Is(rerr, os.ErrDeadlineExceeded) {
+		t.Errorf("a slowloris connection was still open after %v", time.Since(start))
+	}
+}
