@@ -442,3 +442,47 @@ func TestSlowHeadersAreCutOff(t *testing.T) {
 		t.Errorf("a slowloris connection was still open after %v", time.Since(start))
 	}
 }
+
+// slowSource takes its time to act and to list, as a checkpoint of a big work tree or
+// the loops of a big repository may.
+type slowSource struct {
+	fakeSource
+	took time.Duration
+}
+
+func (s *slowSource) Act(ctx context.Context, loop, action, text string) (string, error) {
+	time.Sleep(s.took)
+	return s.fakeSource.Act(ctx, loop, action, text)
+}
+
+func (s *slowSource) Loops(ctx context.Context) ([]status.Run, error) {
+	time.Sleep(s.took)
+	return s.fakeSource.Loops(ctx)
+}
+
+// The bound on a page's writing counts from when it is written, not from its request:
+// an action or a listing that takes longer still answers.
+func TestASlowActionStillAnswers(t *testing.T) {
+	defer func(wait time.Duration) { pageWriteWait = wait }(pageWriteWait)
+	pageWriteWait = 300 * time.Millisecond
+	src := &slowSource{took: 600 * time.Millisecond}
+	r := serveForTest(t, src)
+	base := "http://" + r.ln.Addr().String()
+	c := browser(t)
+	if code, body := get(t, c, r.s.URL(r.ln.Addr())); code != http.StatusOK || !strings.Contains(body, "main") {
+		t.Errorf("a slow loops page: %d %q", code, body)
+	}
+	values := url.Values{"csrf": {r.s.csrf}}
+	req, _ := http.NewRequest("POST", base+"/loops/main/checkpoint", strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", base)
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("a slow action: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("a slow action: %d, want 303", resp.StatusCode)
+	}
+}

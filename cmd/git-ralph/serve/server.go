@@ -135,24 +135,34 @@ func (s *Server) say(format string, args ...any) {
 }
 
 // startedWriter knows whether the response has begun, after which a 500 cannot be sent.
+// When it begins, the response gets pageWriteWait to be written from then: the server's
+// WriteTimeout counts from the request, and an action (a checkpoint of a big work tree)
+// or a listing may take longer than that before it writes anything.
 type startedWriter struct {
 	http.ResponseWriter
 	started bool
 }
 
+func (w *startedWriter) start() {
+	if !w.started {
+		w.started = true
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(pageWriteWait))
+	}
+}
+
 func (w *startedWriter) WriteHeader(code int) {
-	w.started = true
+	w.start()
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *startedWriter) Write(b []byte) (int, error) {
-	w.started = true
+	w.start()
 	return w.ResponseWriter.Write(b)
 }
 
 // Flush and Unwrap keep the stream's flushes and http.ResponseController working.
 func (w *startedWriter) Flush() {
-	w.started = true
+	w.start()
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
@@ -273,7 +283,7 @@ const shutdownGrace = 5 * time.Second
 // goroutines and sockets for nothing (the live stream sets its own deadline each round).
 var (
 	headerWait    = 10 * time.Second // a request's headers: a slowloris waits no longer
-	pageWriteWait = time.Minute      // a page's writing: 17 MB of the largest diff, slowly read, fits
+	pageWriteWait = time.Minute      // a page's writing, from its first byte: 17 MB of the largest diff, slowly read, fits
 	connIdle      = time.Minute      // a kept-alive connection with no request
 )
 
