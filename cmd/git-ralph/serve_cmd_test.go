@@ -12,7 +12,9 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -288,5 +290,56 @@ func TestServeActOnNoLoopIs404(t *testing.T) {
 	}
 	if _, err := os.Stat(".git/ralph.pause"); err == nil {
 		t.Errorf("a pause was asked of a loop that does not exist")
+	}
+}
+
+// A saved diff a repository or an agent replaced: a symlink to a secret is not followed,
+// a FIFO is not waited on, a 10 GB file is read only up to the limit; none hangs.
+func TestRepoSourceDiffOfHostileFiles(t *testing.T) {
+	scratchRepo(t)
+	ctx := context.Background()
+	here, err := repoRoot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := repoSource{here: here}
+	diff := func(n int) string { return filepath.Join(".ralph", "history", strconv.Itoa(n), "diff.patch") }
+	for n := 1; n <= 3; n++ {
+		if err := os.MkdirAll(filepath.Dir(diff(n)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile("secret", []byte("do not show"), 0o600)
+	if err := os.Symlink(filepath.Join(here, "secret"), diff(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(diff(2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Create(diff(3)); err != nil || f.Truncate(10<<30) != nil || f.Close() != nil {
+		t.Fatalf("a 10 GB sparse file: %v", err)
+	}
+	type result struct {
+		data []byte
+		cut  bool
+		err  error
+	}
+	for n, want := range map[int]string{1: "symlink", 2: "not a regular file", 3: ""} {
+		got := make(chan result, 1)
+		go func() {
+			d, cut, err := src.Diff(ctx, "main", n, 1<<20)
+			got <- result{d, cut, err}
+		}()
+		select {
+		case r := <-got:
+			switch {
+			case want == "" && (r.err != nil || !r.cut || len(r.data) != 1<<20):
+				t.Errorf("the 10 GB diff: %d bytes, cut %v, %v; want 1 MiB, cut", len(r.data), r.cut, r.err)
+			case want != "" && (r.err == nil || !strings.Contains(r.err.Error(), want) || strings.Contains(string(r.data), "do not show")):
+				t.Errorf("diff %d: %q, %v; want an error saying %s", n, r.data, r.err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the diff of iteration %d hung", n)
+		}
 	}
 }
