@@ -44,7 +44,9 @@ func TestTwoDashboardsOnOneHostKeepTheirCookies(t *testing.T) {
 // panicSource panics on every page, as a bug in reading a hostile repository might.
 type panicSource struct{ fakeSource }
 
-func (*panicSource) Loops(context.Context) ([]status.Run, error) { panic("a bug in reading the loops") }
+func (*panicSource) Loops(context.Context) ([]status.Run, error) {
+	panic("a bug in reading the loops\x1b[2J")
+}
 
 // A panic in a handler answers 500 with its words and prints one line, never a stack
 // trace on the terminal serve runs in (net/http's default prints one through the log).
@@ -79,7 +81,10 @@ func TestAPanicIsA500NotAStackTrace(t *testing.T) {
 	if strings.Contains(printed, "goroutine") || strings.Contains(printed, ".go:") {
 		t.Errorf("a panic printed a stack trace:\n%s", printed)
 	}
-	if !strings.Contains(out.String(), "error: GET /: a bug in reading the loops") {
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("a control character of the panic reached the terminal: %q", out.String())
+	}
+	if !strings.Contains(out.String(), "error: GET /: ") || !strings.Contains(out.String(), "a bug in reading the loops") {
 		t.Errorf("serve's output does not name the panic in one line:\n%s", out.String())
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
 
 //go:embed assets
@@ -115,7 +117,8 @@ func (s *Server) recovered(next http.Handler) http.Handler {
 				}
 				return
 			}
-			s.say("error: %s %s: %v (a bug in git ralph serve)", r.Method, r.URL.Path, v)
+			// printable: the path and the panic's words may hold a repository's bytes
+			s.say("error: %s %s: %s (a bug in git ralph serve)", r.Method, display.Printable(r.URL.Path), display.Printable(fmt.Sprint(v)))
 			if rw.started {
 				panic(http.ErrAbortHandler)
 			}
