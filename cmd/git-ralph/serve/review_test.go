@@ -195,12 +195,14 @@ func TestALiveStreamNobodyReadsEnds(t *testing.T) {
 	}
 }
 
-// bigDiffSource's diff is as big as a page shows: its page is some 17 MB of HTML.
+// bigDiffSource's diff is half what a page shows, of a file not coloured and all of it
+// escaped: its page is some 8 MB of HTML, more than the sockets' buffers take (4 MB
+// sent, 128 KiB received on Linux when nobody reads).
 type bigDiffSource struct{ fakeSource }
 
 func (*bigDiffSource) Diff(context.Context, string, int, int64) ([]byte, bool, error) {
-	line := "+\tif err := f(\"a\", 42); err != nil { return err }\n"
-	return []byte("diff --git a/x.go b/x.go\n@@ -1 +1 @@\n" + strings.Repeat(line, diffLimit/len(line))), true, nil
+	line := "+" + strings.Repeat("<", 4095) + "\n"
+	return []byte("diff --git a/x.txt b/x.txt\n@@ -1 +1 @@\n" + strings.Repeat(line, diffLimit/2/len(line))), true, nil
 }
 
 // A page nobody reads does not hold its goroutine (and the stop) forever either.
@@ -208,8 +210,14 @@ func TestAPageNobodyReadsEnds(t *testing.T) {
 	defer func(wait time.Duration) { pageWriteWait = wait }(pageWriteWait)
 	pageWriteWait = 300 * time.Millisecond
 	r := serveForTest(t, &bigDiffSource{})
+	// the page is made before it is written: as long again as it takes here (seconds
+	// under -race), then time for its writing to block and give up
+	d, _, _ := (&bigDiffSource{}).Diff(context.Background(), "main", 1, diffLimit)
+	start := time.Now()
+	diffHTML(diffLines(string(d)))
+	making := time.Since(start)
 	r.rawGet(t, "/loops/main/iterations/1/diff") // and never read
-	time.Sleep(3 * time.Second)
+	time.Sleep(making + 2*time.Second)
 	if err := r.stop(); err != nil {
 		t.Errorf("stopping with a page nobody reads: %v", err)
 	}
