@@ -235,6 +235,17 @@ func (s *Store) Last() (int, error) {
 	return s.highestDir()
 }
 
+// Numbers are the iterations the history holds a directory of, up to Last, newest first:
+// what a walk down the history visits, without trying every number below a counter a
+// repository may have set to a billion.
+func (s *Store) Numbers() ([]int, error) {
+	last, err := s.Last()
+	if err != nil {
+		return nil, err
+	}
+	return s.numbers(last)
+}
+
 // numbers are the numbers among the history directory's names up to last, newest first.
 // They are listed rather than counted down from last: a repository can commit a counter
 // of a billion, and trying each number took hours.

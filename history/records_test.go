@@ -340,3 +340,36 @@ func TestScanOfAHugeCounterIsQuick(t *testing.T) {
 		t.Fatal("Scan of a history whose counter says a billion did not end within 5 s")
 	}
 }
+
+// Prune and Numbers walk what the history holds, not every number below a counter a
+// repository committed: with a billion, counting down took hours. The bound only tells a
+// walk of two directories from one of a billion numbers.
+func TestPruneOfAHugeCounterIsQuick(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	for i := 1; i <= 3; i++ {
+		n := next(t, s)
+		if err := os.WriteFile(s.OutputPath(n), []byte("output\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Save(Record{Iteration: n, Run: "r"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(s.counterPath(), []byte(strconv.Itoa(MaxCount)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		numbers, err := s.Numbers()
+		pruned, perr := s.Prune(Retention{Keep: 1})
+		done <- fmt.Sprintf("%v %v %v %v", numbers, err, pruned, perr)
+	}()
+	select {
+	case got := <-done:
+		if got != "[3 2 1] <nil> [1 2] <nil>" {
+			t.Errorf("Numbers, Prune(keep 1) = %s; want [3 2 1] and [1 2] pruned", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Prune of a history whose counter says a billion did not end within 30 s")
+	}
+}
