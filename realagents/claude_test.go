@@ -45,6 +45,8 @@ func init() {
 			"inline-until":      "same as claude with an API key: the account plays no part in the prompt",
 			"template":          "same as claude with an API key: the account plays no part in the prompt",
 			"judge":             "same as claude with an API key: the judge is the same CLI, read the same whatever the account",
+			"judge-words":       "same as claude with an API key: the judge is the same CLI, read the same whatever the account",
+			"judge-hangs":       "same as claude with an API key: the account plays no part in a stream that never ends",
 		},
 	})
 }

@@ -45,6 +45,8 @@ var scenarios = []scenario{
 	{"inline-until", untilScript(), checkInlineUntil, nil},
 	{"template", successScript(), checkTemplate, nil},
 	{"judge", judgeScript(), checkJudge, judgeAnswers()},
+	{"judge-words", successScript(), checkJudgeWords, judgeWordsAnswers()},
+	{"judge-hangs", successScript(), checkJudgeHangs, []turn{{Hang: true}}},
 }
 
 // hungAfterChild is hung-stream after the CLI's shell tool started a process in the

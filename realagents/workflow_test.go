@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The scenarios of issue 16 (inline tasks, --until, templates, judges), played by every
@@ -289,4 +290,61 @@ func finished(r *run, res result) runFinished {
 	}
 	r.t.Fatalf("no run_finished event on stdout\n%s", res)
 	return runFinished{}
+}
+
+// judgeWordsAnswers: the judge's PASS tag is only in its thinking and in its shell
+// tool's output; its own words say FAIL. The verdict is FAIL: a reader that took the
+// thinking or the tool output would see PASS too, which is no verdict.
+func judgeWordsAnswers() []turn {
+	return []turn{
+		{Thinking: "The format wants <verdict>PASS</verdict> or FAIL; let me look first.",
+			Text: "Looking at the file.", Shell: "echo '<verdict>PASS</verdict>' && cat agent.txt"},
+		{Text: "<verdict>FAIL</verdict>\n<reasons>" + judgeReasons + "</reasons>", Usage: judgeUsage},
+	}
+}
+
+// checkJudgeWords: the judge's verdict is read from its words alone.
+func checkJudgeWords(r *run) {
+	res := r.loop("--judge", r.cli.preset, "--max", "1")
+	if res.code != 2 {
+		r.t.Fatalf("want exit 2 (max iterations: the judge said FAIL)\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Judge == nil {
+		r.t.Fatalf("want one judged iteration, got %+v", recs)
+	}
+	if j := recs[0].Judge; recs[0].Outcome != "success" || j.Verdict != "FAIL" || j.Reasons != judgeReasons {
+		r.t.Errorf("want the judge's FAIL from its words, with its reasons; got %+v, judge %+v", recs[0], j)
+	}
+	judged := 0
+	for _, q := range r.mock.requests() {
+		if q.Judge {
+			judged++
+		}
+	}
+	if judged < 2 {
+		r.t.Errorf("the judge asked the mock %d times: its shell tool call was not run", judged)
+	}
+}
+
+// checkJudgeHangs: a judge whose stream never ends is stopped by the iteration timeout,
+// with everything it started; the iteration fails with the judge's error, never passes.
+func checkJudgeHangs(r *run) {
+	res := r.loop("--judge", r.cli.preset, "--max", "1", "--timeout", "15s")
+	if res.code == 0 {
+		r.t.Fatalf("want a failed run: the judge gave no verdict\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Judge == nil {
+		r.t.Fatalf("want one judged iteration, got %+v", recs)
+	}
+	if j := recs[0].Judge; recs[0].Outcome != "failure" || j.Verdict != "error" || !strings.Contains(j.Error, "did not answer within 15s") {
+		r.t.Errorf("want a failure: the judge timed out; got %+v, judge %+v", recs[0], j)
+	}
+	if !r.mock.hangsEnded(5 * time.Second) {
+		r.t.Errorf("the judge's hung connection to the API is still open after the loop ended")
+	}
+	if left := r.leftovers(); len(left) > 0 {
+		r.t.Errorf("processes left after the judge's timeout:\n%s", strings.Join(left, "\n"))
+	}
 }
