@@ -47,6 +47,7 @@ func init() {
 			"judge":             "same as claude with an API key: the judge is the same CLI, read the same whatever the account",
 			"judge-words":       "same as claude with an API key: the judge is the same CLI, read the same whatever the account",
 			"judge-hangs":       "same as claude with an API key: the account plays no part in a stream that never ends",
+			"judge-writes":      "same as claude with an API key: the judge is the same CLI, whatever the account",
 		},
 	})
 }

@@ -47,6 +47,7 @@ var scenarios = []scenario{
 	{"judge", judgeScript(), checkJudge, judgeAnswers()},
 	{"judge-words", successScript(), checkJudgeWords, judgeWordsAnswers()},
 	{"judge-hangs", successScript(), checkJudgeHangs, []turn{{Hang: true}}},
+	{"judge-writes", []turn{{Text: "I read the code; nothing is done yet."}}, checkJudgeWrites, judgeWritesAnswers()},
 }
 
 // hungAfterChild is hung-stream after the CLI's shell tool started a process in the

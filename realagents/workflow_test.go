@@ -348,3 +348,35 @@ func checkJudgeHangs(r *run) {
 		r.t.Errorf("processes left after the judge's timeout:\n%s", strings.Join(left, "\n"))
 	}
 }
+
+// judgeWritesAnswers: the judge, which must only read, writes the file the promise
+// command checks (as a judge with the agent's own tools can), then says PASS.
+func judgeWritesAnswers() []turn {
+	return []turn{
+		{Text: "I will make it pass myself.", Shell: "printf 'done\\n' > until.txt"},
+		{Text: "<verdict>PASS</verdict>"},
+	}
+}
+
+// checkJudgeWrites: a judge that changed the repository gave no verdict: its PASS does
+// not count, and its change does not end the run through the promise command, which it
+// made pass; the iteration fails saying so.
+func checkJudgeWrites(r *run) {
+	res := r.loop(inlineTask, "--until", "test -f until.txt", "--judge", r.cli.preset, "--max", "1")
+	if res.code == 0 {
+		r.t.Fatalf("want a failed run: the judge changed the repository\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Judge == nil {
+		r.t.Fatalf("want one judged iteration, got %+v", recs)
+	}
+	if j := recs[0].Judge; recs[0].Outcome != "failure" || j.Verdict != "error" || !strings.Contains(j.Error, "changed the repository") {
+		r.t.Errorf("want a failure: the judge changed the repository; got %+v, judge %+v", recs[0], j)
+	}
+	if !strings.Contains(res.stderr, "until.txt") {
+		r.t.Errorf("the run does not name the file the judge changed\n%s", res)
+	}
+	if _, err := os.Stat(filepath.Join(r.repo, "until.txt")); err != nil {
+		r.t.Errorf("the judge's change is gone (it must be left for the user to see): %v", err)
+	}
+}
