@@ -43,6 +43,7 @@ var scenarios = []scenario{
 	{"hung-stream", []turn{{Hang: true}}, checkHungStream, nil},
 	// issue 16 (workflow_test.go)
 	{"inline-until", untilScript(), checkInlineUntil, nil},
+	{"until-feedback", untilFeedbackScript(), checkUntilFeedback, nil},
 	{"template", successScript(), checkTemplate, nil},
 	{"judge", judgeScript(), checkJudge, judgeAnswers()},
 	{"judge-words", successScript(), checkJudgeWords, judgeWordsAnswers()},

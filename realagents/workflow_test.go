@@ -380,3 +380,43 @@ func checkJudgeWrites(r *run) {
 		r.t.Errorf("the judge's change is gone (it must be left for the user to see): %v", err)
 	}
 }
+
+// untilFeedbackScript: the first iteration writes the wrong word, the second (after the
+// promise command's failure reached its prompt) the right one.
+func untilFeedbackScript() []turn {
+	return []turn{
+		{Text: "Writing until.txt.", Shell: "printf 'almost\\n' > until.txt"},
+		{Text: "I wrote until.txt."},
+		{Text: "Fixing the word.", Shell: "printf 'done\\n' > until.txt"},
+		{Text: "until.txt holds the word done now."},
+	}
+}
+
+// untilCheck is the promise command of until-feedback: it says what it found.
+const untilCheck = `grep -qx done until.txt || { echo "until.txt holds $(cat until.txt), want done"; exit 1; }`
+
+// checkUntilFeedback: a failing promise command is no agent error: the loop goes on, and
+// the command's words reach the agent's next prompt; the second iteration passes it.
+func checkUntilFeedback(r *run) {
+	res := r.loop(inlineTask, "--until", untilCheck, "--max", "3")
+	if res.code != 0 {
+		r.t.Fatalf("want exit 0 (the promise command passed in iteration 2)\n%s", res)
+	}
+	recs := r.history()
+	if len(recs) != 2 || recs[0].Until != "failed: exit code 1" || recs[1].Until != "passed" || recs[1].Outcome != "done" {
+		r.t.Fatalf("want iteration 1's promise failed, iteration 2's passed; got %+v", recs)
+	}
+	var second *request
+	for _, q := range agentRequests(r) {
+		if q.Turn == 2 {
+			second = &q
+			break
+		}
+	}
+	switch {
+	case second == nil:
+		r.t.Errorf("the mock served no first request of iteration 2")
+	case !bytes.Contains(second.Body, []byte("until.txt holds almost, want done")):
+		r.t.Errorf("the agent's prompt in iteration 2 does not carry the promise command's failure")
+	}
+}
