@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -161,14 +162,11 @@ func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string
 	if post.Head != pre.Head {
 		what = append(what, "moved HEAD")
 	}
-	paths, err := gitops.ChangedPaths(ctx, r.cfg.Dir, pre.Tree, post.Tree)
-	if err != nil {
-		return ""
-	}
+	paths, _ := gitops.ChangedPaths(ctx, r.cfg.Dir, pre.Tree, post.Tree) // unread: HEAD may still say
 	var files []string
 	for _, p := range paths {
 		if p != history.Dir && !strings.HasPrefix(p, history.Dir+"/") {
-			files = append(files, p)
+			files = append(files, safeName(p))
 		}
 	}
 	if len(files) > 0 {
@@ -179,6 +177,15 @@ func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string
 	}
 	return "the judge changed the repository, which a judge must only read (it " + strings.Join(what, " and ") +
 		"): its verdict does not count, and its change is left in the work tree for you to review"
+}
+
+// safeName is a path as the user may see it in a terminal: quoted when it holds control
+// characters or anything else a terminal could act on (a hostile judge names its files).
+func safeName(p string) string {
+	if q := strconv.Quote(p); q[1:len(q)-1] != p {
+		return q
+	}
+	return p
 }
 
 // namesCut lists up to n paths, saying how many more there are.
