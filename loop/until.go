@@ -27,9 +27,10 @@ func (r *runner) judgeUntil(i int, v *verdict, u Validation, judged Judgement) {
 	if !u.Ran {
 		return
 	}
-	if u.Passed && judged.Ran && judged.Verdict != VerdictPass {
+	if u.Passed && r.cfg.Judge != "" && judged.Verdict != VerdictPass {
 		// the judge's FAIL (or its missing verdict) stands: the promise ends the run only
-		// after an iteration the judge passed, as SUCCESS does
+		// after an iteration the judge passed, as SUCCESS does; an iteration it did not
+		// look at (the agent failed) is no pass either
 		return
 	}
 	if u.Passed {
