@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,18 @@ func TestJudgeFailAndAFailingPromiseBothReachTheNextPrompt(t *testing.T) {
 				t.Errorf("feedback = last carried iteration 1's reasons:\n%s", prompt3)
 			}
 		})
+	}
+}
+
+// git's message of a failed push is its stderr, with whatever a hook printed: the part
+// that goes into the next prompt (and the saved state) is bounded like a validation's.
+func TestPushFeedbackIsBounded(t *testing.T) {
+	hook := "remote rejected: " + strings.Repeat("hook says no\n", 1<<20) // 13 MiB
+	got := pushFeedback(2, "origin/main", errors.New(hook))
+	if len(got) > feedbackBytes+1<<10 {
+		t.Errorf("push feedback of %d bytes, want about %d at most", len(got), feedbackBytes)
+	}
+	if !strings.Contains(got, "remote rejected") {
+		t.Errorf("the start of git's message is gone: %.200q", got)
 	}
 }
