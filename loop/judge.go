@@ -147,7 +147,8 @@ func (r *runner) judgePrompt(ctx context.Context, i int, before gitops.Checkpoin
 	if err != nil {
 		return "", fmt.Errorf("reading the task for the judge: %w", err)
 	}
-	spec := prompts.JudgeSpec{Dir: r.cfg.Dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured"}
+	spec := prompts.JudgeSpec{Dir: r.cfg.Dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured",
+		Criteria: r.judgeCriteria}
 	if val.Ran {
 		spec.Validation = fmt.Sprintf("`%s` passed", val.Command)
 	}
