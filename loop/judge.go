@@ -61,7 +61,7 @@ func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord,
 	switch {
 	case j.Verdict == VerdictPass:
 	case j.Verdict == VerdictFail:
-		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, j.feedback(i, val.Ran))
+		r.addFeedback(j.feedback(i, val.Ran))
 		if v.outcome == OutcomeDone {
 			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the judge said FAIL"
 		}

@@ -225,6 +225,9 @@ type runner struct {
 	// judgeCriteria is the judge prompt, read once when the run starts: the agent under
 	// judgment could otherwise rewrite .ralph/PROMPT_judge.md into "say PASS".
 	judgeCriteria prompts.Section
+	// feedback is the finishing iteration's feedback for the next prompt, until the
+	// iteration is saved (see newFeedback)
+	feedback string
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {

@@ -37,7 +37,7 @@ func (r *runner) judgeUntil(i int, v *verdict, u Validation, judged Judgement) {
 		v.outcome, v.reason, v.cause = OutcomeDone, "the promise command passed", CauseUntil
 		return
 	}
-	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, u.UntilFeedback(i))
+	r.addFeedback(u.UntilFeedback(i))
 	r.report(UntilFailed{Iteration: i, Until: u})
 	if v.outcome == OutcomeDone {
 		v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the promise command failed"
