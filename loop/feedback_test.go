@@ -160,3 +160,40 @@ func TestFeedbackIsSavedWithItsIteration(t *testing.T) {
 		})
 	}
 }
+
+// A loop killed after it recorded an iteration but before it saved the state (while it
+// wrote the ledger's note or pushed it) is caught up from the record: the feedback the
+// state holds is the iteration before's, and must not pass for the recorded one's.
+func TestCatchUpFilesTheFeedbackUnderItsIteration(t *testing.T) {
+	for _, mode := range []string{FeedbackLast, FeedbackAll} {
+		t.Run(mode, func(t *testing.T) {
+			j, err := openJournal(context.Background(), newRepo(t), func(string) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				if _, err := j.store.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := j.store.Save(history.Record{Iteration: 1, Run: "r", RunIteration: 1, Mode: "build", Outcome: string(OutcomeFailure)}); err != nil {
+				t.Fatal(err)
+			}
+			if err := j.store.Save(history.Record{Iteration: 2, Run: "r", RunIteration: 2, Mode: "build", Outcome: string(OutcomeSuccess)}); err != nil {
+				t.Fatal(err)
+			}
+			saved := history.State{Run: "r", Mode: "build", Active: true, Iteration: 1, Feedback: "iteration 1 failed"}
+			got := catchUp(saved, j.store, mode)
+			if got.Iteration != 2 {
+				t.Fatalf("caught up to iteration %d, want 2", got.Iteration)
+			}
+			wantEarlier := ""
+			if mode == FeedbackAll {
+				wantEarlier = "### Iteration 1\n\niteration 1 failed"
+			}
+			if got.Feedback != "" || got.EarlierFeedback != wantEarlier {
+				t.Errorf("feedback %q, earlier %q; want none as iteration 2's (it is lost), and earlier %q", got.Feedback, got.EarlierFeedback, wantEarlier)
+			}
+		})
+	}
+}

@@ -29,7 +29,7 @@ func (r *runner) open(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	r.stopOrphans(saved)
-	saved = catchUp(saved, r.journal.store)
+	saved = catchUp(saved, r.journal.store, r.cfg.Feedback)
 	r.removeLeftovers(ctx)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
