@@ -167,3 +167,20 @@ func TestTheAgentCannotRewriteItsJudgesCriteria(t *testing.T) {
 		}
 	}
 }
+
+// An agent that changes nothing while its judge says FAIL (and the promise passes) is
+// idle, not failing and not done: the run stops at idle_threshold, exit 3's status.
+func TestJudgeFailWithoutChangesStopsAsIdle(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `cat > /dev/null; echo "<promise>SUCCESS</promise>"`, 10)
+	cfg.IdleThreshold = 2
+	cfg.Judge = `cat > /dev/null; echo '<verdict>FAIL</verdict><reasons>nothing was done</reasons>'`
+	cfg.Until = `true`
+	res, err := Run(context.Background(), cfg, Deps{Reporter: &recorder{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusIdle || res.Iterations != 2 || res.Consecutive != 0 {
+		t.Errorf("status %s after %d iterations, %d consecutive errors; want idle after 2, none", res.Status, res.Iterations, res.Consecutive)
+	}
+}
