@@ -34,6 +34,12 @@ func (r *runner) judgeUntil(i int, v *verdict, u Validation, judged Judgement) {
 		return
 	}
 	if u.Passed {
+		// done, as after SUCCESS: also an iteration served on overage (classify stops the
+		// run after one that is not done; stopping as limited would have the next loop
+		// resume the run and pay for an iteration it no longer needs)
+		if v.cause == "overage" {
+			v.stop, v.why, v.hint = "", "", ""
+		}
 		v.outcome, v.reason, v.cause = OutcomeDone, "the promise command passed", CauseUntil
 		return
 	}
