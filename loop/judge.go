@@ -62,7 +62,7 @@ func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord,
 	switch {
 	case j.Verdict == VerdictPass:
 	case j.Verdict == VerdictFail:
-		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, j.feedback(i, val.Ran))
+		r.addFeedback(j.feedback(i, val.Ran))
 		if v.outcome == OutcomeDone {
 			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the judge said FAIL"
 		}
@@ -211,7 +211,8 @@ func (r *runner) judgePrompt(ctx context.Context, i int, before gitops.Checkpoin
 	if err != nil {
 		return "", fmt.Errorf("reading the task for the judge: %w", err)
 	}
-	spec := prompts.JudgeSpec{Dir: r.cfg.Dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured"}
+	spec := prompts.JudgeSpec{Dir: r.cfg.Dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured",
+		Criteria: r.judgeCriteria}
 	if val.Ran {
 		spec.Validation = fmt.Sprintf("`%s` passed", val.Command)
 	}
