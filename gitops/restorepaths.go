@@ -33,6 +33,12 @@ func treeFiles(ctx context.Context, dir, tree, prefix string) ([]string, error) 
 	return splitNul(out), nil
 }
 
+// ChangedPaths lists the paths whose content or mode differs between two tree-ishes, such
+// as the Trees of two checkpoints, sorted.
+func ChangedPaths(ctx context.Context, dir, from, to string) ([]string, error) {
+	return diffPaths(ctx, dir, from, to)
+}
+
 // diffPaths lists the paths whose content or mode differs between two tree-ishes.
 func diffPaths(ctx context.Context, dir, from, to string) ([]string, error) {
 	out, err := Git(ctx, dir, "diff-tree", "-r", "-z", "--name-only", "--no-renames", from, to, "--")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Worktree is one work tree of a repository as `git worktree list --porcelain` reports it.
@@ -21,12 +22,36 @@ type Worktree struct {
 }
 
 // Worktrees lists the work trees of dir's repository, the main one first.
+//
+// `git worktree add` writes a new worktree's files under worktrees/ one after the other,
+// not atomically, and `git worktree list` dies when it reads one half written ("fatal:
+// failed to read .git/worktrees/NAME/commondir: Success"): the list is asked again a few
+// times before that counts as an error, since the loops of a best-of add their worktrees
+// at the same moment as others list them.
 func Worktrees(ctx context.Context, dir string) ([]Worktree, error) {
-	out, err := Git(ctx, dir, "worktree", "list", "--porcelain", "-z")
-	if err != nil {
-		return nil, asNotRepo(dir, fmt.Errorf("listing the worktrees: %w", err))
+	var err error
+	for try := 1; ; try++ {
+		var out string
+		if out, err = Git(ctx, dir, "worktree", "list", "--porcelain", "-z"); err == nil {
+			return parseWorktrees(out), nil
+		}
+		if try == worktreeListTries || !halfAdded(err) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(try) * 20 * time.Millisecond)
 	}
-	return parseWorktrees(out), nil
+	return nil, asNotRepo(dir, fmt.Errorf("listing the worktrees: %w", err))
+}
+
+// worktreeListTries bounds the lists asked while a worktree is being added (about 1 s).
+const worktreeListTries = 10
+
+// halfAdded reports whether git failed on a worktree's administrative file, as it does
+// on one that `git worktree add` is still writing.
+func halfAdded(err error) bool {
+	var gitErr *Error
+	return errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "failed to read") &&
+		strings.Contains(gitErr.Stderr, "worktrees")
 }
 
 // parseWorktrees reads the -z porcelain form: one attribute per NUL-terminated field, an

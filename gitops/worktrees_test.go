@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestWorktreesListsMainFirstThenLinked(t *testing.T) {
@@ -185,5 +186,33 @@ func TestTopCommonDirAsGitSaysIt(t *testing.T) {
 	}
 	if _, ok := commonDirFromFiles(filepath.Join(dir, "dir")); ok {
 		t.Error("a subdirectory has no .git: git must be asked")
+	}
+}
+
+// A worktree another command is adding has its administrative files half written for a
+// moment; `git worktree list` dies on them. The list waits for the add to finish.
+func TestWorktreesWaitsForAWorktreeBeingAdded(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	linked := filepath.Join(t.TempDir(), "linked")
+	if err := AddBranchWorktree(ctx, dir, linked, "ralph/x", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	commondir := filepath.Join(dir, ".git", "worktrees", "linked", "commondir")
+	whole, err := os.ReadFile(commondir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(commondir, nil, 0o644); err != nil { // as git add leaves it a moment
+		t.Fatal(err)
+	}
+	if _, err := Git(ctx, dir, "worktree", "list", "--porcelain", "-z"); err == nil {
+		t.Fatal("git lists a worktree whose commondir is empty: nothing to wait for")
+	}
+	finished := time.AfterFunc(100*time.Millisecond, func() { os.WriteFile(commondir, whole, 0o644) })
+	defer finished.Stop()
+	list, err := Worktrees(ctx, dir)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("Worktrees = %d, %v; want the 2 worktrees once the add is done", len(list), err)
 	}
 }

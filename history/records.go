@@ -235,6 +235,39 @@ func (s *Store) Last() (int, error) {
 	return s.highestDir()
 }
 
+// Numbers are the iterations the history holds a directory of, up to Last, newest first:
+// what a walk down the history visits, without trying every number below a counter a
+// repository may have set to a billion.
+func (s *Store) Numbers() ([]int, error) {
+	last, err := s.Last()
+	if err != nil {
+		return nil, err
+	}
+	return s.numbers(last)
+}
+
+// numbers are the numbers among the history directory's names up to last, newest first.
+// They are listed rather than counted down from last: a repository can commit a counter
+// of a billion, and trying each number took hours.
+func (s *Store) numbers(last int) ([]int, error) {
+	entries, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing the history: %w", err)
+	}
+	var ns []int
+	for _, e := range entries {
+		if n, ok := parseNumber(e.Name()); ok && n <= last {
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	slices.Reverse(ns)
+	return ns, nil
+}
+
 // highestDir is the largest number among the history's directory names; 0 if none.
 func (s *Store) highestDir() (int, error) {
 	entries, err := os.ReadDir(s.dir)
@@ -320,10 +353,10 @@ type BadRecord struct {
 	Err       error // names the file and, for a parse error, the line
 }
 
-// List returns the newest limit records (all when limit is 0), oldest first. It walks the
-// numbers down from Last and skips the ones without a record, so a limited listing reads
-// only what it returns (plus the gaps), never the whole history directory. Records that do
-// not parse are skipped; Scan says which.
+// List returns the newest limit records (all when limit is 0), oldest first. It takes the
+// iterations' numbers from the history directory's names, newest first, and reads only
+// the records it returns (plus the ones that cannot be read). Records that do not parse
+// are skipped; Scan says which.
 func (s *Store) List(limit int) ([]Record, error) {
 	recs, _, err := s.Scan(limit)
 	return recs, err
@@ -336,9 +369,16 @@ func (s *Store) Scan(limit int) ([]Record, []BadRecord, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	numbers, err := s.numbers(last)
+	if err != nil {
+		return nil, nil, err
+	}
 	var recs []Record
 	var bad []BadRecord
-	for n := last; n >= 1 && (limit <= 0 || len(recs) < limit); n-- {
+	for _, n := range numbers {
+		if limit > 0 && len(recs) >= limit {
+			break
+		}
 		rec, err := s.Get(n)
 		if errors.Is(err, ErrNoRecord) {
 			continue

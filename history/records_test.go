@@ -237,7 +237,9 @@ func BenchmarkGetRecord(b *testing.B) {
 }
 
 // BenchmarkListNewest20 shows that the default `history` view (the newest records) does not
-// read the whole history.
+// read the whole history: only the directory's names and 20 records (about 4.5 ms for
+// 5000 records on the shared machine, against 1 ms when it counted down from the counter,
+// which a committed counter of a billion made hours).
 func BenchmarkListNewest20(b *testing.B) {
 	for _, size := range []int{20, 5000} {
 		b.Run(fmt.Sprintf("records=%d", size), func(b *testing.B) {
@@ -306,5 +308,68 @@ func TestRecordsNeverGoThroughSymlinks(t *testing.T) {
 	}
 	if _, err := s.Get(m); err == nil {
 		t.Error("Get read a record through a symlink")
+	}
+}
+
+// A repository can commit a counter of MaxCount with no records below it: Scan (the
+// dashboard's loop page, `git ralph history`) reads the iterations that exist rather than
+// trying a billion numbers (3 million took 32 s; a billion, hours).
+func TestScanOfAHugeCounterIsQuick(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	for i := 1; i <= 2; i++ {
+		n := next(t, s)
+		if err := s.Save(Record{Iteration: n, Run: "r"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(s.counterPath(), []byte(strconv.Itoa(MaxCount)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		recs, _, err := s.Scan(0)
+		one, _, _ := s.Scan(1)
+		done <- fmt.Sprintf("%s %s %v", iterations(recs), iterations(one), err)
+	}()
+	select {
+	case got := <-done:
+		if got != "1,2 2 <nil>" {
+			t.Errorf("Scan(0), Scan(1) = %s; want 1,2 and 2", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Scan of a history whose counter says a billion did not end within 5 s")
+	}
+}
+
+// Prune and Numbers walk what the history holds, not every number below a counter a
+// repository committed: with a billion, counting down took hours. The bound only tells a
+// walk of two directories from one of a billion numbers.
+func TestPruneOfAHugeCounterIsQuick(t *testing.T) {
+	s := openStore(t, t.TempDir())
+	for i := 1; i <= 3; i++ {
+		n := next(t, s)
+		if err := os.WriteFile(s.OutputPath(n), []byte("output\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Save(Record{Iteration: n, Run: "r"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(s.counterPath(), []byte(strconv.Itoa(MaxCount)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		numbers, err := s.Numbers()
+		pruned, perr := s.Prune(Retention{Keep: 1})
+		done <- fmt.Sprintf("%v %v %v %v", numbers, err, pruned, perr)
+	}()
+	select {
+	case got := <-done:
+		if got != "[3 2 1] <nil> [1 2] <nil>" {
+			t.Errorf("Numbers, Prune(keep 1) = %s; want [3 2 1] and [1 2] pruned", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Prune of a history whose counter says a billion did not end within 30 s")
 	}
 }

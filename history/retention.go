@@ -34,13 +34,13 @@ var savedFiles = []string{outputFile, diffFile, validationFile, untilFile, judge
 // It walks down from the newest and stops at the first iteration already pruned, since
 // pruning always takes the oldest: the cost is that of the iterations kept.
 func (s *Store) Prune(r Retention) ([]int, error) {
-	last, err := s.Last()
+	numbers, err := s.Numbers()
 	if err != nil {
 		return nil, err
 	}
 	var pruned []int
 	kept, total, full := 0, int64(0), false
-	for n := last; n >= 1; n-- {
+	for _, n := range numbers {
 		size, present := s.savedSize(n)
 		if !present {
 			if rec, err := s.Get(n); err == nil && rec.Pruned {

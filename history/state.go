@@ -124,6 +124,15 @@ type State struct {
 	BudgetWarned    string  `toml:"budget_warned,omitempty" json:"budget_warned,omitempty"` // comma-separated: State stays comparable
 }
 
+// MaxStateText bounds the texts of a state file (task, feedback, earlier_feedback): a
+// task is at most 1 MiB (--task-file's bound; an argument is less), and the loop keeps
+// its feedback far below (the last iteration's a few KiB, the earlier ones 32 KiB). A
+// larger one was not written by a loop: the file is corrupt or hostile.
+const MaxStateText = repofile.TextLimit
+
+// maxTemplateName bounds the template key, a template's name (letters, digits, - and _).
+const maxTemplateName = 64
+
 // FeedbackSeparator separates the entries of State.EarlierFeedback (ASCII's record
 // separator: the loop takes it out of the entries' text).
 const FeedbackSeparator = "\x1e"
@@ -225,6 +234,16 @@ func parseState(data []byte) (State, int, error) {
 		{"feedback_left_out", s.FeedbackLeftOut}} {
 		if c.n < 0 || c.n > MaxCount {
 			return State{}, lineOfKey(data, c.key), fmt.Errorf("%s is %d, want 0 to %d", c.key, c.n, MaxCount)
+		}
+	}
+	for _, t := range []struct {
+		key   string
+		value string
+		bound int
+	}{{"task", s.Task, MaxStateText}, {"feedback", s.Feedback, MaxStateText},
+		{"earlier_feedback", s.EarlierFeedback, MaxStateText}, {"template", s.Template, maxTemplateName}} {
+		if len(t.value) > t.bound {
+			return State{}, lineOfKey(data, t.key), fmt.Errorf("%s is %d bytes, more than a loop writes (%d at most)", t.key, len(t.value), t.bound)
 		}
 	}
 	if p := badSpend(s); p != "" { // a committed state must not hand a run a credit

@@ -294,3 +294,31 @@ func TestStateRefusesImpossibleSpend(t *testing.T) {
 		}
 	}
 }
+
+// A state file can be committed: its texts are bounded as the loop writes them, so that a
+// hostile one cannot hand a resumed run a task or feedback of tens of megabytes for every
+// prompt.
+func TestStateRefusesTextsNoLoopWrites(t *testing.T) {
+	huge := strings.Repeat("x", MaxStateText+1)
+	for _, key := range []string{"task", "feedback", "earlier_feedback", "template"} {
+		root := t.TempDir()
+		os.MkdirAll(filepath.Join(root, Dir), 0o755)
+		value := huge
+		if key == "template" {
+			value = strings.Repeat("t", 65)
+		}
+		os.WriteFile(StatePath(root), []byte("schema_version = 1\nrun = \"r\"\n"+key+" = \""+value+"\"\n"), 0o644)
+		_, err := LoadState(root)
+		var corrupt *CorruptStateError
+		if !errors.As(err, &corrupt) || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s of %d bytes: %v; want a corrupt state at line 3 naming it", key, len(value), err)
+		}
+	}
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, Dir), 0o755)
+	fine := strings.Repeat("y", MaxStateText)
+	os.WriteFile(StatePath(root), []byte("schema_version = 1\nrun = \"r\"\ntask = \""+fine+"\"\nfeedback = \""+fine+"\"\ntemplate = \"tdd\"\n"), 0o644)
+	if s, err := LoadState(root); err != nil || s.Task != fine {
+		t.Errorf("texts at the bound: %v", err)
+	}
+}

@@ -208,6 +208,7 @@ func (r *runner) warnUnmetered() {
 	if b.DailyMaxCost > 0 && b.Daily == nil {
 		r.report(Warning{Message: "budget: daily_max_cost is set, but there is no home or state directory to count the day's spend in, so it cannot stop this run"})
 	}
+	r.warnUnmeteredJudge()
 	if !b.set() || p.Name == "" {
 		return
 	}
@@ -217,6 +218,24 @@ func (r *runner) warnUnmetered() {
 	}
 	if b.MaxTokens > 0 && !tokens {
 		r.report(Warning{Message: fmt.Sprintf("budget: the %s agent reports no token counts, so max_tokens cannot stop this run", p.Name)})
+	}
+}
+
+// warnUnmeteredJudge is warnUnmetered for a judge preset, whose spend counts toward the
+// budgets too, but only as far as its output reports it. (A judge command reports its
+// usage, like a custom agent, with a ralph_usage line.)
+func (r *runner) warnUnmeteredJudge() {
+	b := r.cfg.Budget
+	j, ok := agentcli.Lookup(r.cfg.Judge)
+	if !b.set() || !ok {
+		return
+	}
+	tokens, cost := j.ReportsUsage()
+	if (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost {
+		r.report(Warning{Message: fmt.Sprintf("budget: the judge %s reports no cost, so its spend does not count toward max_cost and daily_max_cost", j.Name)})
+	}
+	if b.MaxTokens > 0 && !tokens {
+		r.report(Warning{Message: fmt.Sprintf("budget: the judge %s reports no token counts, so its spend does not count toward max_tokens", j.Name)})
 	}
 }
 

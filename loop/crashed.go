@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -44,8 +45,11 @@ func (r *runner) recordCrashed(saved history.State) {
 // is written first). Without it, the resumed run would run that step again: the agent
 // would work and commit twice, and history would hold the step twice. The counters
 // follow the record's outcome as the loop would have counted it; the idle count, which
-// needs the checkpoints the dead loop held, is left as it was.
-func catchUp(saved history.State, store *history.Store) history.State {
+// needs the checkpoints the dead loop held, is left as it was. The feedback the state
+// holds is the iteration before the recorded one's: it is filed as such with feedback
+// "all" (mode), and is no longer the last (the recorded iteration's own is lost with
+// the loop: its record has the results).
+func catchUp(saved history.State, store *history.Store, mode string) history.State {
 	if !saved.Active || saved.Run == "" {
 		return saved
 	}
@@ -61,6 +65,11 @@ func catchUp(saved history.State, store *history.Store) history.State {
 	if outcome == OutcomeCrashed || !outcome.Counts() {
 		return saved
 	}
+	if mode == FeedbackAll && strings.TrimSpace(saved.Feedback) != "" {
+		saved.EarlierFeedback, saved.FeedbackLeftOut = keepEarlier(feedbackEntry(saved.Iteration, saved.Feedback),
+			saved.EarlierFeedback, saved.FeedbackLeftOut, FeedbackAllBytes)
+	}
+	saved.Feedback = ""
 	saved.Iteration, saved.LastCommit, saved.LastIterationAt = rec.RunIteration, rec.CommitAfter, rec.EndedAt
 	if outcome == OutcomeFailure {
 		saved.ConsecutiveErrors++

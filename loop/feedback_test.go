@@ -1,9 +1,11 @@
 package loop
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -13,8 +15,9 @@ func earlierOf(t *testing.T, mode string, feedback ...string) history.State {
 	t.Helper()
 	r := &runner{cfg: Config{Feedback: mode}, journal: &journal{}}
 	for i, f := range feedback {
+		r.feedback = f
 		r.turnFeedback()
-		r.journal.state.Feedback, r.journal.state.Iteration = f, i+1
+		r.journal.state.Iteration = i + 1
 	}
 	return r.journal.state
 }
@@ -111,4 +114,86 @@ func headings(s string) []string {
 		}
 	}
 	return hs
+}
+
+// An iteration's feedback reaches the state only with the iteration itself: the state is
+// saved meanwhile (the judge's spend), and a loop killed then (during the promise command,
+// a push) must resume with the last saved iteration's feedback under its own number, not
+// the unfinished iteration's under it, nor that one twice.
+func TestFeedbackIsSavedWithItsIteration(t *testing.T) {
+	for _, mode := range []string{FeedbackLast, FeedbackAll} {
+		t.Run(mode, func(t *testing.T) {
+			dir := newRepo(t)
+			j, err := openJournal(context.Background(), dir, func(string) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &runner{cfg: Config{Dir: dir, Feedback: mode}, journal: j, deps: Deps{}.withDefaults()}
+			r.journal.state = history.State{Run: "r", Mode: "build", Active: true, Iteration: 1, Feedback: "iteration 1 failed"}
+			r.newFeedback()
+			v := verdict{outcome: OutcomeSuccess}
+			r.judgeValidation(2, &v, Validation{Command: "make", Ran: true, ExitCode: 2, Tail: "iteration 2 failed"})
+			if err := r.journal.save(); err != nil { // as the judge's spend does
+				t.Fatal(err)
+			}
+			mid, err := history.LoadState(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mid.Feedback != "iteration 1 failed" || mid.EarlierFeedback != "" || mid.Iteration != 1 {
+				t.Errorf("saved mid-iteration: iteration %d, feedback %q, earlier %q; want iteration 1's alone", mid.Iteration, mid.Feedback, mid.EarlierFeedback)
+			}
+			if err := r.saveIteration(2, OutcomeSuccess, gitops.Checkpoint{}); err != nil {
+				t.Fatal(err)
+			}
+			after, _ := history.LoadState(dir)
+			if after.Iteration != 2 || !strings.Contains(after.Feedback, "iteration 2 failed") {
+				t.Errorf("after the iteration: iteration %d, feedback %q", after.Iteration, after.Feedback)
+			}
+			wantEarlier := ""
+			if mode == FeedbackAll {
+				wantEarlier = "### Iteration 1\n\niteration 1 failed"
+			}
+			if after.EarlierFeedback != wantEarlier {
+				t.Errorf("earlier = %q, want %q", after.EarlierFeedback, wantEarlier)
+			}
+		})
+	}
+}
+
+// A loop killed after it recorded an iteration but before it saved the state (while it
+// wrote the ledger's note or pushed it) is caught up from the record: the feedback the
+// state holds is the iteration before's, and must not pass for the recorded one's.
+func TestCatchUpFilesTheFeedbackUnderItsIteration(t *testing.T) {
+	for _, mode := range []string{FeedbackLast, FeedbackAll} {
+		t.Run(mode, func(t *testing.T) {
+			j, err := openJournal(context.Background(), newRepo(t), func(string) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				if _, err := j.store.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := j.store.Save(history.Record{Iteration: 1, Run: "r", RunIteration: 1, Mode: "build", Outcome: string(OutcomeFailure)}); err != nil {
+				t.Fatal(err)
+			}
+			if err := j.store.Save(history.Record{Iteration: 2, Run: "r", RunIteration: 2, Mode: "build", Outcome: string(OutcomeSuccess)}); err != nil {
+				t.Fatal(err)
+			}
+			saved := history.State{Run: "r", Mode: "build", Active: true, Iteration: 1, Feedback: "iteration 1 failed"}
+			got := catchUp(saved, j.store, mode)
+			if got.Iteration != 2 {
+				t.Fatalf("caught up to iteration %d, want 2", got.Iteration)
+			}
+			wantEarlier := ""
+			if mode == FeedbackAll {
+				wantEarlier = "### Iteration 1\n\niteration 1 failed"
+			}
+			if got.Feedback != "" || got.EarlierFeedback != wantEarlier {
+				t.Errorf("feedback %q, earlier %q; want none as iteration 2's (it is lost), and earlier %q", got.Feedback, got.EarlierFeedback, wantEarlier)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +62,7 @@ func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord,
 	switch {
 	case j.Verdict == VerdictPass:
 	case j.Verdict == VerdictFail:
-		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, j.feedback(i, val.Ran))
+		r.addFeedback(j.feedback(i, val.Ran))
 		if v.outcome == OutcomeDone {
 			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the judge said FAIL"
 		}
@@ -103,6 +104,8 @@ func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, 
 		defer saved.Flush()
 		log = &head{w: saved, room: maxJudgeOutput} // a judge that floods fills no disk
 	}
+	// a judge must only read: what it changed is compared with the state it was shown
+	pre, preErr := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	res, read, err := r.runJudge(ctx, i, prompt, log)
 	j.Duration, j.Usage = res.Duration, read.Usage
 	r.spend(res, read.Usage)
@@ -129,7 +132,68 @@ func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, 
 			j.Error = err.Error()
 		}
 	}
+	if !j.Ran || preErr != nil {
+		return j
+	}
+	if changed := r.judgeChanged(ctx, pre); changed != "" {
+		// its verdict does not count: a PASS of work it did itself is no second opinion,
+		// and what it wrote could make the promise command pass
+		if j.Error != "" {
+			changed += " (and " + j.Error + ")"
+		}
+		j.Verdict, j.Reasons, j.Error = "", "", changed
+	}
 	return j
+}
+
+// judgeChanged says how the judge changed the repository since pre, which a judge must
+// only read: a commit, or a file of the work tree (ignored files, such as a test run's
+// output, and git-ralph's own directory are not counted). "" when it changed nothing, or
+// when that cannot be read. The change is left as it is, for the user to review.
+func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string {
+	if pre.Tree == "" || ctx.Err() != nil {
+		return ""
+	}
+	post, err := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	if err != nil || (post.Head == pre.Head && post.Tree == pre.Tree) {
+		return ""
+	}
+	var what []string
+	if post.Head != pre.Head {
+		what = append(what, "moved HEAD")
+	}
+	paths, _ := gitops.ChangedPaths(ctx, r.cfg.Dir, pre.Tree, post.Tree) // unread: HEAD may still say
+	var files []string
+	for _, p := range paths {
+		if p != history.Dir && !strings.HasPrefix(p, history.Dir+"/") {
+			files = append(files, safeName(p))
+		}
+	}
+	if len(files) > 0 {
+		what = append(what, "changed "+namesCut(files, 5))
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return "the judge changed the repository, which a judge must only read (it " + strings.Join(what, " and ") +
+		"): its verdict does not count, and its change is left in the work tree for you to review"
+}
+
+// safeName is a path as the user may see it in a terminal: quoted when it holds control
+// characters or anything else a terminal could act on (a hostile judge names its files).
+func safeName(p string) string {
+	if q := strconv.Quote(p); q[1:len(q)-1] != p {
+		return q
+	}
+	return p
+}
+
+// namesCut lists up to n paths, saying how many more there are.
+func namesCut(paths []string, n int) string {
+	if len(paths) <= n {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:n], ", ") + fmt.Sprintf(" and %d more", len(paths)-n)
 }
 
 // judgeWords is the end of what a failed judge said, for its error.
@@ -147,7 +211,8 @@ func (r *runner) judgePrompt(ctx context.Context, i int, before gitops.Checkpoin
 	if err != nil {
 		return "", fmt.Errorf("reading the task for the judge: %w", err)
 	}
-	spec := prompts.JudgeSpec{Dir: r.cfg.Dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured"}
+	spec := prompts.JudgeSpec{Dir: r.cfg.Dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured",
+		Criteria: r.judgeCriteria}
 	if val.Ran {
 		spec.Validation = fmt.Sprintf("`%s` passed", val.Command)
 	}

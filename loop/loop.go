@@ -222,6 +222,12 @@ type runner struct {
 	// notesSwept: the leftover scratch refs of the ledger were looked for in this run
 	notesSwept  bool
 	pauseWarned bool // a pause request that could not be read was reported
+	// judgeCriteria is the judge prompt, read once when the run starts: the agent under
+	// judgment could otherwise rewrite .ralph/PROMPT_judge.md into "say PASS".
+	judgeCriteria prompts.Section
+	// feedback is the finishing iteration's feedback for the next prompt, until the
+	// iteration is saved (see newFeedback)
+	feedback string
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -229,6 +235,13 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	r.res.Threshold = r.cfg.MaxConsecutiveErrors
 	r.idle.Threshold = r.cfg.IdleThreshold
 	r.idle.Stagnation = idle.Stagnation{Threshold: r.cfg.StagnationThreshold, Similarity: r.cfg.StagnationSimilarity}
+	if r.cfg.Judge != "" {
+		criteria, err := prompts.LoadJudge(r.cfg.Dir)
+		if err != nil {
+			return r.res, err
+		}
+		r.judgeCriteria = criteria
+	}
 	first, err := r.open(ctx)
 	if err != nil {
 		return r.res, err

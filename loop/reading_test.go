@@ -225,3 +225,24 @@ func TestAttemptMarkIsOneLine(t *testing.T) {
 		t.Errorf("output log:\n%s\nwant a one-line attempt mark %q", log, want)
 	}
 }
+
+// An iteration served on overage whose promise command passes is done, as one whose
+// agent said SUCCESS is: the work asked for is there, and stopping as limited would make
+// the next loop resume the run and pay for another iteration it does not need.
+func TestAPromiseKeptOnOverageIsDone(t *testing.T) {
+	dir := newRepo(t)
+	reset := time.Now().Add(time.Hour).Truncate(time.Second)
+	cfg := config(dir, `echo '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":`+
+		strconv.FormatInt(reset.Unix(), 10)+`,"rateLimitType":"five_hour","isUsingOverage":true}}'
+		echo '{"type":"result","is_error":false,"result":"the last item done","total_cost_usd":0.01}'`, 5)
+	cfg.Agent = claudeReader(t)
+	cfg.StopOnOverage = true
+	cfg.Until = "true"
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusSuccess || res.Cause != CauseUntil || res.Iterations != 1 {
+		t.Errorf("status %s (cause %q) after %d iterations, want success by the promise after 1", res.Status, res.Cause, res.Iterations)
+	}
+}

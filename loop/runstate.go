@@ -29,7 +29,7 @@ func (r *runner) open(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	r.stopOrphans(saved)
-	saved = catchUp(saved, r.journal.store)
+	saved = catchUp(saved, r.journal.store, r.cfg.Feedback)
 	r.removeLeftovers(ctx)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
@@ -126,6 +126,7 @@ func Resumes(cfg Config, saved history.State) (bool, string) {
 func (r *runner) saveIteration(i int, outcome Outcome, after gitops.Checkpoint) error {
 	st := &r.journal.state
 	if outcome.Counts() {
+		r.turnFeedback()
 		st.Iteration = i
 	}
 	st.LastIterationAt, st.LastCommit, st.AgentPGID, st.InIteration = r.deps.Now(), after.Head, 0, false

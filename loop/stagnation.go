@@ -52,7 +52,7 @@ func (r *runner) stagnation(i int, v *verdict, rep idle.Repetition, sim *history
 			"--stagnation-threshold 0 (or stagnation_threshold = 0 in your own config) turns this check off, and stagnation_similarity (now %d %%) sets how alike counts as the same", r.cfg.StagnationSimilarity)
 	case rep.Nudge:
 		sim.Nudged = true
-		r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, nudge(rep))
+		r.addFeedback(nudge(rep))
 		r.report(Warning{Message: fmt.Sprintf("iteration %d repeated the same attempt (%s): the next prompt asks the agent to try another approach", i, rep.Repeated())})
 	}
 }

@@ -27,16 +27,23 @@ func (r *runner) judgeUntil(i int, v *verdict, u Validation, judged Judgement) {
 	if !u.Ran {
 		return
 	}
-	if u.Passed && judged.Ran && judged.Verdict != VerdictPass {
+	if u.Passed && r.cfg.Judge != "" && judged.Verdict != VerdictPass {
 		// the judge's FAIL (or its missing verdict) stands: the promise ends the run only
-		// after an iteration the judge passed, as SUCCESS does
+		// after an iteration the judge passed, as SUCCESS does; an iteration it did not
+		// look at (the agent failed) is no pass either
 		return
 	}
 	if u.Passed {
+		// done, as after SUCCESS: also an iteration served on overage (classify stops the
+		// run after one that is not done; stopping as limited would have the next loop
+		// resume the run and pay for an iteration it no longer needs)
+		if v.cause == "overage" {
+			v.stop, v.why, v.hint = "", "", ""
+		}
 		v.outcome, v.reason, v.cause = OutcomeDone, "the promise command passed", CauseUntil
 		return
 	}
-	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, u.UntilFeedback(i))
+	r.addFeedback(u.UntilFeedback(i))
 	r.report(UntilFailed{Iteration: i, Until: u})
 	if v.outcome == OutcomeDone {
 		v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the promise command failed"

@@ -25,6 +25,7 @@ type verdict struct {
 // whether the run stops.
 func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt) error {
 	res, promise := a.res, a.promise
+	r.newFeedback()
 	v := r.classify(i, a, promise)
 	var val, until Validation
 	var judged Judgement
@@ -151,11 +152,10 @@ func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
 // validation passes, and a failure goes into the next prompt. A failed validation is not
 // an agent error (seed 004): the counters see the agent's own outcome.
 func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
-	r.turnFeedback()
 	if !val.Ran || val.Passed {
 		return
 	}
-	r.journal.state.Feedback = val.Feedback(i)
+	r.addFeedback(val.Feedback(i))
 	r.report(ValidationFailed{Iteration: i, Validation: val})
 	if v.outcome == OutcomeDone {
 		v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but validation failed"
@@ -189,7 +189,7 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 		v.stop, v.why, v.cause = StatusAborted, "the agent signalled SUCCESS, but the push failed: "+err.Error(), "push_failed"
 	}
 	v.outcome, v.reason = OutcomeFailure, "push failed: "+err.Error()
-	r.journal.state.Feedback = joinFeedback(r.journal.state.Feedback, pushFeedback(i, target.String(), err))
+	r.addFeedback(pushFeedback(i, target.String(), err))
 	return "failed: " + err.Error(), nil
 }
 

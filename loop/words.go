@@ -53,8 +53,10 @@ func (r *runner) exitReason(code int) string {
 
 // pushFeedback tells the next iteration's agent that its work did not reach the
 // remote, with git's own message, so that it can pull or rebase and try again.
+// git's message is bounded (a hook may print megabytes): the feedback is saved with the
+// state and goes into every prompt until an iteration clears it.
 func pushFeedback(i int, target string, err error) string {
-	msg := strings.TrimSpace(err.Error())
+	msg := cutRedacted(strings.TrimSpace(err.Error()), feedbackBytes)
 	fence := codeFence(msg)
 	var found *SecretsFound
 	if errors.As(err, &found) {

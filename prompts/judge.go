@@ -32,6 +32,9 @@ type JudgeSpec struct {
 	Validation string // what validation said: "`make test` passed", or "none is configured"
 	Diff       string // the iteration's change, already bounded
 	DiffNote   string // what the diff lacks, when it was cut or could not be read; "" for none
+	// Criteria is the judge prompt as LoadJudge read it when the run started (the agent
+	// under judgment must not rewrite it); zero: read it now.
+	Criteria Section
 }
 
 // LoadJudge reads the repository's judge prompt, or gives the built-in one when it has
@@ -53,9 +56,12 @@ func LoadJudge(dir string) (Section, error) {
 // AssembleJudge builds a judge's prompt: the judge prompt (its criteria), then the task,
 // then what the iteration produced: validation's word and the diff in a fence.
 func AssembleJudge(s JudgeSpec) (Prompt, error) {
-	criteria, err := LoadJudge(s.Dir)
-	if err != nil {
-		return Prompt{}, err
+	criteria := s.Criteria
+	if criteria.Body == "" {
+		var err error
+		if criteria, err = LoadJudge(s.Dir); err != nil {
+			return Prompt{}, err
+		}
 	}
 	p := Prompt{Sections: []Section{criteria, {Title: "Task", Source: s.TaskSource, Body: s.Task}}}
 	var b strings.Builder

@@ -3,6 +3,8 @@ package prompts
 import (
 	"fmt"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
 // TaskPlaceholder marks where a prompt (a template's, or a PROMPT_<mode>.md written from
@@ -39,17 +41,43 @@ func (e *NoTaskError) Hint() string {
 	return fmt.Sprintf("give the task: git ralph loop \"TASK\" (or --task-file FILE); or replace %s in %s with the work to do", TaskPlaceholder, e.Source)
 }
 
+// TaskTooLargeError is a prompt whose placeholders, each replaced by the task, would make
+// it larger than a prompt may be: a repository's prompt of many placeholders must not turn
+// a task into gigabytes.
+type TaskTooLargeError struct {
+	Source       string // the prompt file or template with the placeholders
+	Placeholders int    // how many it has
+	Task         int    // the task's size in bytes
+}
+
+func (e *TaskTooLargeError) Error() string {
+	return fmt.Sprintf("%s has %d %s placeholders: with the task (%s) in each, the prompt would be larger than %s",
+		e.Source, e.Placeholders, TaskPlaceholder, repofile.FormatSize(int64(e.Task)), repofile.FormatSize(repofile.PromptLimit))
+}
+
+// Hint says what to do about it.
+func (e *TaskTooLargeError) Hint() string {
+	return fmt.Sprintf("keep one %s in %s (the task goes in whole at each), or give a shorter task", TaskPlaceholder, e.Source)
+}
+
 // placeTask puts task into the prompt: where its sections (the prompt files, as written)
 // have TaskPlaceholder, else in a "## Task" section right after them, before the context
-// and feedback sections. With no task, a placeholder is an error.
+// and feedback sections. With no task, a placeholder is an error; so is a prompt that the
+// task put in at each placeholder would make larger than repofile.PromptLimit.
 func placeTask(sections []Section, task string) ([]Section, error) {
 	placed := false
+	size := 0
 	for i := range sections {
-		if !strings.Contains(sections[i].Body, TaskPlaceholder) {
+		n := strings.Count(sections[i].Body, TaskPlaceholder)
+		if n == 0 {
+			size += len(sections[i].Body)
 			continue
 		}
 		if strings.TrimSpace(task) == "" {
 			return nil, &NoTaskError{Source: sections[i].Source}
+		}
+		if size += len(sections[i].Body) + n*(len(strings.TrimSpace(task))-len(TaskPlaceholder)); size > repofile.PromptLimit {
+			return nil, &TaskTooLargeError{Source: sections[i].Source, Placeholders: n, Task: len(strings.TrimSpace(task))}
 		}
 		sections[i].Body = strings.ReplaceAll(sections[i].Body, TaskPlaceholder, strings.TrimSpace(task))
 		placed = true

@@ -83,3 +83,30 @@ func TestFrameReplacesThePromptFile(t *testing.T) {
 		t.Errorf("Text() = %q", got)
 	}
 }
+
+// A prompt file is bounded, and so is the task, but not what one makes of the other: a
+// repository's prompt of a million placeholders would make a 1 KiB task a gigabyte. The
+// assembled prompt stays within the prompt bound, or it is an error.
+func TestManyPlaceholdersCannotBlowUpThePrompt(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "PROMPT_build.md"), []byte(strings.Repeat("{task}", 20_000)), 0o644)
+	task := strings.Repeat("x", 1<<10) // 20,000 copies: 20 MiB, past the 16 MiB of a prompt
+	_, err := Assemble(Spec{Dir: dir, Mode: "build", Task: task})
+	var big *TaskTooLargeError
+	if !errors.As(err, &big) {
+		t.Fatalf("err = %v, want a TaskTooLargeError", err)
+	}
+	if !strings.Contains(err.Error(), "PROMPT_build.md") || !strings.Contains(err.Error(), "20000 {task}") || big.Hint() == "" {
+		t.Errorf("error %q (hint %q) does not name the file and the count", err, big.Hint())
+	}
+	// the same prompt with a short task is fine
+	if _, err := Assemble(Spec{Dir: dir, Mode: "build", Task: "fix it"}); err != nil {
+		t.Errorf("a short task: %v", err)
+	}
+	// a task that contains the placeholder is put in once, not expanded again
+	os.WriteFile(filepath.Join(dir, "PROMPT_build.md"), []byte("Do: {task}\n"), 0o644)
+	p, err := Assemble(Spec{Dir: dir, Mode: "build", Task: "say {task} and {{.Task}}"})
+	if err != nil || p.Text() != "Do: say {task} and {{.Task}}\n" {
+		t.Errorf("a task with a placeholder: %q, %v", p.Text(), err)
+	}
+}

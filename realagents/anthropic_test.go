@@ -69,7 +69,7 @@ func (a *anthropic) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		a.logf("count_tokens: answered")
 		writeJSON(w, http.StatusOK, nil, map[string]any{"input_tokens": 1200})
 	case req.Method == http.MethodPost && path == "/v1/messages" && len(mr.Tools) > 0:
-		tr, i := a.m.take(path)
+		tr, i := a.m.take(path, body)
 		a.logf("model request %d (%s, stream %v, %d messages): turn %d", len(a.m.requests()), mr.Model, mr.Stream, len(mr.Messages), i)
 		a.answer(w, req, mr, tr, i)
 	case req.Method == http.MethodPost && path == "/v1/messages":

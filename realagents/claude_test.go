@@ -42,6 +42,13 @@ func init() {
 			"bad-credentials":   "same as claude with an API key: a 401 is read the same whatever the account",
 			"server-errors":     "same as claude with an API key: 500 and 529 are read the same whatever the account",
 			"hung-stream":       "same as claude with an API key: the account plays no part in a stream that never ends",
+			"inline-until":      "same as claude with an API key: the account plays no part in the prompt",
+			"until-feedback":    "same as claude with an API key: the account plays no part in the prompt",
+			"template":          "same as claude with an API key: the account plays no part in the prompt",
+			"judge":             "same as claude with an API key: the judge is the same CLI, read the same whatever the account",
+			"judge-words":       "same as claude with an API key: the judge is the same CLI, read the same whatever the account",
+			"judge-hangs":       "same as claude with an API key: the account plays no part in a stream that never ends",
+			"judge-writes":      "same as claude with an API key: the judge is the same CLI, whatever the account",
 		},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -62,7 +63,8 @@ stream_idle_timeout_ms = 600000
 func codexAPI(m *mock) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/responses", func(w http.ResponseWriter, req *http.Request) {
-		tr, n := m.take(req.URL.Path)
+		body, _ := io.ReadAll(req.Body)
+		tr, n := m.take(req.URL.Path, body)
 		switch {
 		case tr.Fail != nil:
 			codexError(w, tr.Fail)

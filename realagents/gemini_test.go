@@ -98,7 +98,7 @@ func geminiAPI(m *mock) http.Handler {
 		model, method, _ := strings.Cut(req.URL.Path[strings.LastIndex(req.URL.Path, "/")+1:], ":")
 		switch {
 		case req.Method == http.MethodPost && method == "streamGenerateContent":
-			tr, _ := m.take(req.URL.Path)
+			tr, _ := m.take(req.URL.Path, body)
 			if tr.Fail != nil {
 				geminiError(w, tr.Fail)
 				return

@@ -191,7 +191,16 @@ type record struct {
 	CommitAfter    string  `json:"commit_after"`
 	FilesChanged   int     `json:"files_changed"`
 	Error          string  `json:"error"`
-	Attempts       []struct {
+	Until          string  `json:"until"`
+	Judge          *struct {
+		Verdict      string  `json:"verdict"`
+		Reasons      string  `json:"reasons"`
+		Error        string  `json:"error"`
+		InputTokens  int64   `json:"input_tokens"`
+		OutputTokens int64   `json:"output_tokens"`
+		CostUSD      float64 `json:"cost_usd"`
+	} `json:"judge"`
+	Attempts []struct {
 		Attempt      int     `json:"attempt"`
 		ExitCode     int     `json:"exit_code"`
 		Retried      string  `json:"retried"`

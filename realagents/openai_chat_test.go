@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -68,7 +69,11 @@ func (d chatDialect) api(m *mock) http.Handler {
 	})
 	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
 		var req chatRequest
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		body, err := io.ReadAll(r.Body)
+		if err == nil {
+			err = json.Unmarshal(body, &req)
+		}
+		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
@@ -76,7 +81,7 @@ func (d chatDialect) api(m *mock) http.Handler {
 			d.writeChat(w, req, turn{Text: "Add agent.txt"}, usage{Input: 50, Output: 5})
 			return
 		}
-		tr, _ := m.take(r.URL.Path)
+		tr, _ := m.take(r.URL.Path, body)
 		switch {
 		case tr.Fail != nil:
 			d.writeError(w, r, *tr.Fail)

@@ -33,7 +33,7 @@ func init() {
 			// with the limit, which is git-ralph's.
 			{"limit-outlasts-retries", append([]turn{
 				{Fail: &apiError{Kind: limitError, ResetIn: time.Second}, Lasts: 15 * time.Second},
-			}, successScript()...), checkLimitReset},
+			}, successScript()...), checkLimitReset, nil},
 		},
 	})
 }

@@ -18,28 +18,37 @@ type scenario struct {
 	name   string
 	script []turn
 	check  func(r *run)
+	judge  []turn // the script of a --judge of the same CLI (workflow_test.go); nil: none
 }
 
 // The scenarios every real CLI plays against its vendor's mock. Each is one
 // `git ralph loop --agent X` checked from the outside: its exit code and words, the
 // history, the repository, the processes left.
 var scenarios = []scenario{
-	{"success", successScript(), checkSuccess},
+	{"success", successScript(), checkSuccess, nil},
 	{"tags-not-in-words", []turn{
 		{Thinking: "The prompt wants <promise>SUCCESS</promise> at the end; not yet.",
 			Shell: "echo '<promise>SUCCESS</promise>' && echo note >> notes.txt"},
 		{Text: "I wrote a note. The work is not finished yet."},
-	}, checkTagsNotInWords},
+	}, checkTagsNotInWords, nil},
 	{"limit-reset", append([]turn{
 		{Fail: &apiError{Kind: limitError, ResetIn: 4 * time.Second}, Lasts: 4 * time.Second},
-	}, successScript()...), checkLimitReset},
-	{"quota", []turn{{Fail: &apiError{Kind: quotaError}}}, checkQuota},
-	{"bad-credentials", []turn{{Fail: &apiError{Kind: authError}}}, checkBadCredentials},
+	}, successScript()...), checkLimitReset, nil},
+	{"quota", []turn{{Fail: &apiError{Kind: quotaError}}}, checkQuota, nil},
+	{"bad-credentials", []turn{{Fail: &apiError{Kind: authError}}}, checkBadCredentials, nil},
 	{"server-errors", append([]turn{
 		{Fail: &apiError{Kind: serverError}, Lasts: 2 * time.Second},
 		{Fail: &apiError{Kind: overloadedErr}, Lasts: 2 * time.Second},
-	}, successScript()...), checkServerErrors},
-	{"hung-stream", []turn{{Hang: true}}, checkHungStream},
+	}, successScript()...), checkServerErrors, nil},
+	{"hung-stream", []turn{{Hang: true}}, checkHungStream, nil},
+	// issue 16 (workflow_test.go)
+	{"inline-until", untilScript(), checkInlineUntil, nil},
+	{"until-feedback", untilFeedbackScript(), checkUntilFeedback, nil},
+	{"template", successScript(), checkTemplate, nil},
+	{"judge", judgeScript(), checkJudge, judgeAnswers()},
+	{"judge-words", successScript(), checkJudgeWords, judgeWordsAnswers()},
+	{"judge-hangs", successScript(), checkJudgeHangs, []turn{{Hang: true}}},
+	{"judge-writes", []turn{{Text: "I read the code; nothing is done yet."}}, checkJudgeWrites, judgeWritesAnswers()},
 }
 
 // hungAfterChild is hung-stream after the CLI's shell tool started a process in the
@@ -50,7 +59,7 @@ var scenarios = []scenario{
 var hungAfterChild = scenario{"hung-after-child", []turn{
 	{Text: "Starting a watcher.", Shell: "setsid sleep 300 >/dev/null 2>&1 </dev/null &"},
 	{Hang: true},
-}, checkHungAfterChild}
+}, checkHungAfterChild, nil}
 
 // checkHungAfterChild: hung-stream, and the hang came after the tool call (the CLI ran
 // it and sent its result back); else the scenario is only hung-stream again.
@@ -97,6 +106,9 @@ func TestRealAgents(t *testing.T) {
 					concurrent <- struct{}{}
 					defer func() { <-concurrent }()
 					r := newRun(t, c, sc.script)
+					if sc.judge != nil {
+						r.mock.setJudge(sc.judge)
+					}
 					// deferred, so that a check that stopped the test with Fatal still
 					// shows what the mock served and records what the CLI printed: the
 					// recording of a failed scenario is the one scripts/agents-latest.sh

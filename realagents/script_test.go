@@ -1,6 +1,7 @@
 package realagents
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -58,17 +59,28 @@ type mock struct {
 	next   int       // index of the turn that answers the next model request
 	since  time.Time // when the current lasting turn first answered
 	served []served  // what each model request got, for the test's checks and its failure message
-	hangs  sync.WaitGroup
-	closed chan struct{}
+	bodies [][]byte  // the body of each served request, for checks of what reached the model
+	// judge is the script of the judge's model requests (those whose prompt holds
+	// judgePrompt), kept apart from the agent's: a --judge of the same CLI is a second
+	// process talking to the same mock. nil: every request takes the agent's script.
+	judge     []turn
+	nextJudge int
+	hangs     sync.WaitGroup
+	closed    chan struct{}
 }
 
 // served is one model request and the turn that answered it.
 type served struct {
-	At   time.Time
-	Path string
-	Turn int // index in the script
-	Sum  usage
+	At    time.Time
+	Path  string
+	Turn  int  // index in the script (the judge's script when Judge)
+	Judge bool // a request of the judge, answered from its own script
+	Sum   usage
 }
+
+// judgePrompt is in every request of a judge's conversation: the first words of
+// git-ralph's built-in judge prompt (prompts/judge/PROMPT_judge.md), never in an agent's.
+var judgePrompt = []byte("You are the judge of one iteration")
 
 // startMock serves handler on 127.0.0.1 on a free port until the test ends. newHandler
 // gets the mock so the handler can take turns from it.
@@ -86,11 +98,23 @@ func startMock(t *testing.T, script []turn, newHandler func(*mock) http.Handler)
 // URL is the mock's base URL, http://127.0.0.1:PORT, without a trailing slash.
 func (m *mock) URL() string { return m.srv.URL }
 
-// take returns the turn that answers a model request on path, and its index.
-func (m *mock) take(path string) (turn, int) {
+// take returns the turn that answers a model request on path with body, and its index:
+// the judge's next turn when the request is the judge's, else the agent's.
+func (m *mock) take(path string, body []byte) (turn, int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
+	if m.judge != nil && bytes.Contains(body, judgePrompt) {
+		i := min(m.nextJudge, len(m.judge)-1)
+		m.nextJudge++
+		tr := m.judge[i]
+		if tr.Usage == (usage{}) {
+			tr.Usage = defaultUsage(i)
+		}
+		m.served = append(m.served, served{At: now, Path: path, Turn: i, Judge: true, Sum: tr.Usage})
+		m.bodies = append(m.bodies, body)
+		return tr, i
+	}
 	last := len(m.script) - 1
 	for {
 		i := min(m.next, last)
@@ -111,8 +135,33 @@ func (m *mock) take(path string) (turn, int) {
 			tr.Usage = defaultUsage(i)
 		}
 		m.served = append(m.served, served{At: now, Path: path, Turn: i, Sum: tr.Usage})
+		m.bodies = append(m.bodies, body)
 		return tr, i
 	}
+}
+
+// setJudge gives the judge's requests a script of their own.
+func (m *mock) setJudge(script []turn) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.judge = script
+}
+
+// request is one served model request with its body.
+type request struct {
+	served
+	Body []byte
+}
+
+// bodiesServed returns the model requests so far with their bodies, in the order they came.
+func (m *mock) bodiesServed() []request {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]request, len(m.served))
+	for i, s := range m.served {
+		out[i] = request{s, m.bodies[i]}
+	}
+	return out
 }
 
 // requests returns what the model requests got so far.

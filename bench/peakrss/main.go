@@ -7,8 +7,10 @@
 //	peakrss [-o FILE] COMMAND [ARG...]
 //
 // The command inherits stdin, stdout and stderr. When it exits, peakrss writes one line,
-// "PEAK_KIB WALL_MICROSECONDS", to FILE (appending) or to stderr, and exits with the
-// command's exit code (1 if it was killed by a signal).
+// "PEAK_KIB WALL_MICROSECONDS CPU_MICROSECONDS", to FILE (appending) or to stderr, and exits with the
+// command's exit code (1 if it was killed by a signal). A third field follows on the line:
+// the CPU time (user and system) of the command and of the descendants it waited for, in
+// microseconds, for bench/merge.sh.
 //
 // The peak is ru_maxrss as wait4 reports it: on Linux, the largest of the command's own
 // peak and those of the descendants it waited for, so a command that runs bigger
@@ -49,7 +51,8 @@ func main() {
 	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
 		peak /= 1024 // bytes there, KiB elsewhere
 	}
-	if err := report(*out, fmt.Sprintf("%d %d\n", peak, wall.Microseconds())); err != nil {
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if err := report(*out, fmt.Sprintf("%d %d %d\n", peak, wall.Microseconds(), cpu.Microseconds())); err != nil {
 		fmt.Fprintln(os.Stderr, "peakrss:", err)
 		os.Exit(125)
 	}

@@ -161,10 +161,12 @@ func outcomeText(r history.Record) string {
 		return r.Outcome + " (" + r.KilledBy + ")"
 	case r.Validation != "" && r.Validation != "passed":
 		return r.Outcome + " (validation " + strings.SplitN(r.Validation, ":", 2)[0] + ")" // "failed", "timed out after 10m0s"
-	case r.Until == "passed":
-		return r.Outcome + " (promise passed)"
 	case r.Until != "":
-		return r.Outcome + " (promise " + strings.SplitN(r.Until, ":", 2)[0] + ")"
+		promise := "promise " + strings.SplitN(r.Until, ":", 2)[0] // "passed", "failed", "not run"
+		if r.Judge != nil && r.Judge.Verdict != "PASS" {           // the judge kept a passing promise from ending it
+			promise += ", judge: " + r.Judge.Verdict
+		}
+		return r.Outcome + " (" + promise + ")"
 	case r.Judge != nil:
 		return r.Outcome + " (judge: " + r.Judge.Verdict + ")" // PASS, FAIL, error
 	}

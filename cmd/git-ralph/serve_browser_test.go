@@ -84,6 +84,16 @@ func TestDashboardInChromium(t *testing.T) {
 		`document.querySelector("pre.diff .com").textContent === "// Greet says hello."`)
 	b.screenshot("diff")
 
+	// a second dashboard on 127.0.0.1 (another port): the browser sends each every
+	// cookie of the host, and the first's must survive the second's first visit
+	base2, token2 := startServe(t)
+	b.open(base2 + "/?token=" + token2)
+	b.waitFor("the second dashboard's list", `document.querySelector("table.loops") !== null`)
+	b.open(base + "/loops/main")
+	if body := b.text("body"); strings.HasPrefix(body, "401") {
+		t.Errorf("the first dashboard, after the second was opened: %q", body)
+	}
+
 	// another origin's form: on 127.0.0.1 (same site: the cookie goes, the Origin check
 	// refuses) and on localhost (another site: SameSite=Strict keeps the cookie back)
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -141,7 +141,8 @@ func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, er
 }
 
 // Act runs the command of the action's name on the loop, as watch's keys do: the same
-// code as `git ralph pause --loop NAME`, its output returned as one line. An inject's text
+// code as `git ralph pause --loop NAME`, its output returned as one line; ErrNotFound for
+// an action or a loop that does not exist. An inject's text
 // goes through stdin ('inject -'), so that any text, "-" too, is queued as it is.
 func (r repoSource) Act(ctx context.Context, loop, action, text string) (string, error) {
 	f := LoopFlag{Loop: loop}
@@ -159,6 +160,11 @@ func (r repoSource) Act(ctx context.Context, loop, action, text string) (string,
 		cmd = &CheckpointCmd{Label: strings.TrimSpace(text), LoopFlag: f}
 	default:
 		return "", fmt.Errorf("%w: no action %q (pause, resume, cancel, inject, checkpoint)", serve.ErrNotFound, action)
+	}
+	// a loop that does not exist is the page's 404, not an action's error shown on a
+	// page that is not there either
+	if _, err := fleet.Find(ctx, r.here, loop); err != nil {
+		return "", fmt.Errorf("%w: %w", serve.ErrNotFound, err)
 	}
 	return runForView(ctx, cmd, text)
 }

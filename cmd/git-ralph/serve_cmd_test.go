@@ -12,7 +12,9 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -258,5 +260,86 @@ func TestServeAddrInUse(t *testing.T) {
 	var h *hints.Error
 	if !errors.As(err, &h) || !strings.Contains(h.Hint(), "another program listens there") {
 		t.Errorf("error %v, hint %v", err, h)
+	}
+}
+
+// A button's POST for a loop that does not exist (an old tab, a name that is a path) is
+// a 404 saying so, not a 303 to a page that then 404s, the action's words lost.
+func TestServeActOnNoLoopIs404(t *testing.T) {
+	scratchRepo(t)
+	c, base := dashboard(t)
+	_, page := fetch(t, c, base+"/loops/main")
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF field on the loop's page:\n%s", page)
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for _, name := range []string{"nope", "..%2F..%2Fetc", "main%2F.."} {
+		req, _ := http.NewRequest("POST", base+"/loops/"+name+"/pause", strings.NewReader(url.Values{"csrf": {m[1]}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", base)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "no loop named") {
+			t.Errorf("POST pause of the loop %s: %d %q, want 404 naming it", name, resp.StatusCode, body)
+		}
+	}
+	if _, err := os.Stat(".git/ralph.pause"); err == nil {
+		t.Errorf("a pause was asked of a loop that does not exist")
+	}
+}
+
+// A saved diff a repository or an agent replaced: a symlink to a secret is not followed,
+// a FIFO is not waited on, a 10 GB file is read only up to the limit; none hangs.
+func TestRepoSourceDiffOfHostileFiles(t *testing.T) {
+	scratchRepo(t)
+	ctx := context.Background()
+	here, err := repoRoot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := repoSource{here: here}
+	diff := func(n int) string { return filepath.Join(".ralph", "history", strconv.Itoa(n), "diff.patch") }
+	for n := 1; n <= 3; n++ {
+		if err := os.MkdirAll(filepath.Dir(diff(n)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile("secret", []byte("do not show"), 0o600)
+	if err := os.Symlink(filepath.Join(here, "secret"), diff(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(diff(2), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Create(diff(3)); err != nil || f.Truncate(10<<30) != nil || f.Close() != nil {
+		t.Fatalf("a 10 GB sparse file: %v", err)
+	}
+	type result struct {
+		data []byte
+		cut  bool
+		err  error
+	}
+	for n, want := range map[int]string{1: "symlink", 2: "not a regular file", 3: ""} {
+		got := make(chan result, 1)
+		go func() {
+			d, cut, err := src.Diff(ctx, "main", n, 1<<20)
+			got <- result{d, cut, err}
+		}()
+		select {
+		case r := <-got:
+			switch {
+			case want == "" && (r.err != nil || !r.cut || len(r.data) != 1<<20):
+				t.Errorf("the 10 GB diff: %d bytes, cut %v, %v; want 1 MiB, cut", len(r.data), r.cut, r.err)
+			case want != "" && (r.err == nil || !strings.Contains(r.err.Error(), want) || strings.Contains(string(r.data), "do not show")):
+				t.Errorf("diff %d: %q, %v; want an error saying %s", n, r.data, r.err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the diff of iteration %d hung", n)
+		}
 	}
 }

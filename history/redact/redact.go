@@ -2,7 +2,6 @@ package redact
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 )
 
@@ -40,8 +39,8 @@ type span struct {
 // 8192-bit RSA key in PEM is under 7 KB), so that a stray BEGIN line cannot hide the rest
 // of an output.
 var (
-	beginKey = regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
-	endKey   = regexp.MustCompile(`-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
+	beginKey = lazy(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
+	endKey   = lazy(`-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
 )
 
 const maxBlock = 64 << 10
@@ -89,7 +88,7 @@ func (e *engine) blockSpans(text []byte) []span {
 		at = end
 	}
 	for !e.inBlock && at < len(text) && bytes.Contains(text[at:], []byte("-----BEGIN")) {
-		loc := beginKey.FindIndex(text[at:])
+		loc := beginKey().FindIndex(text[at:])
 		if loc == nil {
 			break
 		}
@@ -115,7 +114,7 @@ func (e *engine) closeBlock(text []byte, from int) int {
 	// the END line must follow the body directly: look for it there only, since searching
 	// the rest of the text from every BEGIN made a text of many BEGIN lines quadratic
 	if bytes.HasPrefix(text[body:], []byte("-----END")) {
-		if loc := endKey.FindIndex(text[body:min(len(text), body+endLineMax)]); loc != nil && loc[0] == 0 {
+		if loc := endKey().FindIndex(text[body:min(len(text), body+endLineMax)]); loc != nil && loc[0] == 0 {
 			e.inBlock = false
 			return body + loc[1]
 		}
@@ -184,7 +183,7 @@ func (r *rule) matchAfter(text []byte, from int, spans []span) []span {
 	if r.quick != nil && !r.quick(window) {
 		return spans
 	}
-	m := r.re.FindSubmatchIndex(window)
+	m := r.re().FindSubmatchIndex(window)
 	if m == nil {
 		return spans
 	}
@@ -208,7 +207,7 @@ func lineAround(text []byte, i int) (int, int) {
 // matchLine adds the rule's matches in text[start:end].
 func (r *rule) matchLine(text []byte, start, end int, spans []span) []span {
 	line := text[start:end]
-	for _, m := range r.re.FindAllSubmatchIndex(line, -1) {
+	for _, m := range r.re().FindAllSubmatchIndex(line, -1) {
 		s, e := m[2*r.group], m[2*r.group+1]
 		if s < 0 || (r.group == 0 && s > 0 && isTokenByte(line[s-1]) && !afterEscape(line, s) && !afterCSI(line, s)) {
 			continue

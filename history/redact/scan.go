@@ -87,7 +87,7 @@ func scanLine(l []byte) []Finding {
 		l = l[:maxScanLine]
 	}
 	var found []Finding
-	if loc := beginKey.FindIndex(l); loc != nil {
+	if loc := beginKey().FindIndex(l); loc != nil {
 		found = append(found, Finding{Rule: "private-key", Masked: string(l[loc[0]:loc[1]])})
 	}
 	spans := lineSpans(l)

@@ -267,11 +267,12 @@ func (r repo) drop(name string, err error) error {
 
 func (r repo) save(entry history.Merge) error { return history.SaveMerge(r.common, entry) }
 
-// removeScratch removes the scratch worktree, whatever state it is in. It runs even
-// after ctx ended: what it cleans up must not outlive the command.
+// removeScratch removes the scratch worktree, whatever state it is in (without a git
+// process when its files are as git added them). It runs even after ctx ended: what it
+// cleans up must not outlive the command.
 func (r repo) removeScratch(path string) {
 	if path != "" {
-		gitops.RemoveWorktree(context.Background(), r.dir, path)
+		gitops.RemoveScratchWorktree(context.Background(), r.dir, r.common, path)
 	}
 }
 

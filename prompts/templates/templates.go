@@ -174,8 +174,12 @@ func listRepo(root string) ([]string, error) {
 }
 
 // listDir lists the template names in dir of fsys: directories (or symlinks, which the
-// reads then judge) with a valid name, at most maxListed entries looked at.
+// reads then judge) with a valid name, at most maxListed entries looked at. A dir that is
+// no directory is not opened: a FIFO would wait for a writer forever.
 func listDir(fsys fs.FS, dir, shown string) ([]string, error) {
+	if info, err := fs.Stat(fsys, dir); err == nil && !info.IsDir() {
+		return nil, fmt.Errorf("listing the templates in %s: it is not a directory (%s)", shown, kindOf(info.Mode()))
+	}
 	f, err := fsys.Open(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -267,4 +271,17 @@ func readError(t Template, file string, err error) error {
 		return fmt.Errorf("template %s has no %s: %w", t.Where, PromptFile, err)
 	}
 	return fmt.Errorf("reading %s/%s: %w", t.Where, file, err)
+}
+
+// kindOf names what a file that should be a directory is.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a file"
 }

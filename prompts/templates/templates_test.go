@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-ralph/git-ralph/prompts"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
@@ -152,5 +153,34 @@ func write(t *testing.T, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A .ralph/templates (or a user's templates directory) that is a FIFO, or a symlink to
+// one inside the repository, is no directory to list: opening it would wait for a writer
+// forever (`git ralph templates` hung, and so did `loop --template` with a misspelt name).
+func TestATemplatesFIFOIsNotWaitedOn(t *testing.T) {
+	repo := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, ".ralph"), 0o755)
+	if err := mkfifo(filepath.Join(repo, ".ralph", "templates")); err != nil {
+		t.Skip(err)
+	}
+	user := t.TempDir()
+	if err := mkfifo(filepath.Join(user, "templates")); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan []error, 1)
+	go func() {
+		_, problems := List(Dirs{Repo: repo, User: filepath.Join(user, "templates"), UserShown: "~/templates"})
+		_, err := Find(Dirs{Repo: repo}, "nope")
+		done <- append(problems, err)
+	}()
+	select {
+	case problems := <-done:
+		if len(problems) != 3 || !strings.Contains(problems[0].Error(), "not a directory") {
+			t.Errorf("problems = %v, want the user's and the repository's 'not a directory', then no template", problems)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("listing the templates waits on a FIFO")
 	}
 }

@@ -2,6 +2,7 @@ package livelog
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 
 	"github.com/git-ralph/git-ralph/loop/agentcli"
@@ -11,6 +12,11 @@ import (
 // MaxRead bounds what one read takes of the log: a view joining a long iteration late
 // starts near its end rather than rendering megabytes it cannot show.
 const MaxRead = 256 << 10
+
+// MaxLine bounds the unfinished line a tail holds back until its line break: a progress
+// bar redrawn with \r for hours, or an agent writing without line breaks, would otherwise
+// grow it without end in every view. It is far above any event a preset's agent writes.
+const MaxLine = 4 << 20
 
 // Tail follows one output log as it grows, rendering its complete lines with a Renderer
 // of its own (one per log: a renderer holds the state of the stream it reads).
@@ -48,19 +54,26 @@ func (t *Tail) Read() []string {
 		return nil
 	}
 	data = append(t.partial, data...)
+	t.partial = nil
+	if t.skipFirst { // the middle of a line, dropped up to its end
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil
+		}
+		data, t.skipFirst = data[nl+1:], false
+	}
 	var out []string
 	for {
 		nl := bytes.IndexByte(data, '\n')
 		if nl < 0 {
 			break
 		}
-		line := data[:nl]
+		out = append(out, t.r.Line(data[:nl])...)
 		data = data[nl+1:]
-		if t.skipFirst { // the middle of a line
-			t.skipFirst = false
-			continue
-		}
-		out = append(out, t.r.Line(line)...)
+	}
+	if len(data) > MaxLine {
+		t.skipFirst = true
+		return append(out, fmt.Sprintf("… a line of more than %d MiB, left out", MaxLine>>20))
 	}
 	t.partial = append([]byte(nil), data...)
 	return out

@@ -73,3 +73,35 @@ func write(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// A line that never ends (a progress bar redrawn with \r for hours, an agent printing
+// without line breaks) is held back only up to MaxLine: then it is left out, said so,
+// and the tail goes on from the next line break, its memory bounded.
+func TestTailBoundsALineThatNeverEnds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "output.log")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tl := New(path, agentcli.Text)
+	f.WriteString("before\n")
+	if got := tl.Read(); strings.Join(got, "|") != "before" {
+		t.Fatalf("got %q, want [before]", got)
+	}
+	chunk := strings.Repeat("\rprogress 42%", MaxRead/13) // under MaxRead a read: no jump
+	for written := 0; written < 2*MaxLine; written += len(chunk) {
+		f.WriteString(chunk)
+		if got := tl.Read(); len(got) > 1 {
+			t.Fatalf("the unfinished line gave %d lines", len(got))
+		}
+		if len(tl.partial) > MaxLine {
+			t.Fatalf("%d bytes of an unfinished line held, more than MaxLine (%d)", len(tl.partial), MaxLine)
+		}
+	}
+	f.WriteString(" end\nafter\n")
+	got := strings.Join(tl.Read(), "|")
+	if got != "after" && !strings.HasSuffix(got, "|after") {
+		t.Fatalf("after the long line: got %.200q, want [... after]", got)
+	}
+}

@@ -122,12 +122,12 @@ func iteration(root string, store *history.Store, target string) (int, error) {
 // firstOfRun walks the history down from the newest record while the records belong to
 // run (runs never overlap), so it reads only that run's records.
 func firstOfRun(store *history.Store, run string) (int, error) {
-	last, err := store.Last()
+	numbers, err := store.Numbers()
 	if err != nil {
 		return 0, err
 	}
 	first, damaged := 0, 0 // damaged: the newest unreadable record below first
-	for n := last; n >= 1; n-- {
+	for _, n := range numbers {
 		rec, err := store.Get(n)
 		if errors.Is(err, history.ErrNoRecord) {
 			continue // a number never recorded (its loop died first)

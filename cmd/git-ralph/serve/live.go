@@ -18,6 +18,10 @@ var (
 	liveTick      = 250 * time.Millisecond
 	liveLocate    = time.Second
 	liveKeepAlive = 15 * time.Second
+	// liveWriteWait is how long one round of writes may wait on the browser: a tab that
+	// stopped reading (or a program that never reads) would otherwise hold the stream in a
+	// write forever, and the server's stop for its whole grace
+	liveWriteWait = 3 * time.Second
 )
 
 // livePage streams the loop's latest iteration's output as server-sent events: an
@@ -38,7 +42,12 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	st := &liveStream{w: bufio.NewWriter(w), read: read}
-	s.follow(r.Context(), st, func() error {
+	rc := http.NewResponseController(w)
+	s.follow(r.Context(), st, func() {
+		// each round's writes, the flush and those bufio makes on the way, get their time
+		// (a connection that cannot have a deadline streams without one)
+		_ = rc.SetWriteDeadline(time.Now().Add(liveWriteWait))
+	}, func() error {
 		if err := st.w.Flush(); err != nil {
 			return err
 		}
@@ -47,12 +56,14 @@ func (s *Server) livePage(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// follow runs the stream until ctx ends, the server stops or a write fails.
-func (s *Server) follow(ctx context.Context, st *liveStream, flush func() error) {
+// follow runs the stream until ctx ends, the server stops or a write fails; each round
+// begins with round (which sets the writes' deadline) and ends with flush.
+func (s *Server) follow(ctx context.Context, st *liveStream, round func(), flush func() error) {
 	tick := time.NewTicker(liveTick)
 	defer tick.Stop()
 	var located, alive time.Time
 	for {
+		round()
 		now := time.Now()
 		if now.Sub(located) >= liveLocate {
 			st.locate()

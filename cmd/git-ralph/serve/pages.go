@@ -26,6 +26,11 @@ func parsePages() (*template.Template, error) {
 		"short":    display.ShortHash,
 		"dash":     orDash,
 		"cost":     func(usd float64) string { return fmt.Sprintf("$%.2f", usd) },
+		// seg is a loop's name as one segment of a path: html/template leaves '#' and '?'
+		// as they are in a URL, and a worktree's directory can be named "feat#2"
+		"seg": url.PathEscape,
+		// sh is a word of a command the page suggests, quoted for a shell where it must be
+		"sh": shellWord,
 	}
 	t, err := template.New("").Funcs(funcs).ParseFS(assets, "assets/templates/*.html")
 	if err != nil {
@@ -279,6 +284,17 @@ func iterationText(r status.Run) string {
 		return strconv.Itoa(r.Iteration) + "/unlimited"
 	}
 	return fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations)
+}
+
+// shellWord is s as one word for sh: as it is when that is safe, else quoted.
+func shellWord(s string) string {
+	safe := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/+=:,@", r))
+	})
+	if safe {
+		return s
+	}
+	return display.ShellQuote(s)
 }
 
 func orDash(s string) string {

@@ -127,7 +127,7 @@ func TestEveryPageNeedsTheToken(t *testing.T) {
 	}
 	// a wrong cookie is no better
 	req, _ := http.NewRequest("GET", ts.URL+"/", nil)
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: "guess"})
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: "guess"})
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func post(t *testing.T, s *Server, ts *httptest.Server, path, origin, csrf strin
 	}
 	req, _ := http.NewRequest("POST", ts.URL+path, strings.NewReader(values.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: cookieName, Value: s.token})
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: s.token})
 	if origin != "" {
 		req.Header.Set("Origin", origin)
 	}
@@ -281,8 +281,11 @@ func TestItListensOnLoopbackByDefault(t *testing.T) {
 	if w := Exposed(ln.Addr()); w != "" {
 		t.Errorf("loopback said to be exposed: %q", w)
 	}
-	if w := Exposed(&net.TCPAddr{IP: net.IPv4zero, Port: 80}); !strings.Contains(w, "beyond this machine") {
+	if w := Exposed(&net.TCPAddr{IP: net.IPv4zero, Port: 80}); !strings.Contains(w, "every network interface") {
 		t.Errorf("0.0.0.0 not said to be exposed: %q", w)
+	}
+	if w := Exposed(&net.TCPAddr{IP: net.IPv4(192, 168, 1, 5), Port: 80}); !strings.Contains(w, "on 192.168.1.5:80, beyond this machine") {
+		t.Errorf("a LAN address not said to be exposed: %q", w)
 	}
 }
 

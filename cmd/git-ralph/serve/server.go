@@ -14,15 +14,30 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
 
 //go:embed assets
 var assets embed.FS
 
-// cookieName holds the access token after the first visit.
-const cookieName = "git_ralph_token"
+// cookiePrefix names the cookie that holds the access token after the first visit,
+// followed by the port: a browser sends every cookie of 127.0.0.1 to every port of it, so
+// two dashboards (two repositories served at once) under one name would each replace the
+// other's token with its own, and the first would answer 401 from then on.
+const cookiePrefix = "git_ralph_token_"
+
+// cookieName is the token's cookie for the port the browser asked for (r's Host).
+func cookieName(r *http.Request) string {
+	_, port, err := net.SplitHostPort(r.Host)
+	if err != nil || port == "" {
+		port = "80" // a Host without a port: the scheme's own
+	}
+	return cookiePrefix + port
+}
 
 // Server is the dashboard: its secrets and its pages.
 type Server struct {
@@ -35,6 +50,9 @@ type Server struct {
 	stopping chan struct{}
 	stop     sync.Once
 	flashes  flashes
+	// said is where Serve prints (its writer, one line at a time); nil: nowhere
+	said   io.Writer
+	saidMu sync.Mutex
 }
 
 // New makes a dashboard of src with fresh random secrets.
@@ -82,25 +100,100 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /loops/{loop}/iterations/{n}/diff", s.diffPage)
 	mux.HandleFunc("GET /loops/{loop}/live", s.livePage)
 	mux.Handle("POST /loops/{loop}/{action}", s.sameOrigin(http.HandlerFunc(s.act)))
-	return s.authorized(securityHeaders(mux))
+	return s.recovered(s.authorized(securityHeaders(mux)))
 }
+
+// recovered turns a panic in a page (a bug, perhaps met in a hostile repository) into a
+// 500 naming it and one line of serve's output, where net/http would print a stack trace
+// on the terminal and drop the connection. A stream that has begun is cut instead.
+func (s *Server) recovered(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw := &startedWriter{ResponseWriter: w}
+		defer func() {
+			v := recover()
+			if v == nil || v == http.ErrAbortHandler {
+				if v != nil {
+					panic(v) // net/http's own way to cut a response, silent
+				}
+				return
+			}
+			// printable: the path and the panic's words may hold a repository's bytes
+			s.say("error: %s %s: %s (a bug in git ralph serve)", r.Method, display.Printable(r.URL.Path), display.Printable(fmt.Sprint(v)))
+			if rw.started {
+				panic(http.ErrAbortHandler)
+			}
+			http.Error(w, fmt.Sprintf("500: %v (a bug in git ralph serve)", v), http.StatusInternalServerError)
+		}()
+		next.ServeHTTP(rw, r)
+	})
+}
+
+// say prints one line to serve's output.
+func (s *Server) say(format string, args ...any) {
+	s.saidMu.Lock()
+	defer s.saidMu.Unlock()
+	if s.said != nil {
+		fmt.Fprintf(s.said, format+"\n", args...)
+	}
+}
+
+// startedWriter knows whether the response has begun, after which a 500 cannot be sent.
+// When it begins, the response gets pageWriteWait to be written from then: the server's
+// WriteTimeout counts from the request, and an action (a checkpoint of a big work tree)
+// or a listing may take longer than that before it writes anything.
+type startedWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (w *startedWriter) start() {
+	if !w.started {
+		w.started = true
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(pageWriteWait))
+	}
+}
+
+func (w *startedWriter) WriteHeader(code int) {
+	w.start()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *startedWriter) Write(b []byte) (int, error) {
+	w.start()
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush and Unwrap keep the stream's flushes and http.ResponseController working.
+func (w *startedWriter) Flush() {
+	w.start()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *startedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // authorized lets a request through with the token in its cookie. The token in the query
 // sets the cookie and redirects to the same page without it, so that it stays out of the
 // address bar, the browser's history and Referer headers.
 func (s *Server) authorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if c, err := r.Cookie(cookieName); err == nil && s.isToken(c.Value) {
-			next.ServeHTTP(w, r)
-			return
-		}
+		name := cookieName(r)
+		// the token in the query is taken out of the address even with the cookie set:
+		// the printed URL opened again in a second tab
 		q := r.URL.Query()
 		if r.Method == http.MethodGet && q.Has("token") && s.isToken(q.Get("token")) {
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: name, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			q.Del("token")
 			clean := *r.URL
 			clean.RawQuery = q.Encode()
-			http.Redirect(w, r, clean.RequestURI(), http.StatusSeeOther)
+			// one leading slash: "//evil.example/" would be a Location of another host
+			here := "/" + strings.TrimLeft(clean.RequestURI(), "/\\")
+			http.Redirect(w, r, here, http.StatusSeeOther)
+			return
+		}
+		if c, err := r.Cookie(name); err == nil && s.isToken(c.Value) {
+			next.ServeHTTP(w, r)
 			return
 		}
 		http.Error(w, "401 unauthorized: open the URL that 'git ralph serve' printed (it carries the token)", http.StatusUnauthorized)
@@ -110,6 +203,11 @@ func (s *Server) authorized(next http.Handler) http.Handler {
 func (s *Server) isToken(got string) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
 }
+
+// maxForm bounds a POST's form: above what `git ralph inject` takes (1 MiB of text, up to
+// three times that once URL-encoded), so that its own error and hint speak for a text too
+// long, and far below what could trouble the server.
+const maxForm = 4 << 20
 
 // sameOrigin refuses a POST that another site could have made the browser send: its
 // Origin must be this server's, and its form must carry the CSRF token.
@@ -124,7 +222,16 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 			http.Error(w, "403 forbidden: cross-site request", http.StatusForbidden)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		if err := r.ParseForm(); err != nil {
+			var big *http.MaxBytesError
+			if errors.As(err, &big) {
+				http.Error(w, fmt.Sprintf("413: the form is larger than %d MiB: inject a summary, or point the agent at a file", maxForm>>20), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "400: the form cannot be read: "+err.Error(), http.StatusBadRequest)
+			return
+		}
 		if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(s.csrf)) != 1 {
 			http.Error(w, "403 forbidden: missing or wrong CSRF token; reload the page", http.StatusForbidden)
 			return
@@ -165,24 +272,40 @@ func Exposed(addr net.Addr) string {
 	if ok && tcp.IP.IsLoopback() {
 		return ""
 	}
-	return fmt.Sprintf("the dashboard listens on %s, beyond this machine: anyone who can reach that address and has the token can read the repository's loops, diffs and agent output, and steer its loops; the traffic is not encrypted", addr)
+	where := fmt.Sprintf("on %s, beyond this machine", addr)
+	if ok && tcp.IP.IsUnspecified() { // ":8080", "0.0.0.0:8080": IPv6 too, as [::]
+		where = fmt.Sprintf("on every network interface of this machine (port %d)", tcp.Port)
+	}
+	return fmt.Sprintf("the dashboard listens %s: anyone who can reach it there and has the token can read the repository's loops, diffs and agent output, and steer its loops; the traffic is not encrypted", where)
 }
 
 // shutdownGrace is how long Serve lets requests in flight finish once asked to stop.
 const shutdownGrace = 5 * time.Second
 
+// The server's bounds on the peers it waits for, so that nothing local can hold its
+// goroutines and sockets for nothing (the live stream sets its own deadline each round).
+var (
+	headerWait    = 10 * time.Second // a request's headers: a slowloris waits no longer
+	pageWriteWait = time.Minute      // a page's writing, from its first byte: 17 MB of the largest diff, slowly read, fits
+	connIdle      = time.Minute      // a kept-alive connection with no request
+)
+
 // Serve serves on ln, printing the URL to w, until ctx ends; then it shuts down cleanly.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error {
+	s.saidMu.Lock()
+	s.said = w
+	s.saidMu.Unlock()
 	fresh := &freshConns{}
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: fresh.track}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: headerWait, WriteTimeout: pageWriteWait,
+		IdleTimeout: connIdle, ConnState: fresh.track}
 	hs.RegisterOnShutdown(func() {
 		s.stop.Do(func() { close(s.stopping) })
 		fresh.close()
 	})
 	if warning := Exposed(ln.Addr()); warning != "" {
-		fmt.Fprintf(w, "warning: %s\n", warning)
+		s.say("warning: %s", warning)
 	}
-	fmt.Fprintf(w, "git ralph serve: open %s\n(Ctrl+C stops it)\n", s.URL(ln.Addr()))
+	s.say("git ralph serve: open %s\n(Ctrl+C stops it)", s.URL(ln.Addr()))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -199,7 +322,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("stopping the dashboard: %w", err)
 	}
-	fmt.Fprintln(w, "git ralph serve: stopped")
+	s.say("git ralph serve: stopped")
 	return nil
 }
 
@@ -208,8 +331,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 // ahead of need: Chromium's made every Ctrl+C wait out the grace. Once the server stops,
 // no request on them will be answered, so they are closed at once.
 type freshConns struct {
-	mu    sync.Mutex
-	conns map[net.Conn]bool
+	mu     sync.Mutex
+	conns  map[net.Conn]bool
+	closed bool // the server stopped: a connection announced now is closed at once
 }
 
 func (f *freshConns) track(c net.Conn, state http.ConnState) {
@@ -218,9 +342,14 @@ func (f *freshConns) track(c net.Conn, state http.ConnState) {
 	if f.conns == nil {
 		f.conns = map[net.Conn]bool{}
 	}
-	if state == http.StateNew {
+	switch {
+	case state == http.StateNew && f.closed:
+		// accepted as the server stopped, announced after close ran (a race
+		// Shutdown loses to its accept loop): nothing will answer it either
+		c.Close()
+	case state == http.StateNew:
 		f.conns[c] = true
-	} else {
+	default:
 		delete(f.conns, c)
 	}
 }
@@ -228,6 +357,7 @@ func (f *freshConns) track(c net.Conn, state http.ConnState) {
 func (f *freshConns) close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.closed = true
 	for c := range f.conns {
 		c.Close()
 	}

@@ -39,7 +39,8 @@ type LiveLog struct {
 }
 
 // Actor is the part of a Source that steers a loop (pause, resume, cancel, checkpoint,
-// inject); a Source without it serves read-only pages.
+// inject); a Source without it serves read-only pages. Act's error is ErrNotFound for a
+// loop or an action that does not exist (the POST's 404).
 type Actor interface {
 	Act(ctx context.Context, loop, action, text string) (said string, err error)
 }

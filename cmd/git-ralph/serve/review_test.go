@@ -1,0 +1,501 @@
+package serve
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
+)
+
+// Browsers do not scope cookies by port: two dashboards on 127.0.0.1 (two repositories
+// served at once) share one cookie jar, and one's cookie must not replace the other's.
+func TestTwoDashboardsOnOneHostKeepTheirCookies(t *testing.T) {
+	a, tsA, _ := newTestServer(t)
+	b, tsB, _ := newTestServer(t)
+	c := browser(t) // Go's cookie jar, as a browser's, ignores the port
+	if code, _ := get(t, c, tsA.URL+"/?token="+a.token); code != http.StatusOK {
+		t.Fatalf("first dashboard: %d", code)
+	}
+	if code, _ := get(t, c, tsB.URL+"/?token="+b.token); code != http.StatusOK {
+		t.Fatalf("second dashboard: %d", code)
+	}
+	for name, u := range map[string]string{"first": tsA.URL, "second": tsB.URL} {
+		if code, body := get(t, c, u+"/"); code != http.StatusOK {
+			t.Errorf("the %s dashboard, after both were opened: %d %s", name, code, strings.TrimSpace(body))
+		}
+	}
+}
+
+// panicSource panics on every page, as a bug in reading a hostile repository might.
+type panicSource struct{ fakeSource }
+
+func (*panicSource) Loops(context.Context) ([]status.Run, error) {
+	panic("a bug in reading the loops\x1b[2J")
+}
+
+// A panic in a handler answers 500 with its words and prints one line, never a stack
+// trace on the terminal serve runs in (net/http's default prints one through the log).
+func TestAPanicIsA500NotAStackTrace(t *testing.T) {
+	var logged syncBuffer
+	log.SetOutput(&logged)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+	s, err := New(&panicSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, &out) }()
+	defer func() { cancel(); <-done }()
+	c := browser(t)
+	resp, err := c.Get(s.URL(ln.Addr()))
+	if err != nil {
+		t.Fatalf("GET with a panicking page: %v (want a 500)", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "a bug in reading the loops") {
+		t.Errorf("a panicking page: %d %q, want a 500 naming the panic", resp.StatusCode, body)
+	}
+	printed := logged.String() + out.String()
+	if strings.Contains(printed, "goroutine") || strings.Contains(printed, ".go:") {
+		t.Errorf("a panic printed a stack trace:\n%s", printed)
+	}
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("a control character of the panic reached the terminal: %q", out.String())
+	}
+	if !strings.Contains(out.String(), "error: GET /: ") || !strings.Contains(out.String(), "a bug in reading the loops") {
+		t.Errorf("serve's output does not name the panic in one line:\n%s", out.String())
+	}
+}
+
+// A connection the server accepted just as it stopped is announced (StateNew) after the
+// fresh connections were closed: it must be closed too, or Shutdown waits 5 s on it (the
+// stop test failed so one run in four under -race).
+func TestAConnectionAcceptedDuringTheStopIsClosed(t *testing.T) {
+	f := &freshConns{}
+	f.close()
+	server, client := net.Pipe()
+	defer client.Close()
+	f.track(server, http.StateNew)
+	server.SetReadDeadline(time.Now().Add(time.Second))
+	if _, err := server.Read(make([]byte, 1)); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("a connection announced after the stop is still open (read: %v)", err)
+	}
+}
+
+// running is a dashboard served as `git ralph serve` serves it (timeouts and all).
+type running struct {
+	s    *Server
+	ln   net.Listener
+	out  *syncBuffer
+	stop func() error // ends Serve and returns its error; fails the test past the grace/2
+}
+
+func serveForTest(t *testing.T, src Source) *running {
+	t.Helper()
+	s, err := New(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, out) }()
+	stopped := false
+	var result error
+	stop := func() error {
+		if stopped {
+			return result
+		}
+		stopped = true
+		cancel()
+		select {
+		case result = <-done:
+		case <-time.After(shutdownGrace / 2):
+			t.Errorf("Serve did not stop within %v", shutdownGrace/2)
+			result = <-done
+		}
+		return result
+	}
+	t.Cleanup(func() { stop() })
+	return &running{s: s, ln: ln, out: out, stop: stop}
+}
+
+// rawGet sends a GET with the token's cookie on a connection of its own, which it
+// returns unread.
+func (r *running) rawGet(t *testing.T, path string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", r.ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	port := r.ln.Addr().(*net.TCPAddr).Port
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nCookie: %s%d=%s\r\n\r\n", path, r.ln.Addr(), cookiePrefix, port, r.s.token)
+	return conn
+}
+
+// A browser tab that stops reading the live stream (frozen, or a local program that
+// opened it and never reads) must not hold the server's goroutine in a write forever:
+// the stream gives up once a write waits too long, and a stop is not held by it.
+func TestALiveStreamNobodyReadsEnds(t *testing.T) {
+	defer func(tick, wait time.Duration) { liveTick, liveWriteWait = tick, wait }(liveTick, liveWriteWait)
+	liveTick, liveWriteWait = time.Millisecond, 300*time.Millisecond
+	src := &fakeSource{}
+	log := filepath.Join(t.TempDir(), "output.log")
+	writeFile(t, log, "")
+	src.setLive(LiveLog{State: "running", Iteration: 1, Path: log, Format: agentcli.Text})
+	// the agent writes fast, for as long as the test runs
+	writing := make(chan struct{})
+	go func() {
+		f, _ := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+		defer f.Close()
+		chunk := []byte(strings.Repeat(strings.Repeat("x", 1023)+"\n", 64))
+		for {
+			select {
+			case <-writing:
+				return
+			default:
+			}
+			f.Write(chunk)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	defer close(writing)
+	r := serveForTest(t, src)
+	r.rawGet(t, "/loops/main/live") // and never read
+	time.Sleep(3 * time.Second)     // the socket's buffers fill, the writes block
+	if err := r.stop(); err != nil {
+		t.Errorf("stopping with a stream nobody reads: %v", err)
+	}
+}
+
+// bigDiffSource's diff is half what a page shows, of a file not coloured and all of it
+// escaped: its page is some 8 MB of HTML, more than the sockets' buffers take (4 MB
+// sent, 128 KiB received on Linux when nobody reads).
+type bigDiffSource struct{ fakeSource }
+
+func (*bigDiffSource) Diff(context.Context, string, int, int64) ([]byte, bool, error) {
+	line := "+" + strings.Repeat("<", 4095) + "\n"
+	return []byte("diff --git a/x.txt b/x.txt\n@@ -1 +1 @@\n" + strings.Repeat(line, diffLimit/2/len(line))), true, nil
+}
+
+// A page nobody reads does not hold its goroutine (and the stop) forever either.
+func TestAPageNobodyReadsEnds(t *testing.T) {
+	defer func(wait time.Duration) { pageWriteWait = wait }(pageWriteWait)
+	pageWriteWait = 300 * time.Millisecond
+	r := serveForTest(t, &bigDiffSource{})
+	// the page is made before it is written: as long again as it takes here (seconds
+	// under -race), then time for its writing to block and give up
+	d, _, _ := (&bigDiffSource{}).Diff(context.Background(), "main", 1, diffLimit)
+	start := time.Now()
+	diffHTML(diffLines(string(d)))
+	making := time.Since(start)
+	r.rawGet(t, "/loops/main/iterations/1/diff") // and never read
+	time.Sleep(making + 2*time.Second)
+	if err := r.stop(); err != nil {
+		t.Errorf("stopping with a page nobody reads: %v", err)
+	}
+}
+
+// A connection left open after its request (keep-alive) is closed after a while: a
+// local program cannot hold thousands of them open for nothing.
+func TestAnIdleConnectionIsClosed(t *testing.T) {
+	defer func(idle time.Duration) { connIdle = idle }(connIdle)
+	connIdle = 200 * time.Millisecond
+	r := serveForTest(t, &fakeSource{})
+	conn := r.rawGet(t, "/static/style.css")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /static/style.css: %d", resp.StatusCode)
+	}
+	conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if _, err := conn.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("an idle connection is still open after 3 s (read: %v)", err)
+	}
+}
+
+// oddNameSource has a loop named after a user's worktree directory, "feat#2?x": a
+// linked worktree's loop is named after its directory, which may hold any character but /.
+type oddNameSource struct{ fakeSource }
+
+const oddName = "feat#2?x %"
+
+func (*oddNameSource) Loops(context.Context) ([]status.Run, error) {
+	return []status.Run{{Name: oddName, State: status.StateRunning}}, nil
+}
+
+func (o *oddNameSource) Iterations(_ context.Context, loop string) ([]history.Record, []history.BadRecord, error) {
+	if loop != oddName {
+		return nil, nil, ErrNotFound
+	}
+	return []history.Record{{Iteration: 1, Outcome: "success", FilesChanged: 1}}, nil, nil
+}
+
+// Every link and form to a loop escapes its name as one path segment: "feat#2" linked as
+// /loops/feat#2 is the page of "feat", and its buttons posted to no loop.
+func TestALoopNameIsOnePathSegmentInEveryLink(t *testing.T) {
+	s, err := New(&oddNameSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	c := browser(t)
+	escaped := "feat%232%3Fx%20%25"
+	_, body := get(t, c, ts.URL+"/?token="+s.token)
+	if !strings.Contains(body, `href="/loops/`+escaped+`"`) {
+		t.Errorf("the loops page does not link the loop as /loops/%s:\n%s", escaped, body)
+	}
+	code, body := get(t, c, ts.URL+"/loops/"+escaped)
+	if code != http.StatusOK {
+		t.Fatalf("GET /loops/%s: %d %s", escaped, code, body)
+	}
+	for _, want := range []string{`action="/loops/` + escaped + `/pause"`, `action="/loops/` + escaped + `/cancel"`,
+		`data-src="/loops/` + escaped + `/live"`, `href="/loops/` + escaped + `/iterations/1/diff"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the loop's page lacks %s:\n%s", want, body)
+		}
+	}
+}
+
+// The command a cut diff's page suggests quotes the loop's name for the shell.
+func TestTheCutDiffsCommandQuotesTheName(t *testing.T) {
+	s, err := New(&cutOddSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	code, body := get(t, browser(t), ts.URL+"/loops/x%3B%20rm%20-rf%20~/iterations/1/diff?token="+s.token)
+	if code != http.StatusOK || !strings.Contains(body, "git ralph history --loop &#39;x; rm -rf ~&#39; --diff 1") {
+		t.Errorf("the cut diff's page: %d\n%s", code, body)
+	}
+	if got := shellWord("main"); got != "main" {
+		t.Errorf("a plain name is quoted: %s", got)
+	}
+}
+
+type cutOddSource struct{ fakeSource }
+
+func (*cutOddSource) Diff(context.Context, string, int, int64) ([]byte, bool, error) {
+	return []byte(fakeDiff), true, nil
+}
+
+// The redirect that takes the token out of the address stays on the dashboard: a path
+// beginning with // would be a Location of another host.
+func TestTheTokensRedirectStaysHere(t *testing.T) {
+	s, err := New(&fakeSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"//evil.example/", "///evil.example/x", "/\\evil.example/"} {
+		req := httptest.NewRequest("GET", "http://127.0.0.1:1"+p+"?token="+s.token, nil)
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		loc := rec.Header().Get("Location")
+		if u, err := url.Parse(loc); err != nil || u.Host != "" || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
+			t.Errorf("GET %s?token=…: redirected to %q, want a path of this server", p, loc)
+		}
+	}
+}
+
+// `--addr :8080` and 0.0.0.0 listen on every interface (IPv6 too, as [::]): the warning
+// says so in those words rather than naming the address [::].
+func TestTheWarningNamesEveryInterface(t *testing.T) {
+	for _, a := range []string{":0", "0.0.0.0:0", "[::]:0"} {
+		ln, err := Listen(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := Exposed(ln.Addr())
+		ln.Close()
+		if !strings.Contains(w, "every network interface of this machine") {
+			t.Errorf("--addr %s: warning %q does not say every interface", a, w)
+		}
+	}
+	ln, err := Listen("[::1]:0")
+	if err != nil {
+		t.Skip(err) // no IPv6 here
+	}
+	defer ln.Close()
+	if w := Exposed(ln.Addr()); w != "" {
+		t.Errorf("[::1] is loopback, warned %q", w)
+	}
+}
+
+// An inject's text up to what `git ralph inject` takes (1 MiB) gets through the form
+// (it was refused past 64 KiB as a "wrong CSRF token"); a body past the form's bound is
+// a 413 that says so.
+func TestALongInjectGetsThrough(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	long := strings.Repeat("use the v2 API; ", 100<<10/16)
+	if code := post(t, s, ts, "/loops/main/inject", ts.URL, s.csrf, "text", long); code != http.StatusSeeOther {
+		t.Fatalf("inject of %d bytes: %d, want 303", len(long), code)
+	}
+	if len(src.acted) != 1 || src.acted[0] != "main inject "+strings.TrimSpace(long) {
+		t.Errorf("the long text did not reach the action whole")
+	}
+	huge := strings.Repeat("x", maxForm+1)
+	values := url.Values{"csrf": {s.csrf}, "text": {huge}}
+	req, _ := http.NewRequest("POST", ts.URL+"/loops/main/inject", strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: s.token})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than") {
+		t.Errorf("a form of %d bytes: %d %q, want 413 saying it is too large", len(huge), resp.StatusCode, body)
+	}
+}
+
+// The printed URL opened again in a browser that already holds the cookie (a second
+// tab) also ends without the token in its address (and so in the history).
+func TestTheTokenLeavesTheAddressWithACookieToo(t *testing.T) {
+	s, ts, _ := newTestServer(t)
+	c := browser(t)
+	get(t, c, ts.URL+"/?token="+s.token)
+	resp, err := c.Get(ts.URL + "/loops/main?token=" + s.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.RawQuery != "" || resp.Request.URL.Path != "/loops/main" {
+		t.Errorf("the URL opened again ends at %s (%d), want /loops/main without the token", resp.Request.URL, resp.StatusCode)
+	}
+}
+
+// More of the ways another page could make the browser post: Origin null (a sandboxed
+// frame, a data: URL), the other loopback name, a cross-site fetch naming our origin.
+func TestMoreCrossOriginPostsAreRefused(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	u, _ := url.Parse(ts.URL)
+	for _, origin := range []string{"null", "http://localhost:" + u.Port(), "https://" + u.Host, "http://" + u.Host + ".evil.example"} {
+		if code := post(t, s, ts, "/loops/main/pause", origin, s.csrf); code != http.StatusForbidden {
+			t.Errorf("Origin %s: %d, want 403", origin, code)
+		}
+	}
+	values := url.Values{"csrf": {s.csrf}}
+	req, _ := http.NewRequest("POST", ts.URL+"/loops/main/pause", strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.AddCookie(&http.Cookie{Name: cookieName(req), Value: s.token})
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("Sec-Fetch-Site cross-site: %v %v, want 403", resp.StatusCode, err)
+	}
+	// a token in the query does not stand for the cookie on a POST
+	req, _ = http.NewRequest("POST", ts.URL+"/loops/main/pause?token="+s.token, strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a POST with the token in its query and no cookie: %v %v, want 401", resp.StatusCode, err)
+	}
+	if len(src.acted) != 0 {
+		t.Errorf("a refused POST acted: %v", src.acted)
+	}
+}
+
+// A connection that sends its headers a byte at a time (slowloris) is closed once the
+// headers' time is up, before any token is looked at.
+func TestSlowHeadersAreCutOff(t *testing.T) {
+	defer func(wait time.Duration) { headerWait = wait }(headerWait)
+	headerWait = 300 * time.Millisecond
+	r := serveForTest(t, &fakeSource{})
+	conn, err := net.Dial("tcp", r.ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	var werr error
+	for _, b := range []byte("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ") {
+		if _, werr = conn.Write([]byte{b}); werr != nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, rerr := conn.Read(make([]byte, 512))
+	if werr == nil && rerr != nil && errors.Is(rerr, os.ErrDeadlineExceeded) {
+		t.Errorf("a slowloris connection was still open after %v", time.Since(start))
+	}
+}
+
+// slowSource takes its time to act and to list, as a checkpoint of a big work tree or
+// the loops of a big repository may.
+type slowSource struct {
+	fakeSource
+	took time.Duration
+}
+
+func (s *slowSource) Act(ctx context.Context, loop, action, text string) (string, error) {
+	time.Sleep(s.took)
+	return s.fakeSource.Act(ctx, loop, action, text)
+}
+
+func (s *slowSource) Loops(ctx context.Context) ([]status.Run, error) {
+	time.Sleep(s.took)
+	return s.fakeSource.Loops(ctx)
+}
+
+// The bound on a page's writing counts from when it is written, not from its request:
+// an action or a listing that takes longer still answers.
+func TestASlowActionStillAnswers(t *testing.T) {
+	defer func(wait time.Duration) { pageWriteWait = wait }(pageWriteWait)
+	pageWriteWait = 300 * time.Millisecond
+	src := &slowSource{took: 600 * time.Millisecond}
+	r := serveForTest(t, src)
+	base := "http://" + r.ln.Addr().String()
+	c := browser(t)
+	if code, body := get(t, c, r.s.URL(r.ln.Addr())); code != http.StatusOK || !strings.Contains(body, "main") {
+		t.Errorf("a slow loops page: %d %q", code, body)
+	}
+	values := url.Values{"csrf": {r.s.csrf}}
+	req, _ := http.NewRequest("POST", base+"/loops/main/checkpoint", strings.NewReader(values.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", base)
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("a slow action: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("a slow action: %d, want 303", resp.StatusCode)
+	}
+}
