@@ -56,6 +56,8 @@ type StageState struct {
 	EndedAt    time.Time `toml:"ended_at,omitzero" json:"ended_at,omitzero"`
 	ApprovedAt time.Time `toml:"approved_at,omitzero" json:"approved_at,omitzero"`
 	StaleSince string    `toml:"stale_since,omitempty" json:"stale_since,omitempty"` // the stage whose new run made it stale
+	// Unmerged is a worktree stage with a gate whose branch is merged once it is approved.
+	Unmerged bool `toml:"unmerged,omitempty" json:"unmerged,omitempty"`
 	// Context is the text the prompt of its current run gets (its own context, feedback),
 	// kept so that a resumed run gets the same.
 	Context string `toml:"context,omitempty" json:"-"`
@@ -108,11 +110,34 @@ func LoadWorkflow(root, name string) (WorkflowState, error) {
 	case err == nil && w.SchemaVersion < 1:
 		err = fmt.Errorf("schema_version is %d, want %d", w.SchemaVersion, StateSchema)
 	}
-	if err != nil {
-		return WorkflowState{}, keepCorrupt(WorkflowStatePath(root, name), errorLine(err), err, time.Now())
+	if err != nil { // left in place: forgetting it would run every stage again
+		return WorkflowState{}, &CorruptWorkflowStateError{Path: rel, Line: errorLine(err), Err: err}
 	}
 	w.Workflow = name
 	return w, nil
+}
+
+// CorruptWorkflowStateError is a workflow state that does not parse. Unlike a loop's
+// state.toml it is not moved aside: without it every stage, approved ones included,
+// would run again, so the person decides.
+type CorruptWorkflowStateError struct {
+	Path string // relative to the repository root
+	Line int    // 1-based; 0 when unknown
+	Err  error
+}
+
+func (e *CorruptWorkflowStateError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("corrupt workflow state %s, line %d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("corrupt workflow state %s: %v", e.Path, e.Err)
+}
+
+func (e *CorruptWorkflowStateError) Unwrap() error { return e.Err }
+
+// Hint says the two ways on.
+func (e *CorruptWorkflowStateError) Hint() string {
+	return "fix it (it records which stages are done, approved or waiting), or remove it to start the workflow over: every stage runs again"
 }
 
 // SaveWorkflow writes the state of a workflow atomically.

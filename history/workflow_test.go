@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,18 +32,27 @@ func TestWorkflowStateRoundTrip(t *testing.T) {
 	}
 }
 
-func TestCorruptWorkflowStateIsKeptAside(t *testing.T) {
+// An unreadable workflow state is refused, not moved aside: forgetting it would run every
+// stage again, approved gates included, at the next run, and a read-only status would
+// have done the forgetting.
+func TestCorruptWorkflowStateIsRefusedAndLeftInPlace(t *testing.T) {
 	root := t.TempDir()
 	path := WorkflowStatePath(root, "ship")
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	os.WriteFile(path, []byte("stages = [\n"), 0o644)
+	os.WriteFile(path, []byte("schema_version = 1\nstages = [\n"), 0o644)
 	_, err := LoadWorkflow(root, "ship")
-	var corrupt *CorruptStateError
+	var corrupt *CorruptWorkflowStateError
 	if !errors.As(err, &corrupt) {
-		t.Fatalf("err = %v, want a *CorruptStateError", err)
+		t.Fatalf("err = %v, want a *CorruptWorkflowStateError", err)
 	}
-	if _, err := os.Stat(corrupt.KeptAs); err != nil {
-		t.Errorf("the unreadable file was not kept: %v", err)
+	if want := ".ralph/workflow-state/ship.toml, line 2: "; !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q, want it to contain %q", err, want)
+	}
+	if !strings.Contains(corrupt.Hint(), "fix it") || !strings.Contains(corrupt.Hint(), "every stage runs again") {
+		t.Errorf("hint %q", corrupt.Hint())
+	}
+	if data, _ := os.ReadFile(path); string(data) != "schema_version = 1\nstages = [\n" {
+		t.Errorf("the file was changed or moved: %q", data)
 	}
 	os.WriteFile(path, []byte("schema_version = 99\n"), 0o644)
 	var newer *NewerStateError

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/workflow"
@@ -96,13 +95,16 @@ func workflowOfStage(root, stage string) (string, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	var all, ran []string
+	var all, ran, loaded []string
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".toml")
 		if !ok || e.IsDir() || workflow.CheckName("workflow", name) != nil {
 			continue
 		}
 		wf, err := workflow.Load(root, name)
+		if err == nil {
+			loaded = append(loaded, name)
+		}
 		if err != nil || wf.Stage(stage) == nil {
 			continue
 		}
@@ -116,9 +118,11 @@ func workflowOfStage(root, stage string) (string, error) {
 		return ran[0], nil
 	case len(all) == 1:
 		return all[0], nil
+	case len(all) == 0 && len(loaded) == 1: // the one workflow there is says which stages it has
+		return loaded[0], nil
 	case len(all) == 0:
-		return "", hints.Wrap(fmt.Errorf("no workflow in %s has a stage %q", workflow.Dir, display.Printable(stage)), "'git ralph workflow status NAME' lists a workflow's stages")
+		return "", hints.Wrap(fmt.Errorf("no workflow in %s has a stage %q", workflow.Dir, stage), "'git ralph workflow status NAME' lists a workflow's stages")
 	}
 	slices.Sort(all)
-	return "", hints.Wrap(fmt.Errorf("the workflows %s all have a stage %q", strings.Join(all, ", "), display.Printable(stage)), "say which with --workflow NAME")
+	return "", hints.Wrap(fmt.Errorf("the workflows %s all have a stage %q", strings.Join(all, ", "), stage), "say which with --workflow NAME")
 }

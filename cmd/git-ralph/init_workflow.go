@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
@@ -51,7 +52,7 @@ func (c *InitCmd) initWorkflow(s Streams, root string) error {
 func workflowScaffold(name string) ([]scaffoldFile, error) {
 	dir := path.Join("templates", name)
 	entries, err := builtinWorkflows.ReadDir(dir)
-	if err != nil {
+	if err != nil || !slices.Contains(builtinWorkflowNames, name) { // path.Join cleans x/../hierarchy into one
 		return nil, hints.Wrap(fmt.Errorf("no built-in workflow %q", name), "the built-in workflows: %s", strings.Join(builtinWorkflowNames, ", "))
 	}
 	var files []scaffoldFile

@@ -18,11 +18,12 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
+	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
 // TrustCmd is `git ralph trust`.
 type TrustCmd struct {
-	Revoke bool `help:"Withdraw the approval of this repository's commands."`
+	Revoke bool `help:"Withdraw the approvals of this repository's commands: its config's and its workflow files'."`
 	Yes    bool `short:"y" help:"Approve without asking, even on a terminal."`
 }
 
@@ -35,16 +36,7 @@ func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
 	}
 	store := trustStore()
 	if c.Revoke {
-		gone, err := store.Revoke(root)
-		if err != nil {
-			return trustError(err)
-		}
-		if gone {
-			fmt.Fprintf(s.Stdout, "revoked: git ralph will not run the commands of %s until you trust them again\n", config.RepoFile)
-		} else {
-			fmt.Fprintf(s.Stdout, "nothing to revoke: this repository was not trusted\n")
-		}
-		return nil
+		return revokeAll(s, store, root)
 	}
 	resolved, err := loadConfig(root, nil)
 	if err != nil {
@@ -63,6 +55,29 @@ func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
 		return trustError(err)
 	}
 	fmt.Fprintf(s.Stdout, "trusted: recorded in %s; any change to them asks again\n", store.Path())
+	return nil
+}
+
+// revokeAll withdraws the approval of the repository's config and of its workflow files:
+// a user who takes back their trust in a repository means all of it.
+func revokeAll(s Streams, store *trust.Store, root string) error {
+	gone, err := store.Revoke(root)
+	if err != nil {
+		return trustError(err)
+	}
+	files, err := store.RevokeWithin(root, workflow.Dir)
+	if err != nil {
+		return trustError(err)
+	}
+	if gone {
+		files = append([]string{config.RepoFile}, files...)
+	}
+	for _, f := range files {
+		fmt.Fprintf(s.Stdout, "revoked: git ralph will not run the commands of %s until you trust them again\n", display.Printable(f))
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(s.Stdout, "nothing to revoke: this repository was not trusted\n")
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,6 +48,9 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	if err != nil {
 		return err
 	}
+	if err := workflow.CheckLoopNames(root, wf); err != nil {
+		return err
+	}
 	if err := c.preflight(s, root, wf); err != nil {
 		return err
 	}
@@ -59,12 +63,19 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	if err != nil {
 		return err
 	}
+	if err := checkWorktreeBase(ctx, root, wf, &state); err != nil {
+		return err
+	}
 	notes := c.notifier(s, root)
 	defer notes.Close(in.hurry)
 	r := &workflow.Runner{Root: root, Workflow: wf, State: &state,
 		RunStage: c.stageRunner(s, in, root),
-		Merge: func(ctx context.Context, name string) error {
-			return (&MergeCmd{Name: name, Notify: c.Notify}).mergeStage(ctx, s, root, in.hurry)
+		Merge: func(ctx context.Context, st *workflow.Stage, name string) error {
+			merge := &MergeCmd{Name: name, Notify: c.Notify}
+			if st.Validate != "" { // the merged result is held to what the stage's loop was
+				merge.Validate = &st.Validate
+			}
+			return merge.mergeStage(ctx, s, root, in.hurry)
 		},
 		Command: func(ctx context.Context, st *workflow.Stage, key, command string, code int) error {
 			return runStageCommand(ctx, s, root, wf.Name, st.Name, key, command, code)
@@ -114,6 +125,45 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 	return requireWorkflowTrust(s, root, wf, workflowCommands(wf, c.Agent != "" || c.AgentCmd != ""))
 }
 
+// checkWorktreeBase refuses to start the worktree stages that are still to run when
+// what they need is not committed. A worktree is made from HEAD: it lacks uncommitted
+// changes and files, and the merge of its branch cannot update a work tree with changes
+// of its own. Its loop writes .ralph/.gitignore there, and its agent commits it: the
+// uncommitted copy here would be in the way of that merge.
+func checkWorktreeBase(ctx context.Context, root string, wf *workflow.Workflow, state *history.WorkflowState) error {
+	var stages []*workflow.Stage
+	for _, st := range wf.Stages {
+		if ss := state.Stage(st.Name); st.Worktree && (!ss.Status.Complete() || ss.Unmerged) { // still to run, or to merge
+			stages = append(stages, st)
+		}
+	}
+	if len(stages) == 0 {
+		return nil
+	}
+	file := history.Dir + "/.gitignore"
+	if ok, err := gitops.InHead(ctx, root, file); err != nil || !ok {
+		if err == nil {
+			err = history.EnsureGitignore(root) // so that the hint's git add finds it
+		}
+		return cmp.Or(err, hints.Wrap(fmt.Errorf("%s is not committed: the stage %s runs in a worktree, where its agent would commit its own, and its merge could not update this work tree", file, stages[0].Name),
+			"commit it first: git add %s && git commit -m 'git-ralph'", file))
+	}
+	for _, st := range stages {
+		if st.Prompt == "" {
+			continue
+		}
+		if ok, err := gitops.InHead(ctx, root, st.Prompt); err != nil || !ok {
+			return cmp.Or(err, hints.Wrap(wf.FieldError("stages."+st.Name+".prompt", st.Prompt+" is not committed: the stage runs in a worktree made from the last commit, without it", ""),
+				"commit it first: git add %s && git commit", st.Prompt))
+		}
+	}
+	if dirty, err := gitops.TrackedChanges(ctx, root); err != nil || dirty {
+		return cmp.Or(err, hints.Wrap(fmt.Errorf("this work tree has changes that are not committed: the stage %s runs in a worktree made from the last commit, without them, and its merge could not update this work tree", stages[0].Name),
+			"commit them first (or move them away); 'git status' lists them"))
+	}
+	return nil
+}
+
 // workflowLock keeps two runs of one workflow apart (and approve, reject while it runs).
 func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
 	path, err := gitops.GitPath(ctx, root, "ralph-workflow-"+name+".lock")
@@ -149,7 +199,8 @@ func (c *WorkflowRunCmd) stageRunner(s Streams, in *interrupts, root string) fun
 		}
 		defer stdout.Close()
 		defer stderr.Close()
-		cmd.Stdout, cmd.Stderr = stdout, stderr
+		var said errorLines
+		cmd.Stdout, cmd.Stderr = stdout, io.MultiWriter(stderr, &said)
 		code := 0
 		if err := fleet.RunChild(ctx, in.hurry, cmd); err != nil {
 			var exit *exec.ExitError
@@ -161,7 +212,11 @@ func (c *WorkflowRunCmd) stageRunner(s Streams, in *interrupts, root string) fun
 				code = workflow.ExitInterrupted
 			}
 		}
-		return workflow.ResultAt(stageDir(root, run), code, run.State.Before), nil
+		res := workflow.ResultAt(stageDir(root, run), code, run.State.Before)
+		if code != 0 {
+			res.Error = said.String()
+		}
+		return res, nil
 	}
 }
 
@@ -213,6 +268,7 @@ func (c *WorkflowRunCmd) stageArgs(run workflow.StageRun) []string {
 	add("judge", st.Judge)
 	add("feedback", st.Feedback)
 	add("prompt", st.Prompt)
+	add("template", st.Template)
 	add("context", run.Context)
 	if st.MaxIterations != nil {
 		add("max", strconv.Itoa(*st.MaxIterations))

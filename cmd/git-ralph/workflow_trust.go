@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -119,9 +120,11 @@ const stageCommandTimeout = 10 * time.Minute
 // told the workflow, the stage and its loop's exit code.
 func runStageCommand(ctx context.Context, s Streams, root, wf, stage, key, command string, code int) error {
 	fmt.Fprintf(s.Stderr, "git-ralph: workflow %s: %s of %s: %s\n", wf, key, stage, display.Printable(command))
+	// the marker lets the watchdog stop what the command started if git-ralph is killed
+	marker := fmt.Sprintf("RALPH_STAGE_COMMAND=%s.%s.%d.%d", wf, stage, os.Getpid(), time.Now().UnixNano())
 	res, err := agent.Run(ctx, agent.Spec{Command: command, Dir: root, Prompt: bytes.NewReader(nil), Timeout: stageCommandTimeout,
-		Env:       []string{"RALPH_WORKFLOW=" + wf, "RALPH_STAGE=" + stage, "RALPH_STAGE_EXIT_CODE=" + strconv.Itoa(code)},
-		MaxOutput: 64 << 10, Live: s.Stderr})
+		Env:       []string{"RALPH_WORKFLOW=" + wf, "RALPH_STAGE=" + stage, "RALPH_STAGE_EXIT_CODE=" + strconv.Itoa(code), marker},
+		MaxOutput: 64 << 10, Live: s.Stderr, Marker: marker, Watchdog: watchdogCommand})
 	switch {
 	case err != nil:
 		return fmt.Errorf("could not run: %w", err)

@@ -14,6 +14,10 @@ import (
 // maxMatches bounds the files one artifact pattern may match.
 const maxMatches = 1000
 
+// maxProblems bounds the problems listed: they go into the stage's next prompt, through
+// one command-line argument.
+const maxProblems = 20
+
 // CheckArtifacts checks that the stage left its artifacts in the work tree at root: each
 // pattern matches at least one regular file inside the repository, and each file holds
 // every required heading on a line of its own. It returns every problem, one a line, or
@@ -22,6 +26,9 @@ func CheckArtifacts(root string, s *Stage) string {
 	var problems []string
 	for _, a := range s.Artifacts {
 		problems = append(problems, checkArtifact(root, a)...)
+	}
+	if len(problems) > maxProblems {
+		problems = append(problems[:maxProblems], fmt.Sprintf("and %d more file(s) with problems", len(problems)-maxProblems))
 	}
 	return strings.Join(problems, "\n")
 }

@@ -33,7 +33,12 @@ type Workflow struct {
 	Jobs        int      // worktree stages run at a time; 0: as many as are ready
 	Stages      []*Stage // in the file's order
 	lines       map[string]int
+	needs       map[string][]string // each stage's Needs, known once the links are checked
 }
+
+// MaxStages bounds the stages of one workflow: ordering them takes time in the cube of
+// their number, and a workflow needs a handful.
+const MaxStages = 100
 
 // Stage is one loop of a workflow and what surrounds it.
 type Stage struct {
@@ -42,6 +47,7 @@ type Stage struct {
 	// The loop's settings; empty or nil ones are left to the repository's configuration.
 	Task          string // the inline task (the loop's TASK argument), framed by the prompt file or the mode's
 	Prompt        string // a prompt file used instead of the mode's PROMPT_<mode>.md
+	Template      string // a loop template (git ralph templates) framing the task
 	Mode          string
 	Agent         string
 	AgentCmd      string
@@ -82,6 +88,7 @@ type rawStage struct {
 	Description   string     `toml:"description"`
 	Task          string     `toml:"task"`
 	Prompt        string     `toml:"prompt"`
+	Template      string     `toml:"template"`
 	Mode          string     `toml:"mode"`
 	Agent         string     `toml:"agent"`
 	AgentCmd      string     `toml:"agent_cmd"`
@@ -103,7 +110,7 @@ type rawStage struct {
 }
 
 // stageKeys are the keys of a [stages.NAME] table, for suggestions.
-var stageKeys = []string{"description", "task", "prompt", "mode", "agent", "agent_cmd", "validate", "until",
+var stageKeys = []string{"description", "task", "prompt", "template", "mode", "agent", "agent_cmd", "validate", "until",
 	"judge", "feedback", "context", "max_iterations", "timeout", "idle_threshold", "max_cost",
 	"depends_on", "on_complete", "on_failure", "gate", "worktree", "artifacts"}
 
@@ -111,6 +118,13 @@ var (
 	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
 	modePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 )
+
+// maxText bounds a stage's texts (its task, context, commands): each reaches its loop as
+// one command-line argument, which Linux caps at 128 KiB; the context shares its argument
+// with a reviewer's feedback and a failed run's problem, a third each (maxContext).
+const maxText = 30 << 10
+
+const textHint = "put a long text in a file inside the repository: a task in a prompt = FILE, a command in a script"
 
 // CheckName refuses a workflow or stage name that cannot be a file name, a branch name
 // part and a loop name.
@@ -165,6 +179,9 @@ func Parse(name string, data []byte) (*Workflow, error) {
 	}
 	for _, s := range order {
 		if r, ok := raw.Stages[s]; ok && !slices.ContainsFunc(w.Stages, func(x *Stage) bool { return x.Name == s }) {
+			if len(w.Stages) == MaxStages {
+				return nil, w.errAt("stages."+s, "more than %d stages", "split the work into several workflows, or let one stage's loop do several steps", MaxStages)
+			}
 			st, err := w.stage(s, r)
 			if err != nil {
 				return nil, err
@@ -175,7 +192,17 @@ func Parse(name string, data []byte) (*Workflow, error) {
 	if err := w.checkLinks(); err != nil {
 		return nil, err
 	}
+	w.needs = map[string][]string{}
+	for _, s := range w.Stages {
+		w.needs[s.Name] = w.Needs(s)
+	}
 	return w, w.checkCycles()
+}
+
+// FieldError is an error at the key field of the file (with its line), found by a check
+// outside the file's own, such as whether a file it names is committed.
+func (w *Workflow) FieldError(field, msg, hint string) *Error {
+	return w.errAt(field, "%s", hint, msg)
 }
 
 // errAt is an error at the key field of the file.
@@ -197,14 +224,26 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 	if err := CheckName("stage", name); err != nil {
 		return nil, w.errAt("stages."+name, "%v", "stage names become parts of loop and branch names", err)
 	}
-	s := &Stage{Name: name, Description: r.Description, Task: r.Task, Prompt: r.Prompt, Mode: r.Mode,
+	s := &Stage{Name: name, Description: r.Description, Task: r.Task, Prompt: r.Prompt, Template: r.Template, Mode: r.Mode,
 		Agent: r.Agent, AgentCmd: r.AgentCmd, Validate: r.Validate, Until: r.Until, Judge: r.Judge,
 		Feedback: r.Feedback, Context: r.Context, MaxIterations: r.MaxIterations, IdleThreshold: r.IdleThreshold,
 		MaxCost: r.MaxCost, DependsOn: r.DependsOn, OnComplete: r.OnComplete, OnFailure: r.OnFailure,
 		Gate: r.Gate, Worktree: r.Worktree, Artifacts: r.Artifacts}
+	texts := []struct{ key, v string }{{"task", r.Task}, {"context", r.Context}, {"prompt", r.Prompt}, {"template", r.Template},
+		{"mode", r.Mode}, {"agent", r.Agent}, {"agent_cmd", r.AgentCmd}, {"validate", r.Validate}, {"until", r.Until},
+		{"judge", r.Judge}, {"on_complete", r.OnComplete}, {"on_failure", r.OnFailure}}
+	for _, t := range texts { // in the order of the documentation, so that the first too long is named
+		if len(t.v) > maxText {
+			return nil, w.errAt(at(t.key), "%d bytes, more than %d KiB", textHint, len(t.v), maxText>>10)
+		}
+	}
 	switch {
 	case r.Prompt != "" && !filepath.IsLocal(r.Prompt):
 		return nil, w.errAt(at("prompt"), "%q is not a path inside the repository", `write a path relative to the repository root, like ".ralph/workflows/ship/plan.md"`, r.Prompt)
+	case r.Template != "" && !modePattern.MatchString(r.Template):
+		return nil, w.errAt(at("template"), "%q is not a template name", "'git ralph templates' lists the templates there are", r.Template)
+	case r.Template != "" && r.Prompt != "":
+		return nil, w.errAt(at("template"), "a stage with a prompt file cannot have a template too: both are its prompt", "keep one: the template frames the task, the prompt file is the whole prompt")
 	case r.Mode != "" && !modePattern.MatchString(r.Mode):
 		return nil, w.errAt(at("mode"), "%q is not a mode name", "a mode is plan, build, or NAME with a PROMPT_NAME.md", r.Mode)
 	case r.MaxIterations != nil && *r.MaxIterations < 1:
@@ -224,6 +263,9 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 			return nil, w.errAt(at("timeout"), "%q is not a positive duration", `use a duration like "30m"`, r.Timeout)
 		}
 		s.Timeout = d
+	}
+	if err := w.checkLoopName(s); err != nil {
+		return nil, err
 	}
 	return s, w.checkArtifacts(s)
 }

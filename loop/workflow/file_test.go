@@ -2,11 +2,13 @@ package workflow
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mustParse(t *testing.T, text string) *Workflow {
@@ -41,6 +43,8 @@ prompt = "prompts/code.md"
 depends_on = ["plan"]
 worktree = true
 on_failure = "notify-send failed"
+[stages.fix]
+template = "bugfix"
 `)
 	p := w.Stage("plan")
 	if p.Task != "write the plan" || p.Mode != "plan" || *p.MaxIterations != 4 || p.Timeout.String() != "30m0s" ||
@@ -53,6 +57,9 @@ on_failure = "notify-send failed"
 	c := w.Stage("code")
 	if !c.Worktree || c.Prompt != "prompts/code.md" || w.Jobs != 2 {
 		t.Errorf("code = %+v, jobs %d", c, w.Jobs)
+	}
+	if f := w.Stage("fix"); f.Template != "bugfix" {
+		t.Errorf("fix = %+v", f)
 	}
 	if stage, cmd := w.Next(c.OnFailure); stage != "" || cmd != "notify-send failed" {
 		t.Errorf("on_failure = stage %q, command %q", stage, cmd)
@@ -88,6 +95,14 @@ func TestParseErrors(t *testing.T) {
 		{"artifact pattern", "[stages.a]\nartifacts = [{ path = \"[x\" }]", `"[x" is not a valid pattern`, "matches"},
 		{"artifact key", "[stages.a]\nartifacts = [{ file = \"x\" }]", "unknown key", "path and headings"},
 		{"jobs", "jobs = -1\n[stages.a]", "w.toml:1: jobs: must be 0 or more", "0 runs"},
+		{"stages a list", "stages = []", "w.toml:1: stages: want a table of stages, got an array", "type of each key"},
+		{"stage a number", "[stages]\na = 1", "w.toml:2: stages.a: want a table, got an integer", "type of each key"},
+		{"handler with a gate", "[stages.a]\non_failure = \"fix\"\n[stages.fix]\ngate = \"approval\"", "w.toml:4: stages.fix.gate: the stage fix runs only when another fails (on_failure): no one would be asked to approve it", "normal order (depends_on)"},
+		{"task too long", "[stages.a]\ntask = \"" + strings.Repeat("t", 31<<10) + "\"", "w.toml:2: stages.a.task: 31744 bytes, more than 30 KiB", "prompt = FILE"},
+		{"validate too long", "[stages.a]\nvalidate = \"" + strings.Repeat("t", 31<<10) + "\"", "w.toml:2: stages.a.validate: 31744 bytes", "a script"},
+		{"context too long", "[stages.a]\ncontext = \"" + strings.Repeat("t", 31<<10) + "\"", "w.toml:2: stages.a.context: 31744 bytes, more than 30 KiB", "prompt = FILE"},
+		{"bad template", "[stages.a]\ntemplate = \"../x\"", `w.toml:2: stages.a.template: "../x" is not a template name`, "git ralph templates"},
+		{"template and prompt", "[stages.a]\nprompt = \"p.md\"\ntemplate = \"tdd\"", "w.toml:3: stages.a.template: a stage with a prompt file cannot have a template too", "keep one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("w", []byte(tc.text))
@@ -169,5 +184,75 @@ func TestManyDefinitionsAreRefusedQuickly(t *testing.T) {
 	}
 	if _, err := Parse("w", []byte(b.String())); err == nil {
 		t.Error("a file of 20000 tables was accepted")
+	}
+}
+
+// A chain of stages linked by on_complete made every Needs scan the whole file: 2,400
+// stages, well within the size cap, took minutes to order. The count is bounded, and
+// the largest workflow allowed orders in a moment.
+func TestManyStagesAreRefusedAndTheMostAllowedOrderQuickly(t *testing.T) {
+	chain := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "[stages.s%d]\non_complete = \"s%d\"\n", i, i+1)
+		}
+		fmt.Fprintf(&b, "[stages.s%d]\n", n)
+		return b.String()
+	}
+	_, err := Parse("w", []byte(chain(MaxStages)))
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Error(), fmt.Sprintf("w.toml:%d: stages.s%d: more than %d stages", 2*MaxStages+1, MaxStages, MaxStages)) ||
+		!strings.Contains(e.Hint(), "split") {
+		t.Fatalf("%d stages: %v", MaxStages+1, err)
+	}
+	start := time.Now()
+	w := mustParse(t, chain(MaxStages-1))
+	if got := w.Order(); len(got) != MaxStages || got[MaxStages-1].Name != fmt.Sprintf("s%d", MaxStages-1) {
+		t.Errorf("Order() has %d stages", len(got))
+	}
+	if got := w.Dependents("s0"); len(got) != MaxStages-1 {
+		t.Errorf("Dependents(s0) has %d stages", len(got))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("parsing and ordering %d stages took %v", MaxStages, d)
+	}
+}
+
+// A worktree stage is the worktree loop wf-WORKFLOW-STAGE, whose name git-ralph keeps to
+// 64 characters: a longer one is refused in the file, not when the stage's loop starts.
+func TestWorktreeStageNameFitsALoopName(t *testing.T) {
+	long := strings.Repeat("s", 40)
+	text := "[stages.plan]\n[stages." + long + "]\nworktree = true\n"
+	_, err := Parse(strings.Repeat("w", 30), []byte(text))
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 3 || e.Field != "stages."+long+".worktree" || !strings.Contains(e.Msg, "64") || !strings.Contains(e.Hint(), "shorter") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Parse("ship", []byte(text)); err != nil {
+		t.Errorf("a short workflow name: %v", err)
+	}
+}
+
+// wf-a-b-c is both the stage c of workflow a-b and the stage b-c of workflow a: the two
+// would share one worktree and branch.
+func TestWorktreeLoopsOfTwoWorkflowsMustDiffer(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".ralph", "workflows")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "a-b.toml"), []byte("[stages.c]\nworktree = true\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.toml"), []byte("[stages.b-c]\nworktree = true\n[stages.d]\nworktree = true\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.toml"), []byte("not toml"), 0o644)
+	w, err := Load(root, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = CheckLoopNames(root, w)
+	var e *Error
+	if !errors.As(err, &e) || e.Field != "stages.b-c.worktree" || !strings.Contains(e.Msg, "wf-a-b-c") || !strings.Contains(e.Msg, ".ralph/workflows/a-b.toml") {
+		t.Fatalf("err = %v", err)
+	}
+	os.Remove(filepath.Join(dir, "a-b.toml"))
+	if err := CheckLoopNames(root, w); err != nil {
+		t.Errorf("no other workflow: %v", err)
 	}
 }

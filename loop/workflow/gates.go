@@ -63,7 +63,11 @@ func NextStep(w *Workflow, st *history.WorkflowState) string {
 	for _, s := range w.Order() {
 		switch ss := st.Stage(s.Name); ss.Status {
 		case history.StageAwaiting:
-			return fmt.Sprintf("review the work of %s, then 'git ralph approve %s' or 'git ralph reject %s --feedback \"…\"'; then 'git ralph workflow run %s'", s.Name, s.Name, s.Name, w.Name)
+			where := s.Name
+			if s.Worktree {
+				where += " on its branch ralph/" + LoopName(w.Name, s.Name) + " (merged once approved)"
+			}
+			return fmt.Sprintf("review the work of %s, then 'git ralph approve %s' or 'git ralph reject %s --feedback \"…\"'; then 'git ralph workflow run %s'", where, s.Name, s.Name, w.Name)
 		case history.StageFailed:
 			return fmt.Sprintf("%s failed: fix what it says, then 'git ralph workflow run %s' runs it again", s.Name, w.Name)
 		case history.StageRunning:

@@ -58,6 +58,10 @@ func (w *Workflow) checkHandlers() error {
 		}
 	}
 	for _, s := range w.Stages {
+		if s.Handler && s.Gate != "" {
+			return w.errAt("stages."+s.Name+".gate", "the stage %s runs only when another fails (on_failure): no one would be asked to approve it",
+				"remove its gate, or make it a stage of the normal order (depends_on) with the gate", s.Name)
+		}
 		for _, d := range s.DependsOn {
 			dep := w.Stage(d)
 			switch {
@@ -82,6 +86,9 @@ func stageHint(name string, names []string) string {
 
 // Needs are the stages that must be done before s runs.
 func (w *Workflow) Needs(s *Stage) []string {
+	if needs, ok := w.needs[s.Name]; ok {
+		return slices.Clone(needs)
+	}
 	needs := slices.Clone(s.DependsOn)
 	for _, o := range w.Stages {
 		if next, _ := w.Next(o.OnComplete); next == s.Name && !slices.Contains(needs, o.Name) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -35,6 +36,7 @@ type StageResult struct {
 	Run        string
 	Iterations int
 	StopReason string
+	Error      string // the last error the loop printed, with its hints: why it stopped when its state cannot say
 }
 
 // Runner runs a workflow's stages. Its functions are the outside world: the cmd layer
@@ -45,7 +47,7 @@ type Runner struct {
 	Workflow *Workflow
 	State    *history.WorkflowState
 	RunStage func(ctx context.Context, r StageRun) (StageResult, error)
-	Merge    func(ctx context.Context, loop string) error
+	Merge    func(ctx context.Context, s *Stage, loop string) error // with the stage's validate, when it has one
 	Command  func(ctx context.Context, s *Stage, key, command string, exitCode int) error
 	Save     func(history.WorkflowState) error
 	Say      func(format string, args ...any)
@@ -74,6 +76,9 @@ func (r *Runner) Run(ctx context.Context) (int, error) {
 	}
 	if r.awaiting() != nil { // a person decides first: nothing runs past a gate, nor beside it
 		return r.finish(), nil
+	}
+	if code, stop, err := r.mergeApproved(ctx); err != nil || stop {
+		return code, err
 	}
 	for {
 		if ctx.Err() != nil {
@@ -224,6 +229,7 @@ func (r *Runner) start(ctx context.Context, s *Stage) (StageResult, error) {
 	}
 	if run.Fresh && st.Status == history.StageRunning { // its loop never began: the same start again
 		st.Before = currentRun(dir)
+		run.Again = st.Runs > 1 // a kill may have come before the earlier worktree was discarded
 	} else if run.Fresh {
 		st.Before = currentRun(dir)
 		run.Again = st.Runs > 0
@@ -233,6 +239,7 @@ func (r *Runner) start(ctx context.Context, s *Stage) (StageResult, error) {
 		st.Runs++
 		st.Context = r.promptContext(s, st)
 		st.Status, st.StartedAt, st.EndedAt, st.Iterations, st.Run = history.StageRunning, r.Now(), time.Time{}, 0, ""
+		st.Unmerged = false // an earlier run's branch is discarded, not merged
 		st.Worktree = run.Loop
 		r.Say("workflow %s: stage %s starts (run %d)", r.Workflow.Name, s.Name, st.Runs)
 	} else {
@@ -247,20 +254,39 @@ func (r *Runner) start(ctx context.Context, s *Stage) (StageResult, error) {
 	return r.RunStage(ctx, run)
 }
 
+// maxContext bounds the context a stage's loop is given: it goes as one command-line
+// argument, which Linux caps at 128 KiB.
+const maxContext = 96 << 10
+
 // promptContext is the stage's context, then a reviewer's feedback and why its last run
-// failed: the text every iteration of its next run gets.
+// failed: the text every iteration of its next run gets, each part within a third of
+// maxContext.
 func (r *Runner) promptContext(s *Stage, st *history.StageState) string {
+	part := (maxContext - 1024) / 3
 	parts := []string{}
 	if s.Context != "" {
-		parts = append(parts, s.Context)
+		parts = append(parts, cutText(s.Context, part))
 	}
 	if st.Feedback != "" {
-		parts = append(parts, "A reviewer rejected the last result of this stage (workflow "+r.Workflow.Name+", stage "+s.Name+") and asks:\n"+st.Feedback)
+		parts = append(parts, "A reviewer rejected the last result of this stage (workflow "+r.Workflow.Name+", stage "+s.Name+") and asks:\n"+cutText(st.Feedback, part))
 	}
 	if st.Status == history.StageFailed && st.Problem != "" {
-		parts = append(parts, "The last run of this stage failed:\n"+st.Problem)
+		parts = append(parts, "The last run of this stage failed:\n"+cutText(st.Problem, part))
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// cutText is text within n bytes, cut at a character's start, with a note when cut.
+func cutText(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	note := fmt.Sprintf("\n[… cut at %d KiB]", n>>10)
+	end := n - len(note)
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return text[:end] + note
 }
 
 // markStale marks every stage built on name as stale, so that it runs again.
@@ -301,17 +327,41 @@ func (r *Runner) ended(ctx context.Context, s *Stage, res StageResult) (int, boo
 		r.Say("workflow %s: stage %s stopped unfinished (exit %d); 'git ralph workflow run %s' resumes it", r.Workflow.Name, s.Name, res.ExitCode, r.Workflow.Name)
 		return res.ExitCode, true, r.save()
 	case res.ExitCode != 0:
-		return r.failed(ctx, s, res.ExitCode, fmt.Sprintf("its loop stopped with exit code %d (%s)", res.ExitCode, orWord(res.StopReason, "no reason recorded")))
+		return r.failed(ctx, s, res.ExitCode, loopProblem(res))
 	}
 	if problem := CheckArtifacts(r.artifactRoot(s), s); problem != "" {
 		return r.failed(ctx, s, ExitFailed, problem)
 	}
-	if s.Worktree {
-		if err := r.Merge(ctx, LoopName(r.Workflow.Name, s.Name)); err != nil {
+	switch {
+	case s.Worktree && s.Gate == GateApproval: // merged once approved: a rejected result never reaches the base
+		st.Unmerged = true
+	case s.Worktree:
+		if err := r.Merge(ctx, s, LoopName(r.Workflow.Name, s.Name)); err != nil {
 			return r.failed(ctx, s, ExitFailed, "merging its branch failed: "+err.Error())
 		}
 	}
 	return r.completed(ctx, s)
+}
+
+// mergeApproved merges the branches of the worktree stages a person approved since the
+// last run, before anything builds on them; a merge that fails fails its stage.
+func (r *Runner) mergeApproved(ctx context.Context) (int, bool, error) {
+	for _, s := range r.Workflow.Order() {
+		st := r.State.Stage(s.Name)
+		if st.Status != history.StageApproved || !st.Unmerged || !s.Worktree {
+			continue
+		}
+		r.Say("workflow %s: stage %s was approved: its branch is merged", r.Workflow.Name, s.Name)
+		if err := r.Merge(ctx, s, LoopName(r.Workflow.Name, s.Name)); err != nil {
+			st.Unmerged = false // failed: it runs again, afresh
+			return r.failed(ctx, s, ExitFailed, "merging its branch after the approval failed: "+err.Error())
+		}
+		st.Unmerged = false
+		if err := r.save(); err != nil {
+			return ExitFailed, true, err
+		}
+	}
+	return 0, false, nil
 }
 
 // artifactRoot is the work tree where the stage left its files.
@@ -379,9 +429,17 @@ func (r *Runner) failed(ctx context.Context, s *Stage, code int, problem string)
 
 func (r *Runner) save() error { return r.Save(*r.State) }
 
-func orWord(s, word string) string {
-	if s == "" {
-		return word
+// loopProblem says why a stage's loop failed: its stop reason, the error it printed.
+func loopProblem(res StageResult) string {
+	problem := fmt.Sprintf("its loop stopped with exit code %d", res.ExitCode)
+	if res.StopReason != "" {
+		problem += " (" + res.StopReason + ")"
 	}
-	return s
+	if res.Error != "" {
+		return problem + ": " + res.Error
+	}
+	if res.StopReason == "" {
+		problem += " (no reason recorded)"
+	}
+	return problem
 }

@@ -40,7 +40,7 @@ func newRunner(t *testing.T, text string, f *fakeStages) (*Runner, *history.Work
 			}
 			return StageResult{ExitCode: code, Iterations: 1}, nil
 		},
-		Merge: func(context.Context, string) error { return nil },
+		Merge: func(context.Context, *Stage, string) error { return nil },
 		Command: func(_ context.Context, s *Stage, key, cmd string, code int) error {
 			f.commands = append(f.commands, fmt.Sprintf("%s %s %s %d", s.Name, key, cmd, code))
 			return nil
@@ -278,5 +278,110 @@ func TestResumeAtTellsWhoseRunTheStateIs(t *testing.T) {
 	save("someone-else", false, history.StopSuccess)
 	if fresh, ended := resumeAt(dir, "old", "stage"); !fresh || ended != nil {
 		t.Errorf("another loop ran since the stage stopped: fresh %v, ended %+v, want a fresh start", fresh, ended)
+	}
+}
+
+func TestLoopProblemSaysWhyTheLoopStopped(t *testing.T) {
+	for _, tc := range []struct {
+		res  StageResult
+		want string
+	}{
+		{StageResult{ExitCode: 2, StopReason: "max-iterations"}, "its loop stopped with exit code 2 (max-iterations)"},
+		{StageResult{ExitCode: 1}, "its loop stopped with exit code 1 (no reason recorded)"},
+		{StageResult{ExitCode: 1, Error: "error: no such template\nhint: see templates"}, "its loop stopped with exit code 1: error: no such template\nhint: see templates"},
+		{StageResult{ExitCode: 3, StopReason: "error", Error: "error: x"}, "its loop stopped with exit code 3 (error): error: x"},
+	} {
+		if got := loopProblem(tc.res); got != tc.want {
+			t.Errorf("loopProblem(%+v) = %q, want %q", tc.res, got, tc.want)
+		}
+	}
+}
+
+// A stage that runs again starts over (a worktree stage from the base): a workflow
+// killed after it recorded the new start but before the stage's loop began must start
+// it over too when it resumes, not go on in the earlier run's worktree.
+func TestARerunKilledBeforeItsLoopBeganStillStartsOver(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, "[stages.a]\nworktree = true\n", f)
+	var again []bool
+	runStage := r.RunStage
+	r.RunStage = func(ctx context.Context, run StageRun) (StageResult, error) {
+		again = append(again, run.Again)
+		return runStage(ctx, run)
+	}
+	*st.Stage("a") = history.StageState{Status: history.StageRunning, Runs: 2} // the second start, its loop never began
+	if code := run(t, r); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !slices.Equal(again, []bool{true}) || st.Stage("a").Runs != 2 {
+		t.Errorf("Again %v, runs %d: want the resumed second start to start over", again, st.Stage("a").Runs)
+	}
+}
+
+// A worktree stage with a gate is merged once a person approves it, not before: a
+// rejected result never reaches the base branch, and the stage's new run starts over
+// from a base without it.
+func TestGatedWorktreeStageMergesOnlyOnceApproved(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, "[stages.plan]\nworktree = true\ngate = \"approval\"\n[stages.code]\ndepends_on = [\"plan\"]\n", f)
+	var merged []string
+	r.Merge = func(_ context.Context, s *Stage, loop string) error {
+		merged = append(merged, loop)
+		return nil
+	}
+	if code := run(t, r); code != ExitAwaiting || len(merged) != 0 {
+		t.Fatalf("exit %d, merged %v: want 7 and nothing merged before the approval", code, merged)
+	}
+	if _, err := Reject(r.Workflow, st, "plan", "again"); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(t, r); code != ExitAwaiting || len(merged) != 0 {
+		t.Fatalf("after reject: exit %d, merged %v", code, merged)
+	}
+	if err := Approve(r.Workflow, st, "plan", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(t, r); code != ExitDone || !slices.Equal(merged, []string{"wf-w-plan"}) || !slices.Equal(f.runs, []string{"plan", "plan", "code"}) {
+		t.Fatalf("approved: exit %d, merged %v, runs %v", code, merged, f.runs)
+	}
+	if code := run(t, r); code != ExitDone || len(merged) != 1 {
+		t.Errorf("merged again: %v", merged)
+	}
+}
+
+// The merge of an approved stage that fails fails the stage; its dependents do not run.
+func TestApprovedStageWhoseMergeFailsFails(t *testing.T) {
+	f := &fakeStages{}
+	r, st := newRunner(t, "[stages.plan]\nworktree = true\ngate = \"approval\"\n[stages.code]\ndepends_on = [\"plan\"]\n", f)
+	r.Merge = func(context.Context, *Stage, string) error { return fmt.Errorf("conflict in a.txt") }
+	run(t, r)
+	Approve(r.Workflow, st, "plan", time.Now())
+	if code := run(t, r); code != ExitFailed || slices.Contains(f.runs, "code") {
+		t.Fatalf("exit %d, runs %v", code, f.runs)
+	}
+	if ss := st.Stage("plan"); ss.Status != history.StageFailed || !strings.Contains(ss.Problem, "conflict in a.txt") {
+		t.Errorf("plan: %+v", ss)
+	}
+}
+
+// The problem and the feedback reach the stage's loop as one command-line argument, which
+// the kernel caps at 128 KiB: a glob matching a thousand files without their headings
+// made a problem the next start could not pass, and the stage could never start again.
+func TestProblemsAndContextStayWithinAnArgument(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "specs"), 0o755)
+	for i := 0; i < 900; i++ {
+		os.WriteFile(filepath.Join(root, "specs", fmt.Sprintf("%03d-%s.spec.md", i, strings.Repeat("x", 100))), []byte("# no headings\n"), 0o644)
+	}
+	s := &Stage{Name: "spec", Artifacts: []Artifact{{Path: "specs/*.spec.md", Headings: []string{"## Parent Plan", "## Overview"}}}}
+	problem := CheckArtifacts(root, s)
+	if n := strings.Count(problem, "\n") + 1; n > maxProblems+1 || !strings.HasSuffix(problem, fmt.Sprintf("and %d more file(s) with problems", 900-maxProblems)) {
+		t.Errorf("%d lines, ending %q", n, problem[max(0, len(problem)-80):])
+	}
+	r := &Runner{Workflow: &Workflow{Name: "w"}}
+	ctx := r.promptContext(&Stage{Name: "spec", Context: strings.Repeat("c", 100<<10)},
+		&history.StageState{Status: history.StageFailed, Feedback: strings.Repeat("f", 100<<10), Problem: problem})
+	if len(ctx) > maxContext || !strings.Contains(ctx, "[… cut at") {
+		t.Errorf("context of %d bytes", len(ctx))
 	}
 }

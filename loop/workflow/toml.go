@@ -138,7 +138,7 @@ func decodeError(file string, data []byte, err error) *Error {
 			Msg:      "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: "),
 			HintText: fmt.Sprintf("fix the TOML at line %d, column %d", line, col)}
 		if m := typeMismatch.FindStringSubmatch(de.Error()); m != nil {
-			e.Msg = "want " + typeWords[m[2]] + ", got a " + m[1]
+			e.Msg = "want " + typeWords[strings.TrimPrefix(m[2], "*")] + ", got " + article(m[1]) + " " + m[1]
 			e.HintText = "see 'Workflows' in the README for the type of each key"
 		}
 		return e
@@ -148,13 +148,21 @@ func decodeError(file string, data []byte, err error) *Error {
 }
 
 // typeMismatch is go-toml's message for a value of the wrong type.
-var typeMismatch = regexp.MustCompile(`cannot decode TOML (\w+) into struct field \S+ of type (\S+)`)
+var typeMismatch = regexp.MustCompile(`cannot decode TOML (\w+) into (?:struct field \S+ of type )?(\S+)`)
+
+// article is "a" or "an" before word.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
 
 // typeWords name Go types for people.
-var typeWords = map[string]string{"int": "an integer", "*int": "an integer", "string": "a string",
-	"bool": "true or false", "*float64": "a number", "[]string": `a list of strings, like ["a", "b"]`,
+var typeWords = map[string]string{"int": "an integer", "string": "a string",
+	"bool": "true or false", "float64": "a number", "[]string": `a list of strings, like ["a", "b"]`,
 	"[]workflow.Artifact":           `a list of artifacts, like [{ path = "plan.md", headings = ["## Plan"] }]`,
-	"map[string]*workflow.rawStage": "a table of stages", "*workflow.rawStage": "a table"}
+	"map[string]*workflow.rawStage": "a table of stages", "workflow.rawStage": "a table", "workflow.rawFile": "a table"}
 
 // wrongType words go-toml's type mismatch, which carries no position.
 func wrongType(err error) string {

@@ -114,6 +114,32 @@ func (s *Store) Revoke(repo string) (bool, error) {
 	return true, s.save(f)
 }
 
+// RevokeWithin removes the approvals recorded for files in the directory dir (relative
+// to the repository at repo), such as its workflow files; it returns their paths,
+// relative to repo, with slashes.
+func (s *Store) RevokeWithin(repo, dir string) ([]string, error) {
+	f, err := s.load()
+	if err != nil {
+		return nil, err
+	}
+	top := canonical(repo)
+	prefix := filepath.Join(top, filepath.FromSlash(dir)) + string(filepath.Separator)
+	var gone []string
+	f.Repos = slices.DeleteFunc(f.Repos, func(a Approval) bool {
+		if !strings.HasPrefix(a.Path, prefix) {
+			return false
+		}
+		rel, _ := filepath.Rel(top, a.Path)
+		gone = append(gone, filepath.ToSlash(rel))
+		return true
+	})
+	if len(gone) == 0 {
+		return nil, nil
+	}
+	slices.Sort(gone)
+	return gone, s.save(f)
+}
+
 func (s *Store) load() (file, error) {
 	var f file
 	if s.path == "" {

@@ -94,3 +94,28 @@ func TestNoHomeTrustsNothing(t *testing.T) {
 		t.Errorf("Approve = %v", err)
 	}
 }
+
+func TestRevokeWithinRemovesOnlyThatDirectorysFiles(t *testing.T) {
+	s := Open(t.TempDir())
+	repo, other := t.TempDir(), t.TempDir()
+	cmds := map[string]string{"validate": "make test"}
+	for _, p := range []string{repo, filepath.Join(repo, ".ralph/workflows/a.toml"), filepath.Join(repo, ".ralph/workflows/b.toml"),
+		filepath.Join(repo, ".ralph/workflowsx.toml"), filepath.Join(other, ".ralph/workflows/a.toml")} {
+		if err := s.Approve(p, cmds, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone, err := s.RevokeWithin(repo, ".ralph/workflows")
+	if err != nil || len(gone) != 2 || gone[0] != ".ralph/workflows/a.toml" || gone[1] != ".ralph/workflows/b.toml" {
+		t.Fatalf("RevokeWithin = %v, %v", gone, err)
+	}
+	for p, want := range map[string]bool{repo: true, filepath.Join(repo, ".ralph/workflows/a.toml"): false,
+		filepath.Join(repo, ".ralph/workflowsx.toml"): true, filepath.Join(other, ".ralph/workflows/a.toml"): true} {
+		if ok, _ := s.Trusted(p, cmds); ok != want {
+			t.Errorf("Trusted(%s) = %v, want %v", p, ok, want)
+		}
+	}
+	if gone, err := s.RevokeWithin(repo, ".ralph/workflows"); gone != nil || err != nil {
+		t.Errorf("again: %v, %v", gone, err)
+	}
+}
