@@ -101,7 +101,7 @@ var exitCodeTable = []struct {
 	code    int
 	meaning string
 }{
-	{0, "success: the agent signalled <promise>SUCCESS</promise>"},
+	{0, "success: the agent signalled <promise>SUCCESS</promise>, or the --until command passed (with a judge, after its PASS)"},
 	{1, "aborted: the consecutive-error threshold was hit; the agent cannot run; a configuration or usage error before any iteration; or an error that stopped the loop"},
 	{2, "max iterations reached"},
 	{3, "idle: --idle-threshold iterations in a row changed nothing in git"},
