@@ -70,6 +70,10 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 		return c.initWorkflow(s, root)
 	}
 	written, err := writeScaffold(root, c.Force)
+	if errors.Is(err, errNothingToWrite) {
+		fmt.Fprintln(s.Stdout, err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -121,6 +125,10 @@ func writeFiles(root string, files []scaffoldFile, force bool) ([]string, error)
 			return nil, err
 		}
 	}
+	files = slices.DeleteFunc(slices.Clone(files), func(f scaffoldFile) bool { return holds(root, f) })
+	if len(files) == 0 {
+		return nil, errNothingToWrite
+	}
 	if !force {
 		var existing []string
 		for _, f := range files {
@@ -149,6 +157,22 @@ func writeFiles(root string, files []scaffoldFile, force bool) ([]string, error)
 		written = append(written, f.path)
 	}
 	return written, nil
+}
+
+// errNothingToWrite is writeFiles' answer when every file holds its content already:
+// init has nothing to do, which is no failure.
+var errNothingToWrite = errors.New("nothing to write: every file already holds what init would write")
+
+// holds reports whether root's file at f.path is a regular file with f's content already:
+// one the first loop wrote (.ralph/.gitignore), which init need neither refuse nor write.
+func holds(root string, f scaffoldFile) bool {
+	path := filepath.Join(root, filepath.FromSlash(f.path))
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(f.body)) {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	return err == nil && string(data) == f.body
 }
 
 // refuseSymlinkOnPath refuses a scaffold path (slash-separated, under root) that is a

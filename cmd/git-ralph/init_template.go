@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -28,6 +29,10 @@ func (c *InitCmd) fromTemplate(s Streams, root string) error {
 		{filepath.Join(history.Dir, ".gitignore"), history.Gitignore},
 	}
 	written, err := writeFiles(root, files, c.Force)
+	if errors.Is(err, errNothingToWrite) {
+		fmt.Fprintln(s.Stdout, err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,10 @@ func (c *InitCmd) initWorkflow(s Streams, root string) error {
 		return err
 	}
 	written, err := writeFiles(root, files, c.Force)
+	if errors.Is(err, errNothingToWrite) {
+		fmt.Fprintln(s.Stdout, err)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
