@@ -59,6 +59,12 @@ func cmdRunning(ts *testscript.TestScript, neg bool, args []string) {
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	ts.Check(err)
 	alive := processRunning(pid)
+	// a process killed just now may not have been scheduled to die yet on a busy machine:
+	// "not running" gives it two seconds, which no leftover (they sleep for minutes) meets
+	for deadline := time.Now().Add(2 * time.Second); alive && neg && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		alive = processRunning(pid)
+	}
 	if alive && neg {
 		syscall.Kill(pid, syscall.SIGKILL) // do not leak it past the test
 		ts.Fatalf("process %d (%s) is still running", pid, args[0])
