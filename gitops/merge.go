@@ -69,16 +69,6 @@ func BuildMerge(ctx context.Context, scratch, base, tip, how, message string, ff
 	return buildStep(ctx, scratch, []string{"merge", "--no-ff", "--no-edit", "--quiet", "-m", message, tip}, []string{"merge", "--abort"}, "")
 }
 
-// AddEmptyWorktree adds a linked worktree at path (which must not exist) detached at
-// commit without checking out its files (`git worktree add --no-checkout`): cheap enough
-// to make while something else runs, then filled with ResetWorktree.
-func AddEmptyWorktree(ctx context.Context, dir, path, commit string) error {
-	if _, err := Git(ctx, dir, "worktree", "add", "--quiet", "--no-checkout", "--detach", path, commit); err != nil {
-		return fmt.Errorf("adding the scratch worktree %s: %w", path, err)
-	}
-	return nil
-}
-
 // ResetWorktree makes the detached work tree dir hold commit: HEAD, index and every
 // tracked file (`git reset --hard`).
 func ResetWorktree(ctx context.Context, dir, commit string) error {

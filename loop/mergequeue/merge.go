@@ -186,14 +186,14 @@ func (r repo) addScratchMeanwhile(ctx context.Context, path, commit string) func
 // addScratch adds the scratch worktree at path. A scratch directory someone deleted by
 // hand is still in git's list, which refuses the place: forgotten, then tried again.
 func (r repo) addScratch(ctx context.Context, path, commit string) error {
-	err := gitops.AddEmptyWorktree(ctx, r.dir, path, commit)
+	err := gitops.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
 	if err == nil {
 		return nil
 	}
 	if pruneErr := gitops.PruneWorktrees(ctx, r.dir); pruneErr != nil {
 		return err
 	}
-	return gitops.AddEmptyWorktree(ctx, r.dir, path, commit)
+	return gitops.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
