@@ -78,6 +78,17 @@ func ResetWorktree(ctx context.Context, dir, commit string) error {
 	return nil
 }
 
+// FillWorktree makes the index and files of the work tree dir hold tree (`git read-tree
+// --reset -u`), HEAD left as it is: with DetachScratchHead after it, what `git reset
+// --hard` to a commit of that tree does, for a caller that has the tree before the
+// commit.
+func FillWorktree(ctx context.Context, dir, tree string) error {
+	if _, err := Git(ctx, dir, "read-tree", "--reset", "-u", tree); err != nil {
+		return fmt.Errorf("checking out the tree %s in %s: %w", tree, dir, err)
+	}
+	return nil
+}
+
 // ErrNoMergeTree means this git cannot merge without a work tree (`git merge-tree
 // --write-tree` came with git 2.38): the caller builds the merge in a work tree instead.
 var ErrNoMergeTree = errors.New("git merge-tree --write-tree is not supported by this git")

@@ -206,3 +206,40 @@ func realAbs(path string) bool {
 	real, err := filepath.EvalSymlinks(path)
 	return err == nil && filepath.IsAbs(path) && real == path
 }
+
+// DetachScratchHead points the HEAD of the scratch worktree at path at commit, detached.
+// The HEAD file is written as git writes it (HEAD.lock created exclusively, then renamed
+// over HEAD) when the worktree is laid out as `git worktree add` leaves it; the scratch
+// worktree needs no reflog. Anything else goes to `git update-ref`.
+func DetachScratchHead(ctx context.Context, common, path, commit string) error {
+	if admin, ok := scratchAdminDir(common, path); ok && isHash(commit) {
+		if err := writeLocked(filepath.Join(admin, "HEAD"), commit+"\n"); err == nil {
+			return nil
+		}
+	}
+	if _, err := Git(ctx, path, "update-ref", "--no-deref", "HEAD", commit); err != nil {
+		return fmt.Errorf("pointing the HEAD of %s at %s: %w", path, commit, err)
+	}
+	return nil
+}
+
+// writeLocked replaces file with content through git's lock file, file.lock, which
+// must not exist (someone else holds it): the content is whole or absent, never torn.
+func writeLocked(file, content string) error {
+	lock := file + ".lock"
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(content)
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(lock, file)
+	}
+	if err != nil {
+		os.Remove(lock)
+	}
+	return err
+}

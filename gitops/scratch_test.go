@@ -209,3 +209,54 @@ func TestAddEmptyWorktreeLeavesTheUnusualToGit(t *testing.T) {
 		}
 	})
 }
+
+// A scratch worktree filled with a tree and its HEAD detached at a commit of that tree
+// is what `git reset --hard` to the commit leaves: HEAD there, nothing changed, the
+// files of the commit.
+func TestFillWorktreeAndDetachScratchHead(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	common := filepath.Join(dir, ".git")
+	first := run(t, dir, "rev-parse", "HEAD")
+	write(t, dir, "dir/b.txt", "changed\n")
+	write(t, dir, "new.txt", "new\n")
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "second")
+	second := run(t, dir, "rev-parse", "HEAD")
+	tree := run(t, dir, "rev-parse", "HEAD^{tree}")
+
+	for name, tt := range map[string]struct{ path, headCommon string }{
+		"written without git": {filepath.Join(t.TempDir(), ".merge-x"), common},
+		"added by git":        {filepath.Join(t.TempDir(), "a.lock"), common}, // a name git sanitizes
+		// a layout it cannot check (here: the wrong common directory): git's update-ref
+		"HEAD left to git": {filepath.Join(t.TempDir(), ".merge-y"), t.TempDir()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := tt.path
+			if err := AddEmptyWorktree(ctx, dir, common, path, first); err != nil {
+				t.Fatal(err)
+			}
+			if err := FillWorktree(ctx, path, tree); err != nil {
+				t.Fatal(err)
+			}
+			if err := DetachScratchHead(ctx, tt.headCommon, path, second); err != nil {
+				t.Fatal(err)
+			}
+			if head := run(t, path, "rev-parse", "HEAD"); head != second {
+				t.Errorf("HEAD is %s, want %s", head, second)
+			}
+			if branch, err := Git(ctx, path, "symbolic-ref", "-q", "HEAD"); err == nil {
+				t.Errorf("HEAD is on a branch, %s, not detached", branch)
+			}
+			if status := run(t, path, "status", "--porcelain", "--untracked-files=all"); status != "" {
+				t.Errorf("the worktree differs from its HEAD:\n%s", status)
+			}
+			if data, err := os.ReadFile(filepath.Join(path, "new.txt")); string(data) != "new\n" {
+				t.Errorf("new.txt holds %q (%v)", data, err)
+			}
+			if _, err := os.Stat(filepath.Join(path, "HEAD.lock")); err == nil {
+				t.Error("a HEAD.lock is left")
+			}
+		})
+	}
+}
