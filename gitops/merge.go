@@ -69,21 +69,22 @@ func BuildMerge(ctx context.Context, scratch, base, tip, how, message string, ff
 	return buildStep(ctx, scratch, []string{"merge", "--no-ff", "--no-edit", "--quiet", "-m", message, tip}, []string{"merge", "--abort"}, "")
 }
 
-// AddEmptyWorktree adds a linked worktree at path (which must not exist) detached at
-// commit without checking out its files (`git worktree add --no-checkout`): cheap enough
-// to make while something else runs, then filled with ResetWorktree.
-func AddEmptyWorktree(ctx context.Context, dir, path, commit string) error {
-	if _, err := Git(ctx, dir, "worktree", "add", "--quiet", "--no-checkout", "--detach", path, commit); err != nil {
-		return fmt.Errorf("adding the scratch worktree %s: %w", path, err)
-	}
-	return nil
-}
-
 // ResetWorktree makes the detached work tree dir hold commit: HEAD, index and every
 // tracked file (`git reset --hard`).
 func ResetWorktree(ctx context.Context, dir, commit string) error {
 	if _, err := Git(ctx, dir, "reset", "--quiet", "--hard", commit); err != nil {
 		return fmt.Errorf("checking out %s in %s: %w", commit, dir, err)
+	}
+	return nil
+}
+
+// FillWorktree makes the index and files of the work tree dir hold tree (`git read-tree
+// --reset -u`), HEAD left as it is: with DetachScratchHead after it, what `git reset
+// --hard` to a commit of that tree does, for a caller that has the tree before the
+// commit.
+func FillWorktree(ctx context.Context, dir, tree string) error {
+	if _, err := Git(ctx, dir, "read-tree", "--reset", "-u", tree); err != nil {
+		return fmt.Errorf("checking out the tree %s in %s: %w", tree, dir, err)
 	}
 	return nil
 }

@@ -2,8 +2,12 @@ package gitops
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -65,4 +69,177 @@ func pathLine(file, prefix string) (string, bool) {
 		return "", false
 	}
 	return filepath.Clean(line), true
+}
+
+// AddEmptyWorktree adds a linked worktree at path (which must not exist) detached at
+// commit without checking out its files, as `git worktree add --no-checkout --detach`
+// does: cheap enough to make while something else runs, then filled with ResetWorktree.
+//
+// When the repository is laid out plainly (see plainConfig) and commit is a full hash, it
+// writes the worktree's files itself, in git's order, sparing a git process and the
+// `update-ref` child it starts (5 ms of a merge's critical path on a quiet machine);
+// anything else is git's. common is the repository's common git directory.
+func AddEmptyWorktree(ctx context.Context, dir, common, path, commit string) error {
+	if done, err := addScratchFiles(common, path, commit); done {
+		return err
+	}
+	if _, err := Git(ctx, dir, "worktree", "add", "--quiet", "--no-checkout", "--detach", path, commit); err != nil {
+		return fmt.Errorf("adding the scratch worktree %s: %w", path, err)
+	}
+	return nil
+}
+
+// scratchName is what git names a worktree's administrative directory for the base
+// name of its path, for the names git-ralph gives its scratch worktrees (".merge-NAME":
+// git turns the leading dot, which a ref name component may not start with, into "-");
+// false for any other name, which is git's to sanitize.
+func scratchName(base string) (string, bool) {
+	rest := strings.TrimPrefix(base, ".")
+	if rest == "" {
+		return "", false
+	}
+	for _, c := range rest {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return "", false
+		}
+	}
+	if rest != base {
+		return "-" + rest, true
+	}
+	return base, true
+}
+
+// addScratchFiles writes the files of a new detached worktree at path without git, when
+// it can be sure to write what git would: false (nothing written) when it cannot — an
+// environment that names a git directory, a configuration git must read (extensions,
+// includes, a worktree setting), paths that are not absolute and real (git records
+// real paths; RemoveScratchWorktree compares them), a name it does not sanitize as git,
+// or another administrative directory that names the same place (git refuses it).
+func addScratchFiles(common, path, commit string) (bool, error) {
+	name, ok := scratchName(filepath.Base(path))
+	if !ok || !isHash(commit) || !realAbs(common) || !realAbs(filepath.Dir(path)) ||
+		os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" ||
+		!plainConfig(common) || registered(common, path) {
+		return false, nil
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil // git's to refuse, in its words
+	}
+	worktrees := filepath.Join(common, "worktrees")
+	if err := os.MkdirAll(worktrees, 0o777); err != nil {
+		return false, nil
+	}
+	admin, err := makeAdminDir(worktrees, name)
+	if err != nil {
+		return false, nil
+	}
+	if err := writeScratchFiles(admin, path, commit); err != nil {
+		os.RemoveAll(path)
+		os.RemoveAll(admin)
+		return true, fmt.Errorf("adding the scratch worktree %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// makeAdminDir creates the worktree's administrative directory under worktrees: name,
+// or name with the first number that makes it new, as git does.
+func makeAdminDir(worktrees, name string) (string, error) {
+	for n := 0; n < 1000; n++ {
+		admin := filepath.Join(worktrees, name)
+		if n > 0 {
+			admin += strconv.Itoa(n)
+		}
+		err := os.Mkdir(admin, 0o777)
+		if err == nil || !errors.Is(err, fs.ErrExist) {
+			return admin, err
+		}
+	}
+	return "", fmt.Errorf("no free name for %s in %s", name, worktrees)
+}
+
+// writeScratchFiles writes what `git worktree add --detach` writes, in its order: the
+// "locked" file first (a `git worktree prune` meanwhile leaves the half-made worktree
+// alone), the worktree's directory, the two files that name each other, HEAD (git's
+// `update-ref` child writes it; the scratch worktree needs no reflog), commondir, and the
+// lock removed last.
+func writeScratchFiles(admin, path, commit string) error {
+	locked := filepath.Join(admin, "locked")
+	dotGit := filepath.Join(path, ".git")
+	for _, step := range []func() error{
+		func() error { return os.WriteFile(locked, []byte("initializing"), 0o666) },
+		func() error { return os.Mkdir(path, 0o777) },
+		func() error { return os.WriteFile(filepath.Join(admin, "gitdir"), []byte(dotGit+"\n"), 0o666) },
+		func() error { return os.WriteFile(dotGit, []byte("gitdir: "+admin+"\n"), 0o666) },
+		func() error { return os.WriteFile(filepath.Join(admin, "HEAD"), []byte(commit+"\n"), 0o666) },
+		func() error { return os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o666) },
+		func() error { return os.Remove(locked) },
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// registered reports whether an administrative directory under common/worktrees already
+// names path (a worktree whose directory someone deleted: git refuses its place until
+// pruned), or cannot be read to tell.
+func registered(common, path string) bool {
+	entries, err := os.ReadDir(filepath.Join(common, "worktrees"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	dotGit := filepath.Join(path, ".git")
+	for _, e := range entries {
+		if back, ok := pathLine(filepath.Join(common, "worktrees", e.Name(), "gitdir"), ""); !ok || back == dotGit {
+			return true
+		}
+	}
+	return false
+}
+
+// realAbs reports whether path is absolute, clean and free of symbolic links.
+func realAbs(path string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	return err == nil && filepath.IsAbs(path) && real == path
+}
+
+// DetachScratchHead points the HEAD of the scratch worktree at path at commit, detached.
+// The HEAD file is written as git writes it (HEAD.lock created exclusively, then renamed
+// over HEAD) when the worktree is laid out as `git worktree add` leaves it; the scratch
+// worktree needs no reflog. Anything else goes to `git update-ref`.
+func DetachScratchHead(ctx context.Context, common, path, commit string) error {
+	if admin, ok := scratchAdminDir(common, path); ok && isHash(commit) {
+		if err := writeLocked(filepath.Join(admin, "HEAD"), commit+"\n"); err == nil {
+			return nil
+		}
+	}
+	if _, err := Git(ctx, path, "update-ref", "--no-deref", "HEAD", commit); err != nil {
+		return fmt.Errorf("pointing the HEAD of %s at %s: %w", path, commit, err)
+	}
+	return nil
+}
+
+// writeLocked replaces file with content through git's lock file, file.lock, which
+// must not exist (someone else holds it): the content is whole or absent, never torn.
+func writeLocked(file, content string) error {
+	lock := file + ".lock"
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(content)
+	if closeErr := f.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(lock, file)
+	}
+	if err != nil {
+		os.Remove(lock)
+	}
+	return err
 }

@@ -101,14 +101,15 @@ func (r repo) tips(ctx context.Context, loop history.WorktreeLoop) (before, tip 
 // without one (see prepare).
 type prepared struct {
 	gitops.Built
-	done bool // the base holds the tip already
-	ff   bool // the base is an ancestor of the tip
+	done bool   // the base holds the tip already
+	ff   bool   // the base is an ancestor of the tip
+	tree string // the merged tree, committed by build as it fills the scratch worktree
 }
 
 // prepare merges the tip into the base without a work tree, for a merge commit or a
-// squash (`git merge-tree`, then `git commit-tree`): only objects nothing refers to yet
-// are written. A fast-forward's result is the tip itself. A rebase, or a git too old for
-// merge-tree, gets only the relation: it is built in the scratch worktree (see build).
+// squash (`git merge-tree`): only objects nothing refers to yet are written. A
+// fast-forward's result is the tip itself. A rebase, or a git too old for merge-tree,
+// gets only the relation: it is built in the scratch worktree (see build).
 func (r repo) prepare(ctx context.Context, entry history.Merge, name string) (prepared, error) {
 	var merged gitops.Merged
 	if entry.How != gitops.HowRebase {
@@ -128,7 +129,7 @@ func (r repo) prepare(ctx context.Context, entry history.Merge, name string) (pr
 	case len(merged.Conflicts) > 0:
 		p.Conflicts = merged.Conflicts
 	case merged.Tree != "":
-		p.Built, err = gitops.CommitMerge(ctx, r.dir, merged.Tree, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name))
+		p.tree = merged.Tree
 	}
 	return p, err
 }
@@ -157,17 +158,42 @@ func (r repo) relation(ctx context.Context, entry history.Merge, merged gitops.M
 }
 
 // build fills the scratch worktree, added at the base without its files, for the
-// validation: with the commit prepare made (one checkout of the result), or, for a
-// rebase or a git too old for merge-tree, with the base, on which the merge is built
-// in the scratch worktree itself.
+// validation: with the merged tree prepare made, committed meanwhile (one checkout of the
+// result); with the tip of a fast-forward; or, for a rebase or a git too old for
+// merge-tree, with the base, on which the merge is built in the scratch worktree itself.
 func (r repo) build(ctx context.Context, entry history.Merge, name string, p prepared) (gitops.Built, error) {
-	if p.Commit != "" {
+	switch {
+	case p.tree != "":
+		return r.commitAndFill(ctx, entry, name, p.tree)
+	case p.Commit != "":
 		return p.Built, gitops.ResetWorktree(ctx, entry.Scratch, p.Commit)
 	}
 	if err := gitops.ResetWorktree(ctx, entry.Scratch, entry.BaseBefore); err != nil {
 		return gitops.Built{}, err
 	}
 	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name), p.ff)
+}
+
+// commitAndFill commits the merged tree (`git commit-tree`) while the scratch worktree's
+// index and files are filled with it (`git read-tree`: the two need only the tree), then
+// points the scratch worktree's HEAD at the commit: what `git reset --hard` to the
+// commit would leave, one git process's time sooner.
+func (r repo) commitAndFill(ctx context.Context, entry history.Merge, name, tree string) (gitops.Built, error) {
+	committed := make(chan error, 1)
+	var built gitops.Built
+	go func() {
+		var err error
+		built, err = gitops.CommitMerge(ctx, r.dir, tree, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name))
+		committed <- err
+	}()
+	fillErr := gitops.FillWorktree(ctx, entry.Scratch, tree)
+	if err := <-committed; err != nil {
+		return gitops.Built{}, err
+	}
+	if fillErr != nil {
+		return gitops.Built{}, fillErr
+	}
+	return built, gitops.DetachScratchHead(ctx, r.common, entry.Scratch, built.Commit)
 }
 
 // addScratchMeanwhile starts adding the scratch worktree at path, detached at commit and
@@ -186,14 +212,14 @@ func (r repo) addScratchMeanwhile(ctx context.Context, path, commit string) func
 // addScratch adds the scratch worktree at path. A scratch directory someone deleted by
 // hand is still in git's list, which refuses the place: forgotten, then tried again.
 func (r repo) addScratch(ctx context.Context, path, commit string) error {
-	err := gitops.AddEmptyWorktree(ctx, r.dir, path, commit)
+	err := gitops.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
 	if err == nil {
 		return nil
 	}
 	if pruneErr := gitops.PruneWorktrees(ctx, r.dir); pruneErr != nil {
 		return err
 	}
-	return gitops.AddEmptyWorktree(ctx, r.dir, path, commit)
+	return gitops.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work

@@ -88,10 +88,7 @@ func (t Target) Merge(ctx context.Context, req Request) (Outcome, error) {
 	defer own.Release()
 	entry := history.Merge{Name: req.Name, State: history.MergeQueued, How: req.How, Validate: req.Validate,
 		BaseBranch: loop.BaseBranch, RequestedAt: time.Now().UTC()}
-	if err := history.SaveMerge(r.common, entry); err != nil {
-		return Outcome{}, err
-	}
-	queue, err := takeTurn(ctx, r.common, req)
+	queue, err := takeTurn(ctx, r.common, req, entry)
 	if err != nil {
 		history.RemoveMerge(r.common, req.Name) // out of the queue: nothing was done
 		return Outcome{}, err
@@ -103,11 +100,16 @@ func (t Target) Merge(ctx context.Context, req Request) (Outcome, error) {
 	return out, err
 }
 
-// takeTurn waits for the queue's lock, saying so when another merge holds it.
-func takeTurn(ctx context.Context, common string, req Request) (*history.FileLock, error) {
+// takeTurn waits for the queue's lock, saying so when another merge holds it. The
+// queued record is written only then, for 'runs' to show the wait: a merge whose turn
+// comes at once goes straight to its building record, one file write sooner.
+func takeTurn(ctx context.Context, common string, req Request, queued history.Merge) (*history.FileLock, error) {
 	lock, err := history.LockMergeQueue(ctx, common, false)
 	if !errors.Is(err, history.ErrLocked) {
 		return lock, err
+	}
+	if err := history.SaveMerge(common, queued); err != nil {
+		return nil, err
 	}
 	say(req, fmt.Sprintf("queued: another merge runs; %s waits for its turn (Ctrl+C leaves the queue)", req.Name))
 	return history.LockMergeQueue(ctx, common, true)

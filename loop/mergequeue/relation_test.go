@@ -56,8 +56,8 @@ func TestRelationFromTheMergedTree(t *testing.T) {
 		if done != tt.done || ff != tt.ff {
 			t.Errorf("%s: prepare = done %v, ff %v; want done %v, ff %v", tt.name, done, ff, tt.done, tt.ff)
 		}
-		if tt.name == "true merge" && p.Commit == "" {
-			t.Errorf("%s: no merge commit was made", tt.name)
+		if tt.name == "true merge" && p.tree == "" {
+			t.Errorf("%s: no merged tree was made", tt.name)
 		}
 		wantDone, wantFF, _ := gitops.Relation(ctx, dir, tt.base, tt.tip)
 		if done != wantDone || ff != wantFF {
