@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -70,15 +71,8 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 		return c.initWorkflow(s, root)
 	}
 	written, err := writeScaffold(root, c.Force)
-	if errors.Is(err, errNothingToWrite) {
-		fmt.Fprintln(s.Stdout, err)
-		return nil
-	}
-	if err != nil {
+	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {
 		return err
-	}
-	for _, path := range written {
-		fmt.Fprintf(s.Stdout, "wrote %s\n", filepath.ToSlash(path))
 	}
 	// committed, the scaffold is where rollback and history start, and no iteration
 	// takes it for the agent's work
@@ -87,6 +81,23 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 		"  git add %s && git commit -m 'Ralph prompts and specs'\n"+
 		"  %s\n", strings.Join(addPaths(written), " "), firstLoop)
 	return nil
+}
+
+// sayWritten says what writeFiles wrote, a line each, and whether init goes on to say
+// what next: not after an error, nor when every file held its content already, which it
+// says and is no failure.
+func sayWritten(w io.Writer, written []string, err error) (bool, error) {
+	if errors.Is(err, errNothingToWrite) {
+		fmt.Fprintln(w, err)
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	for _, path := range written {
+		fmt.Fprintf(w, "wrote %s\n", filepath.ToSlash(path))
+	}
+	return true, nil
 }
 
 // addPaths are the written files as 'git add' takes them: directories for what is under

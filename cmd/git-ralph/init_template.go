@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -29,15 +28,8 @@ func (c *InitCmd) fromTemplate(s Streams, root string) error {
 		{filepath.Join(history.Dir, ".gitignore"), history.Gitignore},
 	}
 	written, err := writeFiles(root, files, c.Force)
-	if errors.Is(err, errNothingToWrite) {
-		fmt.Fprintln(s.Stdout, err)
-		return nil
-	}
-	if err != nil {
+	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {
 		return err
-	}
-	for _, path := range written {
-		fmt.Fprintf(s.Stdout, "wrote %s\n", filepath.ToSlash(path))
 	}
 	fmt.Fprintf(s.Stdout, "from %s\nnext:\n"+
 		"  git add %s && git commit -m 'Ralph prompt from template %s'\n"+

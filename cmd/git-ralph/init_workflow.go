@@ -32,15 +32,8 @@ func (c *InitCmd) initWorkflow(s Streams, root string) error {
 		return err
 	}
 	written, err := writeFiles(root, files, c.Force)
-	if errors.Is(err, errNothingToWrite) {
-		fmt.Fprintln(s.Stdout, err)
-		return nil
-	}
-	if err != nil {
+	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {
 		return err
-	}
-	for _, p := range written {
-		fmt.Fprintf(s.Stdout, "wrote %s\n", p)
 	}
 	if err := shareWorkflows(s, root); err != nil {
 		return err

@@ -57,17 +57,24 @@ func (c *MergeCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	return c.queue(ctx, s, here, nil, in.hurry)
 }
 
-// queue runs the merge through the queue and prints its outcome. A merge left for review
-// is said through notes (a loop's, with --merge), else through the notify setting of
-// the main work tree, waiting for the sends (a second Ctrl+C, hurry, stops the wait).
+// queue is merge for the commands that need only its error.
 func (c *MergeCmd) queue(ctx context.Context, s Streams, here string, notes *notify.Notifier, hurry <-chan struct{}) error {
+	_, err := c.merge(ctx, s, here, notes, hurry)
+	return err
+}
+
+// merge runs the merge through the queue, prints its outcome and returns it. A merge
+// left for review is said through notes (a loop's, with --merge), else through the notify
+// setting of the main work tree, waiting for the sends (a second Ctrl+C, hurry, stops the
+// wait).
+func (c *MergeCmd) merge(ctx context.Context, s Streams, here string, notes *notify.Notifier, hurry <-chan struct{}) (mergequeue.Outcome, error) {
 	target, err := mergequeue.Open(ctx, here, c.Name)
 	if err != nil {
-		return err
+		return mergequeue.Outcome{}, err
 	}
 	req, resolved, err := c.request(s, target.MainTree())
 	if err != nil {
-		return err
+		return mergequeue.Outcome{}, err
 	}
 	if notes == nil {
 		notes = newNotifier(s, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
@@ -78,12 +85,12 @@ func (c *MergeCmd) queue(ctx context.Context, s Streams, here string, notes *not
 		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
 	}
 	if err != nil {
-		return err
+		return out, err
 	}
 	if out.State == "needs-review" {
 		notes.Send(mergeReview(notes.Where(), c.Name, out))
 	}
-	return printMerge(s.Stdout, c.Name, out)
+	return out, printMerge(s.Stdout, c.Name, out)
 }
 
 // mergeReview is the notification of a merge the queue left for review.

@@ -60,12 +60,18 @@ func readRuns(ctx context.Context, s Streams, here string, now time.Time) ([]sta
 	for _, e := range bad {
 		fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(e.Error()))
 	}
+	return runsOf(ctx, here, members, now), nil
+}
+
+// runsOf reads what each of the loops last wrote, with its merge's state: the runs that
+// `runs` lists and the dashboard shows.
+func runsOf(ctx context.Context, here string, members []fleet.Member, now time.Time) []status.Run {
 	runs := make([]status.Run, 0, len(members))
 	for _, m := range members {
 		runs = append(runs, status.ReadRun(ctx, here, m, now))
 	}
 	withMerges(ctx, here, members, runs)
-	return runs, nil
+	return runs
 }
 
 // runsTable prints the header and one line per loop, in aligned columns.

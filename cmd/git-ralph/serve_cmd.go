@@ -81,18 +81,14 @@ func listenServe(addr string) (net.Listener, error) {
 // taking nothing a running loop needs (no lock, no merge recovery: serve only looks).
 type repoSource struct{ here string }
 
+// Loops are the runs `git ralph runs` lists, read by the same runsOf, but not through
+// readRuns: that recovers killed merges (a write) and warns on the terminal serve runs in.
 func (r repoSource) Loops(ctx context.Context) ([]status.Run, error) {
 	members, _, err := fleet.Members(ctx, r.here)
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now()
-	runs := make([]status.Run, 0, len(members))
-	for _, m := range members {
-		runs = append(runs, status.ReadRun(ctx, r.here, m, now))
-	}
-	withMerges(ctx, r.here, members, runs)
-	return runs, nil
+	return runsOf(ctx, r.here, members, time.Now()), nil
 }
 
 // store opens the named loop's history; a loop that does not exist is serve.ErrNotFound.

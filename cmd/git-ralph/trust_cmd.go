@@ -97,14 +97,29 @@ func (c *TrustCmd) approved(s Streams) error {
 	return nil
 }
 
-// requireTrust refuses to run a repository configuration's commands that the user has
-// not approved. On a terminal it asks; anywhere else it denies and says what to run. The
+// requireTrust requires the approval of the repository configuration's commands. The
 // same commands approved in one of alsoAt (the main work tree, for a loop's worktree)
 // count as approved.
 func requireTrust(s Streams, root string, resolved *config.Config, alsoAt ...string) error {
-	cmds := resolved.RepoCommands()
+	return requireApproval(s, approval{cmds: resolved.RepoCommands(), key: root, alsoAt: alsoAt,
+		file: config.RepoFile, whose: "This repository's " + config.RepoFile, trustCmd: "git ralph trust"})
+}
+
+// approval is a file's commands that must be approved before they run.
+type approval struct {
+	cmds     map[string]string
+	key      string   // what the approval is recorded under
+	alsoAt   []string // other keys whose approval of the same commands counts
+	file     string   // the file that sets the commands, to read them in
+	whose    string   // whose commands they are, to start the question
+	trustCmd string   // the command that approves them
+}
+
+// requireApproval refuses to run a's commands unless the user has approved them. On a
+// terminal it asks; anywhere else it denies and says what to run.
+func requireApproval(s Streams, a approval) error {
 	store := trustStore()
-	ok, err := trustedIn(store, cmds, root, alsoAt...)
+	ok, err := trustedIn(store, a.cmds, a.key, a.alsoAt...)
 	if err != nil {
 		return trustError(err)
 	}
@@ -112,14 +127,14 @@ func requireTrust(s Streams, root string, resolved *config.Config, alsoAt ...str
 		return nil
 	}
 	if reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stderr) {
-		fmt.Fprintf(s.Stderr, "This repository's %s would have git ralph run commands you have not approved:\n", config.RepoFile)
-		showCommands(s.Stderr, cmds)
+		fmt.Fprintf(s.Stderr, "%s would have git ralph run commands you have not approved:\n", a.whose)
+		showCommands(s.Stderr, a.cmds)
 		if confirm(s, "Trust them and run?") {
-			return trustError(store.Approve(root, cmds, time.Now()))
+			return trustError(store.Approve(a.key, a.cmds, time.Now()))
 		}
 	}
-	return hints.Wrap(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", config.RepoFile, strings.Join(slices.Sorted(maps.Keys(cmds)), ", ")),
-		"read them in %s, then run 'git ralph trust'", config.RepoFile)
+	return hints.Wrap(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", a.file, strings.Join(slices.Sorted(maps.Keys(a.cmds)), ", ")),
+		"read them in %s, then run '%s'", a.file, a.trustCmd)
 }
 
 // trustedIn reports whether cmds are approved for the work tree root or one of alsoAt.

@@ -297,27 +297,8 @@ func (nopCloser) Close() error { return nil }
 // there, and on files left at the old commit an agent's 'git add -A' would commit the
 // merge's undoing.
 func (c *MergeCmd) mergeStage(ctx context.Context, s Streams, root string, hurry <-chan struct{}) error {
-	target, err := mergequeue.Open(ctx, root, c.Name)
+	out, err := c.merge(ctx, s, root, nil, hurry)
 	if err != nil {
-		return err
-	}
-	req, resolved, err := c.request(s, target.MainTree())
-	if err != nil {
-		return err
-	}
-	notes := newNotifier(s, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
-	defer notes.Close(hurry)
-	out, err := target.Merge(ctx, req)
-	for _, note := range out.Notes {
-		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
-	}
-	if err != nil {
-		return err
-	}
-	if out.State == "needs-review" {
-		notes.Send(mergeReview(notes.Where(), c.Name, out))
-	}
-	if err := printMerge(s.Stdout, c.Name, out); err != nil {
 		return err
 	}
 	for _, t := range out.Trees {

@@ -5,17 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
@@ -89,27 +84,11 @@ func workflowCommands(wf *workflow.Workflow, agentFlag bool) map[string]string {
 	return cmds
 }
 
-// requireWorkflowTrust refuses to run a workflow whose commands the user has not
-// approved; on a terminal it asks.
+// requireWorkflowTrust requires the approval of a workflow file's commands, recorded
+// apart from the repository config's.
 func requireWorkflowTrust(s Streams, root string, wf *workflow.Workflow, cmds map[string]string) error {
-	store := trustStore()
-	key := workflowTrustKey(root, wf)
-	ok, err := store.Trusted(key, cmds)
-	if err != nil {
-		return trustError(err)
-	}
-	if ok {
-		return nil
-	}
-	if reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stderr) {
-		fmt.Fprintf(s.Stderr, "The workflow %s would have git ralph run commands you have not approved:\n", wf.File)
-		showCommands(s.Stderr, cmds)
-		if confirm(s, "Trust them and run?") {
-			return trustError(store.Approve(key, cmds, time.Now()))
-		}
-	}
-	return hints.Wrap(fmt.Errorf("%s sets commands you have not approved (%s); nothing was run", wf.File, strings.Join(slices.Sorted(maps.Keys(cmds)), ", ")),
-		"read them in %s, then run 'git ralph workflow trust %s'", wf.File, wf.Name)
+	return requireApproval(s, approval{cmds: cmds, key: workflowTrustKey(root, wf),
+		file: wf.File, whose: "The workflow " + wf.File, trustCmd: "git ralph workflow trust " + wf.Name})
 }
 
 // stageCommandTimeout bounds an on_complete or on_failure command.

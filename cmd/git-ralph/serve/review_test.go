@@ -54,21 +54,9 @@ func TestAPanicIsA500NotAStackTrace(t *testing.T) {
 	var logged syncBuffer
 	log.SetOutput(&logged)
 	t.Cleanup(func() { log.SetOutput(os.Stderr) })
-	s, err := New(&panicSource{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := Listen("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var out syncBuffer
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln, &out) }()
-	defer func() { cancel(); <-done }()
+	r := serveForTest(t, &panicSource{})
 	c := browser(t)
-	resp, err := c.Get(s.URL(ln.Addr()))
+	resp, err := c.Get(r.s.URL(r.ln.Addr()))
 	if err != nil {
 		t.Fatalf("GET with a panicking page: %v (want a 500)", err)
 	}
@@ -77,15 +65,16 @@ func TestAPanicIsA500NotAStackTrace(t *testing.T) {
 	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "a bug in reading the loops") {
 		t.Errorf("a panicking page: %d %q, want a 500 naming the panic", resp.StatusCode, body)
 	}
-	printed := logged.String() + out.String()
+	out := r.out.String()
+	printed := logged.String() + out
 	if strings.Contains(printed, "goroutine") || strings.Contains(printed, ".go:") {
 		t.Errorf("a panic printed a stack trace:\n%s", printed)
 	}
-	if strings.Contains(out.String(), "\x1b") {
-		t.Errorf("a control character of the panic reached the terminal: %q", out.String())
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("a control character of the panic reached the terminal: %q", out)
 	}
-	if !strings.Contains(out.String(), "error: GET /: ") || !strings.Contains(out.String(), "a bug in reading the loops") {
-		t.Errorf("serve's output does not name the panic in one line:\n%s", out.String())
+	if !strings.Contains(out, "error: GET /: ") || !strings.Contains(out, "a bug in reading the loops") {
+		t.Errorf("serve's output does not name the panic in one line:\n%s", out)
 	}
 }
 
@@ -102,48 +91,6 @@ func TestAConnectionAcceptedDuringTheStopIsClosed(t *testing.T) {
 	if _, err := server.Read(make([]byte, 1)); !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("a connection announced after the stop is still open (read: %v)", err)
 	}
-}
-
-// running is a dashboard served as `git ralph serve` serves it (timeouts and all).
-type running struct {
-	s    *Server
-	ln   net.Listener
-	out  *syncBuffer
-	stop func() error // ends Serve and returns its error; fails the test past the grace/2
-}
-
-func serveForTest(t *testing.T, src Source) *running {
-	t.Helper()
-	s, err := New(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := Listen("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln, out) }()
-	stopped := false
-	var result error
-	stop := func() error {
-		if stopped {
-			return result
-		}
-		stopped = true
-		cancel()
-		select {
-		case result = <-done:
-		case <-time.After(shutdownGrace / 2):
-			t.Errorf("Serve did not stop within %v", shutdownGrace/2)
-			result = <-done
-		}
-		return result
-	}
-	t.Cleanup(func() { stop() })
-	return &running{s: s, ln: ln, out: out, stop: stop}
 }
 
 // rawGet sends a GET with the token's cookie on a connection of its own, which it

@@ -290,7 +290,52 @@ func TestItListensOnLoopbackByDefault(t *testing.T) {
 }
 
 func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
-	s, err := New(&fakeSource{})
+	r := serveForTest(t, &fakeSource{})
+	u := r.s.URL(r.ln.Addr())
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(r.out.String(), u) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.Contains(u, "token="+r.s.token) {
+		t.Errorf("URL %q", u)
+	}
+	c := browser(t)
+	if code, body := get(t, c, u); code != http.StatusOK || !strings.Contains(body, "main") {
+		t.Errorf("GET the printed URL: %d %s", code, body)
+	}
+	// a page showing the live output holds a stream open: the stop must not wait on it
+	_, stopStream := sse(t, c, strings.TrimSuffix(u, "/?token="+r.s.token)+"/loops/main/live")
+	defer stopStream()
+	// and a browser opens connections ahead of need (Chromium does): one that has sent
+	// nothing yet must not hold the stop either
+	idle, err := net.Dial("tcp", r.ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	if err := r.stop(); err != nil { // past shutdownGrace/2, stop fails the test itself
+		t.Fatal(err)
+	}
+	if _, err := net.DialTimeout("tcp", r.ln.Addr().String(), time.Second); err == nil {
+		t.Errorf("still listening after the stop")
+	}
+	if !strings.Contains(r.out.String(), "stopped") {
+		t.Errorf("output %q", r.out.String())
+	}
+}
+
+// running is a dashboard served as `git ralph serve` serves it (timeouts and all).
+type running struct {
+	s    *Server
+	ln   net.Listener
+	out  *syncBuffer
+	stop func() error // ends Serve and returns its error; fails the test past the grace/2
+}
+
+// serveForTest serves src on a free loopback port until the test stops it or ends.
+func serveForTest(t *testing.T, src Source) *running {
+	t.Helper()
+	s, err := New(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,46 +344,27 @@ func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var out syncBuffer
+	out := &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln, &out) }()
-	u := s.URL(ln.Addr())
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(out.String(), u) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.Contains(u, "token="+s.token) {
-		t.Errorf("URL %q", u)
-	}
-	c := browser(t)
-	if code, body := get(t, c, u); code != http.StatusOK || !strings.Contains(body, "main") {
-		t.Errorf("GET the printed URL: %d %s", code, body)
-	}
-	// a page showing the live output holds a stream open: the stop must not wait on it
-	_, stopStream := sse(t, c, strings.TrimSuffix(u, "/?token="+s.token)+"/loops/main/live")
-	defer stopStream()
-	// and a browser opens connections ahead of need (Chromium does): one that has sent
-	// nothing yet must not hold the stop either
-	idle, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idle.Close()
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
+	go func() { done <- s.Serve(ctx, ln, out) }()
+	stopped := false
+	var result error
+	stop := func() error {
+		if stopped {
+			return result
 		}
-	case <-time.After(shutdownGrace / 2):
-		t.Fatal("Serve did not stop promptly after its context ended, with a live stream and a fresh connection open")
+		stopped = true
+		cancel()
+		select {
+		case result = <-done:
+		case <-time.After(shutdownGrace / 2):
+			t.Errorf("Serve did not stop within %v", shutdownGrace/2)
+			result = <-done
+		}
+		return result
 	}
-	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
-		t.Errorf("still listening after the stop")
-	}
-	if !strings.Contains(out.String(), "stopped") {
-		t.Errorf("output %q", out.String())
-	}
+	t.Cleanup(func() { stop() })
+	return &running{s: s, ln: ln, out: out, stop: stop}
 }
 
 // syncBuffer is a bytes.Buffer safe between the server's goroutine and the test's.
