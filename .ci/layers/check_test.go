@@ -14,6 +14,7 @@ var good = []edge{
 	{"loop/demoagent", "gitops"}, {"idle", "gitops"},
 	{"history", "history/redact"}, {"history", "prompts/repofile"}, {"prompts", "prompts/repofile"},
 	{"bench/mkhistory", "history"},
+	{"cmd/git-ralph/config", "fielderr"}, {"loop/workflow", "fielderr"}, {"prompts/templates", "fielderr"},
 }
 
 func TestCheckAcceptsTheLayering(t *testing.T) {
@@ -46,6 +47,8 @@ func TestCheckRejects(t *testing.T) {
 			"error: package util has no row in the layering table"},
 		{"a leaf importing upward", edge{"prompts/repofile", "history"},
 			"error: prompts/repofile imports history"},
+		{"the field errors' leaf importing the config", edge{"fielderr", "cmd/git-ralph/config"},
+			"error: fielderr imports cmd/git-ralph/config"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -73,10 +76,11 @@ func TestRowFor(t *testing.T) {
 	tests := []struct{ pkg, row string }{
 		{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
 		{"loop/agentcli/resettime", ""},
-		{"loop/workflow", "loop/fleet history prompts/repofile"}, // a row of its own
+		{"loop/workflow", "loop/fleet history prompts/repofile fielderr"}, // a row of its own
 		{"loop/other", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 		{"loop/fleet", "history gitops gitops/gittest"}, // a row of its own wins over loop/...
-		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
+		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr"},
+		{"fielderr", ""},
 	}
 	for _, tt := range tests {
 		if row, ok := rowFor(tt.pkg); !ok || row != tt.row {

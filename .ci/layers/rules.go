@@ -10,8 +10,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
 	// each other (Go refuses a cycle), never the command package
-	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
-	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units"},
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
@@ -29,7 +29,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gittest"},
 	// workflows: stages (each a loop the command runs) in order, their state and artifacts;
 	// worktree stages run at once through fleet
-	{"loop/workflow", "loop/fleet history prompts/repofile"},
+	{"loop/workflow", "loop/fleet history prompts/repofile fielderr"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
 	// one loop: the iteration cycle
 	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
@@ -47,13 +47,16 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"history/...", ""},
 	{"prompts", "prompts/repofile"},
 	// loop templates: a prompt with a place for the task, and its settings; above prompts
-	{"prompts/templates", "prompts prompts/repofile"},
+	{"prompts/templates", "prompts prompts/repofile fielderr"},
 	// the safe reader of files a repository names: a leaf, also used by history and cmd
 	{"prompts/...", ""},
 	{"gitops", ""},
 	// numbers written for people (sizes, dollars, counts): a leaf the commands, the loop's
 	// budget messages and the agents' rendering share
 	{"units", ""},
+	// a bad value in a file ("FILE:LINE: FIELD: what is wrong", a hint) and the "did you
+	// mean" for a misspelt name: a leaf the config, the workflows and the templates share
+	{"fielderr", ""},
 	{"gitops/...", ""},
 	// tests only: the hermetic git environment and small repositories of the packages' tests
 	{"gitops/gittest", "gitops"},

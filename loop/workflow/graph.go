@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/fielderr"
 )
 
 // checkLinks checks every name a stage gives of another: depends_on, on_complete,
@@ -43,7 +45,7 @@ func (w *Workflow) checkNext(s *Stage, key string) error {
 	switch {
 	case stage == s.Name:
 		return w.errAt(field, "the stage %s names itself", `name another stage, "stop", or a command`, v)
-	case stage == "" && isWord(v) && v != Stop && suggest(v, w.Names()) != "":
+	case stage == "" && isWord(v) && v != Stop && fielderr.Suggest(v, w.Names()) != "":
 		return w.errAt(field, "unknown stage %q", stageHint(v, w.Names())+` (or write "stop", or a command with arguments)`, v)
 	}
 	return nil
@@ -78,7 +80,7 @@ func (w *Workflow) checkHandlers() error {
 }
 
 func stageHint(name string, names []string) string {
-	if s := suggest(name, names); s != "" {
+	if s := fielderr.Suggest(name, names); s != "" {
 		return "did you mean " + s + "?"
 	}
 	return "the stages are " + strings.Join(names, ", ")

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/fielderr"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
@@ -81,7 +82,7 @@ func contains(list []string, s string) bool {
 
 // syntaxError is a file that is not TOML.
 func syntaxError(file string, err error) *Error {
-	e := &Error{File: file, Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: "), err: err,
+	e := &Error{File: file, Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: "), Err: err,
 		HintText: `fix the TOML syntax: strings need quotes (task = "…"), stages are tables like [stages.plan]`}
 	var pe *unstable.ParserError
 	if errors.As(err, &pe) {
@@ -111,7 +112,7 @@ func decodeError(file string, data []byte, err error) *Error {
 		de := strict.Errors[0]
 		line, _ := de.Position()
 		key := de.Key()
-		e := &Error{File: file, Line: line, Field: strings.Join(key, "."), Msg: "unknown key", err: err}
+		e := &Error{File: file, Line: line, Field: strings.Join(key, "."), Msg: "unknown key", Err: err}
 		switch {
 		case len(key) == 1:
 			e.HintText = "the top-level keys are description and jobs; stages go in [stages.NAME] tables"
@@ -121,7 +122,7 @@ func decodeError(file string, data []byte, err error) *Error {
 			e.HintText = "an artifact has path and headings"
 		case len(key) == 3 && key[0] == "stages":
 			e.HintText = "the keys of a stage are " + strings.Join(stageKeys, ", ")
-			if s := suggest(key[2], stageKeys); s != "" {
+			if s := fielderr.Suggest(key[2], stageKeys); s != "" {
 				e.HintText = "did you mean " + s + "?"
 			}
 		case len(key) == 4 && key[2] == "artifacts":
@@ -134,7 +135,7 @@ func decodeError(file string, data []byte, err error) *Error {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		line, col := de.Position()
-		e := &Error{File: file, Line: line, Field: strings.Join(de.Key(), "."), err: err,
+		e := &Error{File: file, Line: line, Field: strings.Join(de.Key(), "."), Err: err,
 			Msg:      "invalid TOML: " + strings.TrimPrefix(de.Error(), "toml: "),
 			HintText: fmt.Sprintf("fix the TOML at line %d, column %d", line, col)}
 		if m := typeMismatch.FindStringSubmatch(de.Error()); m != nil {
@@ -143,7 +144,7 @@ func decodeError(file string, data []byte, err error) *Error {
 		}
 		return e
 	}
-	return &Error{File: file, Msg: wrongType(err), err: err,
+	return &Error{File: file, Msg: wrongType(err), Err: err,
 		HintText: "see 'Workflows' in the README for the type of each key"}
 }
 

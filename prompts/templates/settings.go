@@ -6,9 +6,9 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/fielderr"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -29,30 +29,7 @@ const maxText = 300
 
 // FileError is a problem in a template's file: the file, the line, the field, what is
 // wrong and how to fix it, as the config files' errors read.
-type FileError struct {
-	File     string
-	Line     int // 0 when unknown
-	Field    string
-	Msg      string
-	HintText string
-}
-
-func (e *FileError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		b.WriteString(":" + strconv.Itoa(e.Line))
-	}
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// Hint says how to fix it.
-func (e *FileError) Hint() string { return e.HintText }
+type FileError = fielderr.Error
 
 // parseSettings reads a template.toml (file names it in errors).
 func parseSettings(data []byte, file string) (Settings, error) {

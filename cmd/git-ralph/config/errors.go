@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/fielderr"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -16,40 +17,31 @@ import (
 // "env RALPH_MAX_ITERATIONS: want an integer, got \"lots\"" or "--timeout: …"; the CLI
 // prints Hint() on its own line.
 type Error struct {
-	Kind     Kind   // where the bad value came from: FromUser, FromRepo, FromEnv or FromFlag
-	File     string // display path of the file ("" for env and flags)
-	Line     int    // 1-based line in File; 0 when unknown
-	Field    string // dotted key ("modes.plan.max_iterations"), variable name or flag name
-	Msg      string // what is wrong
-	HintText string // how to fix it; returned by Hint
-	err      error  // underlying cause (I/O errors), returned by Unwrap
+	Kind Kind // where the bad value came from: FromUser, FromRepo, FromEnv or FromFlag
+	// File, Line, Field (dotted key, variable name or flag name), Msg, HintText and the
+	// cause Err, with Hint and Unwrap: as the workflows' and templates' errors have them
+	fieldError
+}
+
+// fieldError is fielderr.Error under another name, so that Error can embed it: embedded
+// as it is, the field would be named Error, the name of Error's own method.
+type fieldError = fielderr.Error
+
+// wholeFileError is a problem of the file, not of one of its keys: it can't be read, or
+// is not TOML.
+func wholeFileError(kind Kind, file, msg, hint string, cause error) *Error {
+	return &Error{Kind: kind, fieldError: fieldError{File: file, Msg: msg, HintText: hint, Err: cause}}
 }
 
 // Error formats the problem as "FILE:LINE: FIELD: MSG", "env VAR: MSG" or "--flag: MSG".
 func (e *Error) Error() string {
-	var b strings.Builder
-	if e.File != "" {
-		b.WriteString(e.File)
-		if e.Line > 0 {
-			b.WriteString(":" + strconv.Itoa(e.Line))
-		}
-		b.WriteString(": ")
+	if e.Kind != FromEnv || e.Field == "" {
+		return e.fieldError.Error()
 	}
-	if e.Field != "" {
-		if e.Kind == FromEnv {
-			b.WriteString("env ")
-		}
-		b.WriteString(e.Field + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
+	env := e.fieldError
+	env.Field = "env " + env.Field
+	return env.Error()
 }
-
-// Hint says how to fix the problem, in one line, without a "hint:" prefix.
-func (e *Error) Hint() string { return e.HintText }
-
-// Unwrap returns the underlying cause, such as a permission error while reading a file.
-func (e *Error) Unwrap() error { return e.err }
 
 // problem is a value's fault before we know where the value came from.
 type problem struct{ msg, hint string }
@@ -60,7 +52,7 @@ func newProblem(hint, format string, args ...any) *problem {
 
 // at places p at origin o, naming field (for file values) or the variable or flag.
 func (p *problem) at(o Origin, field string) *Error {
-	e := &Error{Kind: o.Kind, File: o.File, Line: o.Line, Field: field, Msg: p.msg, HintText: p.hint}
+	e := &Error{Kind: o.Kind, fieldError: fieldError{File: o.File, Line: o.Line, Field: field, Msg: p.msg, HintText: p.hint}}
 	if o.Kind == FromEnv || o.Kind == FromFlag {
 		e.Field = o.Name
 	}
@@ -70,10 +62,10 @@ func (p *problem) at(o Origin, field string) *Error {
 // tomlError turns a go-toml syntax error into an *Error at its line.
 func tomlError(file string, kind Kind, err error) *Error {
 	if errors.Is(err, ErrTooManyDefinitions) {
-		return &Error{Kind: kind, File: file, Msg: "refusing to read the file: " + err.Error(), err: err,
-			HintText: "a config needs a few dozen keys; remove the generated ones"}
+		return wholeFileError(kind, file, "refusing to read the file: "+err.Error(),
+			"a config needs a few dozen keys; remove the generated ones", err)
 	}
-	e := &Error{Kind: kind, File: file, Msg: "invalid TOML: " + strings.TrimPrefix(err.Error(), "toml: "), err: err}
+	e := wholeFileError(kind, file, "invalid TOML: "+strings.TrimPrefix(err.Error(), "toml: "), "", err)
 	col := 0
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
@@ -122,25 +114,17 @@ var aliases = map[string]string{
 	"verbose": "show_agent_output",
 }
 
-// suggest returns the valid name closest to name, or "" when none is close enough.
+// suggest returns the valid name closest to name, or "" when none is close enough: an
+// alias, else the nearest by edit distance, else a name that a shortened one begins.
 func suggest(name string, valid []string) string {
 	norm := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
 	if a, ok := aliases[norm]; ok && contains(valid, a) {
 		return a
 	}
-	best, bestDist := "", -1
-	for _, v := range valid {
-		d := editDistance(norm, v)
-		if d <= 2 || d <= len(v)/3 {
-			if bestDist < 0 || d < bestDist {
-				best, bestDist = v, d
-			}
-		}
+	if s := fielderr.Suggest(name, valid); s != "" {
+		return s
 	}
-	if best == "" {
-		best = longestSharedPrefix(norm, valid)
-	}
-	return best
+	return longestSharedPrefix(norm, valid)
 }
 
 // longestSharedPrefix returns the one valid name that shares the longest prefix, of at
@@ -172,30 +156,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	if len(a) > 256 { // no key is that long; don't spend time on it
-		return len(a)
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // fieldName joins a key path with dots, quoting parts that are not bare TOML keys.

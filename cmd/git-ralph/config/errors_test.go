@@ -240,11 +240,11 @@ func TestErrorFormat(t *testing.T) {
 		e    Error
 		want string
 	}{
-		{Error{Kind: FromRepo, File: ".ralph/config.toml", Line: 12, Field: "max_iterations", Msg: "must be at least 1, got 0"},
+		{Error{Kind: FromRepo, fieldError: fieldError{File: ".ralph/config.toml", Line: 12, Field: "max_iterations", Msg: "must be at least 1, got 0"}},
 			".ralph/config.toml:12: max_iterations: must be at least 1, got 0"},
-		{Error{Kind: FromRepo, File: ".ralph/config.toml", Msg: "can't read"}, ".ralph/config.toml: can't read"},
-		{Error{Kind: FromEnv, Field: "RALPH_PUSH", Msg: "bad"}, "env RALPH_PUSH: bad"},
-		{Error{Kind: FromFlag, Field: "--max", Msg: "bad"}, "--max: bad"},
+		{Error{Kind: FromRepo, fieldError: fieldError{File: ".ralph/config.toml", Msg: "can't read"}}, ".ralph/config.toml: can't read"},
+		{Error{Kind: FromEnv, fieldError: fieldError{Field: "RALPH_PUSH", Msg: "bad"}}, "env RALPH_PUSH: bad"},
+		{Error{Kind: FromFlag, fieldError: fieldError{Field: "--max", Msg: "bad"}}, "--max: bad"},
 	}
 	for _, tt := range tests {
 		if got := tt.e.Error(); got != tt.want {

@@ -75,11 +75,11 @@ func readSafely(root, path, display string, kind Kind) ([]byte, error) {
 		if root != "" {
 			where = " inside the repository"
 		}
-		return nil, &Error{Kind: kind, File: display, Msg: "refusing to read the file: " + refused.Reason,
-			HintText: "make it a regular file" + where + " of at most " + repofile.FormatSize(repofile.ConfigLimit), err: err}
+		return nil, wholeFileError(kind, display, "refusing to read the file: "+refused.Reason,
+			"make it a regular file"+where+" of at most "+repofile.FormatSize(repofile.ConfigLimit), err)
 	}
-	return nil, &Error{Kind: kind, File: display, Msg: "can't read the file: " + unwrapped(err).Error(),
-		HintText: "check that " + display + " is a readable file", err: err}
+	return nil, wholeFileError(kind, display, "can't read the file: "+unwrapped(err).Error(),
+		"check that "+display+" is a readable file", err)
 }
 
 // unwrapped drops the path from an *fs.PathError, which the message names already.
