@@ -32,6 +32,7 @@ type layer struct {
 	agentSeq []string // agent names in order of appearance
 	hooks    table
 	commands map[string]string // see Config.RepoCommands
+	display  string            // the file as shown in messages; "" when there is none
 }
 
 func newLayer() *layer {
