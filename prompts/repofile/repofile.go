@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -42,7 +43,14 @@ func (e *RefusedError) Hint() string {
 // repository at root. Symlinks are followed only while they stay inside root; display
 // names the file in errors. A missing file gives an error for which
 // errors.Is(err, fs.ErrNotExist) holds.
+//
+// A file in a git directory (.git, or a nested repository's) is refused like one outside
+// the repository, by its name or where its symlinks lead: git's own files are not the
+// repository's, and .git/config can hold the credentials of a remote.
 func ReadIn(root, name, display string, limit int64) ([]byte, error) {
+	if InGitDir(name) {
+		return nil, &RefusedError{Path: display, Reason: inGitDirReason, Limit: limit}
+	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
@@ -68,7 +76,25 @@ func ReadIn(root, name, display string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if rel, inside := resolveInside(root, name); inside && InGitDir(rel) {
+		return nil, &RefusedError{Path: display, Reason: inGitDirReason + " (through a symlink)", Limit: limit}
+	}
 	return readRegular(f, display, limit)
+}
+
+const inGitDirReason = "it is inside the git directory (.git), whose files are git's own, not the repository's"
+
+// InGitDir reports whether the relative path name leads into a git directory: one of its
+// parts is .git, in any case (on a case-insensitive file system .GIT is the same
+// directory). git never checks out a file of such a path, so only a path into git's own
+// files (or a nested repository's) has one.
+func InGitDir(name string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(name), "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveInside resolves the symlinks of name under root and reports where it leads,
