@@ -25,6 +25,7 @@ type RefusedError struct {
 	Path   string // as the caller named it, for the message
 	Reason string // "it is a FIFO, not a regular file", …
 	Limit  int64  // the size cap that applied
+	Fix    string // the hint, where it is not to make Path a regular file
 }
 
 func (e *RefusedError) Error() string {
@@ -33,6 +34,9 @@ func (e *RefusedError) Error() string {
 
 // Hint says what to do about it.
 func (e *RefusedError) Hint() string {
+	if e.Fix != "" {
+		return e.Fix
+	}
 	if e.Limit == 0 {
 		return "make " + e.Path + " a regular file inside the repository"
 	}
@@ -59,6 +63,10 @@ func ReadIn(root, name, display string, limit int64) ([]byte, error) {
 	name = filepath.FromSlash(name)
 	f, err := r.OpenFile(name, os.O_RDONLY|openFlags, 0)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if part, mode := notADirectory(r, name); part != "" {
+			return nil, &RefusedError{Path: display, Reason: fmt.Sprintf("%s on its way is %s, not a directory", part, kind(mode)),
+				Limit: limit, Fix: "make " + part + " a directory inside the repository, or remove it"}
+		}
 		// os.Root refuses every symlink that leaves root on the way, even an absolute
 		// one that comes back in: resolve it and try once more with where it leads.
 		rel, inside := resolveInside(root, name)
@@ -95,6 +103,24 @@ func InGitDir(name string) bool {
 		}
 	}
 	return false
+}
+
+// notADirectory names the first parent of name under r that exists, inside the root,
+// but is no directory — a FIFO, a regular file — with its type: the reason an open
+// failed that is not a way out of the repository. "" when there is none.
+func notADirectory(r *os.Root, name string) (string, fs.FileMode) {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(name)), "/")
+	for i := 1; i < len(parts); i++ {
+		part := strings.Join(parts[:i], "/")
+		info, err := r.Stat(filepath.FromSlash(part)) // a symlink followed only inside the root; a FIFO is not opened
+		if err != nil {
+			return "", 0
+		}
+		if !info.IsDir() {
+			return part, info.Mode()
+		}
+	}
+	return "", 0
 }
 
 // resolveInside resolves the symlinks of name under root and reports where it leads,
@@ -203,9 +229,11 @@ func tooLarge(display string, limit int64) error {
 	return &RefusedError{Path: display, Reason: "it is larger than " + FormatSize(limit), Limit: limit}
 }
 
-// kind names a file type that is not a regular file.
+// kind names a file's type for a refusal.
 func kind(m fs.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return "a file" // a part of a path where a directory belongs
 	case m.IsDir():
 		return "a directory"
 	case m&fs.ModeNamedPipe != 0:
