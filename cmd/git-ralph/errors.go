@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 )
@@ -41,6 +43,12 @@ func report(w io.Writer, err error) int {
 			return code
 		}
 	}
+	if readerGone(err) {
+		if exit == nil {
+			code = exitReaderGone
+		}
+		return code
+	}
 	// errors name files, commands and values from the repository: spell out whatever in
 	// them would drive the terminal
 	fmt.Fprintf(w, "error: %s\n", display.PrintableText(err.Error()))
@@ -51,4 +59,22 @@ func report(w io.Writer, err error) int {
 		}
 	}
 	return code
+}
+
+// exitReaderGone is the exit status of a command whose reader went away (`git ralph
+// templates | head -1`): the status a shell reports for git, which dies of SIGPIPE there.
+// git-ralph catches SIGPIPE (see watchSignals: a loop must outlive a closed stream to stop
+// its agent), so its writes fail with EPIPE instead, and it ends as quietly with the
+// same status.
+const exitReaderGone = 128 + int(syscall.SIGPIPE)
+
+// readerGone reports whether err is a write to git-ralph's own standard output or error
+// that failed because nothing reads them any more. A broken pipe to a program git-ralph
+// started (an agent's stdin) is an error to report, so only these two files count.
+func readerGone(err error) bool {
+	var pe *os.PathError
+	if !errors.As(err, &pe) || pe.Op != "write" || !errors.Is(pe.Err, syscall.EPIPE) {
+		return false
+	}
+	return pe.Path == os.Stdout.Name() || pe.Path == os.Stderr.Name()
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
@@ -41,14 +40,9 @@ func (c *LogsCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if c.Iteration != "" {
-		err = c.printOutput(ctx, s, root)
-	} else {
-		err = c.printLog(ctx, s, root)
+		return c.printOutput(ctx, s, root)
 	}
-	if errors.Is(err, syscall.EPIPE) {
-		return nil // the reader has seen enough: `git ralph logs | head`
-	}
-	return err
+	return c.printLog(ctx, s, root)
 }
 
 // check refuses flags that mean nothing together.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/fleet"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
@@ -26,6 +27,7 @@ type stageView struct {
 	Needs      []string            `json:"needs"`
 	Gate       string              `json:"gate,omitempty"`
 	Worktree   string              `json:"worktree,omitempty"`
+	Unmerged   bool                `json:"unmerged,omitempty"`
 	Handler    bool                `json:"on_failure_only,omitempty"`
 	Runs       int                 `json:"runs"`
 	Iterations int                 `json:"iterations"`
@@ -80,7 +82,7 @@ func (c *WorkflowStatusCmd) Run(ctx context.Context, s Streams) error {
 
 func newStageView(wf *workflow.Workflow, st *workflow.Stage, ss *history.StageState) stageView {
 	v := stageView{Name: st.Name, Status: ss.Status, Needs: wf.Needs(st), Gate: st.Gate, Worktree: ss.Worktree,
-		Handler: st.Handler, Runs: ss.Runs, Iterations: ss.Iterations, Run: ss.Run, Problem: ss.Problem,
+		Unmerged: ss.Unmerged, Handler: st.Handler, Runs: ss.Runs, Iterations: ss.Iterations, Run: ss.Run, Problem: ss.Problem,
 		Feedback: ss.Feedback, StaleSince: ss.StaleSince, EndedAt: ss.EndedAt}
 	if v.Needs == nil {
 		v.Needs = []string{}
@@ -120,6 +122,9 @@ func stageNote(st stageView) string {
 	if st.Worktree != "" {
 		notes = append(notes, "worktree "+st.Worktree)
 	}
+	if st.Unmerged {
+		notes = append(notes, "branch "+unmergedNote(st))
+	}
 	if st.Handler {
 		notes = append(notes, "runs on failure only")
 	}
@@ -130,6 +135,18 @@ func stageNote(st stageView) string {
 		notes = append(notes, "feedback: "+firstLine(st.Feedback))
 	}
 	return strings.Join(notes, "; ")
+}
+
+// unmergedNote says what becomes of the branch of a gated worktree stage not merged yet.
+func unmergedNote(st stageView) string {
+	branch := strings.TrimPrefix(fleet.BranchPrefix, "refs/heads/") + st.Worktree
+	switch st.Status {
+	case history.StageApproved:
+		return branch + " not merged yet: the next 'workflow run' merges it"
+	case history.StageRejected, history.StageStale:
+		return branch + " not merged: discarded when the stage runs again"
+	}
+	return branch + " not merged: merged once approved"
 }
 
 func exitText(code *int) string {

@@ -215,6 +215,9 @@ func (w *Workflow) errAt(field, format, hint string, args ...any) *Error {
 	return &Error{File: w.File, Line: line, Field: field, Msg: fmt.Sprintf(format, args...), HintText: hint}
 }
 
+// gitDirHint is the hint for a stage's prompt path into .git.
+const gitDirHint = `write the stage's prompt in a file of the work tree, like ".ralph/workflows/ship/plan.md": git's own files (its config can hold a remote's credentials) never go into a prompt`
+
 // stage checks one [stages.NAME] table.
 func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 	at := func(key string) string { return "stages." + name + "." + key }
@@ -240,6 +243,8 @@ func (w *Workflow) stage(name string, r *rawStage) (*Stage, error) {
 	switch {
 	case r.Prompt != "" && !filepath.IsLocal(r.Prompt):
 		return nil, w.errAt(at("prompt"), "%q is not a path inside the repository", `write a path relative to the repository root, like ".ralph/workflows/ship/plan.md"`, r.Prompt)
+	case r.Prompt != "" && repofile.InGitDir(r.Prompt):
+		return nil, w.errAt(at("prompt"), "%q is inside the git directory, not a file of the repository", gitDirHint, r.Prompt)
 	case r.Template != "" && !modePattern.MatchString(r.Template):
 		return nil, w.errAt(at("template"), "%q is not a template name", "'git ralph templates' lists the templates there are", r.Template)
 	case r.Template != "" && r.Prompt != "":
@@ -280,6 +285,8 @@ func (w *Workflow) checkArtifacts(s *Stage) error {
 			return w.errAt(field, "an artifact without a path", `write artifacts = [{ path = "plans/*.plan.md", headings = ["## Overview"] }]`)
 		case !filepath.IsLocal(filepath.FromSlash(a.Path)):
 			return w.errAt(field, "%q is not a path inside the repository", "write a path relative to the repository root", a.Path)
+		case repofile.InGitDir(a.Path):
+			return w.errAt(field, "%q is inside the git directory, not a file of the repository", "name a file the stage writes in the work tree", a.Path)
 		case err != nil:
 			return w.errAt(field, "%q is not a valid pattern: %v", "* matches within one directory, ? one character, [abc] one of those", a.Path, err)
 		case slices.Contains(a.Headings, ""):

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -24,6 +25,7 @@ type RefusedError struct {
 	Path   string // as the caller named it, for the message
 	Reason string // "it is a FIFO, not a regular file", …
 	Limit  int64  // the size cap that applied
+	Fix    string // the hint, where it is not to make Path a regular file
 }
 
 func (e *RefusedError) Error() string {
@@ -32,6 +34,9 @@ func (e *RefusedError) Error() string {
 
 // Hint says what to do about it.
 func (e *RefusedError) Hint() string {
+	if e.Fix != "" {
+		return e.Fix
+	}
 	if e.Limit == 0 {
 		return "make " + e.Path + " a regular file inside the repository"
 	}
@@ -42,7 +47,14 @@ func (e *RefusedError) Hint() string {
 // repository at root. Symlinks are followed only while they stay inside root; display
 // names the file in errors. A missing file gives an error for which
 // errors.Is(err, fs.ErrNotExist) holds.
+//
+// A file in a git directory (.git, or a nested repository's) is refused like one outside
+// the repository, by its name or where its symlinks lead: git's own files are not the
+// repository's, and .git/config can hold the credentials of a remote.
 func ReadIn(root, name, display string, limit int64) ([]byte, error) {
+	if InGitDir(name) {
+		return nil, &RefusedError{Path: display, Reason: inGitDirReason, Limit: limit}
+	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
@@ -51,6 +63,10 @@ func ReadIn(root, name, display string, limit int64) ([]byte, error) {
 	name = filepath.FromSlash(name)
 	f, err := r.OpenFile(name, os.O_RDONLY|openFlags, 0)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if part, mode := notADirectory(r, name); part != "" {
+			return nil, &RefusedError{Path: display, Reason: fmt.Sprintf("%s on its way is %s, not a directory", part, kind(mode)),
+				Limit: limit, Fix: "make " + part + " a directory inside the repository, or remove it"}
+		}
 		// os.Root refuses every symlink that leaves root on the way, even an absolute
 		// one that comes back in: resolve it and try once more with where it leads.
 		rel, inside := resolveInside(root, name)
@@ -68,7 +84,43 @@ func ReadIn(root, name, display string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if rel, inside := resolveInside(root, name); inside && InGitDir(rel) {
+		return nil, &RefusedError{Path: display, Reason: inGitDirReason + " (through a symlink)", Limit: limit}
+	}
 	return readRegular(f, display, limit)
+}
+
+const inGitDirReason = "it is inside the git directory (.git), whose files are git's own, not the repository's"
+
+// InGitDir reports whether the relative path name leads into a git directory: one of its
+// parts is .git, in any case (on a case-insensitive file system .GIT is the same
+// directory). git never checks out a file of such a path, so only a path into git's own
+// files (or a nested repository's) has one.
+func InGitDir(name string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(name), "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// notADirectory names the first parent of name under r that exists, inside the root,
+// but is no directory — a FIFO, a regular file — with its type: the reason an open
+// failed that is not a way out of the repository. "" when there is none.
+func notADirectory(r *os.Root, name string) (string, fs.FileMode) {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(name)), "/")
+	for i := 1; i < len(parts); i++ {
+		part := strings.Join(parts[:i], "/")
+		info, err := r.Stat(filepath.FromSlash(part)) // a symlink followed only inside the root; a FIFO is not opened
+		if err != nil {
+			return "", 0
+		}
+		if !info.IsDir() {
+			return part, info.Mode()
+		}
+	}
+	return "", 0
 }
 
 // resolveInside resolves the symlinks of name under root and reports where it leads,
@@ -177,9 +229,11 @@ func tooLarge(display string, limit int64) error {
 	return &RefusedError{Path: display, Reason: "it is larger than " + FormatSize(limit), Limit: limit}
 }
 
-// kind names a file type that is not a regular file.
+// kind names a file's type for a refusal.
 func kind(m fs.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return "a file" // a part of a path where a directory belongs
 	case m.IsDir():
 		return "a directory"
 	case m&fs.ModeNamedPipe != 0:

@@ -28,8 +28,16 @@ func TestReadIn(t *testing.T) {
 	must(t, os.Symlink("missing.md", filepath.Join(root, "dangling.md")))
 	must(t, os.Symlink("loop.md", filepath.Join(root, "loop.md")))
 	must(t, os.WriteFile(filepath.Join(root, "big.md"), make([]byte, 101), 0o644))
+	must(t, os.MkdirAll(filepath.Join(root, ".git"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, ".git", "config"), []byte("url = https://user:token@example.com/r.git"), 0o644))
+	must(t, os.Symlink(".git/config", filepath.Join(root, "gitconfig.md")))
+	must(t, os.MkdirAll(filepath.Join(root, ".github"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, ".github", "prompt.md"), []byte("Review it."), 0o644))
 	if runtime.GOOS != "windows" {
 		must(t, syscall.Mkfifo(filepath.Join(root, "fifo.md"), 0o644))
+		must(t, os.MkdirAll(filepath.Join(root, "own"), 0o755))
+		must(t, syscall.Mkfifo(filepath.Join(root, "own", "templates"), 0o644))
+		must(t, os.Symlink("templates", filepath.Join(root, "own", "linked")))
 	}
 
 	for _, tc := range []struct {
@@ -46,6 +54,15 @@ func TestReadIn(t *testing.T) {
 		{name: "fifo.md", refused: "it is a FIFO (named pipe), not a regular file"},
 		{name: "big.md", refused: "it is larger than 100 bytes"},
 		{name: "loop.md", refused: "it is a symlink that leads to itself"}, // it said "leads outside the repository"
+		{name: ".git/config", refused: "inside the git directory (.git)"},
+		{name: ".GIT/config", refused: "inside the git directory (.git)"},
+		{name: "sub/../.git/config", refused: "inside the git directory (.git)"},
+		{name: "gitconfig.md", refused: "inside the git directory (.git), whose files are git's own, not the repository's (through a symlink)"},
+		{name: ".github/prompt.md", want: "Review it."},
+		// a part of the path that is no directory: said so, not "leads outside the repository"
+		{name: "own/templates/tdd/PROMPT.md", refused: "own/templates on its way is a FIFO (named pipe), not a directory"},
+		{name: "own/linked/tdd/PROMPT.md", refused: "own/linked on its way is a FIFO (named pipe), not a directory"},
+		{name: "prompt.md/x", refused: "prompt.md on its way is a file, not a directory"},
 		{name: "dangling.md", missing: true},
 		{name: "nothing.md", missing: true},
 	} {

@@ -81,10 +81,13 @@ type Value[T any] struct {
 
 // Config is the resolved configuration.
 type Config struct {
-	Agent                Value[string]        // built-in preset name; "" = none (the CLI validates names)
-	AgentCmd             Value[string]        // command run with sh -c; "" = none
-	Mode                 Value[string]        // the selected mode, "build" by default
-	MaxIterations        Value[int]           // effective limit from max_iterations and unlimited; 0 = unlimited
+	Agent    Value[string] // built-in preset name; "" = none (the CLI validates names)
+	AgentCmd Value[string] // command run with sh -c; "" = none
+	Mode     Value[string] // the selected mode, "build" by default
+	// MaxIterations is the limit from max_iterations and unlimited; 0 = unlimited. It and
+	// the timeouts bound what a loop spends: a repository's file can lower what the user's
+	// file sets but not raise it (see iterationLimit and safeguard).
+	MaxIterations        Value[int]
 	IterationTimeout     Value[time.Duration] // 0 = none (the default, or "" in a file or flag)
 	OutputTimeout        Value[time.Duration] // stop an agent silent this long; 0 = none (the default, or "")
 	IdleThreshold        Value[int]           // 0 = never stop for idleness
@@ -226,6 +229,7 @@ func Load(src Sources) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	user.display = displayPath(src.UserFile, home)
 	repoPath := ""
 	if src.RepoRoot != "" {
 		repoPath = RepoFile

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -182,9 +183,10 @@ func TestMaxIterations(t *testing.T) {
 		origin string
 	}{
 		{"built-in 5", fixture{}, 5, "default"},
-		{"top-level unlimited", fixture{repo: "unlimited = true\n"}, 0, ".ralph/config.toml:1"},
+		{"top-level unlimited", fixture{user: "unlimited = true\n"}, 0, userDisplay + ":1"},
+		{"repo unlimited where the user's is", fixture{user: "unlimited = true\n", repo: "unlimited = true\n"}, 0, ".ralph/config.toml:1"},
 		{"max wins a tie in the same table", fixture{repo: "unlimited = true\nmax_iterations = 7\n"}, 7, ".ralph/config.toml:2"},
-		{"mode unlimited beats top-level max", fixture{repo: "max_iterations = 7\n[modes.plan]\nunlimited = true\n",
+		{"mode unlimited beats top-level max", fixture{user: "unlimited = true\n", repo: "max_iterations = 7\n[modes.plan]\nunlimited = true\n",
 			flags: []Flag{plan}}, 0, ".ralph/config.toml:3 [modes.plan]"},
 		{"mode max beats top-level unlimited", fixture{repo: "unlimited = true\n[modes.plan]\nmax_iterations = 3\n",
 			flags: []Flag{plan}}, 3, ".ralph/config.toml:3 [modes.plan]"},
@@ -207,6 +209,16 @@ func TestMaxIterations(t *testing.T) {
 			env: []string{"RALPH_UNLIMITED=false"}}, 8, "~/.config/git-ralph/config.toml:1"},
 		{"--unlimited=false overrides the repo's unlimited", fixture{repo: "unlimited = true\n",
 			flags: []Flag{{Key: "unlimited", Name: "--unlimited", Raw: "false"}}}, 5, "flag --unlimited"},
+		// a repository's file sets its loops' length over the default, but not over the user's own limit
+		{"repo raises the default", fixture{repo: "max_iterations = 40\n"}, 40, ".ralph/config.toml:1"},
+		{"repo cannot raise the user's", fixture{user: "max_iterations = 10\n", repo: "max_iterations = 40\n"}, 10, userDisplay + ":1"},
+		{"repo mode cannot raise the user's mode", fixture{user: "[modes.build]\nmax_iterations = 10\n", repo: "[modes.build]\nmax_iterations = 40\n"},
+			10, userDisplay + ":2 [modes.build]"},
+		{"repo lowers the user's", fixture{user: "max_iterations = 10\n", repo: "max_iterations = 3\n"}, 3, ".ralph/config.toml:1"},
+		{"--unlimited=false brings back the user's lower max", fixture{user: "max_iterations = 10\n", repo: "max_iterations = 40\nunlimited = true\n",
+			flags: []Flag{{Key: "unlimited", Name: "--unlimited", Raw: "false"}}}, 10, userDisplay + ":1"},
+		{"--unlimited over the repo's unlimited", fixture{repo: "unlimited = true\n", flags: []Flag{unlimited}}, 0, "flag --unlimited"},
+		{"--max over the repo's unlimited", fixture{user: "max_iterations = 10\n", repo: "unlimited = true\n", flags: []Flag{max("30")}}, 30, "flag --max"},
 		{"inside an outer loop RALPH_MAX_ITERATIONS is ignored", fixture{repo: "max_iterations = 7\n",
 			env: []string{"RALPH_RUN=r1", "RALPH_MAX_ITERATIONS=1"}}, 7, ".ralph/config.toml:1"},
 		{"empty RALPH_MAX_ITERATIONS counts as unset", fixture{repo: "max_iterations = 7\n",
@@ -217,6 +229,62 @@ func TestMaxIterations(t *testing.T) {
 			c := tt.f.mustLoad(t)
 			if c.MaxIterations.V != tt.want || c.MaxIterations.Origin.String() != tt.origin {
 				t.Errorf("max iterations %d from %s, want %d from %s", c.MaxIterations.V, c.MaxIterations.Origin, tt.want, tt.origin)
+			}
+		})
+	}
+}
+
+// TestRepoCannotLiftIterationLimit: a clone's unlimited = true would lift every limit of a
+// user who runs a loop in it; it is refused, naming the line, unless the user's file (or
+// a flag or variable) says unlimited itself.
+func TestRepoCannotLiftIterationLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    fixture
+		want string
+	}{
+		{"over the default", fixture{repo: "\nunlimited = true\n"},
+			".ralph/config.toml:2: unlimited: a repository's config may not lift your iteration limit of 5 (default)"},
+		{"over the user's max", fixture{user: "max_iterations = 10\n", repo: "unlimited = true\n"},
+			".ralph/config.toml:1: unlimited: a repository's config may not lift your iteration limit of 10 (" + userDisplay + ":1)"},
+		{"in the mode's section", fixture{repo: "max_iterations = 7\n[modes.build]\nunlimited = true\n"},
+			".ralph/config.toml:3: modes.build.unlimited: a repository's config may not lift"},
+		{"over the user's unlimited = false", fixture{user: "unlimited = true\n[modes.build]\nunlimited = false\n", repo: "unlimited = true\n"},
+			".ralph/config.toml:1: unlimited: a repository's config may not lift your iteration limit of 5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.f.load(t)
+			var cerr *Error
+			if !errors.As(err, &cerr) || !strings.HasPrefix(err.Error(), tc.want) || cerr.Kind != FromRepo {
+				t.Fatalf("err = %v; want a repository *Error starting %q", err, tc.want)
+			}
+			if h := cerr.Hint(); !strings.Contains(h, "--unlimited") || !strings.Contains(h, userDisplay) {
+				t.Errorf("hint %q: want --unlimited and the user's file", h)
+			}
+		})
+	}
+}
+
+// TestRepoCannotLiftTimeouts: a repository's timeouts may be shorter than the user's, never
+// longer or none.
+func TestRepoCannotLiftTimeouts(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		f             fixture
+		iter, silence time.Duration
+	}{
+		{"repo alone", fixture{repo: "iteration_timeout = \"2h\"\noutput_timeout = \"20m\"\n"}, 2 * time.Hour, 20 * time.Minute},
+		{"repo shorter", fixture{user: "iteration_timeout = \"1h\"\n", repo: "iteration_timeout = \"30m\"\n"}, 30 * time.Minute, 0},
+		{"repo longer", fixture{user: "iteration_timeout = \"1h\"\noutput_timeout = \"5m\"\n", repo: "iteration_timeout = \"9h\"\noutput_timeout = \"50m\"\n"},
+			time.Hour, 5 * time.Minute},
+		{"repo none", fixture{user: "iteration_timeout = \"1h\"\n", repo: "[modes.build]\niteration_timeout = \"\"\n"}, time.Hour, 0},
+		{"flag longer", fixture{user: "iteration_timeout = \"1h\"\n", flags: []Flag{{Key: "iteration_timeout", Name: "--timeout", Raw: "3h"}}}, 3 * time.Hour, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.f.mustLoad(t)
+			if c.IterationTimeout.V != tc.iter || c.OutputTimeout.V != tc.silence {
+				t.Errorf("iteration_timeout %s (%s), output_timeout %s (%s); want %s, %s", c.IterationTimeout.V, c.IterationTimeout.Origin,
+					c.OutputTimeout.V, c.OutputTimeout.Origin, tc.iter, tc.silence)
 			}
 		})
 	}
@@ -318,7 +386,7 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 }
 
 func TestIterationTimeoutEmptyMeansNone(t *testing.T) {
-	c := fixture{repo: "iteration_timeout = \"30m\"\n[modes.build]\niteration_timeout = \"\"\n"}.mustLoad(t)
+	c := fixture{user: "iteration_timeout = \"30m\"\n[modes.build]\niteration_timeout = \"\"\n"}.mustLoad(t)
 	if c.IterationTimeout.V != 0 || c.IterationTimeout.Origin.Mode != "build" {
 		t.Errorf("iteration_timeout %s from %s, want none from the mode section", c.IterationTimeout.V, c.IterationTimeout.Origin)
 	}

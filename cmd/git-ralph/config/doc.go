@@ -14,8 +14,13 @@
 // mode section), and defaults to "build".
 //
 // max_iterations and unlimited are one setting: the higher tier wins, max_iterations
-// wins a tie, and unlimited = false never overrides anything (SPEC: --max > --unlimited >
-// mode setting > top level setting > 5).
+// wins a tie, and unlimited = false brings back a lower tier's limit (SPEC: --max >
+// --unlimited > mode setting > top level setting > 5).
+//
+// The settings that cap the user's spend are the exception to this order: the budgets,
+// the iteration limit, the timeouts, stop_on_overage and stagnation_threshold. There the
+// repository's file (a clone's: the repository author's) may tighten the user's file but
+// not loosen it, and its unlimited = true over the user's limit is an error.
 //
 // git ralph sets RALPH_MODE and RALPH_MAX_ITERATIONS for the agents it runs; when RALPH_RUN
 // is set we run inside such an agent, and those two variables describe the outer loop,

@@ -32,6 +32,7 @@ type layer struct {
 	agentSeq []string // agent names in order of appearance
 	hooks    table
 	commands map[string]string // see Config.RepoCommands
+	display  string            // the file as shown in messages; "" when there is none
 }
 
 func newLayer() *layer {
@@ -245,7 +246,11 @@ func (d *fileDecoder) set(t table, s *spec, v any, o Origin, field string) *Erro
 	return nil
 }
 
-// checkInsideRepo requires the repository's prompt paths to stay inside it.
+// gitDirHint is the hint for a prompt path into .git.
+const gitDirHint = `write the prompt in a file of the work tree, like "prompts/plan.md": git's own files (its config can hold a remote's credentials) never go into a prompt`
+
+// checkInsideRepo requires the repository's prompt paths to stay inside it, and out of
+// its git directory.
 func checkInsideRepo(v any) *problem {
 	list, _ := v.([]string)
 	if s, ok := v.(string); ok {
@@ -255,6 +260,9 @@ func checkInsideRepo(v any) *problem {
 		if !filepath.IsLocal(p) {
 			return newProblem(`write a path relative to the repository root, like "prompts/plan.md"`,
 				"%q is not a path inside the repository", p)
+		}
+		if repofile.InGitDir(p) {
+			return newProblem(gitDirHint, "%q is inside the git directory, not a file of the repository", p)
 		}
 	}
 	return nil

@@ -46,11 +46,10 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		Agent:                get[string](ts, "agent"),
 		AgentCmd:             get[string](ts, "agent_cmd"),
 		Mode:                 mode,
-		MaxIterations:        maxIterations(ts),
-		IterationTimeout:     get[time.Duration](ts, "iteration_timeout"),
-		OutputTimeout:        get[time.Duration](ts, "output_timeout"),
+		IterationTimeout:     safeguard(user, repo, mode.V, env, flags, "iteration_timeout", tighter[time.Duration]),
+		OutputTimeout:        safeguard(user, repo, mode.V, env, flags, "output_timeout", tighter[time.Duration]),
 		IdleThreshold:        get[int](ts, "idle_threshold"),
-		StagnationThreshold:  safeguard(user, repo, mode.V, env, flags, "stagnation_threshold", stopsSooner),
+		StagnationThreshold:  safeguard(user, repo, mode.V, env, flags, "stagnation_threshold", tighter[int]),
 		StagnationSimilarity: get[int](ts, "stagnation_similarity"),
 		MaxConsecutiveErrors: get[int](ts, "max_consecutive_errors"),
 		MaxOutputBuffer:      get[int64](ts, "max_output_buffer"),
@@ -80,37 +79,15 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		Hooks:                mergeHooks(user, repo),
 		repoCommands:         repo.commands,
 	}
+	limit, err := iterationLimit(user, repo, mode.V, env, flags)
+	if err != nil {
+		return nil, err
+	}
+	c.MaxIterations = limit
 	if err := checkBackoff(c); err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-// maxIterations applies "--max > --unlimited > mode setting > top level setting > 5":
-// the highest tier that sets max_iterations or unlimited decides, and max_iterations wins
-// within a tier. unlimited = true means no limit; unlimited = false means a limit: the
-// max_iterations of the highest lower tier that sets one, else the default 5, which is
-// then credited to the unlimited = false that brought it back.
-func maxIterations(ts tiers) Value[int] {
-	for i := len(ts) - 1; i >= 0; i-- {
-		if s, ok := ts[i]["max_iterations"]; ok {
-			n, _ := s.v.(int)
-			return Value[int]{V: n, Origin: s.origin}
-		}
-		s, ok := ts[i]["unlimited"]
-		if !ok {
-			continue
-		}
-		if s.v == true {
-			return Value[int]{V: 0, Origin: s.origin}
-		}
-		limit := get[int](ts[:i], "max_iterations")
-		if limit.Origin.Kind == FromDefault {
-			limit.Origin = s.origin
-		}
-		return limit
-	}
-	return Value[int]{}
 }
 
 // budget resolves max_cost, max_tokens or daily_max_cost, which cap the user's own spend: a flag or
@@ -129,8 +106,8 @@ func budget[T int | float64](user, repo *layer, mode string, env, flags table, k
 	return fromUser
 }
 
-// safeguard resolves a setting that protects the user's money: stop_on_overage and
-// stagnation_threshold. A flag or variable decides (the user's, now); else the repository's
+// safeguard resolves a setting that protects the user's money: stop_on_overage,
+// stagnation_threshold and the timeouts of an iteration. A flag or variable decides (the user's, now); else the repository's
 // file applies only where it is stricter than the user's file (or the default). A clone's
 // config is the repository author's, so it may make a loop stop sooner but never lift a
 // protection the user chose or the default gives, as with the budgets.
@@ -149,8 +126,8 @@ func safeguard[T comparable](user, repo *layer, mode string, env, flags table, k
 // stopsOnOverage: stopping on paid extra usage is stricter than going on.
 func stopsOnOverage(a, b bool) bool { return a && !b }
 
-// stopsSooner: a stagnation threshold stops sooner when it is on and lower; 0 is off.
-func stopsSooner(a, b int) bool { return a > 0 && (b == 0 || a < b) }
+// tighter: a threshold or timeout a stops sooner than b when it is on and lower; 0 is off.
+func tighter[T int | time.Duration](a, b T) bool { return a > 0 && (b == 0 || a < b) }
 
 // rank orders origins by precedence, mode sections above their file's top level.
 func rank(o Origin) int {

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestReportReaderGone: a write to git-ralph's own stdout or stderr that nobody reads any
+// more ends quietly with 141, as git does (killed by SIGPIPE); a broken pipe to a program
+// git-ralph started is still an error to report.
+func TestReportReaderGone(t *testing.T) {
+	epipe := func(path string) error {
+		return fmt.Errorf("listing templates: %w", &os.PathError{Op: "write", Path: path, Err: syscall.EPIPE})
+	}
+	for _, tc := range []struct {
+		name  string
+		err   error
+		code  int
+		error bool // whether "error:" is printed
+	}{
+		{"stdout", epipe(os.Stdout.Name()), 141, false},
+		{"stderr", epipe(os.Stderr.Name()), 141, false},
+		{"the loop's own code stands", &exitError{code: 2, err: epipe(os.Stdout.Name())}, 2, false},
+		{"a child's stdin", epipe("|1"), 1, true},
+		{"a read", fmt.Errorf("x: %w", &os.PathError{Op: "read", Path: os.Stdout.Name(), Err: syscall.EPIPE}), 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w bytes.Buffer
+			if code := report(&w, tc.err); code != tc.code {
+				t.Errorf("code %d, want %d", code, tc.code)
+			}
+			if got := strings.HasPrefix(w.String(), "error: "); got != tc.error {
+				t.Errorf("printed %q; want an error printed: %v", w.String(), tc.error)
+			}
+		})
+	}
+}
