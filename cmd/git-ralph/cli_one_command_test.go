@@ -30,8 +30,9 @@ func wholeModel(t testing.TB) *kong.Node {
 // holds that command alone, except the commands that are handed the parser and print
 // the whole CLI.
 func TestEveryCommandGetsItsOneCommandParser(t *testing.T) {
+	model := wholeModel(t)
 	var whole []string
-	for _, c := range wholeModel(t).Children {
+	for _, c := range model.Children {
 		for _, name := range append([]string{c.Name}, c.Aliases...) {
 			k := oneCommandParser([]string{name}, Streams{}, func(int) {})
 			if k == nil {
@@ -41,7 +42,7 @@ func TestEveryCommandGetsItsOneCommandParser(t *testing.T) {
 			if got := k.Model.Children; len(got) != 1 || got[0].Name != c.Name {
 				t.Errorf("the one-command parser of %q holds %s, want %s alone", name, names(got), c.Name)
 			}
-			if got, want := flagNames(k.Model.Flags), slices.DeleteFunc(flagNames(wholeModel(t).Flags), func(n string) bool { return n == "help" }); !slices.Equal(got, want) {
+			if got, want := flagNames(k.Model.Flags), slices.DeleteFunc(flagNames(model.Flags), func(n string) bool { return n == "help" }); !slices.Equal(got, want) {
 				t.Errorf("the one-command parser of %q has the global flags %v, want %v", name, got, want)
 			}
 		}
@@ -105,14 +106,20 @@ func TestNoOneCommandParserWhereTheWholeModelShows(t *testing.T) {
 	}
 }
 
-// Every leaf command with every one of its flags, each spelled every way, repeated and
-// with negative numbers, reads the same through run's parsing as through the whole
-// parser: the same command with the same values, or the same error.
-func TestOneCommandParserReadsAsTheWholeOne(t *testing.T) {
+// textFile is a file for the flags that want an existing one (inject --file).
+func textFile(t *testing.T) string {
 	file := filepath.Join(t.TempDir(), "text.md")
 	if err := os.WriteFile(file, []byte("more tests\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return file
+}
+
+// Every leaf command with every one of its flags, each spelled every way, repeated and
+// with negative numbers, reads the same through run's parsing as through the whole
+// parser: the same command with the same values, or the same error.
+func TestOneCommandParserReadsAsTheWholeOne(t *testing.T) {
+	file := textFile(t)
 	fast := 0
 	for _, cmd := range leafCommands(wholeModel(t)) {
 		if oneCommandParser(strings.Fields(cmd.Path()), Streams{}, func(int) {}) == nil {
@@ -136,10 +143,7 @@ func TestOneCommandParserReadsAsTheWholeOne(t *testing.T) {
 // Hand-picked command lines read the same through run's parsing as through the whole
 // parser.
 func TestCommandLinesReadAsByTheWholeParser(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "text.md")
-	if err := os.WriteFile(file, []byte("more tests\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := textFile(t)
 	for _, line := range []string{
 		"merge one --validate true",
 		"merge one --validate=true --squash --max 3 --max 4 --notify desktop,bell",
@@ -355,10 +359,7 @@ func number(t reflect.Type) bool {
 // What run prints and returns for a command line it does not run (an error, help,
 // the version) is what it printed with the whole parser.
 func TestRunPrintsWhatTheWholeParserDoes(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "text.md")
-	if err := os.WriteFile(file, []byte("more tests\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := textFile(t)
 	for _, args := range [][]string{
 		{}, {"--help"}, {"-h"}, {"--version"}, {"version", "--version"},
 		{"merge"}, {"merge", "-h"}, {"merge", "one", "--help"}, {"merge", "--version"},
