@@ -53,8 +53,11 @@ func TestJudgeCommandLines(t *testing.T) {
 	}
 }
 
-// TestJudgeKeepsTheAgentsReading: a read-only judge line keeps the flags the preset's
-// reader depends on and drops every permission-skipping one.
+// TestJudgeKeepsTheAgentsReading: a read-only judge line keeps every flag of the agent's
+// (the headless and output flags its reader depends on) but those that turn the CLI's
+// approvals or sandbox off. copilot keeps --allow-all, which its plan mode overrides
+// (realagents: its judge's write is blocked), and without which a headless run may wait
+// for an approval.
 func TestJudgeKeepsTheAgentsReading(t *testing.T) {
 	skipping := []string{"--dangerously-skip-permissions", "--dangerously-bypass-approvals-and-sandbox", "yolo", "--auto"}
 	for _, name := range Names() {
