@@ -310,10 +310,12 @@ func (h *head) Write(p []byte) (int, error) {
 }
 
 // runJudge runs the judge once with prompt, as an agent runs: the preset's command line
-// and output reader when Judge names a preset, else Judge as a command with sh -c and
-// the prompt on stdin, read as plain text.
+// (in the CLI's read-only mode, where it has one) and output reader when Judge names a
+// preset, else Judge as a command, as written, with sh -c and the prompt on stdin, read
+// as plain text.
 func (r *runner) runJudge(ctx context.Context, i int, prompt string, log io.Writer) (agent.Result, agentcli.Report, error) {
 	preset, isPreset := agentcli.Lookup(r.cfg.Judge)
+	preset, _ = preset.AsJudge() // in the CLI's read-only mode, where it has one
 	spec := agent.Spec{Command: r.cfg.Judge, Dir: r.cfg.Dir, Env: r.agentEnv(i), Prompt: strings.NewReader(prompt), Log: log,
 		Timeout: r.judgeTimeout(), OutputTimeout: r.cfg.OutputTimeout, Grace: r.deps.Grace, MaxOutput: maxJudgeOutput,
 		Hurry: r.deps.Hurry, Started: r.agentStarted, Marker: "RALPH_RUN=" + r.res.Run, Watchdog: r.deps.Watchdog}

@@ -22,6 +22,9 @@ func init() {
 			return configureClaude(t, home, baseURL, "ANTHROPIC_API_KEY=sk-ant-api03-realagents-fake-key")
 		},
 		totals: claudeTotals,
+		// plan mode (--permission-mode plan) blocks the shell's redirection
+		judgeRefuses: "was blocked. For security, Claude Code may only write to files",
+		judgeCmd:     "claude -p --dangerously-skip-permissions",
 		says: map[errorKind]string{
 			quotaError: "Credit balance is too low",
 			authError:  "Invalid API key · Fix external API key",
@@ -49,6 +52,7 @@ func init() {
 			"judge-words":       "same as claude with an API key: the judge is the same CLI, read the same whatever the account",
 			"judge-hangs":       "same as claude with an API key: the account plays no part in a stream that never ends",
 			"judge-writes":      "same as claude with an API key: the judge is the same CLI, whatever the account",
+			"judge-cmd-writes":  "same as claude with an API key: the judge is the same CLI, whatever the account",
 		},
 	})
 }

@@ -26,6 +26,15 @@ type agentCLI struct {
 	// says holds, per kind of failure, words of the CLI's own message about it, which
 	// git-ralph must pass on to the user.
 	says map[errorKind]string
+	// judgeRefuses are words of the CLI's own refusal of a write by a --judge of its
+	// preset, which runs in the CLI's read-only mode: the judge's next model request
+	// carries them back to the model (judge-writes). "" for a CLI whose preset judge
+	// runs with the agent's own permissions, which git-ralph's check afterwards catches.
+	judgeRefuses string
+	// judgeCmd is the CLI as a --judge command a user could write: its permissions
+	// skipped, its output plain text. git-ralph runs a command as written, so this judge
+	// can write (judge-cmd-writes).
+	judgeCmd string
 	// skip names scenarios this CLI cannot play, with the reason (shown in the test log).
 	skip map[string]string
 	// more are scenarios of this CLI's own, played after the common ones: what it does

@@ -24,6 +24,9 @@ func init() {
 		api:       codexAPI,
 		configure: configureCodex,
 		totals:    codexTotals,
+		// the read-only sandbox (--sandbox read-only) runs the command, which cannot write
+		judgeRefuses: "until.txt: Read-only file system",
+		judgeCmd:     "codex exec --dangerously-bypass-approvals-and-sandbox -",
 		says: map[errorKind]string{
 			// codex's own words for these HTTP answers (codex-rs: QuotaExceeded, and the
 			// status line it prints for any other unexpected status)

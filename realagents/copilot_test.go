@@ -22,6 +22,9 @@ func init() {
 		preset:    "copilot",
 		api:       chatDialect{cli: "copilot", model: copilotModel, reasoning: "reasoning_text", describe: true}.api,
 		configure: configureCopilot,
+		// plan mode (--plan) blocks a shell command that would modify files
+		judgeRefuses: "Plan mode does not permit changes",
+		judgeCmd:     "copilot --allow-all --no-ask-user",
 		// totals: none. Its JSON output carries no token counts: the result's usage has
 		// premiumRequests and durations only, and assistant.usage is not printed
 		// (github/copilot-cli#4107), so the tests check that git-ralph records none.
@@ -86,6 +89,9 @@ func init() {
 		name:    "copilot-anthropic",
 		preset:  "copilot",
 		account: "anthropic",
+		// plan mode, whatever the provider
+		judgeRefuses: "Plan mode does not permit changes",
+		judgeCmd:     "copilot --allow-all --no-ask-user",
 		api: func(m *mock) http.Handler {
 			// an API key's headers and words; 5xx answered at once, as copilot retries
 			// them itself

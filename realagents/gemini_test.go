@@ -22,6 +22,9 @@ func init() {
 		api:       geminiAPI,
 		configure: geminiConfigure,
 		totals:    geminiTotals,
+		// plan mode (--approval-mode plan) offers the judge no shell tool at all
+		judgeRefuses: `Tool \"run_shell_command\" not found`,
+		judgeCmd:     "gemini --approval-mode yolo --skip-trust",
 		says: map[errorKind]string{
 			// gemini-cli's own words for a daily quota (its TerminalQuotaError)
 			quotaError: "You have exhausted your daily quota on this model.",
@@ -103,7 +106,7 @@ func geminiAPI(m *mock) http.Handler {
 				geminiError(w, tr.Fail)
 				return
 			}
-			if tr.Shell != "" {
+			if tr.Shell != "" && !m.judged(body) {
 				geminiCheckShellTool(m, body)
 			}
 			geminiStream(w, req, m, tr, model)

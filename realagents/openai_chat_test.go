@@ -89,7 +89,7 @@ func (d chatDialect) api(m *mock) http.Handler {
 			startChat(w, req)
 			m.hang(r.Context())
 		default:
-			if tr.Shell != "" {
+			if tr.Shell != "" && !m.judged(body) {
 				if err := req.checkShellTool(d.cli); err != nil {
 					m.t.Error(err)
 				}

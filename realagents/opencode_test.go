@@ -18,6 +18,9 @@ func init() {
 		api:       chatDialect{cli: "opencode", model: opencodeModel, reasoning: "reasoning_content"}.api,
 		configure: configureOpencode,
 		totals:    opencodeTotals,
+		// the plan agent with bash denied offers the judge no bash tool at all
+		judgeRefuses: "Model tried to call unavailable tool 'bash'",
+		judgeCmd:     "opencode run --auto",
 		says: map[errorKind]string{
 			quotaError: "You exceeded your current quota",
 			authError:  "Incorrect API key provided",

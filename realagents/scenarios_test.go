@@ -49,6 +49,7 @@ var scenarios = []scenario{
 	{"judge-words", successScript(), checkJudgeWords, judgeWordsAnswers()},
 	{"judge-hangs", successScript(), checkJudgeHangs, []turn{{Hang: true}}},
 	{"judge-writes", []turn{{Text: "I read the code; nothing is done yet."}}, checkJudgeWrites, judgeWritesAnswers()},
+	{"judge-cmd-writes", []turn{{Text: "I read the code; nothing is done yet."}}, checkJudgeCommandWrites, judgeWritesAnswers()},
 }
 
 // hungAfterChild is hung-stream after the CLI's shell tool started a process in the

@@ -104,7 +104,7 @@ func (m *mock) take(path string, body []byte) (turn, int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
-	if m.judge != nil && bytes.Contains(body, judgePrompt) {
+	if m.isJudge(body) {
 		i := min(m.nextJudge, len(m.judge)-1)
 		m.nextJudge++
 		tr := m.judge[i]
@@ -138,6 +138,21 @@ func (m *mock) take(path string, body []byte) (turn, int) {
 		m.bodies = append(m.bodies, body)
 		return tr, i
 	}
+}
+
+// judged reports whether a model request is the judge's, answered from its own script.
+// A judge in its CLI's read-only mode may be offered no shell tool (gemini's plan mode,
+// opencode's plan agent with bash denied), so the mocks check the shell tool they call
+// in the agent's requests only.
+func (m *mock) judged(body []byte) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.isJudge(body)
+}
+
+// isJudge is judged with m.mu held.
+func (m *mock) isJudge(body []byte) bool {
+	return m.judge != nil && bytes.Contains(body, judgePrompt)
 }
 
 // setJudge gives the judge's requests a script of their own.

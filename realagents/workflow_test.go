@@ -358,11 +358,63 @@ func judgeWritesAnswers() []turn {
 	}
 }
 
-// checkJudgeWrites: a judge that changed the repository gave no verdict: its PASS does
+// checkJudgeWrites: a preset judge that tries to write. Where the CLI has a read-only
+// mode, the judge runs in it and the CLI refuses the write (checkJudgeRefused); where it
+// has none, git-ralph's check afterwards catches the change (checkJudgeChanged).
+func checkJudgeWrites(r *run) {
+	if r.cli.judgeRefuses == "" {
+		checkJudgeChanged(r, r.cli.preset)
+		return
+	}
+	checkJudgeRefused(r)
+}
+
+// checkJudgeRefused: the preset judge runs in its CLI's read-only mode, so the CLI itself
+// refuses the judge's write: the judge's next request carries the CLI's refusal back to
+// the model, the file never appears, and with nothing changed the judge's PASS counts.
+// The promise command, which the write would have made pass, fails: the run goes on
+// (exit 2 at --max 1) rather than ending on the judge's own work.
+func checkJudgeRefused(r *run) {
+	res := r.loop(inlineTask, "--until", "test -f until.txt", "--judge", r.cli.preset, "--max", "1")
+	if res.code != 2 {
+		r.t.Fatalf("want exit 2 (max iterations: the judge's write was refused, the promise command failed)\n%s", res)
+	}
+	if _, err := os.Stat(filepath.Join(r.repo, "until.txt")); err == nil {
+		r.t.Fatalf("the judge wrote until.txt: its CLI did not run it read-only")
+	}
+	recs := r.history()
+	if len(recs) != 1 || recs[0].Judge == nil {
+		r.t.Fatalf("want one judged iteration, got %+v", recs)
+	}
+	if j := recs[0].Judge; recs[0].Outcome != "success" || j.Verdict != "PASS" || j.Error != "" || recs[0].Until == "passed" {
+		r.t.Errorf("want a success whose judge said PASS, having changed nothing, and a failed promise; got %+v, judge %+v", recs[0], j)
+	}
+	var after []byte // the judge's request after its write: the tool's result
+	for _, q := range r.mock.bodiesServed() {
+		if q.Judge && q.Turn == 1 {
+			after = q.Body
+		}
+	}
+	if after == nil {
+		r.t.Fatalf("the judge made no request after its write")
+	}
+	if !bytes.Contains(after, []byte(r.cli.judgeRefuses)) {
+		r.t.Errorf("the judge's request after its write does not carry the CLI's refusal %q", r.cli.judgeRefuses)
+	}
+}
+
+// checkJudgeCommandWrites: a judge command the user wrote is run as written, here the
+// same CLI with its permissions skipped (agentCLI.judgeCmd), so nothing stops its write:
+// git-ralph's check afterwards does.
+func checkJudgeCommandWrites(r *run) {
+	checkJudgeChanged(r, r.cli.judgeCmd)
+}
+
+// checkJudgeChanged: a judge that changed the repository gave no verdict: its PASS does
 // not count, and its change does not end the run through the promise command, which it
 // made pass; the iteration fails saying so.
-func checkJudgeWrites(r *run) {
-	res := r.loop(inlineTask, "--until", "test -f until.txt", "--judge", r.cli.preset, "--max", "1")
+func checkJudgeChanged(r *run, judge string) {
+	res := r.loop(inlineTask, "--until", "test -f until.txt", "--judge", judge, "--max", "1")
 	if res.code == 0 {
 		r.t.Fatalf("want a failed run: the judge changed the repository\n%s", res)
 	}

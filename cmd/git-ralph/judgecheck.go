@@ -47,8 +47,24 @@ func showJudgeCheck(w io.Writer, s *settings) bool {
 	}
 	if check, any := s.checkJudge(); any {
 		fmt.Fprintf(w, "  ✓ judge program exists: %s\n", display.Printable(orWhat(check)))
+		showJudgeMode(w, s.loop.Judge)
 	}
 	return true
+}
+
+// showJudgeMode says how a preset judge runs: in its CLI's read-only mode, with that
+// command line, or with the agent's own permissions where the CLI has no such mode. A
+// judge command runs as written, which the settings above show.
+func showJudgeMode(w io.Writer, judge string) {
+	preset, ok := agentcli.Lookup(judge)
+	if !ok {
+		return
+	}
+	if as, readOnly := preset.AsJudge(); readOnly {
+		fmt.Fprintf(w, "    the judge runs in %s's read-only mode: %s\n", preset.Name, display.Printable(strings.Join(as.Argv(""), " ")))
+		return
+	}
+	fmt.Fprintf(w, "    the judge runs with the agent's permissions: %s has no read-only mode git-ralph knows; a change it makes gives no verdict\n", preset.Name)
 }
 
 // orWhat is where a program was found, or why it was not looked up.

@@ -36,8 +36,16 @@ type Preset struct {
 	Name    string   // the name users pick it by: "claude"
 	Program string   // the executable, looked up on PATH unless it is a path: "claude"
 	Args    []string // the non-interactive, permission-skipping, structured-output arguments
-	Prompt  PromptChannel
-	Format  Format // how its output is read
+	// JudgeArgs replace Args when the preset runs as a judge: the same headless,
+	// structured-output line in the CLI's own read-only mode, so that a judge, which
+	// must only read, cannot change the repository. nil: the CLI has no such mode, and a
+	// judge runs with Args (the loop's check afterwards is then all there is).
+	JudgeArgs []string
+	// JudgeEnv are added to Env when the preset runs as a judge, where the read-only mode
+	// needs a setting that has no flag (opencode's permission to run its shell).
+	JudgeEnv []string
+	Prompt   PromptChannel
+	Format   Format // how its output is read
 	// Timeout is a suggested iteration timeout for a CLI known to hang without a word
 	// (on a dead connection, a quota error it keeps retrying, a question nobody answers);
 	// 0 means none. The loop applies it only when the user set no timeout of their own.
@@ -55,6 +63,19 @@ type Preset struct {
 	// runs (gemini sets GIT_CONFIG_GLOBAL=/dev/null for its shell tool), so the loop hands
 	// it the identity git would commit with, in GIT_AUTHOR_* and GIT_COMMITTER_*.
 	GitIdentity bool
+}
+
+// AsJudge is the preset as a judge runs it: in the CLI's read-only mode (JudgeArgs in
+// place of Args, JudgeEnv added), and readOnly true, when the CLI has one; else p as
+// it is, and false.
+func (p Preset) AsJudge() (judge Preset, readOnly bool) {
+	if p.JudgeArgs == nil {
+		return p, false
+	}
+	p = p.clone()
+	p.Args = slices.Clone(p.JudgeArgs)
+	p.Env = append(p.Env, p.JudgeEnv...)
+	return p, true
 }
 
 // ExitMeaning is what the program means by exiting with code, if the preset knows.
@@ -92,6 +113,8 @@ func (p Preset) Check() error {
 // clone is p with slices of its own, so that a caller's edits cannot reach the table.
 func (p Preset) clone() Preset {
 	p.Args = slices.Clone(p.Args)
+	p.JudgeArgs = slices.Clone(p.JudgeArgs)
+	p.JudgeEnv = slices.Clone(p.JudgeEnv)
 	p.Env = slices.Clone(p.Env)
 	return p
 }

@@ -26,27 +26,34 @@ var presets = []Preset{
 		// --output-format=stream-json requires --verbose"). Bypass mode refuses to run as
 		// root; the refusal is reported as Fatal (anthropics/claude-code#9184).
 		// Headless -p can hang with no output (anthropics/claude-code#75613, #79610).
+		// A judge runs in plan mode: 2.1.197 refuses its writes ("Output redirection to
+		// '…' was blocked") and lets it read.
 		Name: "claude", Program: "claude",
-		Args:   []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"},
-		Prompt: Stdin, Format: ClaudeStream, Timeout: hangTimeout, OutputTimeout: silentTimeout,
+		Args:      []string{"-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"},
+		JudgeArgs: []string{"-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "plan"},
+		Prompt:    Stdin, Format: ClaudeStream, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "stream-json; prompt on stdin; refuses to run as root",
 	},
 	{
 		// "-" reads the prompt from stdin until EOF; exec blocks on an open pipe, so stdin
 		// must be closed after the prompt. It never exits on a dead network: it goes on
-		// "Reconnecting... waiting for network" (seen here, codex-cli 0.169).
+		// "Reconnecting... waiting for network" (seen here, codex-cli 0.169). A judge's
+		// commands run in the read-only sandbox ("until.txt: Read-only file system").
 		Name: "codex", Program: "codex",
-		Args:   []string{"exec", "--json", "--dangerously-bypass-approvals-and-sandbox", "-"},
-		Prompt: Stdin, Format: CodexJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
+		Args:      []string{"exec", "--json", "--dangerously-bypass-approvals-and-sandbox", "-"},
+		JudgeArgs: []string{"exec", "--json", "--sandbox", "read-only", "-"},
+		Prompt:    Stdin, Format: CodexJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "JSONL events; prompt on stdin (-); hangs on a dead network",
 	},
 	{
 		// Headless because stdin is not a TTY; stdin becomes the prompt (up to 8 MiB).
 		// Without --skip-trust, an untrusted folder turns yolo back into "default", and a
-		// headless run then denies every tool that would ask.
+		// headless run then denies every tool that would ask. A judge runs in plan mode
+		// ("read-only mode" in --help), which offers it no shell tool.
 		Name: "gemini", Program: "gemini",
-		Args:   []string{"--output-format", "stream-json", "--approval-mode", "yolo", "--skip-trust"},
-		Prompt: Stdin, Format: GeminiStream,
+		Args:      []string{"--output-format", "stream-json", "--approval-mode", "yolo", "--skip-trust"},
+		JudgeArgs: []string{"--output-format", "stream-json", "--approval-mode", "plan", "--skip-trust"},
+		Prompt:    Stdin, Format: GeminiStream,
 		Note:      "stream-json; prompt on stdin",
 		ExitCodes: geminiExitCodes,
 		// 0.61 runs its shell tool with GIT_CONFIG_GLOBAL=/dev/null: without the identity
@@ -56,9 +63,14 @@ var presets = []Preset{
 	{
 		// Without --auto every permission request is auto-rejected in `run`. It hangs on
 		// quota and provider errors instead of exiting (anomalyco/opencode#8203, #40747).
+		// A judge runs as the plan agent, which denies edits but lets bash run anything,
+		// so its bash is denied too (OPENCODE_PERMISSION, which has no flag); without
+		// --auto, whatever would ask is rejected.
 		Name: "opencode", Program: "opencode",
-		Args:   []string{"run", "--format", "json", "--auto"},
-		Prompt: Stdin, Format: OpencodeJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
+		Args:      []string{"run", "--format", "json", "--auto"},
+		JudgeArgs: []string{"run", "--format", "json", "--agent", "plan"},
+		JudgeEnv:  []string{`OPENCODE_PERMISSION={"bash":"deny"}`},
+		Prompt:    Stdin, Format: OpencodeJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "JSON events; prompt on stdin; hangs on quota errors",
 	},
 	{
@@ -81,9 +93,12 @@ var presets = []Preset{
 	{
 		// Without allow flags, prompt mode can wait for an approval forever; piped stdin
 		// is a prompt like -p's. The JSONL carries no token counts (github/copilot-cli#4107).
+		// A judge runs in plan mode, which blocks its shell commands that would modify
+		// files, --allow-all or not.
 		Name: "copilot", Program: "copilot",
-		Args:   []string{"--allow-all", "--no-ask-user", "--output-format", "json"},
-		Prompt: Stdin, Format: CopilotJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
+		Args:      []string{"--allow-all", "--no-ask-user", "--output-format", "json"},
+		JudgeArgs: []string{"--allow-all", "--no-ask-user", "--output-format", "json", "--plan"},
+		Prompt:    Stdin, Format: CopilotJSON, Timeout: hangTimeout, OutputTimeout: silentTimeout,
 		Note: "JSONL session events; prompt on stdin; no token counts",
 	},
 	{
