@@ -2,14 +2,15 @@ package main
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // negativeValue is a flag's value that kong would take for a short flag: -1, -5m.
-var negativeValue = regexp.MustCompile(`^-[0-9.]`)
+var negativeValue = lazyregexp.New(`^-[0-9.]`)
 
 // joinNegativeValues rewrites "--max -1" as "--max=-1" (and "-n -1" as "--lines=-1") for
 // every flag that takes a value, so that a negative number reaches git-ralph's own check
@@ -71,7 +72,7 @@ func valueFlags(root *kong.Node) map[string]string {
 }
 
 // missingValue matches kong's error for a flag given without its value.
-var missingValue = regexp.MustCompile(`^--([a-z0-9-]+): expected \S+ value but got `)
+var missingValue = lazyregexp.New(`^--([a-z0-9-]+): expected \S+ value but got `)
 
 // explainMissingValue turns kong's "--diff: expected string value but got "EOL" (<EOL>)"
 // into a sentence that says what the flag wants: "--diff needs a value: N|A..B".
