@@ -8,10 +8,10 @@ import (
 )
 
 // A Regexp is a regexp.Regexp compiled on its first use. Package-level patterns compiled
-// with regexp.MustCompile cost every git-ralph command their compiling before main, and a
-// short command like 'version' or 'merge' uses none of them: counted repetitions such as
-// [a-z0-9_-]{0,99} alone cost a tenth of a millisecond and 100 KB each. The same shape as
-// the go command's internal/lazyregexp.
+// with regexp.MustCompile cost every git-ralph command their compiling before main, while
+// a command uses a few of them at most: a counted repetition such as [a-z0-9_-]{0,99}
+// alone costs a tenth of a millisecond and 100 KB. The same shape as the go command's
+// internal/lazyregexp.
 type Regexp struct {
 	expr string
 	once sync.Once
@@ -20,7 +20,7 @@ type Regexp struct {
 
 // inTest is true in a test binary: there New compiles at once, so that a bad pattern
 // panics as the package's tests start instead of at its first use in a user's loop.
-var inTest = strings.HasSuffix(os.Args[0], ".test")
+var inTest = len(os.Args) > 0 && strings.HasSuffix(strings.TrimSuffix(os.Args[0], ".exe"), ".test")
 
 // New returns expr, to be compiled when first used; like regexp.MustCompile, it panics
 // then if expr does not compile.
