@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -17,6 +18,9 @@ var negativeValue = lazyregexp.New(`^-[0-9.]`)
 // ("must be at least 1") instead of kong's "perhaps try --max=\"-1\"", whose suggestion
 // would then be refused anyway. Arguments after "--" are left alone.
 func joinNegativeValues(k *kong.Kong, args []string) []string {
+	if !slices.ContainsFunc(args, negativeValue.MatchString) {
+		return args // nothing to join: the walk of every command's flags is not paid for
+	}
 	longName := valueFlags(k.Model.Node)
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
