@@ -2,11 +2,12 @@ package gitops
 
 import (
 	"context"
-	"regexp"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // identRule splits what `git var GIT_AUTHOR_IDENT` prints: "Name <email> 1767225600 +0100".
-var identRule = regexp.MustCompile(`^(.*) <([^<>]*)> \d+ [+-]\d{4}$`)
+var identRule = lazyregexp.New(`^(.*) <([^<>]*)> \d+ [+-]\d{4}$`)
 
 // Ident is the identity git would write into a commit made in dir now, as `git var`
 // resolves it from the environment and the configuration (GIT_AUTHOR_NAME, author.name,

@@ -3,10 +3,10 @@ package loop
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/history/redact"
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // The judge's verdicts.
@@ -19,8 +19,8 @@ const (
 const maxReasons = 4 << 10
 
 var (
-	verdictTag = regexp.MustCompile(`(?s)<verdict>(.*?)</verdict>`)
-	reasonsTag = regexp.MustCompile(`(?s)<reasons>(.*?)</reasons>`)
+	verdictTag = lazyregexp.New(`(?s)<verdict>(.*?)</verdict>`)
+	reasonsTag = lazyregexp.New(`(?s)<reasons>(.*?)</reasons>`)
 )
 
 // errNoAnswer: the judge said nothing at all.

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/lazyregexp"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
@@ -54,7 +54,7 @@ func (p Prompt) Marked() string {
 }
 
 // modeName keeps modes usable as part of a file name and nothing more.
-var modeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var modeName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // ErrBadMode means a mode name that cannot name a prompt file.
 var ErrBadMode = errors.New("invalid mode name")

@@ -10,8 +10,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
 	// each other (Go refuses a cycle), never the command package
-	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr"},
-	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr"},
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
@@ -24,39 +24,42 @@ var allowed = []struct{ pkg, mayImport string }{
 
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git
-	{"loop/fleet", "history gitops gitops/gittest"},
+	{"loop/fleet", "history gitops gitops/gittest lazyregexp"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gittest"},
 	// workflows: stages (each a loop the command runs) in order, their state and artifacts;
 	// worktree stages run at once through fleet
-	{"loop/workflow", "loop/fleet history prompts/repofile fielderr"},
-	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops"},
+	{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"},
+	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops lazyregexp"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units"},
+	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units lazyregexp"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact"},
-	{"loop/agentcli", "loop/agent loop/agentcli/... units"},
+	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
 	{"loop/agentcli/...", ""},
-	{"loop/demoagent", "gitops prompts/repofile"},
+	{"loop/demoagent", "gitops prompts/repofile lazyregexp"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
-	{"loop/recording", "gitops gitops/gittest history/redact"},
+	{"loop/recording", "gitops gitops/gittest history/redact lazyregexp"},
 
 	// the bottom layer: idle, history, prompts and gitops never import loop or cmd
 	{"idle", "gitops"}, // Checkpoint values only: idle never runs git (idle/boundary_test.go)
 	{"history", "history/redact prompts/repofile"},
-	{"history/...", ""},
-	{"prompts", "prompts/repofile"},
+	{"history/...", "lazyregexp"},
+	{"prompts", "prompts/repofile lazyregexp"},
 	// loop templates: a prompt with a place for the task, and its settings; above prompts
-	{"prompts/templates", "prompts prompts/repofile fielderr"},
+	{"prompts/templates", "prompts prompts/repofile fielderr lazyregexp"},
 	// the safe reader of files a repository names: a leaf, also used by history and cmd
 	{"prompts/...", ""},
-	{"gitops", ""},
+	{"gitops", "lazyregexp"},
 	// numbers written for people (sizes, dollars, counts): a leaf the commands, the loop's
 	// budget messages and the agents' rendering share
 	{"units", ""},
 	// a bad value in a file ("FILE:LINE: FIELD: what is wrong", a hint) and the "did you
 	// mean" for a misspelt name: a leaf the config, the workflows and the templates share
 	{"fielderr", ""},
+	// regexps of package-level variables compiled on first use, not as every command
+	// starts: a leaf any package may use
+	{"lazyregexp", ""},
 	{"gitops/...", ""},
 	// tests only: the hermetic git environment and small repositories of the packages' tests
 	{"gitops/gittest", "gitops"},

@@ -2,20 +2,25 @@ package main
 
 import (
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // negativeValue is a flag's value that kong would take for a short flag: -1, -5m.
-var negativeValue = regexp.MustCompile(`^-[0-9.]`)
+var negativeValue = lazyregexp.New(`^-[0-9.]`)
 
 // joinNegativeValues rewrites "--max -1" as "--max=-1" (and "-n -1" as "--lines=-1") for
 // every flag that takes a value, so that a negative number reaches git-ralph's own check
 // ("must be at least 1") instead of kong's "perhaps try --max=\"-1\"", whose suggestion
 // would then be refused anyway. Arguments after "--" are left alone.
 func joinNegativeValues(k *kong.Kong, args []string) []string {
+	if !slices.ContainsFunc(args, negativeValue.MatchString) {
+		return args // nothing to join: the walk of every command's flags is not paid for
+	}
 	longName := valueFlags(k.Model.Node)
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
@@ -71,7 +76,7 @@ func valueFlags(root *kong.Node) map[string]string {
 }
 
 // missingValue matches kong's error for a flag given without its value.
-var missingValue = regexp.MustCompile(`^--([a-z0-9-]+): expected \S+ value but got `)
+var missingValue = lazyregexp.New(`^--([a-z0-9-]+): expected \S+ value but got `)
 
 // explainMissingValue turns kong's "--diff: expected string value but got "EOL" (<EOL>)"
 // into a sentence that says what the flag wants: "--diff needs a value: N|A..B".

@@ -2,10 +2,11 @@ package ledger
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // Format is entry e as the text of a note: a first line naming the format and its
@@ -28,7 +29,7 @@ type Unreadable struct {
 }
 
 // keyRule is what a key looks like; a key the reader does not know is skipped.
-var keyRule = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
+var keyRule = lazyregexp.New(`^[a-z][a-z0-9_]{0,39}$`)
 
 // Parse reads the entries of a note: blocks separated by blank lines, each an entry
 // (several iterations can note one commit, and a merge of two notes puts them one after

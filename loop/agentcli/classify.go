@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-ralph/git-ralph/lazyregexp"
 	"github.com/git-ralph/git-ralph/loop/agentcli/resettime"
 )
 
@@ -158,7 +159,7 @@ func permanent(msg string) bool {
 
 // epochFieldRule finds a structured reset time quoted inside an error message, as in
 // Codex's raw API error: {"type":"usage_limit_reached", …, "resets_at":1767225600}.
-var epochFieldRule = regexp.MustCompile(`"(?:resets_at|resetsAt)"\s*:\s*([0-9]+(?:\.[0-9]+)?)`)
+var epochFieldRule = lazyregexp.New(`"(?:resets_at|resetsAt)"\s*:\s*([0-9]+(?:\.[0-9]+)?)`)
 
 // epochField is the reset time in a quoted "resets_at" field of msg.
 func epochField(msg string) (time.Time, bool) {

@@ -3,11 +3,11 @@ package agentcli
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/lazyregexp"
 	"github.com/git-ralph/git-ralph/loop/agentcli/resettime"
 )
 
@@ -227,7 +227,7 @@ func (info *claudeRateLimit) reset(loc *time.Location) time.Time {
 // resultLimitLead matches a result text that is a limit notice even when the result
 // does not say it is an error ("Claude AI usage limit reached|<epoch>" came with
 // "subtype":"success","is_error":false).
-var resultLimitLead = regexp.MustCompile(`(?i)^\W*(?:claude (?:ai )?usage limit reached|you've hit your|you’ve hit your|you're out of extra usage|\d+-hour limit reached)`)
+var resultLimitLead = lazyregexp.New(`(?i)^\W*(?:claude (?:ai )?usage limit reached|you've hit your|you’ve hit your|you're out of extra usage|\d+-hour limit reached)`)
 
 // claudeResult reads the run's final event. A result that is not an error means the
 // run was served and finished: whatever limit the events before it forecast, it was

@@ -2,8 +2,9 @@ package agentcli
 
 import (
 	"encoding/json"
-	"regexp"
 	"time"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // codexEvent is the union of the fields git-ralph reads from `codex exec --json`.
@@ -27,7 +28,7 @@ type codexEvent struct {
 
 // codexReconnect is Codex's notice that it is retrying a dropped stream: "Reconnecting...
 // 2/5 (stream disconnected …)", later "Reconnecting... waiting for network".
-var codexReconnect = regexp.MustCompile(`^Reconnecting\.\.\.`)
+var codexReconnect = lazyregexp.New(`^Reconnecting\.\.\.`)
 
 // codexEvent reads one event of `codex exec --json`.
 func (r *reading) codexEvent(typ string, line []byte) {
@@ -70,7 +71,7 @@ func (r *reading) codexEvent(typ string, line []byte) {
 // codexClockReset is how Codex states a usage limit's reset: "… or try again at 4:58 AM."
 // (today) or "… at Nov 26th, 2026 4:58 AM.", the API's resets_at in local time cut down
 // to the minute (seen against a mock API: resets_at 04:58:57 printed as "4:58 AM").
-var codexClockReset = regexp.MustCompile(`(?i)\btry again at\b`)
+var codexClockReset = lazyregexp.New(`(?i)\btry again at\b`)
 
 // codexClockLimit records the usage limit msg states, resetting at the end of the minute
 // it names: read as its start, the loop would run codex again up to a minute before the

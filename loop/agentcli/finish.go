@@ -2,8 +2,9 @@ package agentcli
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // finish completes the report once every line is read.
@@ -97,7 +98,7 @@ const headLines = 5
 
 // usageRule matches the first line of a usage text: "Usage: codex exec [OPTIONS]", or a
 // yargs command synopsis such as "opencode run [message..]".
-var usageRule = regexp.MustCompile(`(?i)^(?:usage: .+|[\w.-]+(?: [\w.-]+)* \[[\w-]+\.\.\])$`)
+var usageRule = lazyregexp.New(`(?i)^(?:usage: .+|[\w.-]+(?: [\w.-]+)* \[[\w-]+\.\.\])$`)
 
 // usageLine finds a usage line among the first three non-empty lines of output.
 func usageLine(output string) (string, bool) {

@@ -3,9 +3,10 @@ package agentcli
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // geminiEvent is the union of the fields git-ralph reads from `gemini --output-format
@@ -98,7 +99,7 @@ func (r *reading) geminiResult(e geminiEvent) {
 
 // geminiAPIErrorRule matches the message gemini's result carries for an API error: the
 // API's JSON error body, quoted whole ("[API Error: {\"error\":{…}}]").
-var geminiAPIErrorRule = regexp.MustCompile(`(?s)^\[API Error: (\{.*\})\]$`)
+var geminiAPIErrorRule = lazyregexp.New(`(?s)^\[API Error: (\{.*\})\]$`)
 
 // geminiAPIError is the API error msg quotes, in words: "API Error: 400 INVALID_ARGUMENT
 // (API_KEY_INVALID): API key not valid. Please pass a valid API key."; msg itself when

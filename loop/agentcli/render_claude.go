@@ -3,9 +3,10 @@ package agentcli
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // claudeRenderEvent is the union of the fields a Claude-shaped stream's events show:
@@ -107,10 +108,10 @@ func (r *Renderer) claudeAssistantRender(e claudeRenderEvent) []string {
 }
 
 // claudeNoOutput is what claude's Bash tool says for a command that printed nothing.
-var claudeNoOutput = regexp.MustCompile(`^\(\w+ completed with no output\)$`)
+var claudeNoOutput = lazyregexp.New(`^\(\w+ completed with no output\)$`)
 
 // claudeExitCode is how claude's Bash tool starts the result of a failed command.
-var claudeExitCode = regexp.MustCompile(`^Exit code (\d+)`)
+var claudeExitCode = lazyregexp.New(`^Exit code (\d+)`)
 
 // claudeToolResults shows the results of tool calls; the prompt a CLI echoes as a user
 // message is not shown.

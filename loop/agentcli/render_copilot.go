@@ -3,7 +3,8 @@ package agentcli
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // copilotRenderEvent is the union of the fields copilot's session events show.
@@ -32,7 +33,7 @@ type copilotRenderEvent struct {
 }
 
 // copilotShellEnd is the line copilot's shell tool ends its output with.
-var copilotShellEnd = regexp.MustCompile(`\n?<shellId: \d+ completed with exit code \d+>\s*$`)
+var copilotShellEnd = lazyregexp.New(`\n?<shellId: \d+ completed with exit code \d+>\s*$`)
 
 // copilotRender renders one event of `copilot --output-format json`; the deltas are left
 // out, since the whole message follows them.

@@ -1,9 +1,10 @@
 package agentcli
 
 import (
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // tailLines is how many of the last non-empty text lines are searched for a limit or an
@@ -12,7 +13,7 @@ const tailLines = 30
 
 // ansi matches terminal escape sequences (colours, cursor moves), which would split the
 // words the rules look for.
-var ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
+var ansi = lazyregexp.New(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
 
 // tail is the last n non-empty lines of lines, without escape sequences.
 func tail(lines []string, n int) []string {
@@ -79,7 +80,7 @@ func indented(line string) bool {
 	return line != "" && (line[0] == ' ' || line[0] == '\t') && !stackFrame.MatchString(line)
 }
 
-var stackFrame = regexp.MustCompile(`^\s+at \S`)
+var stackFrame = lazyregexp.New(`^\s+at \S`)
 
 // fromText records what the text lines say, where the structured events said nothing
 // of the kind. A limit or a transient error counts only when failed: a run whose

@@ -6,10 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/lazyregexp"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
@@ -32,7 +32,7 @@ type Plan struct {
 	Items []Item
 }
 
-var itemPattern = regexp.MustCompile(`^- \[([ x])\] ([A-Za-z0-9_-]+):`)
+var itemPattern = lazyregexp.New(`^- \[([ x])\] ([A-Za-z0-9_-]+):`)
 
 const planHeader = `# Implementation plan
 

@@ -2,8 +2,9 @@ package fleet
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // MainName is the name of the loop in the main work tree, for `runs` and `--loop`: it
@@ -18,7 +19,7 @@ const maxName = 64
 
 // validName is a name that is one component of a path and of a ref on every system: ASCII
 // letters, digits, '_' and '-', with single dots inside.
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$`)
+var validName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$`)
 
 // CheckName refuses a name that could not be a directory and a branch name as it is, or
 // that could mean something else: "..", a slash, a leading dash, ".lock".

@@ -9,11 +9,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // FormatVersion is the version of the recording's layout this git-ralph writes and reads.
@@ -193,9 +194,9 @@ func ReadManifest(dir string) (Manifest, error) {
 	return m, nil
 }
 
-var validName = regexp.MustCompile(`^[a-z0-9-]{0,40}$`)
+var validName = lazyregexp.New(`^[a-z0-9-]{0,40}$`)
 
-var hashPattern = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+var hashPattern = lazyregexp.New(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
 
 func isHash(s string) bool { return hashPattern.MatchString(s) }
 

@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/git-ralph/git-ralph/lazyregexp"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 	"github.com/pelletier/go-toml/v2"
 )
@@ -115,8 +115,8 @@ var stageKeys = []string{"description", "task", "prompt", "template", "mode", "a
 	"depends_on", "on_complete", "on_failure", "gate", "worktree", "artifacts"}
 
 var (
-	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,39}$`)
-	modePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+	namePattern = lazyregexp.New(`^[a-z0-9][a-z0-9_-]{0,39}$`)
+	modePattern = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 )
 
 // maxText bounds a stage's texts (its task, context, commands): each reaches its loop as

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/fielderr"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // maxDefinitions bounds the keys of one file: go-toml's decoder takes time in the square
@@ -149,7 +150,7 @@ func decodeError(file string, data []byte, err error) *Error {
 }
 
 // typeMismatch is go-toml's message for a value of the wrong type.
-var typeMismatch = regexp.MustCompile(`cannot decode TOML (\w+) into (?:struct field \S+ of type )?(\S+)`)
+var typeMismatch = lazyregexp.New(`cannot decode TOML (\w+) into (?:struct field \S+ of type )?(\S+)`)
 
 // article is "a" or "an" before word.
 func article(word string) string {

@@ -7,10 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/lazyregexp"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
 
@@ -64,7 +64,7 @@ type Dirs struct {
 	UserShown string // User for messages, with ~ for the home directory
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var nameRE = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // ErrBadName means a template name that cannot name a directory of templates.
 var ErrBadName = errors.New("invalid template name")

@@ -3,10 +3,11 @@ package config
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // valueType is the type of a key's value.
@@ -346,7 +347,7 @@ func (s *spec) literal() string {
 	return strconv.Quote(s.example)
 }
 
-var modeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+var modeName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 const modeHint = `a mode name has letters, digits, '-' and '_' and starts with a letter or digit, like "plan" or "review-2"`
 
