@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // worktreeIDs caches WorktreeID: which work tree a directory belongs to does not change
@@ -53,7 +54,7 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
-var plainRefComponent = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$`)
+var plainRefComponent = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$`)
 
 // refSafe returns name when it is a plain ref component, and otherwise "x." and its bytes in
 // hex: git names work trees after their directories, which may hold anything, and two

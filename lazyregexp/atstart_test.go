@@ -44,11 +44,7 @@ func TestNoPatternCompiledAtStart(t *testing.T) {
 
 // notYet are the files whose package-level patterns are still compiled at start, each for
 // a reason.
-var notYet = []string{
-	// plainRefComponent, the dearest of all ({0,99}: 0.1 ms, 100 KB), in a file another
-	// change was rewriting when the others moved to New
-	"gitops/worktree.go",
-}
+var notYet = []string{}
 
 // compiledAtStart lists the lines where file's package-level variables call regexp's compilers,
 // directly or in a function literal called at once; a function literal only declared
