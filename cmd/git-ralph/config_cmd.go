@@ -20,11 +20,14 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	loopCmd := &LoopCmd{Mode: c.Mode}
-	set, err := loopCmd.resolve(root)
+	set, err := loopCmd.settings(root)
 	if err != nil {
 		return err
 	}
 	warnSettings(s.Stderr, set.resolved)
+	if lifted := set.resolved.LiftedLimit; lifted != nil {
+		fmt.Fprintf(s.Stderr, "warning: %s: a loop here refuses to start\nhint: %s\n", lifted, lifted.Hint())
+	}
 	entries := set.entries()
 	if c.JSON {
 		type entry struct {

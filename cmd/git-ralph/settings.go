@@ -89,8 +89,18 @@ func loadConfig(root string, flags []config.Flag) (*config.Config, error) {
 	return config.Load(config.Sources{RepoRoot: root, UserFile: config.UserConfigPath(env), Env: env, Flags: flags})
 }
 
-// resolve turns the flags, the environment and the config files into a loop.Config.
+// resolve turns the flags, the environment and the config files into a loop.Config,
+// refusing a repository's config that would lift the user's iteration limit.
 func (c *LoopCmd) resolve(root string) (*settings, error) {
+	s, err := c.settings(root)
+	if err == nil && s.resolved.LiftedLimit != nil {
+		return nil, s.resolved.LiftedLimit
+	}
+	return s, err
+}
+
+// settings is resolve without that refusal, for the commands that only show them.
+func (c *LoopCmd) settings(root string) (*settings, error) {
 	resolved, err := loadConfig(root, c.flags())
 	if err != nil {
 		return nil, err
@@ -165,16 +175,34 @@ func (s *settings) applyPreset(preset agentcli.Preset) {
 		s.extra = append(s.extra, config.Entry{Key: "agent command", Value: strings.Join(preset.Argv(agentcli.PromptFile), " "),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
-	if s.loop.Timeout == 0 && preset.Timeout > 0 && s.resolved.IterationTimeout.Origin.Kind == config.FromDefault {
+	if presetTimeoutApplies(s.loop.Timeout, s.resolved.IterationTimeout.Origin, preset.Timeout) {
 		s.loop.Timeout = preset.Timeout
 		s.extra = append(s.extra, config.Entry{Key: "iteration_timeout", Value: preset.Timeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
-	if s.loop.OutputTimeout == 0 && preset.OutputTimeout > 0 && s.resolved.OutputTimeout.Origin.Kind == config.FromDefault {
+	if presetTimeoutApplies(s.loop.OutputTimeout, s.resolved.OutputTimeout.Origin, preset.OutputTimeout) {
 		s.loop.OutputTimeout = preset.OutputTimeout
 		s.extra = append(s.extra, config.Entry{Key: "output_timeout", Value: preset.OutputTimeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
+}
+
+// presetTimeoutApplies reports whether the preset's suggested timeout replaces the one
+// configured (set, from origin): when none is configured, and when only a repository's
+// file set a longer one — a clone may shorten the timeouts that bound its loops, as it
+// may yours, but not lengthen the preset's. (A repository's value between the preset's
+// and a longer one of your own file gives way to the preset's too: stricter than you
+// asked, never looser.)
+func presetTimeoutApplies(set time.Duration, origin config.Origin, preset time.Duration) bool {
+	switch {
+	case preset <= 0:
+		return false
+	case origin.Kind == config.FromDefault:
+		return set == 0
+	case origin.Kind == config.FromRepo:
+		return set == 0 || set > preset
+	}
+	return false
 }
 
 // entries are the settings to show, each with its origin.

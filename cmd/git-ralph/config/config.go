@@ -87,7 +87,11 @@ type Config struct {
 	// MaxIterations is the limit from max_iterations and unlimited; 0 = unlimited. It and
 	// the timeouts bound what a loop spends: a repository's file can lower what the user's
 	// file sets but not raise it (see iterationLimit and safeguard).
-	MaxIterations        Value[int]
+	MaxIterations Value[int]
+	// LiftedLimit is the refusal of a repository's unlimited = true over the user's limit
+	// (then MaxIterations is the user's): for the commands that start loops to return,
+	// not for every command that reads the configuration (a pre-push hook, trust, merge).
+	LiftedLimit          *Error
 	IterationTimeout     Value[time.Duration] // 0 = none (the default, or "" in a file or flag)
 	OutputTimeout        Value[time.Duration] // stop an agent silent this long; 0 = none (the default, or "")
 	IdleThreshold        Value[int]           // 0 = never stop for idleness

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -236,27 +235,32 @@ func TestMaxIterations(t *testing.T) {
 
 // TestRepoCannotLiftIterationLimit: a clone's unlimited = true would lift every limit of a
 // user who runs a loop in it; it is refused, naming the line, unless the user's file (or
-// a flag or variable) says unlimited itself.
+// a flag or variable) says unlimited itself. The configuration still loads, with the
+// user's limit: only the commands that start a loop return the refusal.
 func TestRepoCannotLiftIterationLimit(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		f    fixture
-		want string
+		name  string
+		f     fixture
+		want  string
+		limit int
 	}{
 		{"over the default", fixture{repo: "\nunlimited = true\n"},
-			".ralph/config.toml:2: unlimited: a repository's config may not lift your iteration limit of 5 (default)"},
+			".ralph/config.toml:2: unlimited: a repository's config may not lift your iteration limit of 5 (default)", 5},
 		{"over the user's max", fixture{user: "max_iterations = 10\n", repo: "unlimited = true\n"},
-			".ralph/config.toml:1: unlimited: a repository's config may not lift your iteration limit of 10 (" + userDisplay + ":1)"},
+			".ralph/config.toml:1: unlimited: a repository's config may not lift your iteration limit of 10 (" + userDisplay + ":1)", 10},
 		{"in the mode's section", fixture{repo: "max_iterations = 7\n[modes.build]\nunlimited = true\n"},
-			".ralph/config.toml:3: modes.build.unlimited: a repository's config may not lift"},
+			".ralph/config.toml:3: modes.build.unlimited: a repository's config may not lift", 5},
 		{"over the user's unlimited = false", fixture{user: "unlimited = true\n[modes.build]\nunlimited = false\n", repo: "unlimited = true\n"},
-			".ralph/config.toml:1: unlimited: a repository's config may not lift your iteration limit of 5"},
+			".ralph/config.toml:1: unlimited: a repository's config may not lift your iteration limit of 5", 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.f.load(t)
-			var cerr *Error
-			if !errors.As(err, &cerr) || !strings.HasPrefix(err.Error(), tc.want) || cerr.Kind != FromRepo {
-				t.Fatalf("err = %v; want a repository *Error starting %q", err, tc.want)
+			c := tc.f.mustLoad(t)
+			if c.MaxIterations.V != tc.limit {
+				t.Errorf("max iterations %d from %s, want the user's %d", c.MaxIterations.V, c.MaxIterations.Origin, tc.limit)
+			}
+			cerr := c.LiftedLimit
+			if cerr == nil || !strings.HasPrefix(cerr.Error(), tc.want) || cerr.Kind != FromRepo {
+				t.Fatalf("LiftedLimit = %v; want a repository *Error starting %q", cerr, tc.want)
 			}
 			if h := cerr.Hint(); !strings.Contains(h, "--unlimited") || !strings.Contains(h, userDisplay) {
 				t.Errorf("hint %q: want --unlimited and the user's file", h)

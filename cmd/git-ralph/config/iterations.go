@@ -10,8 +10,10 @@ package config
 // a max_iterations of the user's own file (a repository's higher one gives way to it, as
 // with the budgets), and not as unlimited = true where the user's file keeps a limit (the
 // built-in 5 included): that line is refused, since honouring it would lift every limit
-// and ignoring it would leave the author's line silently dead.
-func iterationLimit(user, repo *layer, mode string, env, flags table) (Value[int], error) {
+// and ignoring it would leave the author's line silently dead. The refusal comes with the
+// user's limit: the commands that start a loop return it, the others (a pre-push hook,
+// trust, merge, config) go on with the user's limit.
+func iterationLimit(user, repo *layer, mode string, env, flags table) (Value[int], *Error) {
 	yoursMax := get[int](tiers{defaults(topSpecs), user.top, user.modes[mode]}, "max_iterations")
 	repoMax := get[int](tiers{repo.top, repo.modes[mode]}, "max_iterations")
 	if v, ok := walkLimit(tiers{env, flags}, lowerLimit(yoursMax, repoMax)); ok {
@@ -26,7 +28,7 @@ func iterationLimit(user, repo *layer, mode string, env, flags table) (Value[int
 		return yours, nil
 	}
 	if theirs.V == 0 && yours.V != 0 {
-		return Value[int]{}, liftedLimit(theirs.Origin, yours, user.display)
+		return yours, liftedLimit(theirs.Origin, yours, user.display)
 	}
 	return lowerLimit(yours, theirs), nil
 }

@@ -79,11 +79,7 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		Hooks:                mergeHooks(user, repo),
 		repoCommands:         repo.commands,
 	}
-	limit, err := iterationLimit(user, repo, mode.V, env, flags)
-	if err != nil {
-		return nil, err
-	}
-	c.MaxIterations = limit
+	c.MaxIterations, c.LiftedLimit = iterationLimit(user, repo, mode.V, env, flags)
 	if err := checkBackoff(c); err != nil {
 		return nil, err
 	}
