@@ -24,6 +24,7 @@ import (
 func RemoveScratchWorktree(ctx context.Context, dir, common, path string) error {
 	admin, ok := scratchAdminDir(common, path)
 	if !ok {
+		forgetHalfAdded(common, path)
 		return RemoveWorktree(ctx, dir, path)
 	}
 	if err := os.RemoveAll(path); err != nil {
@@ -35,6 +36,27 @@ func RemoveScratchWorktree(ctx context.Context, dir, common, path string) error 
 	}
 	_ = os.Remove(filepath.Dir(admin)) // common/worktrees, when it was the last one, as git does
 	return nil
+}
+
+// forgetHalfAdded removes the administrative directories under common/worktrees that
+// name the scratch worktree at path while path has no .git file: what an add killed
+// between its two files leaves, still locked ("initializing"), which neither `git worktree
+// remove` (no .git) nor a prune (locked) would clear, and which would refuse every later
+// add at that place. path is git-ralph's own scratch place: a directory naming it is
+// git-ralph's.
+func forgetHalfAdded(common, path string) {
+	dotGit := filepath.Join(path, ".git")
+	if _, err := os.Lstat(dotGit); err == nil || !filepath.IsAbs(common) {
+		return
+	}
+	worktrees := filepath.Join(common, "worktrees")
+	entries, _ := os.ReadDir(worktrees)
+	for _, e := range entries {
+		admin := filepath.Join(worktrees, e.Name())
+		if back, ok := pathLine(filepath.Join(admin, "gitdir"), ""); ok && back == dotGit {
+			os.RemoveAll(admin)
+		}
+	}
 }
 
 // scratchAdminDir is the administrative directory of the linked worktree at path when
@@ -119,7 +141,8 @@ func addScratchFiles(common, path, commit string) (bool, error) {
 	name, ok := scratchName(filepath.Base(path))
 	if !ok || !isHash(commit) || !realAbs(common) || !realAbs(filepath.Dir(path)) ||
 		os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" ||
-		!plainConfig(common) || registered(common, path) {
+		!plainConfig(common) || configMentions(common, "sparsecheckout", "sharedrepository") ||
+		exists(filepath.Join(common, "info", "sparse-checkout")) || registered(common, path) {
 		return false, nil
 	}
 	if _, err := os.Lstat(path); err == nil {
@@ -133,12 +156,36 @@ func addScratchFiles(common, path, commit string) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	if err := writeScratchFiles(admin, path, commit); err != nil {
-		os.RemoveAll(path)
+	if made, err := writeScratchFiles(admin, path, commit); err != nil {
+		if made {
+			os.RemoveAll(path)
+		}
 		os.RemoveAll(admin)
 		return true, fmt.Errorf("adding the scratch worktree %s: %w", path, err)
 	}
 	return true, nil
+}
+
+// configMentions reports whether the repository's configuration names any of keys
+// (lower case), or cannot be read to tell: settings that change what `git worktree add`
+// writes (a sparse checkout's patterns copied, group permissions), left to git.
+func configMentions(common string, keys ...string) bool {
+	data, err := readSmall(filepath.Join(common, "config"), maxConfig)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	text := strings.ToLower(string(data))
+	for _, key := range keys {
+		if strings.Contains(text, key) {
+			return true
+		}
+	}
+	return err != nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // makeAdminDir creates the worktree's administrative directory under worktrees: name,
@@ -162,12 +209,16 @@ func makeAdminDir(worktrees, name string) (string, error) {
 // alone), the worktree's directory, the two files that name each other, HEAD (git's
 // `update-ref` child writes it; the scratch worktree needs no reflog), commondir, and the
 // lock removed last.
-func writeScratchFiles(admin, path, commit string) error {
+func writeScratchFiles(admin, path, commit string) (madePath bool, err error) {
 	locked := filepath.Join(admin, "locked")
 	dotGit := filepath.Join(path, ".git")
 	for _, step := range []func() error{
 		func() error { return os.WriteFile(locked, []byte("initializing"), 0o666) },
-		func() error { return os.Mkdir(path, 0o777) },
+		func() error {
+			err := os.Mkdir(path, 0o777)
+			madePath = err == nil
+			return err
+		},
 		func() error { return os.WriteFile(filepath.Join(admin, "gitdir"), []byte(dotGit+"\n"), 0o666) },
 		func() error { return os.WriteFile(dotGit, []byte("gitdir: "+admin+"\n"), 0o666) },
 		func() error { return os.WriteFile(filepath.Join(admin, "HEAD"), []byte(commit+"\n"), 0o666) },
@@ -175,10 +226,10 @@ func writeScratchFiles(admin, path, commit string) error {
 		func() error { return os.Remove(locked) },
 	} {
 		if err := step(); err != nil {
-			return err
+			return madePath, err
 		}
 	}
-	return nil
+	return madePath, nil
 }
 
 // registered reports whether an administrative directory under common/worktrees already
@@ -194,7 +245,11 @@ func registered(common, path string) bool {
 	}
 	dotGit := filepath.Join(path, ".git")
 	for _, e := range entries {
-		if back, ok := pathLine(filepath.Join(common, "worktrees", e.Name(), "gitdir"), ""); !ok || back == dotGit {
+		gitdir := filepath.Join(common, "worktrees", e.Name(), "gitdir")
+		if _, err := os.Lstat(gitdir); errors.Is(err, fs.ErrNotExist) {
+			continue // half made (an add killed before it), as git reads it: names no place
+		}
+		if back, ok := pathLine(gitdir, ""); !ok || back == dotGit {
 			return true
 		}
 	}

@@ -175,6 +175,14 @@ func TestAddEmptyWorktreeLeavesTheUnusualToGit(t *testing.T) {
 			run(t, dir, "config", "include.path", "/nonexistent")
 			return filepath.Join(t.TempDir(), ".merge-x"), run(t, dir, "rev-parse", "HEAD")
 		},
+		"a sparse checkout": func(t *testing.T, dir string) (string, string) {
+			run(t, dir, "config", "core.sparseCheckout", "true")
+			return filepath.Join(t.TempDir(), ".merge-x"), run(t, dir, "rev-parse", "HEAD")
+		},
+		"a shared repository": func(t *testing.T, dir string) (string, string) {
+			run(t, dir, "config", "core.sharedRepository", "group")
+			return filepath.Join(t.TempDir(), ".merge-x"), run(t, dir, "rev-parse", "HEAD")
+		},
 		"a name git sanitizes": func(t *testing.T, dir string) (string, string) {
 			return filepath.Join(t.TempDir(), "a.lock"), run(t, dir, "rev-parse", "HEAD")
 		},
@@ -258,5 +266,35 @@ func TestFillWorktreeAndDetachScratchHead(t *testing.T) {
 				t.Error("a HEAD.lock is left")
 			}
 		})
+	}
+}
+
+// An add killed between its two files leaves an administrative directory, locked, that
+// names the scratch place while the place has no .git: removing the scratch worktree
+// forgets it, so that the next merge can add it again (git would refuse the place as
+// "missing but locked"). An add killed before its gitdir file leaves one that names no
+// place, which does not send the next adds to git.
+func TestRemoveScratchWorktreeAfterAHalfAdd(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	common := filepath.Join(dir, ".git")
+	head := run(t, dir, "rev-parse", "HEAD")
+	path := filepath.Join(t.TempDir(), ".merge-x")
+	half := filepath.Join(common, "worktrees", "-merge-x")
+	write(t, half, "locked", "initializing")
+	write(t, half, "gitdir", filepath.Join(path, ".git")+"\n")
+	os.Mkdir(path, 0o755)
+	write(t, filepath.Join(common, "worktrees", "-merge-y"), "locked", "initializing") // before its gitdir
+
+	RemoveScratchWorktree(ctx, dir, common, path)
+	if _, err := os.Lstat(half); err == nil {
+		t.Fatal("the half-added worktree's administrative directory is still there")
+	}
+	if err := AddEmptyWorktree(ctx, dir, common, path, head); err != nil {
+		t.Fatalf("adding the scratch worktree again: %v", err)
+	}
+	admin, _ := adminFiles(t, path)
+	if _, err := os.Stat(filepath.Join(admin, "logs")); err == nil {
+		t.Error("git added it: the half-made entry without a gitdir sent the add to git")
 	}
 }
