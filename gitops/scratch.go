@@ -95,7 +95,8 @@ func pathLine(file, prefix string) (string, bool) {
 
 // AddEmptyWorktree adds a linked worktree at path (which must not exist) detached at
 // commit without checking out its files, as `git worktree add --no-checkout --detach`
-// does: cheap enough to make while something else runs, then filled with ResetWorktree.
+// does: cheap enough to make while something else runs, then filled with ResetWorktree
+// (or FillWorktree, then DetachScratchHead).
 //
 // When the repository is laid out plainly (see plainConfig) and commit is a full hash, it
 // writes the worktree's files itself, in git's order, sparing a git process and the
@@ -134,7 +135,8 @@ func scratchName(base string) (string, bool) {
 // addScratchFiles writes the files of a new detached worktree at path without git, when
 // it can be sure to write what git would: false (nothing written) when it cannot — an
 // environment that names a git directory, a configuration git must read (extensions,
-// includes, a worktree setting), paths that are not absolute and real (git records
+// includes, a worktree setting) or that makes git write more (a sparse checkout, a shared
+// repository: see configMentions), paths that are not absolute and real (git records
 // real paths; RemoveScratchWorktree compares them), a name it does not sanitize as git,
 // or another administrative directory that names the same place (git refuses it).
 func addScratchFiles(common, path, commit string) (bool, error) {
