@@ -20,7 +20,9 @@
 // The settings that cap the user's spend are the exception to this order: the budgets,
 // the iteration limit, the timeouts, stop_on_overage and stagnation_threshold. There the
 // repository's file (a clone's: the repository author's) may tighten the user's file but
-// not loosen it, and its unlimited = true over the user's limit is an error.
+// not loosen it, and its unlimited = true over the user's limit is an error
+// (Config.LiftedLimit) that the commands starting a loop return; the others keep the
+// user's limit.
 //
 // git ralph sets RALPH_MODE and RALPH_MAX_ITERATIONS for the agents it runs; when RALPH_RUN
 // is set we run inside such an agent, and those two variables describe the outer loop,
