@@ -27,7 +27,7 @@ const (
 )
 
 // savedFiles are the big files of an iteration, which pruning removes.
-var savedFiles = []string{outputFile, diffFile, validationFile, untilFile, judgeFile}
+var savedFiles = []string{outputFile, diffFile, validationFile, untilFile, judgeFile, promptFile}
 
 // Prune removes the saved files of the oldest iterations beyond r and marks their records
 // pruned; it returns their numbers, oldest first. The newest iteration is always kept.
@@ -109,7 +109,7 @@ func RemoveLeftovers(root string) int {
 	}
 	for _, e := range entries {
 		if _, ok := parseNumber(e.Name()); ok && e.IsDir() {
-			removed += removeTemps(filepath.Join(dir, e.Name(), recordFile))
+			removed += removeTemps(filepath.Join(dir, e.Name(), recordFile)) + removeTemps(filepath.Join(dir, e.Name(), promptFile))
 		}
 	}
 	return removed
