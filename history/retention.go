@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Retention bounds the disk the history takes: the output, diff and validation log of the
+// Retention bounds the disk the history takes: the output, diff, prompt and logs of the
 // newest Keep iterations are kept, as long as together they stay within MaxBytes; older
 // iterations lose them (their small record stays, marked pruned, so numbering and the
 // table stay whole). Zero means no bound.
