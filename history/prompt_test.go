@@ -3,6 +3,7 @@ package history
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -89,4 +90,28 @@ func storeWithIteration(t *testing.T) (*Store, int) {
 		t.Fatal(err)
 	}
 	return s, n
+}
+
+// BenchmarkSavePrompt is what keeping a prompt adds to an iteration, for a usual prompt
+// and for the largest prompt files allow.
+func BenchmarkSavePrompt(b *testing.B) {
+	for _, size := range []int{16 << 10, 16 << 20} {
+		prompt := strings.Repeat("a line of a prompt that goes on for a while, 0123456789\n", size/56)
+		b.Run(strconv.Itoa(size>>10)+"KiB", func(b *testing.B) {
+			s, err := OpenStore(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, err := s.Next()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(prompt)))
+			for b.Loop() {
+				if _, err := s.SavePrompt(n, prompt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
