@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Retention bounds the disk the history takes: the output, diff and validation log of the
+// Retention bounds the disk the history takes: the output, diff, prompt and logs of the
 // newest Keep iterations are kept, as long as together they stay within MaxBytes; older
 // iterations lose them (their small record stays, marked pruned, so numbering and the
 // table stay whole). Zero means no bound.
@@ -27,7 +27,7 @@ const (
 )
 
 // savedFiles are the big files of an iteration, which pruning removes.
-var savedFiles = []string{outputFile, diffFile, validationFile, untilFile, judgeFile}
+var savedFiles = []string{outputFile, diffFile, validationFile, untilFile, judgeFile, promptFile}
 
 // Prune removes the saved files of the oldest iterations beyond r and marks their records
 // pruned; it returns their numbers, oldest first. The newest iteration is always kept.
@@ -109,7 +109,7 @@ func RemoveLeftovers(root string) int {
 	}
 	for _, e := range entries {
 		if _, ok := parseNumber(e.Name()); ok && e.IsDir() {
-			removed += removeTemps(filepath.Join(dir, e.Name(), recordFile))
+			removed += removeTemps(filepath.Join(dir, e.Name(), recordFile)) + removeTemps(filepath.Join(dir, e.Name(), promptFile))
 		}
 	}
 	return removed

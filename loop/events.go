@@ -38,6 +38,24 @@ type IterationStarted struct {
 	Max       int
 	At        time.Time
 	Record    int // the iteration's number in the repository's history
+	Prompt    PromptInfo
+}
+
+// PromptInfo says what the iteration's prompt was made of, for the log's debug records:
+// sizes and sources, never the text (the history keeps that, redacted and bounded).
+type PromptInfo struct {
+	Bytes    int
+	Sections []PromptPart
+	Kept     string // where the history keeps it, relative to the repository; "" if it could not
+	Cut      int    // bytes of it the kept file leaves out (history.PromptLimit)
+}
+
+// PromptPart is one section of a prompt: its heading ("" for the prompt file itself),
+// where it came from (a file, --context, git ralph inject, the feedback) and its size.
+type PromptPart struct {
+	Title  string
+	Source string
+	Bytes  int
 }
 
 // AgentStopping is sent when the agent's process group is sent a signal.

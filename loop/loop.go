@@ -356,8 +356,8 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 		it.output.close(nil, 0)
 		return err
 	}
-	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number})
 	text := prompt.Text()
+	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number, Prompt: r.keepPrompt(it.number, prompt, text)})
 	a, err := r.attempts(ctx, i, it, text)
 	if err != nil {
 		it.output.close(nil, 0)
@@ -369,6 +369,23 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 		}
 	}
 	return r.finish(ctx, i, it, a)
+}
+
+// keepPrompt keeps iteration n's prompt in its history directory (redacted, bounded),
+// and says what it was made of. A prompt that cannot be kept is a warning: the agent
+// need not wait for the record of what it was told.
+func (r *runner) keepPrompt(n int, prompt prompts.Prompt, text string) PromptInfo {
+	info := PromptInfo{Bytes: len(text)}
+	for _, s := range prompt.Sections {
+		info.Sections = append(info.Sections, PromptPart{Title: s.Title, Source: s.Source, Bytes: len(s.Body)})
+	}
+	cut, err := r.journal.store.SavePrompt(n, text)
+	if err != nil {
+		r.report(Warning{Message: err.Error()})
+		return info
+	}
+	info.Kept, info.Cut = r.journal.relative(r.journal.store.PromptPath(n)), cut
+	return info
 }
 
 // NextPrompt says what the next iteration's prompt is made of: the prompt files, the

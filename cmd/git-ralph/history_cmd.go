@@ -26,6 +26,7 @@ type HistoryCmd struct {
 	JSON     bool   `name:"json" help:"Print the records as a JSON array, oldest first."`
 	Diff     string `help:"Print iteration N's saved diff, or with A..B the diff from the start of A to the end of B." placeholder:"N|A..B"`
 	Stat     bool   `help:"With --diff, print a diffstat instead of the patch."`
+	Verbose  *int   `help:"Print iteration N in full: its record, then the prompt its agent was given (as kept: secrets redacted, at most 256 KiB)." placeholder:"N"`
 	LoopFlag `embed:""`
 }
 
@@ -44,6 +45,9 @@ func (c *HistoryCmd) Run(ctx context.Context, s Streams) error {
 	}
 	if c.Diff != "" {
 		return c.printDiff(ctx, s.Stdout, root, store)
+	}
+	if c.Verbose != nil {
+		return printIteration(s, store, *c.Verbose)
 	}
 	recs, bad, err := store.Scan(c.Limit)
 	if err != nil {
@@ -115,6 +119,10 @@ func (c *HistoryCmd) check() error {
 		return hints.Wrap(errors.New("--stat needs --diff"), "e.g. 'git ralph history --diff 3 --stat'")
 	case c.JSON && c.Diff != "":
 		return hints.Wrap(errors.New("--json and --diff contradict each other"), "the records are in 'git ralph history --json', the diffs in --diff")
+	case c.Verbose != nil && *c.Verbose < 1:
+		return hints.Wrap(fmt.Errorf("--verbose %d is not an iteration number", *c.Verbose), "e.g. 'git ralph history --verbose 3'; 'git ralph history' lists the iterations")
+	case c.Verbose != nil && (c.JSON || c.Diff != ""):
+		return hints.Wrap(errors.New("--verbose shows one iteration, and --json or --diff something else"), "'git ralph history --verbose N' alone, or '--diff N' for its change")
 	}
 	return nil
 }

@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/fielderr"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
@@ -23,6 +26,8 @@ type LogsCmd struct {
 	JSON      bool   `name:"json" help:"Print the log's JSON records as they are, one a line."`
 	Lines     int    `short:"n" placeholder:"K" help:"Show only the last K records (with N, the last K lines of the output); 0 shows all (default: all)."`
 	RunID     string `name:"run" placeholder:"ID" help:"Show only the records of run ID (see 'git ralph status')."`
+	Level     string `name:"level" placeholder:"LEVEL" help:"Show only the records at LEVEL or above: debug, info, warn or error (default: all)."`
+	Prompt    bool   `name:"prompt" help:"With N: print the prompt iteration N's agent was given, as kept (secrets redacted, at most 256 KiB)."`
 	Follow    bool   `short:"f" help:"Keep printing what is written next, until Ctrl+C (with N, until the iteration ends)."`
 	LoopFlag  `embed:""`
 }
@@ -39,6 +44,9 @@ func (c *LogsCmd) Run(ctx context.Context, s Streams) error {
 	if err := history.CheckOwnDirs(root); err != nil { // a committed .ralph/logs symlink must not lead the reading elsewhere
 		return err
 	}
+	if c.Prompt {
+		return c.printPrompt(s, root)
+	}
 	if c.Iteration != "" {
 		return c.printOutput(ctx, s, root)
 	}
@@ -54,8 +62,76 @@ func (c *LogsCmd) check() error {
 		return hints.Wrap(errors.New("--json applies to the structured log, not to an iteration's output"), "drop N to see the log as JSON, or --json to see iteration %s's output", c.Iteration)
 	case c.Iteration != "" && c.RunID != "":
 		return hints.Wrap(errors.New("--run filters the structured log, not an iteration's output"), "'git ralph history' shows which run each iteration belongs to")
+	case c.Iteration != "" && c.Level != "":
+		return hints.Wrap(errors.New("--level filters the structured log, not an iteration's output"), "drop N to see the log's records at %s and above", c.Level)
+	case c.Prompt && c.Iteration == "":
+		return hints.Wrap(errors.New("--prompt needs an iteration"), "e.g. 'git ralph logs 3 --prompt'; 'git ralph history' lists the iterations")
+	case c.Prompt && c.Follow:
+		return hints.Wrap(errors.New("--prompt prints a prompt kept whole before its agent started; there is nothing to follow"), "drop --follow, or --prompt to follow the output")
 	}
-	return nil
+	return checkLevel(c.Level)
+}
+
+// logLevels are the levels of the structured log, lowest first.
+var logLevels = []string{"debug", "info", "warn", "error"}
+
+// checkLevel refuses a --level that is not a level of the log, with the one meant.
+func checkLevel(level string) error {
+	if level == "" || slices.Contains(logLevels, level) {
+		return nil
+	}
+	hint := "use one of: " + strings.Join(logLevels, ", ")
+	if near := nearLevel(level); near != "" {
+		hint = "did you mean " + near + "? " + hint
+	}
+	return hints.Wrap(fmt.Errorf("--level: want one of %s, got %q", strings.Join(logLevels, ", "), level), "%s", hint)
+}
+
+// nearLevel is the level a misspelt one means: the nearest by edit distance, else the one
+// it begins with ("warning", "errors").
+func nearLevel(level string) string {
+	if near := fielderr.Suggest(level, logLevels); near != "" {
+		return near
+	}
+	for _, l := range logLevels {
+		if strings.HasPrefix(strings.ToLower(level), l) {
+			return l
+		}
+	}
+	return ""
+}
+
+// printPrompt prints the prompt iteration N's agent was given, as the history keeps it,
+// with what would drive the terminal spelled out.
+func (c *LogsCmd) printPrompt(s Streams, root string) error {
+	n, err := iterationNumber(c.Iteration)
+	if err != nil {
+		return err
+	}
+	store, err := history.OpenStore(root)
+	if err != nil {
+		return err
+	}
+	prompt, err := keptPrompt(store, n)
+	if err != nil {
+		return err
+	}
+	p := reporting.NewLinePrinter(s.Stdout, reporting.AsIs, c.Lines)
+	for _, line := range strings.SplitAfter(promptText(prompt), "\n") {
+		if line != "" {
+			p.Add([]byte(strings.TrimSuffix(line, "\n")))
+		}
+	}
+	return p.Flush()
+}
+
+// iterationNumber reads the N of 'logs N'.
+func iterationNumber(arg string) (int, error) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 {
+		return 0, hints.Wrap(fmt.Errorf("%q is not an iteration number", arg), "e.g. 'git ralph logs 3'; 'git ralph history' lists the iterations")
+	}
+	return n, nil
 }
 
 // printLog prints the structured log, its rotated files first, then follows it if asked.
@@ -68,7 +144,7 @@ func (c *LogsCmd) printLog(ctx context.Context, s Streams, root string) error {
 			return nil
 		}
 	}
-	p := reporting.NewLinePrinter(s.Stdout, reporting.LogLine(c.JSON, c.RunID, time.Local), c.Lines)
+	p := reporting.NewLinePrinter(s.Stdout, reporting.LogLine(c.JSON, reporting.LogFilter{Run: c.RunID, Level: c.Level}, time.Local), c.Lines)
 	for _, file := range files {
 		if file == path && c.Follow {
 			break // read by the tail below, which keeps reading it
@@ -94,9 +170,9 @@ func (c *LogsCmd) printLog(ctx context.Context, s Streams, root string) error {
 // printOutput prints iteration N's saved agent output, and with --follow what it adds
 // until the iteration's record is saved.
 func (c *LogsCmd) printOutput(ctx context.Context, s Streams, root string) error {
-	n, err := strconv.Atoi(c.Iteration)
-	if err != nil || n < 1 {
-		return hints.Wrap(fmt.Errorf("%q is not an iteration number", c.Iteration), "e.g. 'git ralph logs 3'; 'git ralph history' lists the iterations")
+	n, err := iterationNumber(c.Iteration)
+	if err != nil {
+		return err
 	}
 	store, err := history.OpenStore(root)
 	if err != nil {

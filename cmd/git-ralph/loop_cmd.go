@@ -45,7 +45,8 @@ type LoopCmd struct {
 	Prompt               string         `help:"Use FILE (inside the repository) as the prompt instead of the mode's PROMPT_<mode>.md; a workflow's stage with prompt = FILE runs this way." placeholder:"FILE"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
 	Verbose              Verbose        `short:"v" help:"Stream the agent's output live, rendered for reading: its text, a line per tool call and its result's size or exit status, errors, tokens and cost. --verbose=raw streams it as the agent prints it (a preset's JSON)."`
-	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors."`
+	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors; the structured log keeps only warnings and errors too, unless --log-level is given."`
+	LogLevel             string         `name:"log-level" help:"The lowest level the structured log (.ralph/logs/ralph.log) keeps: debug, info, warn or error (default: info)." placeholder:"LEVEL"`
 	JSON                 bool           `name:"json" help:"Write one JSON event per line on stdout (see docs/events.md); progress lines go to stderr."`
 	SkipIfBusy           bool           `name:"skip-if-busy" help:"Exit 75 without a word when another loop holds the repository (for cron)."`
 	Worktree             string         `help:"Run the loop in a linked worktree of its own on branch ralph/NAME, beside the main work tree; created at the first run, resumed after." placeholder:"NAME"`

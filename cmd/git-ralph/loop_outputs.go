@@ -62,11 +62,12 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	} else if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
 	}
-	log, err := reporting.OpenRunLog(root, set.resolved.LogLevel.V)
+	log, err := reporting.OpenRunLog(root, c.logLevel(set.resolved.LogLevel))
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {
 		o.log = log
+		log.KeepSettings(set.entries())
 		o.reporter = append(o.reporter, log)
 		in.observe(func(sig os.Signal) { log.Signal(sig.String()) })
 	}
@@ -81,6 +82,16 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 		o.reporter = append(o.reporter, o.notes)
 	}
 	return o
+}
+
+// logLevel is the structured log's level: log_level's, but with --quiet no lower than
+// warnings unless --log-level itself chose it: a run asked to be quiet (from cron, say)
+// keeps its log to what went wrong too.
+func (c *LoopCmd) logLevel(setting config.Value[string]) string {
+	if c.Quiet && setting.Origin.Kind != config.FromFlag && (setting.V == "debug" || setting.V == "info") {
+		return "warn"
+	}
+	return setting.V
 }
 
 // notifier sends the notify setting's messages for this loop; a failed one is a warning

@@ -70,6 +70,7 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.Judge != "", "judge", "--judge", c.Judge)
 	add(c.Notify != "", "notify", "--notify", c.Notify)
 	add(c.Verbose != "", "show_agent_output", "--verbose", strconv.FormatBool(c.Verbose.on()))
+	add(c.LogLevel != "", "log_level", "--log-level", c.LogLevel)
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}

@@ -362,7 +362,11 @@ var logLevels = []string{"debug", "info", "warn", "error"}
 
 func checkLogLevel(v any) *problem {
 	if s := v.(string); !contains(logLevels, s) {
-		return newProblem("use one of: "+strings.Join(logLevels, ", "), "want one of %s, got %q", strings.Join(logLevels, ", "), s)
+		hint := "use one of: " + strings.Join(logLevels, ", ")
+		if near := suggest(s, logLevels); near != "" { // "warning", "DEBUG"
+			hint = "did you mean " + near + "? " + hint
+		}
+		return newProblem(hint, "want one of %s, got %q", strings.Join(logLevels, ", "), s)
 	}
 	return nil
 }

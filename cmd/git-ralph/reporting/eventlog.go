@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
@@ -18,8 +19,9 @@ import (
 // unattended run did can be read the morning after (`git ralph logs`). The file rotates
 // (history.RotatingFile) so that it never grows without bound.
 type RunLog struct {
-	current atomic.Pointer[slog.Logger] // gains the run's id at run_started; hooks log from their own goroutine
-	file    io.Closer
+	current  atomic.Pointer[slog.Logger] // gains the run's id at run_started; hooks log from their own goroutine
+	file     io.Closer
+	settings []config.Entry // logged at debug once the run has its id
 }
 
 // OpenRunLog opens the repository's log at the configured level ("debug", "info",
@@ -58,10 +60,13 @@ func (l *RunLog) Report(e loop.Event) {
 		l.current.Store(l.log().With("run", e.Run))
 		l.log().Info("run started", present("mode", e.Mode, "max_iterations", e.Max, "resumed", e.Resumed,
 			"first_iteration", e.First, "why", e.Why)...)
+		l.debugSettings()
 	case loop.IterationStarted:
 		l.log().Info("iteration started", "iteration", e.Iteration, "record", e.Record)
+		l.debugPrompt(e)
 	case loop.IterationFinished:
 		l.iterationFinished(e)
+		l.debugScan(e)
 	case loop.AgentStopping:
 		l.log().Warn("stopping the agent", "iteration", e.Iteration, "signal", loop.SignalName(e.Signal), "why", e.Why)
 	case loop.OutputTruncated:

@@ -48,7 +48,7 @@ func TestLogLineFormatsRecords(t *testing.T) {
 		{"JSON that is not an object is shown as it is", `[1,2]`, `[1,2]`},
 		{"trailing garbage makes it not a record", `{"msg":"m"} {"msg":"n"}`, `{"msg":"m"} {"msg":"n"}`},
 	}
-	show := LogLine(false, "", loc)
+	show := LogLine(false, LogFilter{}, loc)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := show([]byte(tt.line))
@@ -61,13 +61,13 @@ func TestLogLineFormatsRecords(t *testing.T) {
 
 func TestLogLineFilters(t *testing.T) {
 	line := []byte(`{"time":"2026-11-21T02:00:01Z","level":"INFO","msg":"m","run":"r1"}`)
-	if got, ok := LogLine(true, "", time.UTC)(line); !ok || got != string(line) {
+	if got, ok := LogLine(true, LogFilter{}, time.UTC)(line); !ok || got != string(line) {
 		t.Errorf("--json changed the line: %q", got)
 	}
-	if _, ok := LogLine(false, "", time.UTC)(nil); ok {
+	if _, ok := LogLine(false, LogFilter{}, time.UTC)(nil); ok {
 		t.Error("an empty line was shown")
 	}
-	byRun := LogLine(false, "r1", time.UTC)
+	byRun := LogLine(false, LogFilter{Run: "r1"}, time.UTC)
 	for line, want := range map[string]bool{
 		`{"msg":"m","run":"r1"}`:        true,
 		`{"msg":"m","run":"r2"}`:        false,
@@ -78,6 +78,31 @@ func TestLogLineFilters(t *testing.T) {
 		if _, ok := byRun([]byte(line)); ok != want {
 			t.Errorf("--run r1 shows %s: %v, want %v", line, ok, want)
 		}
+	}
+}
+
+func TestLogLineLevelFilter(t *testing.T) {
+	warnAndUp := LogLine(false, LogFilter{Level: "warn"}, time.UTC)
+	for line, want := range map[string]bool{
+		`{"level":"DEBUG","msg":"m"}`:  false,
+		`{"level":"INFO","msg":"m"}`:   false,
+		`{"level":"WARN","msg":"m"}`:   true,
+		`{"level":"ERROR","msg":"m"}`:  true,
+		`{"level":"INFO+4","msg":"m"}`: true, // slog's own spelling of a level between
+		`{"level":"LOUD","msg":"m"}`:   false,
+		`{"msg":"no level"}`:           false,
+		`not a record`:                 false,
+	} {
+		if _, ok := warnAndUp([]byte(line)); ok != want {
+			t.Errorf("--level warn shows %s: %v, want %v", line, ok, want)
+		}
+	}
+	debugOfR1 := LogLine(false, LogFilter{Run: "r1", Level: "debug"}, time.UTC)
+	if _, ok := debugOfR1([]byte(`{"level":"DEBUG","msg":"m","run":"r1"}`)); !ok {
+		t.Error("--level debug --run r1 hides r1's debug record")
+	}
+	if _, ok := debugOfR1([]byte(`{"level":"ERROR","msg":"m","run":"r2"}`)); ok {
+		t.Error("--level debug --run r1 shows r2's record")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -17,15 +18,15 @@ const followEvery = 250 * time.Millisecond
 
 // LogLine shows a line of the structured log: formatted, or raw with --json; lines that
 // are not records as they are too (a torn line is shown, never dropped), their control
-// characters spelled out, unless only one run's records are wanted.
-func LogLine(raw bool, run string, loc *time.Location) func([]byte) (string, bool) {
+// characters spelled out, unless the filter picks records (of one run, of a level).
+func LogLine(raw bool, filter LogFilter, loc *time.Location) func([]byte) (string, bool) {
 	return func(line []byte) (string, bool) {
 		if len(line) == 0 {
 			return "", false
 		}
 		rec, ok := parseLogRecord(line)
 		switch {
-		case run != "" && (!ok || rec.run != run):
+		case !filter.keeps(rec, ok):
 			return "", false
 		case ok && !raw:
 			return rec.format(loc), true
@@ -36,6 +37,28 @@ func LogLine(raw bool, run string, loc *time.Location) func([]byte) (string, boo
 		}
 		return string(line), true
 	}
+}
+
+// LogFilter chooses the records `logs` shows; the zero filter shows every line. A line
+// that is not a record passes only the zero filter.
+type LogFilter struct {
+	Run   string // only this run's records
+	Level string // only records at this level or above: debug, info, warn, error
+}
+
+// keeps reports whether the filter lets rec (ok: the line is a record) through.
+func (f LogFilter) keeps(rec logRecord, ok bool) bool {
+	if f == (LogFilter{}) {
+		return true
+	}
+	if !ok || f.Run != "" && rec.run != f.Run {
+		return false
+	}
+	if f.Level == "" {
+		return true
+	}
+	var at slog.Level
+	return at.UnmarshalText([]byte(rec.level)) == nil && at >= logLevel(f.Level)
 }
 
 // LinePrinter prints the lines that show accepts, as show renders them; until flush it

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/history"
+)
+
+// printIteration is `history --verbose N`: iteration n's row of the table and the rest of
+// its record, then the prompt its agent was given. A record or a prompt that cannot be
+// read is a line saying so, and the other is shown all the same.
+func printIteration(s Streams, store *history.Store, n int) error {
+	if !hasDir(store, n) {
+		return hints.MissingIteration(store, n, "record")
+	}
+	rec, err := store.Get(n)
+	switch {
+	case errors.Is(err, history.ErrNoRecord):
+		fmt.Fprintf(s.Stdout, "iteration %d has no record: it is still running, or its loop stopped before saving it\n", n)
+	case err != nil:
+		fmt.Fprintf(s.Stdout, "record: cannot be read: %s\n", display.PrintableText(err.Error()))
+	default:
+		if err := printTable(s.Stdout, []history.Record{rec}); err != nil {
+			return err
+		}
+		printDetails(s.Stdout, rec)
+	}
+	prompt, err := keptPrompt(store, n)
+	if err != nil {
+		fmt.Fprintf(s.Stdout, "\nprompt: %s\n", display.PrintableText(err.Error()))
+		return nil
+	}
+	fmt.Fprintf(s.Stdout, "\nprompt (%s, as kept: secrets redacted):\n", display.Size(int64(len(prompt))))
+	_, err = io.WriteString(s.Stdout, promptText(prompt))
+	return err
+}
+
+// printDetails prints the fields of a record the table leaves out, those that are set.
+func printDetails(w io.Writer, r history.Record) {
+	line := func(key, value string) {
+		if value != "" {
+			fmt.Fprintf(w, "  %-11s %s\n", key+":", display.Printable(value))
+		}
+	}
+	if !r.StartedAt.IsZero() {
+		line("started", r.StartedAt.Local().Format(time.DateTime))
+	}
+	line("agent", strings.TrimSpace(r.Agent+" "+r.Model))
+	line("promise", r.Signal)
+	line("validation", r.Validation)
+	line("until", r.Until)
+	if r.Judge != nil {
+		line("judge", r.Judge.Verdict)
+	}
+	line("push", r.Push)
+	line("error", r.Error)
+	if r.InputTokens+r.OutputTokens > 0 {
+		line("tokens", fmt.Sprintf("%s in, %s out", display.Count(r.InputTokens), display.Count(r.OutputTokens)))
+	}
+	if r.CostUSD > 0 {
+		line("cost", display.Dollars(r.CostUSD))
+	}
+}
+
+// keptPrompt reads iteration n's kept prompt. Its errors say why there is none: pruned,
+// kept by no iteration of an older git-ralph, refused (not a regular file, too large).
+func keptPrompt(store *history.Store, n int) ([]byte, error) {
+	data, err := store.ReadPrompt(n)
+	if err == nil {
+		return data, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("iteration %d's kept prompt cannot be read: %w", n, err)
+	}
+	rec, recErr := store.Get(n)
+	switch {
+	case errors.Is(recErr, history.ErrNoRecord) && !hasDir(store, n):
+		return nil, hints.MissingIteration(store, n, "kept prompt")
+	case errors.Is(recErr, history.ErrNoRecord):
+		return nil, hints.Wrap(fmt.Errorf("iteration %d kept no prompt yet: it is still starting, or its loop stopped before keeping it", n),
+			"'git ralph logs %d' shows what its agent printed", n)
+	case recErr == nil && rec.Pruned:
+		return nil, hints.Wrap(fmt.Errorf("iteration %d's prompt was pruned by the history's retention settings", n),
+			"history_keep and history_max_size say how much is kept ('git ralph config')")
+	}
+	return nil, hints.Wrap(fmt.Errorf("iteration %d kept no prompt: iterations run by an older git-ralph kept none", n),
+		"'git ralph logs %d' shows what its agent printed", n)
+}
+
+// hasDir reports whether the history has a directory for iteration n.
+func hasDir(store *history.Store, n int) bool {
+	_, err := os.Lstat(store.IterationDir(n))
+	return err == nil
+}
+
+// promptText is a kept prompt as a terminal shows it: line breaks and tabs as they are,
+// every other control character spelled out (a prompt carries a repository's files and
+// injected texts), ending with a line break.
+func promptText(prompt []byte) string {
+	text := display.PrintableText(string(prompt))
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text
+}
