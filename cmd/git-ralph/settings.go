@@ -76,6 +76,19 @@ func (c *LoopCmd) flags() []config.Flag {
 	return fs
 }
 
+// stageSettings reads the settings a workflow's stage gives its loop.
+func (c *LoopCmd) stageSettings() ([]config.WorkflowSetting, error) {
+	var list []config.WorkflowSetting
+	for _, text := range c.StageSettings {
+		w, err := config.ParseWorkflowSetting(text)
+		if err != nil {
+			return nil, hints.Wrap(err, "--workflow-setting is how 'git ralph workflow run' gives a stage's loop its settings: leave it to it")
+		}
+		list = append(list, w)
+	}
+	return list, nil
+}
+
 // warnSettings prints the configuration's warnings, such as a misspelt RALPH_ variable.
 func warnSettings(w io.Writer, c *config.Config) {
 	for _, msg := range c.Warnings {
@@ -101,7 +114,12 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 
 // settings is resolve without that refusal, for the commands that only show them.
 func (c *LoopCmd) settings(root string) (*settings, error) {
-	resolved, err := loadConfig(root, c.flags())
+	stage, err := c.stageSettings()
+	if err != nil {
+		return nil, err
+	}
+	env := os.Environ()
+	resolved, err := config.Load(config.Sources{RepoRoot: root, UserFile: config.UserConfigPath(env), Env: env, Flags: c.flags(), Workflow: stage})
 	if err != nil {
 		return nil, err
 	}
