@@ -194,14 +194,25 @@ func (s *settings) applyPreset(preset agentcli.Preset) {
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
 	if presetTimeoutApplies(s.loop.Timeout, s.resolved.IterationTimeout.Origin, preset.Timeout) {
+		s.presetOver("iteration_timeout", s.resolved.IterationTimeout, preset.Timeout, preset.Name)
 		s.loop.Timeout = preset.Timeout
 		s.extra = append(s.extra, config.Entry{Key: "iteration_timeout", Value: preset.Timeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
 	if presetTimeoutApplies(s.loop.OutputTimeout, s.resolved.OutputTimeout.Origin, preset.OutputTimeout) {
+		s.presetOver("output_timeout", s.resolved.OutputTimeout, preset.OutputTimeout, preset.Name)
 		s.loop.OutputTimeout = preset.OutputTimeout
 		s.extra = append(s.extra, config.Entry{Key: "output_timeout", Value: preset.OutputTimeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
+	}
+}
+
+// presetOver names in a warning the repository's timeout (set) that gives way to the
+// preset's shorter one, as it would to a shorter one of yours.
+func (s *settings) presetOver(key string, set config.Value[time.Duration], preset time.Duration, name string) {
+	if set.Origin.Kind == config.FromRepo {
+		s.resolved.Warnings = append(s.resolved.Warnings,
+			config.Loosened(key, set.V, set.Origin, preset, config.Origin{Kind: config.FromDefault, Name: "preset " + name}))
 	}
 }
 

@@ -94,10 +94,15 @@ func lower(a, b int) bool { return a < b }
 // refuse notes the repository's value theirs, looser than the user's yours, which applies.
 func (s *sources) refuse(key string, theirs, yours any) {
 	t, y := unpack(theirs), unpack(yours)
-	if t.v == y.v {
-		return
+	if t.v != y.v {
+		s.refused = append(s.refused, Loosened(key, t.v, t.origin, y.v, y.origin))
 	}
-	o := t.origin
+}
+
+// Loosened is the warning of the repository's value theirs of the bounded setting key
+// (at o, a line of its config or workflow file), refused as looser than yours (from
+// yoursAt), which applies.
+func Loosened(key string, theirs any, o Origin, yours any, yoursAt Origin) string {
 	field := o.Name // a workflow stage's key, as its file names it
 	if field == "" {
 		field = key
@@ -118,8 +123,8 @@ func (s *sources) refuse(key string, theirs, yours any) {
 	if key == "max_iterations" {
 		name = "iteration limit"
 	}
-	s.refused = append(s.refused, fmt.Sprintf("%s:%d: %s: a repository's %s may not %s your %s of %s (%s) to %s: yours applies",
-		o.File, o.Line, field, source, verb, name, showBound(key, y.v), y.origin, showBound(key, t.v)))
+	return fmt.Sprintf("%s:%d: %s: a repository's %s may not %s your %s of %s (%s) to %s: yours applies",
+		o.File, o.Line, field, source, verb, name, showBound(key, yours), yoursAt, showBound(key, theirs))
 }
 
 // unpack is the value and origin of a Value of any type.
