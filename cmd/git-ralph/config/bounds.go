@@ -57,7 +57,7 @@ func budget[T int | float64](s *sources, key string) Value[T] {
 	if theirs.V > 0 && (yours.V == 0 || theirs.V < yours.V) {
 		return theirs
 	}
-	s.refuse(key, theirs, yours)
+	refuse(s, key, theirs, yours)
 	return yours
 }
 
@@ -77,7 +77,7 @@ func safeguard[T comparable](s *sources, key string, stricter func(a, b T) bool)
 	if stricter(theirs.V, yours.V) {
 		return theirs
 	}
-	s.refuse(key, theirs, yours)
+	refuse(s, key, theirs, yours)
 	return yours
 }
 
@@ -92,10 +92,9 @@ func tighter[T int | int64 | time.Duration](a, b T) bool { return a > 0 && (b ==
 func lower(a, b int) bool { return a < b }
 
 // refuse notes the repository's value theirs, looser than the user's yours, which applies.
-func (s *sources) refuse(key string, theirs, yours any) {
-	t, y := unpack(theirs), unpack(yours)
-	if t.v != y.v {
-		s.refused = append(s.refused, Loosened(key, t.v, t.origin, y.v, y.origin))
+func refuse[T comparable](s *sources, key string, theirs, yours Value[T]) {
+	if theirs.V != yours.V {
+		s.refused = append(s.refused, Loosened(key, theirs.V, theirs.Origin, yours.V, yours.Origin))
 	}
 }
 
@@ -125,23 +124,6 @@ func Loosened(key string, theirs any, o Origin, yours any, yoursAt Origin) strin
 	}
 	return fmt.Sprintf("%s:%d: %s: a repository's %s may not %s your %s of %s (%s) to %s: yours applies",
 		o.File, o.Line, field, source, verb, name, showBound(key, yours), yoursAt, showBound(key, theirs))
-}
-
-// unpack is the value and origin of a Value of any type.
-func unpack(v any) setting {
-	switch x := v.(type) {
-	case Value[int]:
-		return setting{v: x.V, origin: x.Origin}
-	case Value[int64]:
-		return setting{v: x.V, origin: x.Origin}
-	case Value[float64]:
-		return setting{v: x.V, origin: x.Origin}
-	case Value[bool]:
-		return setting{v: x.V, origin: x.Origin}
-	case Value[time.Duration]:
-		return setting{v: x.V, origin: x.Origin}
-	}
-	panic(fmt.Sprintf("config: no bounded setting of type %T", v))
 }
 
 // showBound writes a bounded setting's value for people, saying what its 0 means.

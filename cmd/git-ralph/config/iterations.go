@@ -32,7 +32,7 @@ func iterationLimit(s *sources) (Value[int], *Error) {
 	}
 	v := lowerLimit(yours, theirs)
 	if v != theirs && theirs.Origin.Kind == FromRepo {
-		s.refuse("max_iterations", theirs, v)
+		refuse(s, "max_iterations", theirs, v)
 	}
 	return v, nil
 }
