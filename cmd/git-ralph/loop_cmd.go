@@ -56,6 +56,10 @@ type LoopCmd struct {
 	ReplaySpeed          string         `name:"replay-speed" help:"With --agent replay:DIR: full (default), recorded, or a multiple of the recorded pace such as 2." placeholder:"SPEED"`
 	ReplayForce          bool           `name:"replay-force" help:"With --agent replay:DIR: replay a recording made in another repository."`
 	BestOfFlags          `embed:""`
+	// StageSettings are a workflow stage's bounded settings (config.WorkflowSetting): the
+	// repository's, not the user's flags, so that they tighten the user's limits and
+	// never loosen them. Only `workflow run` passes them.
+	StageSettings []string `name:"workflow-setting" hidden:"" sep:"none" help:"A bounded setting of a workflow's stage (FILE:LINE:FIELD:KEY=VALUE): the repository's, not yours."`
 }
 
 // Run resolves the settings, then does a dry run or drives the loop; the exit code

@@ -77,6 +77,19 @@ func (c *LoopCmd) flags() []config.Flag {
 	return fs
 }
 
+// stageSettings reads the settings a workflow's stage gives its loop.
+func (c *LoopCmd) stageSettings() ([]config.WorkflowSetting, error) {
+	var list []config.WorkflowSetting
+	for _, text := range c.StageSettings {
+		w, err := config.ParseWorkflowSetting(text)
+		if err != nil {
+			return nil, hints.Wrap(err, "--workflow-setting is how 'git ralph workflow run' gives a stage's loop its settings: leave it to it")
+		}
+		list = append(list, w)
+	}
+	return list, nil
+}
+
 // warnSettings prints the configuration's warnings, such as a misspelt RALPH_ variable.
 func warnSettings(w io.Writer, c *config.Config) {
 	for _, msg := range c.Warnings {
@@ -102,7 +115,12 @@ func (c *LoopCmd) resolve(root string) (*settings, error) {
 
 // settings is resolve without that refusal, for the commands that only show them.
 func (c *LoopCmd) settings(root string) (*settings, error) {
-	resolved, err := loadConfig(root, c.flags())
+	stage, err := c.stageSettings()
+	if err != nil {
+		return nil, err
+	}
+	env := os.Environ()
+	resolved, err := config.Load(config.Sources{RepoRoot: root, UserFile: config.UserConfigPath(env), Env: env, Flags: c.flags(), Workflow: stage})
 	if err != nil {
 		return nil, err
 	}
@@ -177,14 +195,25 @@ func (s *settings) applyPreset(preset agentcli.Preset) {
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
 	if presetTimeoutApplies(s.loop.Timeout, s.resolved.IterationTimeout.Origin, preset.Timeout) {
+		s.presetOver("iteration_timeout", s.resolved.IterationTimeout, preset.Timeout, preset.Name)
 		s.loop.Timeout = preset.Timeout
 		s.extra = append(s.extra, config.Entry{Key: "iteration_timeout", Value: preset.Timeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
 	if presetTimeoutApplies(s.loop.OutputTimeout, s.resolved.OutputTimeout.Origin, preset.OutputTimeout) {
+		s.presetOver("output_timeout", s.resolved.OutputTimeout, preset.OutputTimeout, preset.Name)
 		s.loop.OutputTimeout = preset.OutputTimeout
 		s.extra = append(s.extra, config.Entry{Key: "output_timeout", Value: preset.OutputTimeout.String(),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
+	}
+}
+
+// presetOver names in a warning the repository's timeout (set) that gives way to the
+// preset's shorter one, as it would to a shorter one of yours.
+func (s *settings) presetOver(key string, set config.Value[time.Duration], preset time.Duration, name string) {
+	if set.Origin.Kind == config.FromRepo {
+		s.resolved.Warnings = append(s.resolved.Warnings,
+			config.Loosened(key, set.V, set.Origin, preset, config.Origin{Kind: config.FromDefault, Name: "preset " + name}))
 	}
 }
 

@@ -69,7 +69,7 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	notes := c.notifier(s, root)
 	defer notes.Close(in.hurry)
 	r := &workflow.Runner{Root: root, Workflow: wf, State: &state,
-		RunStage: c.stageRunner(s, in, root),
+		RunStage: c.stageRunner(s, in, root, wf),
 		Merge: func(ctx context.Context, st *workflow.Stage, name string) error {
 			merge := &MergeCmd{Name: name, Notify: c.Notify}
 			if st.Validate != "" { // the merged result is held to what the stage's loop was
@@ -178,8 +178,8 @@ func workflowLock(ctx context.Context, root, name string) (*history.FileLock, er
 }
 
 // stageRunner runs a stage's loop as a child `git-ralph loop` process, with the stage's
-// settings as flags, in the main work tree or in the stage's worktree.
-func (c *WorkflowRunCmd) stageRunner(s Streams, in *interrupts, root string) func(context.Context, workflow.StageRun) (workflow.StageResult, error) {
+// settings (see stageArgs), in the main work tree or in the stage's worktree.
+func (c *WorkflowRunCmd) stageRunner(s Streams, in *interrupts, root string, wf *workflow.Workflow) func(context.Context, workflow.StageRun) (workflow.StageResult, error) {
 	outs, errs := fleet.NewPrefixed(s.Stdout), fleet.NewPrefixed(s.Stderr)
 	return func(ctx context.Context, run workflow.StageRun) (workflow.StageResult, error) {
 		exe, err := os.Executable()
@@ -191,7 +191,7 @@ func (c *WorkflowRunCmd) stageRunner(s Streams, in *interrupts, root string) fun
 				return workflow.StageResult{}, err
 			}
 		}
-		cmd := exec.Command(exe, c.stageArgs(run)...)
+		cmd := exec.Command(exe, c.stageArgs(wf, run)...)
 		cmd.Dir = root
 		var stdout, stderr io.WriteCloser = nopCloser{s.Stdout}, nopCloser{s.Stderr}
 		if run.Loop != "" { // worktree stages may run at once: their lines are marked
@@ -242,8 +242,9 @@ func discardStageLoop(ctx context.Context, w io.Writer, root, name string) error
 	return nil
 }
 
-// stageArgs are the child's command line: loop, the stage's settings as flags, its task.
-func (c *WorkflowRunCmd) stageArgs(run workflow.StageRun) []string {
+// stageArgs are the child's command line: loop, the stage's settings, its task. Its
+// limits are the repository's settings, not flags (see stageLimits).
+func (c *WorkflowRunCmd) stageArgs(wf *workflow.Workflow, run workflow.StageRun) []string {
 	st := run.Stage
 	args := []string{"loop"}
 	add := func(flag, v string) {
@@ -270,20 +271,35 @@ func (c *WorkflowRunCmd) stageArgs(run workflow.StageRun) []string {
 	add("prompt", st.Prompt)
 	add("template", st.Template)
 	add("context", run.Context)
-	if st.MaxIterations != nil {
-		add("max", strconv.Itoa(*st.MaxIterations))
-	}
-	if st.Timeout > 0 {
-		add("timeout", st.Timeout.String())
-	}
-	if st.IdleThreshold != nil {
-		add("idle-threshold", strconv.Itoa(*st.IdleThreshold))
-	}
-	if st.MaxCost != nil {
-		add("max-cost", strconv.FormatFloat(*st.MaxCost, 'f', -1, 64))
-	}
+	args = append(args, stageLimits(wf, st)...)
 	if st.Task != "" {
 		args = append(args, "--", st.Task)
+	}
+	return args
+}
+
+// stageLimits are the stage's limits for its loop. They are the repository's settings, as
+// its .ralph/config.toml's are, so they go apart from the flags (which are the user's and
+// beat every file): the loop's configuration lets them tighten the user's limits, never
+// loosen them, and names the line of one refused.
+func stageLimits(wf *workflow.Workflow, st *workflow.Stage) []string {
+	var args []string
+	add := func(key, stageKey, raw string) {
+		field := "stages." + st.Name + "." + stageKey
+		set := config.WorkflowSetting{Key: key, Raw: raw, File: wf.File, Line: wf.Line(field), Field: field}
+		args = append(args, "--workflow-setting="+set.String())
+	}
+	if st.MaxIterations != nil {
+		add("max_iterations", "max_iterations", strconv.Itoa(*st.MaxIterations))
+	}
+	if st.Timeout > 0 {
+		add("iteration_timeout", "timeout", st.Timeout.String())
+	}
+	if st.IdleThreshold != nil {
+		add("idle_threshold", "idle_threshold", strconv.Itoa(*st.IdleThreshold))
+	}
+	if st.MaxCost != nil {
+		add("max_cost", "max_cost", strconv.FormatFloat(*st.MaxCost, 'f', -1, 64))
 	}
 	return args
 }

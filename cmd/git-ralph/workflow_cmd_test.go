@@ -4,17 +4,29 @@ import (
 	"reflect"
 	"slices"
 	"testing"
-	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
-// A stage's settings reach its loop as the flags the loop parses into the same values.
+// A stage's settings reach its loop as the flags the loop parses into the same values; its
+// limits as the repository's settings, each with its line.
 func TestStageArgsParseAsTheStageSays(t *testing.T) {
-	max, idle, cost := 7, 0, 2.5
-	st := &workflow.Stage{Name: "plan", Task: "--write the plan", Prompt: "prompts/plan.md", Mode: "plan",
-		AgentCmd: "sh agent.sh", Validate: "make test", MaxIterations: &max, Timeout: 90 * time.Second,
-		IdleThreshold: &idle, MaxCost: &cost}
+	wf, err := workflow.Parse("ship", []byte(`[stages.plan]
+task = "--write the plan"
+prompt = "prompts/plan.md"
+mode = "plan"
+agent_cmd = "sh agent.sh"
+validate = "make test"
+max_iterations = 7
+timeout = "90s"
+idle_threshold = 0
+max_cost = 2.5
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := wf.Stage("plan")
 	// settings that other parts of git-ralph bring to loop: checked once loop has their flag
 	later := map[string]string{"Until": "test -f plan.md", "Judge": "claude", "Feedback": "all"}
 	for field, v := range later {
@@ -25,15 +37,25 @@ func TestStageArgsParseAsTheStageSays(t *testing.T) {
 		}
 	}
 	run := workflow.StageRun{Stage: st, Fresh: true, Context: "-feedback: more", Loop: "wf-ship-plan"}
-	args := (&WorkflowRunCmd{}).stageArgs(run)
+	args := (&WorkflowRunCmd{}).stageArgs(wf, run)
 	if args[0] != "loop" {
 		t.Fatalf("args %q", args)
 	}
 	c := parseLoop(t, args[1:]...)
 	if c.Task != st.Task || c.Prompt != st.Prompt || c.Mode != "plan" || c.AgentCmd != st.AgentCmd || c.Validate != st.Validate ||
-		*c.Max != 7 || *c.Timeout != 90*time.Second || *c.IdleThreshold != 0 || c.MaxCost != "2.5" ||
+		c.Max != nil || c.Timeout != nil || c.IdleThreshold != nil || c.MaxCost != "" ||
 		c.Context != run.Context || c.Worktree != "wf-ship-plan" || !c.Fresh {
 		t.Errorf("parsed %+v from %q", c, args)
+	}
+	limits, err := c.stageSettings()
+	want := []config.WorkflowSetting{
+		{Key: "max_iterations", Raw: "7", File: ".ralph/workflows/ship.toml", Line: 7, Field: "stages.plan.max_iterations"},
+		{Key: "iteration_timeout", Raw: "1m30s", File: ".ralph/workflows/ship.toml", Line: 8, Field: "stages.plan.timeout"},
+		{Key: "idle_threshold", Raw: "0", File: ".ralph/workflows/ship.toml", Line: 9, Field: "stages.plan.idle_threshold"},
+		{Key: "max_cost", Raw: "2.5", File: ".ralph/workflows/ship.toml", Line: 10, Field: "stages.plan.max_cost"},
+	}
+	if err != nil || !reflect.DeepEqual(limits, want) {
+		t.Errorf("limits %+v, %v\nwant %+v", limits, err, want)
 	}
 	for field, v := range later {
 		if hasLoopField(field) {
@@ -52,11 +74,11 @@ func hasLoopField(name string) bool {
 // --agent or --agent-cmd of workflow run replace both agent settings of every stage.
 func TestWorkflowAgentFlagsReplaceTheStages(t *testing.T) {
 	st := &workflow.Stage{Name: "a", Agent: "codex", AgentCmd: "their-agent"}
-	args := (&WorkflowRunCmd{AgentCmd: "my-agent"}).stageArgs(workflow.StageRun{Stage: st})
+	args := (&WorkflowRunCmd{AgentCmd: "my-agent"}).stageArgs(&workflow.Workflow{}, workflow.StageRun{Stage: st})
 	if !slices.Contains(args, "--agent-cmd=my-agent") || slices.Contains(args, "--agent=codex") || slices.Contains(args, "--agent-cmd=their-agent") {
 		t.Errorf("args %q", args)
 	}
-	args = (&WorkflowRunCmd{}).stageArgs(workflow.StageRun{Stage: st})
+	args = (&WorkflowRunCmd{}).stageArgs(&workflow.Workflow{}, workflow.StageRun{Stage: st})
 	if !slices.Contains(args, "--agent=codex") || !slices.Contains(args, "--agent-cmd=their-agent") || slices.Contains(args, "--fresh") {
 		t.Errorf("args %q", args)
 	}

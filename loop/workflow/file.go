@@ -205,6 +205,10 @@ func (w *Workflow) FieldError(field, msg, hint string) *Error {
 	return w.errAt(field, "%s", hint, msg)
 }
 
+// Line is the line of the key field ("stages.build.max_cost") in the file; 0 when the
+// file does not write it.
+func (w *Workflow) Line(field string) int { return w.lines[field] }
+
 // errAt is an error at the key field of the file.
 func (w *Workflow) errAt(field, format, hint string, args ...any) *Error {
 	line := w.lines[field]

@@ -85,8 +85,8 @@ type Config struct {
 	AgentCmd Value[string] // command run with sh -c; "" = none
 	Mode     Value[string] // the selected mode, "build" by default
 	// MaxIterations is the limit from max_iterations and unlimited; 0 = unlimited. It and
-	// the timeouts bound what a loop spends: a repository's file can lower what the user's
-	// file sets but not raise it (see iterationLimit and safeguard).
+	// the other Bounded settings bound what a loop spends: a repository's settings can
+	// tighten what the user's file sets but not loosen it (see iterationLimit and safeguard).
 	MaxIterations Value[int]
 	// LiftedLimit is the refusal of a repository's unlimited = true over the user's limit
 	// (then MaxIterations is the user's): for the commands that start loops to return,
@@ -130,7 +130,7 @@ type Config struct {
 	Hooks   Hooks
 
 	// Warnings are what deserves a word but does not stop anything: RALPH_ variables
-	// that are no setting.
+	// that are no setting, and the repository's settings refused as looser than yours.
 	Warnings []string
 
 	// SecretsAllow is the text of SecretsAllowFile ("" when there is none). The repository
@@ -204,6 +204,9 @@ type Sources struct {
 	// Flags are the flags given, in command-line order (a later one wins). The mode
 	// comes from a flag with Key "mode".
 	Flags []Flag
+	// Workflow are the settings a workflow file gives the loop of its stage: the
+	// repository's, over its config file, bounded as it is (see Bounded).
+	Workflow []WorkflowSetting
 }
 
 // RepoFile is the repository config file's path relative to the repository root, as
@@ -250,11 +253,15 @@ func Load(src Sources) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := resolve(user, repo, env, flags)
+	workflow, err := workflowTable(src.Workflow)
 	if err != nil {
 		return nil, err
 	}
-	c.Warnings = envWarnings(src.Env)
+	c, err := resolve(user, repo, workflow, env, flags)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings = append(envWarnings(src.Env), c.Warnings...)
 	if src.RepoRoot != "" {
 		if err := readSecretsAllow(c, src.RepoRoot); err != nil {
 			return nil, err

@@ -14,6 +14,7 @@ type fixture struct {
 	user, repo string
 	env        []string
 	flags      []Flag
+	workflow   []WorkflowSetting
 }
 
 const userDisplay = "~/.config/git-ralph/config.toml"
@@ -30,7 +31,7 @@ func (f fixture) load(t *testing.T) (*Config, error) {
 	if f.user != "" {
 		writeFile(t, UserConfigPath(env), f.user)
 	}
-	return Load(Sources{RepoRoot: root, UserFile: UserConfigPath(env), Env: env, Flags: f.flags})
+	return Load(Sources{RepoRoot: root, UserFile: UserConfigPath(env), Env: env, Flags: f.flags, Workflow: f.workflow})
 }
 
 func (f fixture) mustLoad(t *testing.T) *Config {
@@ -317,10 +318,10 @@ mode = "plan"
 max_iterations = 0x10
 iteration_timeout = "1h30m"
 output_timeout = "7m"
-idle_threshold = 0
+idle_threshold = 1
 stagnation_threshold = 2
 stagnation_similarity = 80
-max_consecutive_errors = 1_0
+max_consecutive_errors = 2
 max_output_buffer = "512kib"
 validate = "go test ./..."
 validate_timeout = "90s"
@@ -335,13 +336,13 @@ backoff_max = "2m"
 max_limit_wait = "1h"
 stop_on_overage = true
 max_cost = 2.5
-max_tokens = 90000
+max_tokens = 90_000
 daily_max_cost = 7
 log_level = "debug"
 show_agent_output = true
 notify = ["bell", "https://ntfy.sh/t"]
 history_keep = 7
-history_max_size = "2GB"
+history_max_size = "200MB"
 template = "tdd"
 prompts = ["prompts/common.md", "PROMPT_plan.md"]
 `
@@ -350,9 +351,9 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 		c.StagnationThreshold.V, c.StagnationSimilarity.V, c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.Until.V, c.Feedback.V, c.Judge.V, c.Push.V, c.Remote.V,
 		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.StopOnOverage.V, c.MaxCost.V, c.MaxTokens.V, c.LogLevel.V, c.ShowAgentOutput.V,
 		c.Notify.V, c.HistoryKeep.V, c.HistoryMaxSize.V, c.Template.V, c.Prompts.V}
-	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 0, 2, 80, 10, int64(512 << 10), "go test ./...",
+	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 1, 2, 80, 2, int64(512 << 10), "go test ./...",
 		90 * time.Second, "npm test", "all", "sh judge.sh", true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, 2.5, 90000, "debug", true,
-		[]string{"bell", "https://ntfy.sh/t"}, 7, int64(2 << 30), "tdd", []string{"prompts/common.md", "PROMPT_plan.md"}}
+		[]string{"bell", "https://ntfy.sh/t"}, 7, int64(200 << 20), "tdd", []string{"prompts/common.md", "PROMPT_plan.md"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}

@@ -17,12 +17,14 @@
 // wins a tie, and unlimited = false brings back a lower tier's limit (SPEC: --max >
 // --unlimited > mode setting > top level setting > 5).
 //
-// The settings that cap the user's spend are the exception to this order: the budgets,
-// the iteration limit, the timeouts, stop_on_overage and stagnation_threshold. There the
-// repository's file (a clone's: the repository author's) may tighten the user's file but
-// not loosen it, and its unlimited = true over the user's limit is an error
-// (Config.LiftedLimit) that the commands starting a loop return; the others keep the
-// user's limit.
+// The settings that bound what a loop spends or keeps (Bounded: the budgets, the iteration
+// limit, the timeouts, the stop conditions, the history's retention) are the exception to
+// this order. There the repository's settings — its file's, and those a workflow file
+// gives its stage's loop (Sources.Workflow, over the repository's file) — may tighten the
+// user's file but not loosen it: a looser value is named in a warning and the user's
+// applies; the repository's unlimited = true over the user's limit is an error
+// (Config.LiftedLimit) that the commands starting a loop return. Flags and variables, the
+// user's own, decide over both.
 //
 // git ralph sets RALPH_MODE and RALPH_MAX_ITERATIONS for the agents it runs; when RALPH_RUN
 // is set we run inside such an agent, and those two variables describe the outer loop,

@@ -1,36 +1,40 @@
 package config
 
 // The iteration limit is max_iterations and unlimited together (SPEC: --max > --unlimited >
-// mode setting > top level setting > 5). It caps what a loop spends, so a repository's file
-// (a clone's, the repository author's) may set it but not lift the one the user chose: see
-// iterationLimit.
+// mode setting > top level setting > 5). It caps what a loop spends, so the repository's
+// settings (a clone's, the repository author's: its file's, a workflow stage's) may set it
+// but not lift the one the user chose: see iterationLimit.
 
 // iterationLimit resolves the iteration limit; 0 means none. A flag or variable decides
-// (the user's, now). Else the repository's file sets the limit, with two exceptions: below
-// a max_iterations of the user's own file (a repository's higher one gives way to it, as
-// with the budgets), and not as unlimited = true where the user's file keeps a limit (the
+// (the user's, now). Else the repository's settings set the limit, with two exceptions:
+// below a max_iterations of the user's own file (a repository's higher one gives way to it,
+// as with the budgets, and is named in a warning), and not as unlimited = true where the user's file keeps a limit (the
 // built-in 5 included): that line is refused, since honouring it would lift every limit
 // and ignoring it would leave the author's line silently dead. The refusal comes with the
 // user's limit: the commands that start a loop return it, the others (a pre-push hook,
 // trust, merge, config) go on with the user's limit.
-func iterationLimit(user, repo *layer, mode string, env, flags table) (Value[int], *Error) {
-	yoursMax := get[int](tiers{defaults(topSpecs), user.top, user.modes[mode]}, "max_iterations")
-	repoMax := get[int](tiers{repo.top, repo.modes[mode]}, "max_iterations")
-	if v, ok := walkLimit(tiers{env, flags}, lowerLimit(yoursMax, repoMax)); ok {
+func iterationLimit(s *sources) (Value[int], *Error) {
+	yoursMax := get[int](s.yours(), "max_iterations")
+	repoMax := get[int](s.theirs(), "max_iterations")
+	if v, ok := walkLimit(s.now(), lowerLimit(yoursMax, repoMax)); ok {
 		return v, nil
 	}
-	yours, ok := walkLimit(tiers{user.top, user.modes[mode]}, yoursMax)
+	yours, ok := walkLimit(s.yours()[1:], yoursMax)
 	if !ok {
 		yours = yoursMax
 	}
-	theirs, ok := walkLimit(tiers{repo.top, repo.modes[mode]}, yoursMax)
+	theirs, ok := walkLimit(s.theirs(), yoursMax)
 	if !ok {
 		return yours, nil
 	}
 	if theirs.V == 0 && yours.V != 0 {
-		return yours, liftedLimit(theirs.Origin, yours, user.display)
+		return yours, liftedLimit(theirs.Origin, yours, s.user.display)
 	}
-	return lowerLimit(yours, theirs), nil
+	v := lowerLimit(yours, theirs)
+	if v != theirs && theirs.Origin.Kind == FromRepo {
+		refuse(s, "max_iterations", theirs, v)
+	}
+	return v, nil
 }
 
 // walkLimit applies the rule within tiers ts, highest first: the highest tier that sets

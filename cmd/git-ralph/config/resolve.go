@@ -39,19 +39,20 @@ func defaults(specs []spec) table {
 }
 
 // resolve merges the sources: see the package documentation for the order.
-func resolve(user, repo *layer, env, flags table) (*Config, error) {
+func resolve(user, repo *layer, workflow, env, flags table) (*Config, error) {
 	mode := get[string](tiers{defaults(topSpecs), user.top, repo.top, env, flags}, "mode")
-	ts := tiers{defaults(topSpecs), user.top, user.modes[mode.V], repo.top, repo.modes[mode.V], env, flags}
+	s := &sources{user: user, repo: repo, mode: mode.V, workflow: workflow, env: env, flags: flags}
+	ts := s.all()
 	c := &Config{
 		Agent:                get[string](ts, "agent"),
 		AgentCmd:             get[string](ts, "agent_cmd"),
 		Mode:                 mode,
-		IterationTimeout:     safeguard(user, repo, mode.V, env, flags, "iteration_timeout", tighter[time.Duration]),
-		OutputTimeout:        safeguard(user, repo, mode.V, env, flags, "output_timeout", tighter[time.Duration]),
-		IdleThreshold:        get[int](ts, "idle_threshold"),
-		StagnationThreshold:  safeguard(user, repo, mode.V, env, flags, "stagnation_threshold", tighter[int]),
-		StagnationSimilarity: get[int](ts, "stagnation_similarity"),
-		MaxConsecutiveErrors: get[int](ts, "max_consecutive_errors"),
+		IterationTimeout:     safeguard(s, "iteration_timeout", tighter[time.Duration]),
+		OutputTimeout:        safeguard(s, "output_timeout", tighter[time.Duration]),
+		IdleThreshold:        safeguard(s, "idle_threshold", tighter[int]),
+		StagnationThreshold:  safeguard(s, "stagnation_threshold", tighter[int]),
+		StagnationSimilarity: safeguard(s, "stagnation_similarity", lower),
+		MaxConsecutiveErrors: safeguard(s, "max_consecutive_errors", tighter[int]),
 		MaxOutputBuffer:      get[int64](ts, "max_output_buffer"),
 		Validate:             get[string](ts, "validate"),
 		ValidateTimeout:      get[time.Duration](ts, "validate_timeout"),
@@ -63,67 +64,29 @@ func resolve(user, repo *layer, env, flags table) (*Config, error) {
 		Branch:               get[string](ts, "branch"),
 		BackoffBase:          get[time.Duration](ts, "backoff_base"),
 		BackoffMax:           get[time.Duration](ts, "backoff_max"),
-		MaxLimitWait:         get[time.Duration](ts, "max_limit_wait"),
-		StopOnOverage:        safeguard(user, repo, mode.V, env, flags, "stop_on_overage", stopsOnOverage),
-		MaxCost:              budget[float64](user, repo, mode.V, env, flags, "max_cost"),
-		MaxTokens:            budget[int](user, repo, mode.V, env, flags, "max_tokens"),
-		DailyMaxCost:         budget[float64](user, repo, mode.V, env, flags, "daily_max_cost"),
+		MaxLimitWait:         safeguard(s, "max_limit_wait", tighter[time.Duration]),
+		StopOnOverage:        safeguard(s, "stop_on_overage", stopsOnOverage),
+		MaxCost:              budget[float64](s, "max_cost"),
+		MaxTokens:            budget[int](s, "max_tokens"),
+		DailyMaxCost:         budget[float64](s, "daily_max_cost"),
 		LogLevel:             get[string](ts, "log_level"),
 		ShowAgentOutput:      get[bool](ts, "show_agent_output"),
 		Notify:               get[[]string](ts, "notify"),
-		HistoryKeep:          get[int](ts, "history_keep"),
-		HistoryMaxSize:       get[int64](ts, "history_max_size"),
+		HistoryKeep:          safeguard(s, "history_keep", tighter[int]),
+		HistoryMaxSize:       safeguard(s, "history_max_size", tighter[int64]),
 		Template:             get[string](ts, "template"),
 		Prompts:              get[[]string](ts, "prompts"),
 		Agents:               mergeAgents(user, repo),
 		Hooks:                mergeHooks(user, repo),
 		repoCommands:         repo.commands,
 	}
-	c.MaxIterations, c.LiftedLimit = iterationLimit(user, repo, mode.V, env, flags)
+	c.MaxIterations, c.LiftedLimit = iterationLimit(s)
+	c.Warnings = s.refused
 	if err := checkBackoff(c); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
-
-// budget resolves max_cost, max_tokens or daily_max_cost, which cap the user's own spend: a flag or
-// variable decides (they are the user's, now); else the lower of what the user's file and
-// the repository's file set (0 there is no budget, not a lower one). So a repository can
-// lower the user's budget but never raise it, nor lift it with 0.
-func budget[T int | float64](user, repo *layer, mode string, env, flags table, key string) Value[T] {
-	if v := get[T](tiers{env, flags}, key); v.Origin.Kind != FromDefault {
-		return v
-	}
-	fromUser := get[T](tiers{defaults(topSpecs), user.top, user.modes[mode]}, key)
-	fromRepo := get[T](tiers{defaults(topSpecs), repo.top, repo.modes[mode]}, key)
-	if fromRepo.V > 0 && (fromUser.V == 0 || fromRepo.V < fromUser.V) {
-		return fromRepo
-	}
-	return fromUser
-}
-
-// safeguard resolves a setting that protects the user's money: stop_on_overage,
-// stagnation_threshold and the timeouts of an iteration. A flag or variable decides (the user's, now); else the repository's
-// file applies only where it is stricter than the user's file (or the default). A clone's
-// config is the repository author's, so it may make a loop stop sooner but never lift a
-// protection the user chose or the default gives, as with the budgets.
-func safeguard[T comparable](user, repo *layer, mode string, env, flags table, key string, stricter func(a, b T) bool) Value[T] {
-	if v := get[T](tiers{env, flags}, key); v.Origin.Kind != FromDefault {
-		return v
-	}
-	fromUser := get[T](tiers{defaults(topSpecs), user.top, user.modes[mode]}, key)
-	fromRepo := get[T](tiers{defaults(topSpecs), repo.top, repo.modes[mode]}, key)
-	if fromRepo.Origin.Kind != FromDefault && stricter(fromRepo.V, fromUser.V) {
-		return fromRepo
-	}
-	return fromUser
-}
-
-// stopsOnOverage: stopping on paid extra usage is stricter than going on.
-func stopsOnOverage(a, b bool) bool { return a && !b }
-
-// tighter: a threshold or timeout a stops sooner than b when it is on and lower; 0 is off.
-func tighter[T int | time.Duration](a, b T) bool { return a > 0 && (b == 0 || a < b) }
 
 // rank orders origins by precedence, mode sections above their file's top level.
 func rank(o Origin) int {

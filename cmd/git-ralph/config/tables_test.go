@@ -25,7 +25,7 @@ func TestPrompts(t *testing.T) {
 }
 
 func TestTablesAndDottedKeysKeepTheirLines(t *testing.T) {
-	dotted := "# comment\nmodes.plan.max_iterations = 3\n[modes.fix]\n\nidle_threshold = 0\n"
+	dotted := "# comment\nmodes.plan.max_iterations = 3\n[modes.fix]\n\nidle_threshold = 1\n"
 	inline := "\nmodes = { review = { validate = \"lint\",\n  max_iterations = 4 } }\n"
 	tests := []struct {
 		repo, mode, origin string
