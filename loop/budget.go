@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -46,11 +47,14 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 	if u.HasCost && u.CostUSD > 0 && !math.IsInf(u.CostUSD, 0) {
 		cost = u.CostUSD
 	}
-	if cost == 0 && tokens == 0 {
+	if cost == 0 && tokens == 0 && !u.HasCost {
 		return
 	}
 	st := &r.journal.state
 	st.SpentUSD, st.SpentTokens = st.SpentUSD+cost, addTokens(st.SpentTokens, tokens)
+	if !u.HasCost {
+		st.SpentUncosted++ // tokens were spent, at a cost the agent did not say
+	}
 	if err := r.journal.save(); err != nil {
 		r.report(Warning{Message: err.Error()})
 	}
@@ -58,7 +62,13 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 	if daily == nil || !r.countsTowardDaily() {
 		return
 	}
-	if _, err := daily.Add(r.deps.Now(), cost, tokens); err != nil {
+	add := daily.Add
+	if !u.HasCost {
+		add = func(now time.Time, _ float64, tokens int64) (history.DailySpend, error) {
+			return daily.AddUncosted(now, tokens)
+		}
+	}
+	if _, err := add(r.deps.Now(), cost, tokens); err != nil {
 		r.warnDaily(err)
 	}
 }

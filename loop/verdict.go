@@ -225,7 +225,7 @@ func fillRecord(rec *history.Record, a attempt, val Validation, pushed, preset s
 	rec.Model, rec.InputTokens, rec.OutputTokens = u.Model, u.InputTokens, u.OutputTokens
 	rec.CacheRead, rec.CacheWrite = u.CacheReadTokens, u.CacheWriteTokens
 	if u.HasCost {
-		rec.CostUSD = u.CostUSD
+		rec.CostUSD, rec.CostReported = u.CostUSD, true
 	}
 	rec.Overage = a.overage
 	if o := Outcome(rec.Outcome); o == OutcomeFailure || o == OutcomeHalted {

@@ -14,8 +14,11 @@ import (
 type Spend struct {
 	SpentUSD    float64 `json:"spent_usd"`
 	SpentTokens int64   `json:"spent_tokens"`
-	MaxCost     float64 `json:"max_cost,omitempty"`   // 0: none
-	MaxTokens   int64   `json:"max_tokens,omitempty"` // 0: none
+	// SpentUncosted counts the attempts that reported tokens but no cost: spent_usd is
+	// a lower bound then, or no figure at all when it is 0.
+	SpentUncosted int     `json:"spent_uncosted,omitempty"`
+	MaxCost       float64 `json:"max_cost,omitempty"`   // 0: none
+	MaxTokens     int64   `json:"max_tokens,omitempty"` // 0: none
 	// DailyMaxCost is the daily budget the run ran with (0: none); the day's spend is the
 	// user's, in `status` (today) and the last line of `runs`.
 	DailyMaxCost float64 `json:"daily_max_cost,omitempty"`
@@ -26,13 +29,13 @@ func RunSpend(st *history.State) *Spend {
 	if st == nil || st.SpentUSD == 0 && st.SpentTokens == 0 && st.MaxCost == 0 && st.MaxTokens == 0 && st.DailyMaxCost == 0 {
 		return nil
 	}
-	return &Spend{SpentUSD: st.SpentUSD, SpentTokens: st.SpentTokens, MaxCost: st.MaxCost, MaxTokens: st.MaxTokens, DailyMaxCost: st.DailyMaxCost}
+	return &Spend{SpentUSD: st.SpentUSD, SpentTokens: st.SpentTokens, SpentUncosted: st.SpentUncosted, MaxCost: st.MaxCost, MaxTokens: st.MaxTokens, DailyMaxCost: st.DailyMaxCost}
 }
 
 // Line writes the run's spend against its budgets: "$4.00 of $4.50 (max_cost); 12,000
-// tokens".
+// tokens", "cost not reported; 12,000 tokens".
 func (s Spend) Line() string {
-	cost := display.Dollars(s.SpentUSD)
+	cost := display.Cost(s.SpentUSD, s.SpentUncosted)
 	if s.MaxCost > 0 {
 		cost += " of " + display.Dollars(s.MaxCost) + " (max_cost)"
 	}
@@ -73,7 +76,7 @@ func (t Today) Line() string {
 	if t.Problem != "" {
 		return "unknown: " + t.Problem
 	}
-	s := display.Dollars(t.CostUSD)
+	s := display.Cost(t.CostUSD, t.Uncosted)
 	if t.DailyMaxCost > 0 {
 		s += " of " + display.Dollars(t.DailyMaxCost) + " (daily_max_cost)"
 	}
