@@ -35,15 +35,28 @@ func RunSpend(st *history.State) *Spend {
 // Line writes the run's spend against its budgets: "$4.00 of $4.50 (max_cost); 12,000
 // tokens", "cost not reported; 12,000 tokens".
 func (s Spend) Line() string {
-	cost := display.Cost(s.SpentUSD, s.SpentUncosted)
-	if s.MaxCost > 0 {
-		cost += " of " + display.Dollars(s.MaxCost) + " (max_cost)"
-	}
+	cost := against(s.SpentUSD, s.SpentUncosted, s.MaxCost, "max_cost")
 	tokens := display.Count(s.SpentTokens) + " tokens"
 	if s.MaxTokens > 0 {
 		tokens = display.Count(s.SpentTokens) + " of " + display.Count(s.MaxTokens) + " tokens (max_tokens)"
 	}
 	return cost + "; " + tokens
+}
+
+// against writes a spend, of which unreported attempts had no cost reported, against
+// the budget key of limit (0: none): "$4.00 of $4.50 (max_cost)"; "at least $0.25 of
+// $10.00 (max_cost; some iterations did not report a cost)"; "cost not reported
+// (max_cost $10.00 counts reported costs only)".
+func against(usd float64, unreported int, limit float64, key string) string {
+	switch {
+	case limit <= 0:
+		return display.Cost(usd, unreported)
+	case unreported == 0:
+		return display.Dollars(usd) + " of " + display.Dollars(limit) + " (" + key + ")"
+	case usd > 0:
+		return "at least " + display.Dollars(usd) + " of " + display.Dollars(limit) + " (" + key + "; some iterations did not report a cost)"
+	}
+	return display.Cost(0, unreported) + " (" + key + " " + display.Dollars(limit) + " counts reported costs only)"
 }
 
 // Today is what the user's loops on this machine spent on now's local day, with the
@@ -76,9 +89,6 @@ func (t Today) Line() string {
 	if t.Problem != "" {
 		return "unknown: " + t.Problem
 	}
-	s := display.Cost(t.CostUSD, t.Uncosted)
-	if t.DailyMaxCost > 0 {
-		s += " of " + display.Dollars(t.DailyMaxCost) + " (daily_max_cost)"
-	}
+	s := against(t.CostUSD, t.Uncosted, t.DailyMaxCost, "daily_max_cost")
 	return strings.TrimSpace(fmt.Sprintf("%s, %s tokens, by all your loops on this machine (%s)", s, display.Count(t.Tokens), t.Day))
 }

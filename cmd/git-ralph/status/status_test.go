@@ -67,9 +67,11 @@ func TestPhaseOfEachKindOfLoop(t *testing.T) {
 // reported no cost says so rather than "$0.00", and a mixed one gives a lower bound.
 func TestRunSpendSaysWhenTheCostIsNotReported(t *testing.T) {
 	for name, tc := range map[string]struct{ toml, want string }{
-		"older state":  {"spent_usd = 0.5\nspent_tokens = 10\nspent_iterations = 1\n", "$0.50; 10 tokens"},
-		"no cost":      {"spent_tokens = 2300\nspent_iterations = 1\nspent_uncosted = 1\n", "cost not reported; 2,300 tokens"},
-		"some without": {"spent_usd = 0.5\nspent_tokens = 2300\nspent_iterations = 2\nspent_uncosted = 1\n", "at least $0.50 (some iterations did not report a cost); 2,300 tokens"},
+		"older state":       {"spent_usd = 0.5\nspent_tokens = 10\nspent_iterations = 1\n", "$0.50; 10 tokens"},
+		"no cost":           {"spent_tokens = 2300\nspent_iterations = 1\nspent_uncosted = 1\n", "cost not reported; 2,300 tokens"},
+		"some without":      {"spent_usd = 0.5\nspent_tokens = 2300\nspent_iterations = 2\nspent_uncosted = 1\n", "at least $0.50 (some iterations did not report a cost); 2,300 tokens"},
+		"no cost, a budget": {"spent_tokens = 2300\nspent_iterations = 1\nspent_uncosted = 1\nmax_cost = 10.0\n", "cost not reported (max_cost $10.00 counts reported costs only); 2,300 tokens"},
+		"some, a budget":    {"spent_usd = 0.5\nspent_tokens = 2300\nspent_iterations = 2\nspent_uncosted = 1\nmax_cost = 10.0\n", "at least $0.50 of $10.00 (max_cost; some iterations did not report a cost); 2,300 tokens"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
