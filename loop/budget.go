@@ -47,7 +47,7 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 	if u.HasCost && u.CostUSD > 0 && !math.IsInf(u.CostUSD, 0) {
 		cost = u.CostUSD
 	}
-	if cost == 0 && tokens == 0 && !u.HasCost {
+	if cost == 0 && tokens == 0 {
 		return
 	}
 	st := &r.journal.state
@@ -134,8 +134,10 @@ func (r *runner) budgetLines() []budgetLine {
 			r.warnDaily(err)
 		} else {
 			next, basis := meanCost, runMean
-			if st.SpentIterations == 0 && today.Attempts > 0 { // a new run: judged by the day's loops
-				next, basis = today.CostUSD/float64(today.Attempts), "the mean per agent run of your loops today"
+			// a new run: judged by the day's loops, by their runs that reported a cost (a
+			// codex loop's runs, whose cost is not known, would lower the mean)
+			if costed := today.Attempts - today.Uncosted; st.SpentIterations == 0 && costed > 0 {
+				next, basis = today.CostUSD/float64(costed), "the mean per agent run of your loops today"
 			}
 			lines = append(lines, budgetLine{cause: "daily_max_cost", spent: today.CostUSD, limit: b.DailyMaxCost, next: next, basis: basis, day: today.Day})
 		}
