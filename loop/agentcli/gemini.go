@@ -86,6 +86,7 @@ func (r *reading) geminiResult(e geminiEvent) {
 	if s := e.Stats; s != nil {
 		u := &r.rep.Usage
 		u.InputTokens, u.OutputTokens, u.CacheReadTokens = s.InputTokens, s.OutputTokens, s.Cached
+		u.CachedInInput = true // input_tokens is promptTokenCount, which holds the cached content
 		if (u.Model == "" || u.Model == "auto") && len(s.Models) > 0 {
 			models := make([]string, 0, len(s.Models))
 			for m := range s.Models {

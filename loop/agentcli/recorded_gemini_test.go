@@ -92,7 +92,7 @@ func checkGeminiStats(t *testing.T, output []byte, got Usage) {
 			} `json:"stats"`
 		}
 		if json.Unmarshal(bytes.TrimSpace(line), &e) == nil && e.Type == "result" && e.Stats != nil {
-			want = Usage{InputTokens: e.Stats.InputTokens, OutputTokens: e.Stats.OutputTokens, CacheReadTokens: e.Stats.Cached}
+			want = Usage{InputTokens: e.Stats.InputTokens, OutputTokens: e.Stats.OutputTokens, CacheReadTokens: e.Stats.Cached, CachedInInput: true}
 		}
 	}
 	if got.InputTokens != want.InputTokens || got.OutputTokens != want.OutputTokens || got.CacheReadTokens != want.CacheReadTokens {

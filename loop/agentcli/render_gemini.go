@@ -68,7 +68,7 @@ func (r *Renderer) geminiResultRender(e geminiEvent) []string {
 			model = strings.Join(slices.Sorted(maps.Keys(s.Models)), ",")
 		}
 		out = append(out, usageRendered(Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
-			CacheReadTokens: s.Cached, Model: model})...)
+			CacheReadTokens: s.Cached, CachedInInput: true, Model: model})...)
 	}
 	return out
 }
