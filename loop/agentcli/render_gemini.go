@@ -67,7 +67,7 @@ func (r *Renderer) geminiResultRender(e geminiEvent) []string {
 		if (model == "" || model == "auto") && len(s.Models) > 0 {
 			model = strings.Join(slices.Sorted(maps.Keys(s.Models)), ",")
 		}
-		out = append(out, usageRendered(Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
+		out = append(out, usageRendered(Usage{InputTokens: s.InputTokens, OutputTokens: s.output(),
 			CacheReadTokens: s.Cached, CachedInInput: true, Model: model})...)
 	}
 	return out
