@@ -31,9 +31,12 @@ type SharedLimit struct {
 }
 
 // Matches reports whether the limit applies to a loop of agent on account: the same
-// agent, and the same account unless one side does not know its own.
+// agent, and the same account, or a limit of an agent that states no account (which
+// holds for all its loops). A loop that does not know its account yet ("") is not held
+// by a limit of a stated account: it may run on another one (an API key beside a
+// subscription), and its first attempt tells; had it waited, it would never learn.
 func (l SharedLimit) Matches(agent, account string) bool {
-	return l.Agent == agent && (l.Account == "" || account == "" || l.Account == account)
+	return l.Agent == agent && (l.Account == "" || l.Account == account)
 }
 
 // Limits is the user's store of shared limits: one file per agent and account in a
@@ -81,6 +84,9 @@ func (s Limits) Share(l SharedLimit) error {
 	}
 	return WriteFileAtomic(path, data, 0o600)
 }
+
+// Path is the file that keeps l: removing it clears the shared wait for every loop.
+func (s Limits) Path(l SharedLimit) string { return s.file(l.Agent, l.Account) }
 
 // For is the limit a loop of agent on account must wait for at now: the one that lasts
 // longest of those that match; false when none does.

@@ -28,7 +28,7 @@ func TestSharedLimits(t *testing.T) {
 		want           time.Duration // 0: no wait
 	}{
 		{"claude", "login", time.Hour},
-		{"claude", "", time.Hour}, // the loop does not know its account yet
+		{"claude", "", 0}, // the loop does not know its account yet: its first attempt tells
 		{"claude", "ANTHROPIC_API_KEY", 0},
 		{"codex", "anything", 2 * time.Hour},
 		{"gemini", "", 0},

@@ -70,14 +70,18 @@ type Record struct {
 	CacheRead      int64   `toml:"cache_read_tokens,omitempty" json:"cache_read_tokens,omitempty"`
 	CacheWrite     int64   `toml:"cache_write_tokens,omitempty" json:"cache_write_tokens,omitempty"`
 	CostUSD        float64 `toml:"cost_usd,omitempty" json:"cost_usd,omitempty"` // as the agent reports it: an API-price estimate on a subscription
-	CommitBefore   string  `toml:"commit_before" json:"commit_before"`
-	CommitAfter    string  `toml:"commit_after" json:"commit_after"`
-	FilesChanged   int     `toml:"files_changed" json:"files_changed"`
-	Insertions     int     `toml:"insertions" json:"insertions"`
-	Deletions      int     `toml:"deletions" json:"deletions"`
-	OutputPath     string  `toml:"output_path,omitempty" json:"output_path,omitempty"` // see Store.OutputPath
-	DiffPath       string  `toml:"diff_path,omitempty" json:"diff_path,omitempty"`     // see Store.DiffPath
-	Pruned         bool    `toml:"pruned,omitempty" json:"pruned,omitempty"`           // its output and diff were removed by the retention settings (see Store.Prune)
+	// CostReported is true when the agent reported a cost (possibly 0): codex and gemini
+	// report none, and their CostUSD 0 is no figure. A record written before it was kept
+	// has it false; its CostUSD above 0 says it was reported all the same (CostKnown).
+	CostReported bool   `toml:"cost_reported,omitempty" json:"cost_reported,omitempty"`
+	CommitBefore string `toml:"commit_before" json:"commit_before"`
+	CommitAfter  string `toml:"commit_after" json:"commit_after"`
+	FilesChanged int    `toml:"files_changed" json:"files_changed"`
+	Insertions   int    `toml:"insertions" json:"insertions"`
+	Deletions    int    `toml:"deletions" json:"deletions"`
+	OutputPath   string `toml:"output_path,omitempty" json:"output_path,omitempty"` // see Store.OutputPath
+	DiffPath     string `toml:"diff_path,omitempty" json:"diff_path,omitempty"`     // see Store.DiffPath
+	Pruned       bool   `toml:"pruned,omitempty" json:"pruned,omitempty"`           // its output and diff were removed by the retention settings (see Store.Prune)
 	// Error is the agent's own words about why a failed or halted iteration failed.
 	Error string `toml:"error,omitempty" json:"error,omitempty"`
 	// Overage: an attempt was served on paid extra usage past the plan's limit (claude).
@@ -94,6 +98,10 @@ type Record struct {
 	// Judge is what the judge (setting judge) said about the iteration; nil when none ran.
 	Judge *Judgement `toml:"judge,omitempty" json:"judge,omitempty"`
 }
+
+// CostKnown reports whether the agent reported the record's cost: a figure, not the
+// zero of an agent that reports none.
+func (r Record) CostKnown() bool { return r.CostReported || r.CostUSD > 0 }
 
 // Judgement is a judge's verdict on one iteration, with what the judge cost (which is
 // not in the iteration's own tokens and cost above, and counts toward the budgets).

@@ -18,10 +18,13 @@ import (
 // DailySpend is what the user's loops on this machine spent on one day (local time), in
 // every repository: the sums of the usage their agents reported, every attempt counted.
 type DailySpend struct {
-	Day       string    `toml:"day" json:"day"`           // YYYY-MM-DD, local time
-	CostUSD   float64   `toml:"cost_usd" json:"cost_usd"` // as the agents report it
-	Tokens    int64     `toml:"tokens" json:"tokens"`     // input + output tokens
-	Attempts  int       `toml:"attempts" json:"attempts"` // agent runs that added to it
+	Day      string  `toml:"day" json:"day"`           // YYYY-MM-DD, local time
+	CostUSD  float64 `toml:"cost_usd" json:"cost_usd"` // as the agents report it
+	Tokens   int64   `toml:"tokens" json:"tokens"`     // input + output tokens
+	Attempts int     `toml:"attempts" json:"attempts"` // agent runs that added to it
+	// Uncosted counts the attempts that reported tokens but no cost (codex, gemini):
+	// CostUSD leaves them out. A file written before it was kept reads as 0.
+	Uncosted  int       `toml:"uncosted_attempts,omitempty" json:"uncosted_attempts,omitempty"`
 	UpdatedAt time.Time `toml:"updated_at,omitzero" json:"updated_at,omitzero"`
 }
 
@@ -96,6 +99,15 @@ func (s Spend) Day(now time.Time) (DailySpend, error) {
 // *CorruptSpendError saying so beside the total. Files of days older than spendKeepDays
 // are removed.
 func (s Spend) Add(now time.Time, cost float64, tokens int64) (DailySpend, error) {
+	return s.add(now, cost, tokens, false)
+}
+
+// AddUncosted is Add for an attempt whose agent reported tokens but no cost.
+func (s Spend) AddUncosted(now time.Time, tokens int64) (DailySpend, error) {
+	return s.add(now, 0, tokens, true)
+}
+
+func (s Spend) add(now time.Time, cost float64, tokens int64, uncosted bool) (DailySpend, error) {
 	if math.IsNaN(cost) || math.IsInf(cost, 0) || cost < 0 || tokens < 0 {
 		return DailySpend{}, fmt.Errorf("adding to the daily spend: refusing cost %v and tokens %d", cost, tokens)
 	}
@@ -122,6 +134,9 @@ func (s Spend) Add(now time.Time, cost float64, tokens int64) (DailySpend, error
 	}
 	// tokens stop at the largest int64: a sum wrapped negative would make the file unreadable
 	d.CostUSD, d.Tokens, d.Attempts, d.UpdatedAt = d.CostUSD+cost, d.Tokens+min(tokens, math.MaxInt64-d.Tokens), d.Attempts+1, now
+	if uncosted {
+		d.Uncosted++
+	}
 	data, err := toml.Marshal(d)
 	if err != nil {
 		return DailySpend{}, fmt.Errorf("encoding the daily spend: %w", err)
@@ -156,8 +171,8 @@ func readSpend(path, day string) (DailySpend, error) {
 		err = fmt.Errorf("it holds day %q, not %s", d.Day, day)
 	case math.IsNaN(d.CostUSD) || math.IsInf(d.CostUSD, 0) || d.CostUSD < 0:
 		err = fmt.Errorf("cost_usd is %v", d.CostUSD)
-	case d.Tokens < 0 || d.Attempts < 0:
-		err = fmt.Errorf("tokens (%d) or attempts (%d) is negative", d.Tokens, d.Attempts)
+	case d.Tokens < 0 || d.Attempts < 0 || d.Uncosted < 0:
+		err = fmt.Errorf("tokens (%d), attempts (%d) or uncosted_attempts (%d) is negative", d.Tokens, d.Attempts, d.Uncosted)
 	}
 	if err != nil {
 		return DailySpend{}, &CorruptSpendError{Path: path, Err: err}

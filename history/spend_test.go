@@ -39,6 +39,25 @@ func TestSpendAddsUpPerLocalDay(t *testing.T) {
 	}
 }
 
+// An attempt that reported tokens but no cost is counted apart, so that a day's cost is
+// known to be a lower bound; a file written before that count was kept reads as before.
+func TestSpendCountsAttemptsWithoutACost(t *testing.T) {
+	s := Spend{Dir: filepath.Join(t.TempDir(), "spend")}
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.Local)
+	older := "day = '2026-11-23'\ncost_usd = 0.5\ntokens = 100\nattempts = 1\n"
+	os.MkdirAll(s.Dir, 0o700)
+	if err := os.WriteFile(s.file("2026-11-23"), []byte(older), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := s.Day(now); err != nil || d.CostUSD != 0.5 || d.Attempts != 1 || d.Uncosted != 0 {
+		t.Fatalf("the older file reads as %+v, %v", d, err)
+	}
+	d, err := s.AddUncosted(now, 2300)
+	if err != nil || d.CostUSD != 0.5 || d.Tokens != 2400 || d.Attempts != 2 || d.Uncosted != 1 {
+		t.Errorf("after a run without a cost: %+v, %v; want $0.50, 2,400 tokens, 2 attempts, 1 without a cost", d, err)
+	}
+}
+
 func TestSpendPrunesOldDays(t *testing.T) {
 	s := Spend{Dir: filepath.Join(t.TempDir(), "spend")}
 	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.Local)

@@ -118,10 +118,14 @@ type State struct {
 	SpentUSD        float64 `toml:"spent_usd,omitempty" json:"spent_usd,omitempty"`
 	SpentTokens     int64   `toml:"spent_tokens,omitempty" json:"spent_tokens,omitempty"`
 	SpentIterations int     `toml:"spent_iterations,omitempty" json:"spent_iterations,omitempty"`
-	MaxCost         float64 `toml:"max_cost,omitempty" json:"max_cost,omitempty"`
-	MaxTokens       int64   `toml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
-	DailyMaxCost    float64 `toml:"daily_max_cost,omitempty" json:"daily_max_cost,omitempty"`
-	BudgetWarned    string  `toml:"budget_warned,omitempty" json:"budget_warned,omitempty"` // comma-separated: State stays comparable
+	// SpentUncosted counts the attempts whose agent reported tokens but no cost (codex,
+	// gemini): SpentUSD leaves them out, so it is a lower bound, or no figure at all when
+	// no attempt reported a cost. A state written before it was kept reads as 0.
+	SpentUncosted int     `toml:"spent_uncosted,omitempty" json:"spent_uncosted,omitempty"`
+	MaxCost       float64 `toml:"max_cost,omitempty" json:"max_cost,omitempty"`
+	MaxTokens     int64   `toml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
+	DailyMaxCost  float64 `toml:"daily_max_cost,omitempty" json:"daily_max_cost,omitempty"`
+	BudgetWarned  string  `toml:"budget_warned,omitempty" json:"budget_warned,omitempty"` // comma-separated: State stays comparable
 }
 
 // MaxStateText bounds the texts of a state file (task, feedback, earlier_feedback): a
@@ -260,7 +264,7 @@ func badSpend(s State) string {
 	for _, f := range []struct {
 		key string
 		v   float64
-	}{{"spent_usd", s.SpentUSD}, {"spent_tokens", float64(s.SpentTokens)}, {"spent_iterations", float64(s.SpentIterations)},
+	}{{"spent_usd", s.SpentUSD}, {"spent_tokens", float64(s.SpentTokens)}, {"spent_iterations", float64(s.SpentIterations)}, {"spent_uncosted", float64(s.SpentUncosted)},
 		{"max_cost", s.MaxCost}, {"max_tokens", float64(s.MaxTokens)}, {"daily_max_cost", s.DailyMaxCost}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
 			return f.key

@@ -61,6 +61,7 @@ func (a *attempt) add(n int, res agent.Result, read agentcli.Report) {
 	a.usage.CacheWriteTokens += u.CacheWriteTokens
 	a.usage.CostUSD += u.CostUSD
 	a.usage.HasCost = a.usage.HasCost || u.HasCost
+	a.usage.CachedInInput = a.usage.CachedInInput || u.CachedInInput
 	if u.Model != "" {
 		a.usage.Model = u.Model
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -51,6 +52,9 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 	}
 	st := &r.journal.state
 	st.SpentUSD, st.SpentTokens = st.SpentUSD+cost, addTokens(st.SpentTokens, tokens)
+	if !u.HasCost {
+		st.SpentUncosted++ // tokens were spent, at a cost the agent did not say
+	}
 	if err := r.journal.save(); err != nil {
 		r.report(Warning{Message: err.Error()})
 	}
@@ -58,7 +62,13 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 	if daily == nil || !r.countsTowardDaily() {
 		return
 	}
-	if _, err := daily.Add(r.deps.Now(), cost, tokens); err != nil {
+	add := daily.Add
+	if !u.HasCost {
+		add = func(now time.Time, _ float64, tokens int64) (history.DailySpend, error) {
+			return daily.AddUncosted(now, tokens)
+		}
+	}
+	if _, err := add(r.deps.Now(), cost, tokens); err != nil {
 		r.warnDaily(err)
 	}
 }
@@ -124,8 +134,10 @@ func (r *runner) budgetLines() []budgetLine {
 			r.warnDaily(err)
 		} else {
 			next, basis := meanCost, runMean
-			if st.SpentIterations == 0 && today.Attempts > 0 { // a new run: judged by the day's loops
-				next, basis = today.CostUSD/float64(today.Attempts), "the mean per agent run of your loops today"
+			// a new run: judged by the day's loops, by their runs that reported a cost (a
+			// codex loop's runs, whose cost is not known, would lower the mean)
+			if costed := today.Attempts - today.Uncosted; st.SpentIterations == 0 && costed > 0 {
+				next, basis = today.CostUSD/float64(costed), "the mean per agent run of your loops today"
 			}
 			lines = append(lines, budgetLine{cause: "daily_max_cost", spent: today.CostUSD, limit: b.DailyMaxCost, next: next, basis: basis, day: today.Day})
 		}

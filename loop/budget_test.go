@@ -104,6 +104,28 @@ func TestDailySpendAcrossRuns(t *testing.T) {
 	}
 }
 
+// The day's mean per agent run, which judges a new run against daily_max_cost, counts the
+// runs that reported a cost only: a loop of an agent that reports none (codex) spent at
+// a cost not known, not at $0.
+func TestDailyMeanLeavesOutRunsWithoutACost(t *testing.T) {
+	store := history.Spend{Dir: filepath.Join(t.TempDir(), "spend")}
+	now := time.Now()
+	store.Add(now, 1.0, 100) // a loop that reports its cost: $1 a run
+	for range 3 {
+		store.AddUncosted(now, 100) // a codex loop's runs
+	}
+	// $1 spent of $1.80: the next run is expected to take $1 (not $0.25), which passes it
+	cfg := config(newRepo(t), costing("1.0"), 3)
+	cfg.Budget = Budget{DailyMaxCost: 1.8, Daily: &store}
+	res, err := Run(context.Background(), cfg, Deps{})
+	if err != nil || res.Status != StatusBudget || res.Iterations != 0 || !strings.Contains(res.Reason, "about $1.00 (the mean per agent run of your loops today)") {
+		t.Fatalf("%s after %d iterations, %v: %s; want daily_max_cost before the first", res.Status, res.Iterations, err, res.Reason)
+	}
+	if d, _ := store.Day(now); d.Uncosted != 3 || d.Attempts != 4 {
+		t.Errorf("the day: %+v, want 3 of 4 runs without a cost", d)
+	}
+}
+
 // A replayed recording spent nothing: its recorded usage counts toward the run's budgets
 // (so that they can be tried on a replay) but not toward the user's day.
 func TestReplayedUsageIsNotTheDaysSpend(t *testing.T) {

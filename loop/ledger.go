@@ -57,7 +57,7 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 		Agent: rec.Agent, Model: rec.Model, Started: rec.StartedAt.Truncate(time.Second),
 		Duration: time.Duration(rec.DurationMS) * time.Millisecond, Outcome: rec.Outcome,
 		Validation: rec.Validation, Input: rec.InputTokens, Output: rec.OutputTokens,
-		CacheRead: rec.CacheRead, CacheWrite: rec.CacheWrite, CostUSD: rec.CostUSD}
+		CacheRead: rec.CacheRead, CacheWrite: rec.CacheWrite, CostUSD: rec.CostUSD, CostReported: rec.CostKnown()}
 	if ledger.IsHash(rec.CommitBefore) {
 		e.Before = rec.CommitBefore
 	}

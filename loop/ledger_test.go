@@ -17,7 +17,7 @@ func TestLedgerEntry(t *testing.T) {
 		CommitBefore: strings.Repeat("a", 40), CommitAfter: strings.Repeat("b", 40)}
 	want := ledger.Entry{Run: "r", Iteration: 2, Record: 14, Mode: "build", Agent: "claude", Model: "m",
 		Started: started.Truncate(time.Second), Duration: 1500 * time.Millisecond, Outcome: "success",
-		Validation: "passed", Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4, CostUSD: 0.5, Before: rec.CommitBefore}
+		Validation: "passed", Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4, CostUSD: 0.5, CostReported: true, Before: rec.CommitBefore}
 	if got := LedgerEntry(rec); got != want {
 		t.Fatalf("LedgerEntry = %+v\nwant %+v", got, want)
 	}
@@ -31,6 +31,16 @@ func TestLedgerEntry(t *testing.T) {
 		t.Errorf("the stagnation figures in the note: %+v", got)
 	}
 	rec.Similarity = nil
+	// a record written before cost_reported was kept has its cost above 0 (above); an
+	// agent that reported none (codex) and one that reported 0 differ
+	rec.CostUSD = 0
+	if got := LedgerEntry(rec); got.CostReported {
+		t.Errorf("no cost reported, yet the entry says reported: %+v", got)
+	}
+	rec.CostReported = true
+	if got := LedgerEntry(rec); !got.CostReported || !strings.Contains(ledger.Format(got), "\ncost_usd: 0\n") {
+		t.Errorf("a reported 0 is not in the note: %q", ledger.Format(got))
+	}
 	rec.CommitBefore = "" // an unborn branch
 	if got := LedgerEntry(rec); got.Before != "" {
 		t.Errorf("before = %q", got.Before)

@@ -162,6 +162,9 @@ type Result struct {
 	Stats       Stats
 	SpentUSD    float64 // the run's spend as its agent reported it, every attempt counted (resumed ones too)
 	SpentTokens int64   // the run's input + output tokens, likewise
+	// SpentUncosted counts the attempts that reported tokens but no cost: SpentUSD is
+	// then a lower bound (or, when it is 0, no figure at all).
+	SpentUncosted int
 }
 
 // StopCause names what stopped the run in one word, for programs (`--json`'s run_finished
@@ -250,6 +253,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	err = r.iterate(ctx, first)
 	r.res.Elapsed = r.deps.Now().Sub(r.start)
 	r.res.SpentUSD, r.res.SpentTokens = r.journal.state.SpentUSD, r.journal.state.SpentTokens
+	r.res.SpentUncosted = r.journal.state.SpentUncosted
 	if err != nil {
 		r.close(StatusAborted, err)
 		return r.failed(err)

@@ -55,7 +55,7 @@ func (r *runner) waitShared(ctx context.Context, i int) bool {
 		st.WaitUntil, st.LimitMessage, st.LimitFrom = l.Until, l.Message, l.From
 		r.res.Status = StatusLimited
 		r.res.Reason = sharedBy(l.From) + tooLong(l.Until, now, 0, limit, l.Message)
-		r.res.Hint = limitWaitHint
+		r.res.Hint = r.sharedHint(l)
 		return false
 	}
 	if !r.wait(ctx, Waiting{Iteration: i, Kind: "limit", Message: l.Message, Until: l.Until, Attempt: 1, From: l.From}) {
@@ -78,6 +78,21 @@ func (r *runner) waitSharedRetry(ctx context.Context, i int, a *attempt) bool {
 	done := r.wait(ctx, Waiting{Iteration: i, Kind: "limit", Message: l.Message, Until: l.Until, Attempt: a.limitWaits + a.retries, From: l.From})
 	a.waited += r.deps.Now().Sub(began)
 	return done
+}
+
+// sharedHint is what to do about a stop for a limit another loop shared: whose limit it
+// is (the account its agent named, where it was met) and how to clear the shared record
+// when this loop's agent runs on another account, which git-ralph cannot see.
+func (r *runner) sharedHint(l history.SharedLimit) string {
+	if l.From == "" || r.cfg.Limits == nil {
+		return limitWaitHint // this loop's own limit, met by an earlier run of it
+	}
+	whose := fmt.Sprintf("%s on the account its CLI called %q", l.Agent, l.Account)
+	if l.Account == "" {
+		whose = fmt.Sprintf("%s, whose CLI names no account (so every %s loop of yours shares the wait)", l.Agent, l.Agent)
+	}
+	return fmt.Sprintf("the loop in %s met this limit of %s; %s; if this loop runs %s on another account, remove %s to clear the shared wait",
+		l.From, whose, limitWaitHint, l.Agent, r.cfg.Limits.Path(l))
 }
 
 // sharedBy names the loop that shared a limit, for a stop reason.

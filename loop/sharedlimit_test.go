@@ -43,10 +43,14 @@ func TestALimitIsSharedWithTheOtherLoopsOfTheSameAgent(t *testing.T) {
 	}
 	os.RemoveAll(store.Dir)
 
-	// a second loop that starts while the limit lasts waits for its reset, then runs once
+	// a second loop that starts while the limit lasts, on the same account (an earlier run
+	// of it learned it), waits for its reset, then runs once
 	store.Share(history.SharedLimit{Agent: "claude", Account: "login", Until: time.Now().Add(time.Second), Message: "You have hit your limit", From: first})
 	second := newRepo(t)
 	os.WriteFile(filepath.Join(second, "runs"), []byte("1"), 0o644) // its agent is not limited itself
+	if err := history.SaveState(second, history.State{Run: "earlier", AgentAccount: "login"}); err != nil {
+		t.Fatal(err)
+	}
 	cfg2 := config(second, limitedAgent(reset), 1)
 	cfg2.Agent = claudeReader(t)
 	cfg2.Limits, cfg2.LimitFrom = store, second
@@ -164,5 +168,48 @@ func TestALoopStartedLaterKnowsItsAccount(t *testing.T) {
 	res, err := Run(ctx, cfg, Deps{})
 	if err != nil || res.Status != StatusMaxIters {
 		t.Fatalf("the later loop: %+v, %v", res, err)
+	}
+}
+
+// TestALoopThatDoesNotKnowItsAccountRunsOnceToLearnIt: a limit another loop met on a
+// stated account (a subscription login) does not stop a loop whose account is not known
+// yet (a fresh repository, an API key): its first attempt tells the account; then it
+// waits if it is the same, with a hint naming whose limit it is and how to clear it.
+func TestALoopThatDoesNotKnowItsAccountRunsOnceToLearnIt(t *testing.T) {
+	for _, tc := range []struct {
+		account string
+		runs    string
+		status  Status
+	}{
+		{"ANTHROPIC_API_KEY", "2", StatusMaxIters}, // another account: never held
+		{"none", "1", StatusLimited},               // the same: held after its first attempt
+	} {
+		t.Run(tc.account, func(t *testing.T) {
+			store := &history.Limits{Dir: filepath.Join(t.TempDir(), "limits")}
+			shared := history.SharedLimit{Agent: "claude", Account: "none", Until: time.Now().Add(7 * time.Hour), Message: "weekly limit", From: "/elsewhere"}
+			store.Share(shared)
+			dir := newRepo(t)
+			cfg := config(dir, `n=$(cat runs 2>/dev/null || echo 0); echo $((n+1)) > runs
+				echo '{"type":"system","subtype":"init","apiKeySource":"`+tc.account+`"}'
+				echo '{"type":"result","is_error":false,"result":"done"}'`, 2)
+			cfg.Agent = claudeReader(t)
+			cfg.Limits, cfg.LimitFrom = store, dir
+			res, err := Run(context.Background(), cfg, Deps{})
+			if err != nil || res.Status != tc.status {
+				t.Fatalf("Run = %+v, %v; want %s", res, err, tc.status)
+			}
+			if runs, _ := os.ReadFile(filepath.Join(dir, "runs")); strings.TrimSpace(string(runs)) != tc.runs {
+				t.Errorf("the agent ran %q times, want %s", runs, tc.runs)
+			}
+			if tc.status != StatusLimited {
+				return
+			}
+			for _, want := range []string{"the loop in /elsewhere met this limit of claude on the account its CLI called \"none\"",
+				"remove " + store.Path(shared) + " to clear the shared wait"} {
+				if !strings.Contains(res.Hint, want) {
+					t.Errorf("hint %q lacks %q", res.Hint, want)
+				}
+			}
+		})
 	}
 }

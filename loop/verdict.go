@@ -19,6 +19,10 @@ type verdict struct {
 	why     string // the run's stop reason in words, with stop
 	hint    string // what the user can do about stop
 	cause   string // what stopped the run, where stop has several causes (Result.Cause)
+	// agentErr is the agent's own error when its run ended in one although the iteration
+	// did not fail (SUCCESS said, then an API error): it is the state's last error all
+	// the same, so that status shows what went wrong.
+	agentErr string
 }
 
 // finish classifies iteration i, validates it, pushes it, records it, and decides
@@ -123,6 +127,9 @@ func (r *runner) classify(i int, a attempt, promise Promise) verdict {
 		reason += ": " + oneLine(a.read.Error, maxReasonError)
 	}
 	v := verdict{outcome: outcome, reason: reason}
+	if outcome == OutcomeDone && a.read.IsError && a.read.Error != "" {
+		v.agentErr = "the agent's run ended in an error after it signalled SUCCESS: " + a.read.Error
+	}
 	// on the run's last iteration the run ends anyway, as max-iters: no wait to save
 	if a.overage && r.cfg.StopOnOverage && outcome.Counts() && outcome != OutcomeDone && i != r.cfg.MaxIterations {
 		r.stopOnOverage(&v, a.planResets)
@@ -218,7 +225,7 @@ func fillRecord(rec *history.Record, a attempt, val Validation, pushed, preset s
 	rec.Model, rec.InputTokens, rec.OutputTokens = u.Model, u.InputTokens, u.OutputTokens
 	rec.CacheRead, rec.CacheWrite = u.CacheReadTokens, u.CacheWriteTokens
 	if u.HasCost {
-		rec.CostUSD = u.CostUSD
+		rec.CostUSD, rec.CostReported = u.CostUSD, true
 	}
 	rec.Overage = a.overage
 	if o := Outcome(rec.Outcome); o == OutcomeFailure || o == OutcomeHalted {
@@ -246,6 +253,9 @@ func (r *runner) count(v verdict, idleStop bool) {
 		r.journal.state.LastError = oneLine(v.reason, maxErrorText)
 	default:
 		r.res.Consecutive = 0
+		if v.agentErr != "" {
+			r.journal.state.LastError = oneLine(v.agentErr, maxErrorText)
+		}
 	}
 	r.res.Idle = r.idle.Idle
 	switch {

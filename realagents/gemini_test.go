@@ -70,8 +70,9 @@ func geminiConfigure(t *testing.T, home, baseURL string) []string {
 	}
 }
 
-// geminiTotals reads gemini's own totals: the stats of its stream-json result event.
-// gemini prints no cost.
+// geminiTotals reads gemini's own totals: the stats of its stream-json result event,
+// the output with the thoughts (total_tokens less the input: gemini's output_tokens leaves
+// them out, and they are billed as output). gemini prints no cost.
 func geminiTotals(output []byte) (usage, float64, bool) {
 	var tokens usage
 	found := false
@@ -79,14 +80,14 @@ func geminiTotals(output []byte) (usage, float64, bool) {
 		var e struct {
 			Type  string `json:"type"`
 			Stats *struct {
-				InputTokens  int64 `json:"input_tokens"`
-				OutputTokens int64 `json:"output_tokens"`
+				TotalTokens int64 `json:"total_tokens"`
+				InputTokens int64 `json:"input_tokens"`
 			} `json:"stats"`
 		}
 		if json.Unmarshal([]byte(strings.TrimSpace(line)), &e) != nil || e.Type != "result" || e.Stats == nil {
 			continue
 		}
-		tokens, found = usage{Input: e.Stats.InputTokens, Output: e.Stats.OutputTokens}, true
+		tokens, found = usage{Input: e.Stats.InputTokens, Output: e.Stats.TotalTokens - e.Stats.InputTokens}, true
 	}
 	return tokens, 0, found
 }
@@ -136,7 +137,7 @@ func geminiStream(w http.ResponseWriter, req *http.Request, m *mock, tr turn, mo
 		ev := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": "mock-response"}
 		if u != nil {
 			// gemini's result stats leave thoughts out of output_tokens (only total_tokens
-			// has them): a reader that added them would be caught
+			// has them): a reader that dropped them would be caught
 			ev["usageMetadata"] = map[string]any{
 				"promptTokenCount": u.Input, "candidatesTokenCount": u.Output,
 				"thoughtsTokenCount": 7, "totalTokenCount": u.Input + u.Output + 7,

@@ -44,3 +44,20 @@ func Count(n int64) string {
 	}
 	return s
 }
+
+// NotReported stands where a cost would be when the agent reported none (codex, gemini):
+// never "$0.00", which would say it cost nothing.
+const NotReported = "cost not reported"
+
+// Cost writes a spend summed over parts of which unreported did not report a cost:
+// "$0.42" when every part did, "at least $0.42 (some iterations did not report a cost)"
+// when some did not, NotReported when none did.
+func Cost(usd float64, unreported int) string {
+	switch {
+	case unreported == 0:
+		return Dollars(usd)
+	case usd > 0:
+		return "at least " + Dollars(usd) + " (some iterations did not report a cost)"
+	}
+	return NotReported
+}

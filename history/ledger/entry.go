@@ -43,9 +43,12 @@ type Entry struct {
 	Output     int64         `json:"output_tokens,omitempty"`
 	CacheRead  int64         `json:"cache_read_tokens,omitempty"`
 	CacheWrite int64         `json:"cache_write_tokens,omitempty"`
-	CostUSD    float64       `json:"cost_usd,omitempty"` // 0: the agent reported none
-	Before     string        `json:"before,omitempty"`   // the commit the iteration started from; "" on an unborn branch
-	Commits    int           `json:"commits,omitempty"`  // how many commits it made (this one the last)
+	CostUSD    float64       `json:"cost_usd,omitempty"`
+	// CostReported is true when the agent reported a cost, 0 included: the note has a
+	// cost_usd line then, and none when the agent reported no cost (codex, gemini).
+	CostReported bool   `json:"cost_reported"`
+	Before       string `json:"before,omitempty"`  // the commit the iteration started from; "" on an unborn branch
+	Commits      int    `json:"commits,omitempty"` // how many commits it made (this one the last)
 	// The stagnation check's figures (history.Similarity): the percentages of the final
 	// message and of the validation failure alike to the previous iteration's (0: not
 	// measured, or nothing alike), and how many iterations in a row were alike (from 2).
@@ -59,8 +62,14 @@ type Entry struct {
 	JudgeCostUSD float64 `json:"judge_cost_usd,omitempty"`
 }
 
-// Tokens is the entry's tokens of every kind.
-func (e Entry) Tokens() int64 { return e.Input + e.Output + e.CacheRead + e.CacheWrite }
+// Tokens is the entry's input and output tokens, as the agent counted them: what the
+// budgets (max_tokens) and a run's summary call tokens. The cache's reads and writes are
+// apart (Cache): codex and gemini count the cache reads inside their input already,
+// claude and opencode beside it.
+func (e Entry) Tokens() int64 { return e.Input + e.Output }
+
+// Cache is the entry's tokens read from and written to the prompt cache.
+func (e Entry) Cache() int64 { return e.CacheRead + e.CacheWrite }
 
 // field is one `key: value` line of an entry. A new field is one more row of fields (and
 // its member of Entry): get returns "" to leave the line out.
@@ -86,7 +95,7 @@ var fields = []field{
 	tokens("output_tokens", func(e *Entry) *int64 { return &e.Output }),
 	tokens("cache_read_tokens", func(e *Entry) *int64 { return &e.CacheRead }),
 	tokens("cache_write_tokens", func(e *Entry) *int64 { return &e.CacheWrite }),
-	decimal("cost_usd", func(e *Entry) *float64 { return &e.CostUSD }),
+	reportedCost(),
 	commit("before", func(e *Entry) *string { return &e.Before }),
 	count("commits", false, 1, func(e *Entry) *int { return &e.Commits }),
 	percent("similarity_message", func(e *Entry) *int { return &e.SimilarMessage }),
@@ -178,6 +187,25 @@ func decimal(key string, at func(*Entry) *float64) field {
 		*at(e) = f
 		return nil
 	}}
+}
+
+// reportedCost is cost_usd: written whenever the agent reported a cost, 0 included, and
+// read as reported when present. Notes written before a reported 0 was kept have no line
+// for it, and read as no cost reported.
+func reportedCost() field {
+	f := decimal("cost_usd", func(e *Entry) *float64 { return &e.CostUSD })
+	get, set := f.get, f.set
+	f.get = func(e *Entry) string {
+		if v := get(e); v != "" || !e.CostReported {
+			return v
+		}
+		return "0"
+	}
+	f.set = func(e *Entry, v string) error {
+		e.CostReported = true
+		return set(e, v)
+	}
+	return f
 }
 
 func duration(key string, at func(*Entry) *time.Duration) field {

@@ -9,7 +9,7 @@ import (
 var sample = Entry{Run: "20261121T210017Z-13bbdd78", Iteration: 3, Record: 17, Mode: "build", Agent: "claude",
 	Model: "claude-sonnet-4-5", Started: time.Date(2026, 11, 21, 21, 0, 17, 0, time.UTC),
 	Duration: 83456 * time.Millisecond, Outcome: "success", Validation: "passed", Input: 12345, Output: 678,
-	CacheRead: 9000, CacheWrite: 100, CostUSD: 0.4213, Before: strings.Repeat("ab", 20), Commits: 2,
+	CacheRead: 9000, CacheWrite: 100, CostUSD: 0.4213, CostReported: true, Before: strings.Repeat("ab", 20), Commits: 2,
 	SimilarMessage: 93, SimilarValidation: 100, Repeats: 2, Judge: "FAIL", JudgeTokens: 1280, JudgeCostUSD: 0.012}
 
 func TestFormatReadsWell(t *testing.T) {
@@ -154,6 +154,47 @@ func TestTotals(t *testing.T) {
 	if tot.Iterations != 2 || tot.Tokens() != sample.Tokens() || tot.CostUSD != sample.CostUSD ||
 		tot.Duration != sample.Duration+time.Second || tot.WithoutCost != 1 {
 		t.Fatalf("totals = %+v", tot)
+	}
+}
+
+// A codex iteration: its input_tokens count the cached part already, so its tokens are
+// input + output, 2,300 as the run says, not 2,700 with the cache added again.
+func TestTokensAreInputAndOutput(t *testing.T) {
+	codex := Entry{Run: "r", Iteration: 1, Mode: "build", Outcome: "success", Input: 2000, CacheRead: 400, Output: 300}
+	var tot Totals
+	tot.Add(codex)
+	if codex.Tokens() != 2300 || tot.Tokens() != 2300 || tot.Cache() != 400 {
+		t.Fatalf("tokens %d, totals %d (cache %d); want 2300 (cache 400)", codex.Tokens(), tot.Tokens(), tot.Cache())
+	}
+}
+
+// An agent that reported no cost (codex, gemini) leaves cost_usd out; one that reported
+// 0 writes it. A note written before a reported 0 was kept reads as it did: a cost above
+// 0 is reported, no line is none.
+func TestCostReported(t *testing.T) {
+	base := "git-ralph ledger v1\nrun: r\niteration: 1\nmode: build\nduration: 1s\noutcome: success\n"
+	for name, tc := range map[string]struct {
+		note     string
+		reported bool
+		cost     float64
+	}{
+		"older note with a cost":    {base + "cost_usd: 0.25\n", true, 0.25},
+		"older note without a cost": {base + "input_tokens: 2000\n", false, 0},
+		"a reported zero":           {base + "cost_usd: 0\n", true, 0},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, bad := Parse(tc.note)
+			if len(bad) != 0 || len(got) != 1 || got[0].CostReported != tc.reported || got[0].CostUSD != tc.cost {
+				t.Fatalf("Parse = %+v, %v; want reported %v, cost %v", got, bad, tc.reported, tc.cost)
+			}
+			if again := Format(got[0]); again != tc.note {
+				t.Fatalf("formats back as %q, want %q", again, tc.note)
+			}
+		})
+	}
+	free := Entry{Run: "r", Iteration: 1, Mode: "build", Outcome: "success", CostReported: true}
+	if !strings.Contains(Format(free), "\ncost_usd: 0\n") {
+		t.Fatalf("a reported zero is not written: %q", Format(free))
 	}
 }
 

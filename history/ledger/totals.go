@@ -11,7 +11,8 @@ type Totals struct {
 	CacheWrite int64         `json:"cache_write_tokens"`
 	CostUSD    float64       `json:"cost_usd"`
 	Duration   time.Duration `json:"-"`
-	// WithoutCost counts the iterations whose agent reported no cost: CostUSD leaves them out.
+	// WithoutCost counts the iterations whose agent reported no cost: CostUSD leaves them
+	// out, so it is a lower bound then, and no figure at all when every iteration is one.
 	WithoutCost int `json:"iterations_without_cost"`
 }
 
@@ -24,10 +25,13 @@ func (t *Totals) Add(e Entry) {
 	t.CacheWrite += e.CacheWrite
 	t.CostUSD += e.CostUSD
 	t.Duration += e.Duration
-	if e.CostUSD == 0 {
+	if !e.CostReported {
 		t.WithoutCost++
 	}
 }
 
-// Tokens is the total of every kind.
-func (t Totals) Tokens() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+// Tokens is the input and output tokens, as Entry.Tokens counts them.
+func (t Totals) Tokens() int64 { return t.Input + t.Output }
+
+// Cache is the tokens read from and written to the prompt cache.
+func (t Totals) Cache() int64 { return t.CacheRead + t.CacheWrite }

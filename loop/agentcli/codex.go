@@ -51,6 +51,7 @@ func (r *reading) codexEvent(typ string, line []byte) {
 		if u := e.Usage; u != nil {
 			r.rep.Usage.InputTokens += u.InputTokens
 			r.rep.Usage.CacheReadTokens += u.CachedInput
+			r.rep.Usage.CachedInInput = true
 			r.rep.Usage.OutputTokens += u.OutputTokens
 		}
 	case "turn.failed":

@@ -67,10 +67,10 @@ var fixtures = []struct {
 	// API_KEY_INVALID and 401 UNAUTHENTICATED; it exits with the HTTP status mod 256.
 	{"gemini-api-key-invalid.jsonl", "gemini", 144, want{structured: true, isError: true, saidExactly: ptr(""),
 		fatal: "API Error: 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid. Please pass a valid API key.", hint: "GEMINI_API_KEY",
-		err: "API Error: 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid.", usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
+		err: "API Error: 400 INVALID_ARGUMENT (API_KEY_INVALID): API key not valid.", usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite", CachedInInput: true}}},
 	{"gemini-unauthenticated.jsonl", "gemini", 145, want{structured: true, isError: true, saidExactly: ptr(""),
 		fatal: "API Error: 401 UNAUTHENTICATED: Request had invalid authentication credentials", hint: "GEMINI_API_KEY",
-		usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite"}}},
+		usage: &Usage{Model: "gemini-3.1-pro-preview,gemini-3.5-flash-lite", CachedInInput: true}}},
 	// claude logged in with a (fake) subscription token, pointed at a local mock of the
 	// Messages API whose rate-limit headers say: five-hour window rejected, overage
 	// allowed and in use (a 200 with the answer); then overage rejected (a 429).
@@ -133,7 +133,7 @@ var fixtures = []struct {
 		said: []string{"<promise>SUCCESS</promise>"}, transient: "API Error: 500", err: "API Error: 500"}},
 	{"codex-success.jsonl", "codex", 0, want{structured: true,
 		saidExactly: ptr("Added the --verbose flag and committed it; the tests pass. One item of the plan is left, so no promise yet."),
-		usage:       &Usage{InputTokens: 24763, CacheReadTokens: 24448, OutputTokens: 1122}}},
+		usage:       &Usage{InputTokens: 24763, CacheReadTokens: 24448, OutputTokens: 1122, CachedInInput: true}}},
 	{"codex-success-promise.jsonl", "codex", 0, want{structured: true, said: []string{"<promise>SUCCESS</promise>"}}},
 	{"codex-usage-limit.jsonl", "codex", 1, want{structured: true, isError: true,
 		limit: &wantLimit{message: "You've hit your usage limit", resetAt: now.Add(65*time.Hour + 14*time.Minute)}}},
@@ -144,7 +144,7 @@ var fixtures = []struct {
 	{"codex-reconnected-then-success.jsonl", "codex", 0, want{structured: true, said: []string{"go build passes"}}},
 	{"gemini-success.jsonl", "gemini", 0, want{structured: true,
 		saidExactly: ptr("I'll check the plan first.\nBoth items are checked off and `go test ./...` passed earlier, so the work is complete.\n<promise>SUCCESS</promise>"),
-		usage:       &Usage{InputTokens: 14210, OutputTokens: 683, CacheReadTokens: 9120, Model: "gemini-2.5-pro"}}},
+		usage:       &Usage{InputTokens: 14210, OutputTokens: 683, CacheReadTokens: 9120, CachedInInput: true, Model: "gemini-2.5-pro"}}},
 	{"gemini-quota.jsonl", "gemini", 1, want{structured: true, isError: true,
 		limit: &wantLimit{message: "RESOURCE_EXHAUSTED"}}},
 	{"opencode-success.jsonl", "opencode", 0, want{structured: true,

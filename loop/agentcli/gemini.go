@@ -23,12 +23,26 @@ type geminiEvent struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	} `json:"error"`
-	Stats *struct {
-		InputTokens  int64                      `json:"input_tokens"`
-		OutputTokens int64                      `json:"output_tokens"`
-		Cached       int64                      `json:"cached"`
-		Models       map[string]json.RawMessage `json:"models"`
-	} `json:"stats"`
+	Stats *geminiStats `json:"stats"`
+}
+
+// geminiStats is the result's token counts, summed over every model of the run.
+type geminiStats struct {
+	TotalTokens  int64                      `json:"total_tokens"`
+	InputTokens  int64                      `json:"input_tokens"` // promptTokenCount: the cached part included
+	OutputTokens int64                      `json:"output_tokens"`
+	Cached       int64                      `json:"cached"`
+	Models       map[string]json.RawMessage `json:"models"`
+}
+
+// output is the run's output tokens with its thoughts, which gemini leaves out of
+// output_tokens (candidatesTokenCount) and counts only in total_tokens (input + output
+// + thoughts), though the API bills them as output like every other agent's reasoning.
+func (s geminiStats) output() int64 {
+	if s.TotalTokens > s.InputTokens+s.OutputTokens && s.InputTokens >= 0 {
+		return s.TotalTokens - s.InputTokens
+	}
+	return s.OutputTokens
 }
 
 // geminiState joins the assistant's chunks: a promise tag may be split across two.
@@ -85,7 +99,8 @@ func (r *reading) geminiResult(e geminiEvent) {
 	}
 	if s := e.Stats; s != nil {
 		u := &r.rep.Usage
-		u.InputTokens, u.OutputTokens, u.CacheReadTokens = s.InputTokens, s.OutputTokens, s.Cached
+		u.InputTokens, u.OutputTokens, u.CacheReadTokens = s.InputTokens, s.output(), s.Cached
+		u.CachedInInput = true // input_tokens is promptTokenCount, which holds the cached content
 		if (u.Model == "" || u.Model == "auto") && len(s.Models) > 0 {
 			models := make([]string, 0, len(s.Models))
 			for m := range s.Models {

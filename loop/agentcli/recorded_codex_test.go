@@ -27,19 +27,19 @@ var recordedCodex = []struct {
 	// of both answers' (1000+1100 in, 40+41 out, 250+275 of the input cached).
 	{file: "success-1-1.out", want: want{structured: true,
 		saidExactly: ptr("Adding agent.txt.\nI added agent.txt and committed it.\n<promise>SUCCESS</promise>"),
-		usage:       &Usage{InputTokens: 2100, CacheReadTokens: 525, OutputTokens: 81}}},
+		usage:       &Usage{InputTokens: 2100, CacheReadTokens: 525, OutputTokens: 81, CachedInInput: true}}},
 	// The promise tags in the reasoning summary and in the command and its output: not
 	// the agent's words.
 	{file: "tags-not-in-words-1-1.out", want: want{structured: true,
 		saidExactly: ptr("I wrote a note. The work is not finished yet."),
-		usage:       &Usage{InputTokens: 2100, CacheReadTokens: 525, OutputTokens: 81}}},
+		usage:       &Usage{InputTokens: 2100, CacheReadTokens: 525, OutputTokens: 81, CachedInInput: true}}},
 	// HTTP 429 usage_limit_reached with resets_at four seconds away.
 	{file: "limit-reset-1-1.out", clockReset: true, want: want{structured: true, isError: true,
 		limit: &wantLimit{message: "You’ve hit your usage limit. Upgrade to Pro"}, err: "You’ve hit your usage limit"}},
 	// The same iteration run again once the limit is over: the script's answers 1 and 2.
 	{file: "limit-reset-1-2.out", want: want{structured: true,
 		said:  []string{"<promise>SUCCESS</promise>"},
-		usage: &Usage{InputTokens: 2300, CacheReadTokens: 575, OutputTokens: 83}}},
+		usage: &Usage{InputTokens: 2300, CacheReadTokens: 575, OutputTokens: 83, CachedInInput: true}}},
 	// HTTP 429 insufficient_quota: codex's own words, a limit waiting will not clear.
 	{file: "quota-1-1.out", want: want{structured: true, isError: true,
 		limit: &wantLimit{message: "Quota exceeded. Check your plan and billing details.", permanent: true}}},
@@ -53,7 +53,7 @@ var recordedCodex = []struct {
 		transient: "unexpected status 503 Service Unavailable: The engine is currently overloaded"}},
 	{file: "server-errors-1-3.out", want: want{structured: true, // the script's answers 2 and 3
 		said:  []string{"<promise>SUCCESS</promise>"},
-		usage: &Usage{InputTokens: 2500, CacheReadTokens: 625, OutputTokens: 85}}},
+		usage: &Usage{InputTokens: 2500, CacheReadTokens: 625, OutputTokens: 85, CachedInInput: true}}},
 	// The stream never ended: killed by the timeout after thread.started and
 	// turn.started, with nothing to say.
 	{file: "hung-stream-1-1.out", want: want{structured: true, saidExactly: ptr("")}},

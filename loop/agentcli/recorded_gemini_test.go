@@ -86,13 +86,14 @@ func checkGeminiStats(t *testing.T, output []byte, got Usage) {
 		var e struct {
 			Type  string `json:"type"`
 			Stats *struct {
-				InputTokens  int64 `json:"input_tokens"`
-				OutputTokens int64 `json:"output_tokens"`
-				Cached       int64 `json:"cached"`
+				TotalTokens int64 `json:"total_tokens"`
+				InputTokens int64 `json:"input_tokens"`
+				Cached      int64 `json:"cached"`
 			} `json:"stats"`
 		}
 		if json.Unmarshal(bytes.TrimSpace(line), &e) == nil && e.Type == "result" && e.Stats != nil {
-			want = Usage{InputTokens: e.Stats.InputTokens, OutputTokens: e.Stats.OutputTokens, CacheReadTokens: e.Stats.Cached}
+			// output with the thoughts: total_tokens is input + output + thoughts
+			want = Usage{InputTokens: e.Stats.InputTokens, OutputTokens: e.Stats.TotalTokens - e.Stats.InputTokens, CacheReadTokens: e.Stats.Cached, CachedInInput: true}
 		}
 	}
 	if got.InputTokens != want.InputTokens || got.OutputTokens != want.OutputTokens || got.CacheReadTokens != want.CacheReadTokens {

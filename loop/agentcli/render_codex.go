@@ -53,7 +53,7 @@ func (r *Renderer) codexRender(typ string, line []byte) []string {
 		return r.codexItemDone(e.Item)
 	case "turn.completed":
 		if u := e.Usage; u != nil {
-			return usageRendered(Usage{InputTokens: u.InputTokens, CacheReadTokens: u.CachedInput, OutputTokens: u.OutputTokens})
+			return usageRendered(Usage{InputTokens: u.InputTokens, CacheReadTokens: u.CachedInput, OutputTokens: u.OutputTokens, CachedInInput: true})
 		}
 	case "turn.failed":
 		return r.problem(e.Error.Message)

@@ -67,8 +67,8 @@ func (r *Renderer) geminiResultRender(e geminiEvent) []string {
 		if (model == "" || model == "auto") && len(s.Models) > 0 {
 			model = strings.Join(slices.Sorted(maps.Keys(s.Models)), ",")
 		}
-		out = append(out, usageRendered(Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens,
-			CacheReadTokens: s.Cached, Model: model})...)
+		out = append(out, usageRendered(Usage{InputTokens: s.InputTokens, OutputTokens: s.output(),
+			CacheReadTokens: s.Cached, CachedInInput: true, Model: model})...)
 	}
 	return out
 }

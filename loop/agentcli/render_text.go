@@ -72,13 +72,16 @@ func sizeOf(output string) string {
 }
 
 // usageRendered is the tokens and cost a run reported, for the end of its rendering:
-// "= tokens: 2,100 in, 81 out, 6,300 cache read, 525 cache write · $0.0190 · opus".
-// nil when the run reported nothing.
+// "= tokens: 2,100 in, 81 out, 6,300 cache read, 525 cache write · $0.0190 · opus", or,
+// where the input holds the cache reads, "= tokens: 2,100 in (525 of them cached), 81
+// out". nil when the run reported nothing.
 func usageRendered(u Usage) []string {
 	var parts []string
 	if u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens > 0 {
 		t := fmt.Sprintf("tokens: %s in, %s out", units.Count(u.InputTokens), units.Count(u.OutputTokens))
-		if u.CacheReadTokens > 0 {
+		if u.CachedInInput && u.CacheReadTokens > 0 {
+			t = fmt.Sprintf("tokens: %s in (%s of them cached), %s out", units.Count(u.InputTokens), units.Count(u.CacheReadTokens), units.Count(u.OutputTokens))
+		} else if u.CacheReadTokens > 0 {
 			t += ", " + units.Count(u.CacheReadTokens) + " cache read"
 		}
 		if u.CacheWriteTokens > 0 {

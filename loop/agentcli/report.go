@@ -64,13 +64,19 @@ type Limit struct {
 }
 
 // Usage is what the agent reported it consumed. Counts are the agent's own: Claude's
-// input tokens exclude cache reads, while Codex's and Gemini's include them. Zero when
-// not reported; cursor-agent and copilot report no tokens at all.
+// input tokens exclude cache reads, while Codex's and Gemini's include them
+// (CachedInInput). Zero when not reported; cursor-agent and copilot report no tokens at
+// all. "Tokens", wherever git-ralph counts them, are input + output: the cache is never
+// added to them, since for codex and gemini it is in the input already.
 type Usage struct {
 	InputTokens      int64
 	OutputTokens     int64
 	CacheReadTokens  int64
 	CacheWriteTokens int64
+	// CachedInInput is true when CacheReadTokens are a part of InputTokens (codex,
+	// gemini: the OpenAI and Gemini APIs count them so), false when they are apart
+	// (claude, opencode).
+	CachedInInput bool
 	// CostUSD is the cost the agent reported. For a subscription (Claude Pro/Max) it is
 	// what the same tokens would cost on the API, not money spent.
 	CostUSD float64

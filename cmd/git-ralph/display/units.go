@@ -35,3 +35,7 @@ func Dollars(f float64) string { return units.Dollars(f) }
 
 // Count writes a whole number with thousands separators: 1,234,567.
 func Count(n int64) string { return units.Count(n) }
+
+// Cost writes a spend of which unreported parts had no cost reported: "$0.42", "at least
+// $0.42 (some iterations did not report a cost)" or "cost not reported".
+func Cost(usd float64, unreported int) string { return units.Cost(usd, unreported) }

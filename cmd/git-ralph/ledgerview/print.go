@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/history/ledger"
+	"github.com/git-ralph/git-ralph/units"
 )
 
 // maxSubject bounds the subject shown on a line.
@@ -25,7 +26,7 @@ func Print(w io.Writer, l *Ledger) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "COMMIT\tRUN\tITERATION\tMODE\tAGENT\tOUTCOME\tDURATION\tTOKENS\tCOST\tSUBJECT")
+	fmt.Fprintln(tw, "COMMIT\tRUN\tITERATION\tMODE\tAGENT\tOUTCOME\tDURATION\tTOKENS\tCACHE\tCOST\tSUBJECT")
 	unnoted := 0
 	for _, c := range l.Commits {
 		if len(c.Entries) == 0 && len(c.Unreadable) == 0 && c.MadeBy == "" {
@@ -62,15 +63,15 @@ func foldUnnoted(w io.Writer, n *int) {
 func printCommit(w io.Writer, c Commit) {
 	subject := display.Printable(cut(c.Subject, maxSubject))
 	if c.MadeBy != "" {
-		fmt.Fprintf(w, "%.7s\t(iteration of %.7s)\t\t\t\t\t\t\t\t%s\n", c.Hash, c.MadeBy, subject)
+		fmt.Fprintf(w, "%.7s\t(iteration of %.7s)\t\t\t\t\t\t\t\t\t%s\n", c.Hash, c.MadeBy, subject)
 	}
 	for _, e := range c.Entries {
-		fmt.Fprintf(w, "%.7s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Hash, display.Printable(e.Run), e.Iteration,
+		fmt.Fprintf(w, "%.7s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Hash, display.Printable(e.Run), e.Iteration,
 			display.Printable(e.Mode), display.Printable(agent(e.Entry)), display.Printable(e.Outcome),
-			display.Duration(e.Duration), tokens(e.Tokens()), cost(e.CostUSD), subject)
+			display.Duration(e.Duration), tokens(e.Tokens()), tokens(e.Cache()), cost(e.Entry), subject)
 	}
 	if len(c.Unreadable) > 0 {
-		fmt.Fprintf(w, "%.7s\t(unreadable note)\t\t\t\t\t\t\t\t%s\n", c.Hash, subject)
+		fmt.Fprintf(w, "%.7s\t(unreadable note)\t\t\t\t\t\t\t\t\t%s\n", c.Hash, subject)
 	}
 }
 
@@ -94,18 +95,37 @@ func tokens(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-func cost(usd float64) string {
-	if usd == 0 {
-		return "-"
+// cost is the entry's cost, or that its agent reported none: never a zero it did not say.
+func cost(e ledger.Entry) string {
+	if !e.CostReported {
+		return "not reported"
 	}
-	return fmt.Sprintf("$%.4f", usd)
+	return dollars(e.CostUSD)
+}
+
+func dollars(usd float64) string { return fmt.Sprintf("$%.4f", usd) }
+
+// totalCost is the range's cost: a lower bound when some iterations reported none, and
+// no figure when none reported one.
+func totalCost(t ledger.Totals) string {
+	switch {
+	case t.WithoutCost == 0:
+		return dollars(t.CostUSD)
+	case t.WithoutCost == t.Iterations:
+		return units.NotReported
+	}
+	return "at least " + dollars(t.CostUSD)
 }
 
 // totals is the closing line: iterations, time, tokens and cost, and what they leave out.
 func totals(l *Ledger) string {
 	t := l.Totals
-	s := fmt.Sprintf("Total: %s, %s, %s tokens, %s", display.Plural(t.Iterations, "iteration"),
-		display.Duration(t.Duration.Round(time.Millisecond)), strconv.FormatInt(t.Tokens(), 10), fmt.Sprintf("$%.4f", t.CostUSD))
+	s := fmt.Sprintf("Total: %s, %s, %s tokens", display.Plural(t.Iterations, "iteration"),
+		display.Duration(t.Duration.Round(time.Millisecond)), strconv.FormatInt(t.Tokens(), 10))
+	if t.Cache() > 0 {
+		s += fmt.Sprintf(", %d cache tokens", t.Cache())
+	}
+	s += ", " + totalCost(t.Totals)
 	var notes []string
 	if t.WithoutCost > 0 {
 		notes = append(notes, display.Plural(t.WithoutCost, "iteration")+" reported no cost")

@@ -126,6 +126,9 @@ type runFinishedJSON struct {
 	Statistics          statisticsJSON `json:"statistics"`
 	SpentUSD            float64        `json:"spent_usd"`    // the run's spend as its agent reported it, every attempt counted
 	SpentTokens         int64          `json:"spent_tokens"` // the run's input + output tokens
+	// SpentUncosted counts the attempts that reported tokens but no cost: spent_usd
+	// leaves them out (a lower bound, or no figure at all when it is 0).
+	SpentUncosted int `json:"spent_uncosted,omitempty"`
 }
 
 // statisticsJSON is the run's iteration timing, in milliseconds.
@@ -214,6 +217,6 @@ func (c *EventEncoder) runFinished(h eventHeader, r loop.Result) runFinishedJSON
 		IdleIterations: r.Idle, Cancelled: r.Cancelled, ElapsedMS: ms(r.Elapsed),
 		Statistics: statisticsJSON{Count: r.Stats.Count, MinMS: ms(r.Stats.Min), MaxMS: ms(r.Stats.Max),
 			MeanMS: ms(r.Stats.Mean()), StddevMS: ms(r.Stats.Stddev())},
-		SpentUSD: r.SpentUSD, SpentTokens: r.SpentTokens,
+		SpentUSD: r.SpentUSD, SpentTokens: r.SpentTokens, SpentUncosted: r.SpentUncosted,
 	}
 }

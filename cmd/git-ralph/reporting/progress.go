@@ -247,7 +247,7 @@ func (p *Progress) runFinished(r loop.Result) {
 			display.Duration(r.Stats.Min), display.Duration(r.Stats.Max), display.Duration(r.Stats.Mean()), display.Duration(r.Stats.Stddev()))
 	}
 	if (r.SpentUSD > 0 || r.SpentTokens > 0) && (!p.quiet || r.Status == loop.StatusBudget) {
-		fmt.Fprintf(p.w, "  Spend: %s, %s tokens (the run so far, as the agent reported it)\n", display.Dollars(r.SpentUSD), display.Count(r.SpentTokens))
+		fmt.Fprintf(p.w, "  Spend: %s, %s tokens (the run so far, as the agent reported it)\n", display.Cost(r.SpentUSD, r.SpentUncosted), display.Count(r.SpentTokens))
 	}
 }
 
