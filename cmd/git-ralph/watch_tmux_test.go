@@ -65,7 +65,8 @@ func TestWatchInTmux(t *testing.T) {
 		t.Errorf("after p, status does not say pausing:\n%s", st)
 	}
 	tm.keys("r")
-	tm.waitScreen("the resume's answer", "goes on")
+	// ") goes on", not "goes on": the pause's answer on the screen ends "'git ralph resume' goes on"
+	tm.waitScreen("the resume's answer", ") goes on")
 	if st := ralph(t, "status"); strings.Contains(st, "paus") {
 		t.Errorf("after r, status still says paused:\n%s", st)
 	}
