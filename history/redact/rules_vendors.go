@@ -90,8 +90,13 @@ var vendorRules = []rule{
 		re: lazy(`sm_[aps]at_[A-Za-z0-9]{16}\b`)},
 	{name: "shippo-token", keywords: []string{"shippo_"},
 		re: lazy(`shippo_(?:live|test)_[a-fA-F0-9]{40}`)},
-	{name: "square-token", keywords: []string{"sq0atp-", "sq0csp-", "EAAA"},
-		re: lazy(`(?:sq0atp-[A-Za-z0-9_-]{22,}|sq0csp-[A-Za-z0-9_-]{40,}|EAAA[A-Za-z0-9_-]{60})`), check: mixed},
+	{name: "square-token", keywords: []string{"sq0atp-", "sq0csp-"},
+		re: lazy(`(?:sq0atp-[A-Za-z0-9_-]{22,}|sq0csp-[A-Za-z0-9_-]{40,})`)},
+	// base64 of binary data often begins with EAAA (0x10 0x00 0x00): a Square token is
+	// 64 characters that a base64 character neither precedes nor follows (but = before it,
+	// as in an assignment)
+	{name: "square-token", keywords: []string{"EAAA"}, group: 1,
+		re: lazy(`(?:^|[^A-Za-z0-9_+/-])(EAAA[A-Za-z0-9_-]{60})(?:[^A-Za-z0-9_+/=-]|$)`), check: mixed},
 	{name: "facebook-token", keywords: []string{"EAAM", "EAAC"},
 		re: lazy(`EAA[MC][A-Za-z0-9]{100,}`)},
 	{name: "vault-token", keywords: []string{"hvs.", "hvb."},

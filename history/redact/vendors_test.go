@@ -125,6 +125,8 @@ func TestVendorPrefixesLeaveOrdinaryTextAlone(t *testing.T) {
 		"favico-" + random(204, 32, alnum),
 		"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAAA" + random(205, 80, b64),
 		"The contents of EAAA.txt and EAAC.csv are readable",
+		`{"blob":"EAAAAAEAAAAJ` + random(206, 120, alnum) + `=="}`,
+		"EAAA" + random(207, 60, alnum) + "+" + random(208, 20, b64),
 		"glc_total_count and glsa_metrics are label names",
 		"Q~ appears in some filenames: report2Q~draft.txt",
 	}
