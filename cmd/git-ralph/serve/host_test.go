@@ -1,12 +1,14 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // getAs sends a GET to the test server with the Host header host, the token in the query
@@ -122,5 +124,39 @@ func TestTheHostsItAnswersTo(t *testing.T) {
 		if got := s.Base(addr); got != want {
 			t.Errorf("listening at %s: the address is %s, want %s", addr, got, want)
 		}
+	}
+}
+
+// On every interface (--addr :PORT) the dashboard prints its own name's URL for this
+// machine and says how other machines open it: by an address of this one, which it
+// answers to; loopback's it still refuses.
+func TestOnEveryInterfaceOtherMachinesUseAnAddress(t *testing.T) {
+	s, err := New(&fakeSource{}, ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := Listen(":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, out) }()
+	defer func() { cancel(); <-done }()
+	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
+	want := "from another machine: http://ADDRESS:" + port + "/?token=" + s.token
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(out.String(), want) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if o := out.String(); !strings.Contains(o, "open http://"+s.name+":"+port+"/?token=") || !strings.Contains(o, want) {
+		t.Errorf("serve on every interface said:\n%s", o)
+	}
+	local := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: ln.Addr().(*net.TCPAddr).Port}
+	if resp, body := getAs(t, s, local, "192.0.2.7:"+port, "/"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "main") {
+		t.Errorf("by an address of the machine: %d %q", resp.StatusCode, body)
+	}
+	if resp, _ := getAs(t, s, local, "127.0.0.1:"+port, "/"); resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("by 127.0.0.1: %d, want 421", resp.StatusCode)
 	}
 }
