@@ -28,7 +28,9 @@ func runView(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) erro
 	viewCtx, end := context.WithCancelCause(ctx)
 	defer end(nil)
 	gone := func() { end(errTerminalClosed) }
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(viewCtx),
+	// signals end the view through ctx alone (watchSignals cancels it on SIGINT, SIGTERM
+	// and SIGHUP): bubbletea's own handler would race it to say how the view ended
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(viewCtx), tea.WithoutSignalHandler(),
 		tea.WithInput(endingInput(in, gone)), tea.WithOutput(failingOutput(out, gone)))
 	done := make(chan error, 1)
 	go func() {
@@ -48,7 +50,7 @@ func runView(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) erro
 	switch {
 	case errors.Is(context.Cause(viewCtx), errTerminalClosed):
 		return errTerminalClosed
-	case errors.Is(err, tea.ErrProgramKilled), errors.Is(err, context.Canceled), ctx.Err() != nil:
+	case errors.Is(err, tea.ErrProgramKilled), errors.Is(err, tea.ErrInterrupted), errors.Is(err, context.Canceled), ctx.Err() != nil:
 		return nil
 	}
 	return err

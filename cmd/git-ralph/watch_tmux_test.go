@@ -286,7 +286,8 @@ func injectedTexts(t *testing.T) string {
 }
 
 // TestWatchEndsWithItsTerminal: a `git ralph watch` whose terminal goes ends, the loop
-// going on: sent SIGHUP (a terminal closing hangs up its session), its tmux server killed,
+// going on: sent SIGHUP (a terminal closing hangs up its session; SIGTERM and SIGINT from
+// outside too), its tmux server killed,
 // and its terminal closed without any signal (a view that is not in the terminal's
 // session reads EOF and nothing tells it more), where bubbletea alone ran on, redrawing for
 // no one.
@@ -325,11 +326,13 @@ func TestWatchEndsWithItsTerminal(t *testing.T) {
 		}
 		return tm, pid
 	}
-	t.Run("SIGHUP", func(t *testing.T) {
-		_, pid := watchIn()
-		syscall.Kill(pid, syscall.SIGHUP)
-		waitGone(t, pid)
-	})
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			_, pid := watchIn()
+			syscall.Kill(pid, sig)
+			waitGone(t, pid)
+		})
+	}
 	t.Run("tmux server killed", func(t *testing.T) {
 		tm, pid := watchIn()
 		out, _ := exec.Command("tmux", "-S", tm.socket, "display", "-p", "#{pid}").Output()
