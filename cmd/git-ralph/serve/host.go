@@ -22,8 +22,8 @@ import (
 // then be that same host. Which hosts, by where it listens:
 //   - on loopback (the default): NAME.localhost:PORT alone;
 //   - on a given non-loopback address (--addr 192.168.1.5:8080, or a host name of this
-//     machine: --addr box.lan:8080): that address as given, with its port, and
-//     NAME.localhost:PORT, which reaches it only from this machine;
+//     machine: --addr box.lan:8080): that address as given, with its port (and
+//     NAME.localhost:PORT, which no browser reaches there: it resolves to loopback);
 //   - on every interface (0.0.0.0, [::], :PORT): NAME.localhost:PORT and any IP address
 //     but loopback's with the port (other machines reach it by one of this one's
 //     addresses, and a rebinding site always has a name, never an IP address).
