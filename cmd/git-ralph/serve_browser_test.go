@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -84,8 +85,8 @@ func TestDashboardInChromium(t *testing.T) {
 		`document.querySelector("pre.diff .com").textContent === "// Greet says hello."`)
 	b.screenshot("diff")
 
-	// a second dashboard on 127.0.0.1 (another port): the browser sends each every
-	// cookie of the host, and the first's must survive the second's first visit
+	// a second dashboard (another repository's: another name and port): the first's
+	// cookie must survive the second's first visit
 	base2, token2 := startServe(t)
 	b.open(base2 + "/?token=" + token2)
 	b.waitFor("the second dashboard's list", `document.querySelector("table.loops") !== null`)
@@ -94,15 +95,16 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Errorf("the first dashboard, after the second was opened: %q", body)
 	}
 
-	// another origin's form: on 127.0.0.1 (same site: the cookie goes, the Origin check
-	// refuses) and on localhost (another site: SameSite=Strict keeps the cookie back)
+	// another origin's form, on 127.0.0.1, on localhost and on another name under
+	// .localhost: each another site to Chromium, whose SameSite=Strict keeps the cookie back
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `<!DOCTYPE html><form method="post" action="%s/loops/main/cancel"><input name="csrf" value="guess"><button id="go">win a prize</button></form>`, base)
 	}))
 	defer evil.Close()
 	for _, c := range []struct{ origin, refusal string }{
-		{evil.URL, "403 forbidden: cross-origin request"},
+		{evil.URL, "401 unauthorized"},
 		{strings.Replace(evil.URL, "127.0.0.1", "localhost", 1), "401 unauthorized"},
+		{strings.Replace(evil.URL, "127.0.0.1", "evil.localhost", 1), "401 unauthorized"},
 	} {
 		b.open(c.origin)
 		b.click("#go")
@@ -120,6 +122,72 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 }
 
+// TestTheTokenStaysWithTheDashboardInChromium opens the dashboard's printed URL (the
+// browser now holds the token's cookie) and then, in the same browser, another local web
+// server on another port, as a dev server an agent started would be visited: by
+// 127.0.0.1, by localhost and by another name under .localhost. None of them receives
+// the cookie: browsers scope a cookie to the host name, not the port, and the dashboard's
+// is its own random NAME.localhost. A page of the other server cannot reach the
+// dashboard by a name of its own either (DNS rebinding): the host is refused.
+func TestTheTokenStaysWithTheDashboardInChromium(t *testing.T) {
+	b := startChromium(t)
+	scratchRepo(t)
+	base, token := startServe(t)
+	b.open(base + "/?token=" + token)
+	b.waitFor("the dashboard's list", `document.querySelector("table.loops") !== null`)
+
+	var mu sync.Mutex
+	var got, favicon []string // the Cookie headers the other server received, by Host
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if r.URL.Path == "/" {
+			got = append(got, r.Host+": "+r.Header.Get("Cookie"))
+		} else {
+			favicon = append(favicon, r.Host+": "+r.Header.Get("Cookie"))
+		}
+		mu.Unlock()
+		http.SetCookie(w, &http.Cookie{Name: "dev_server", Value: "1"})
+		fmt.Fprint(w, `<!DOCTYPE html><p id="dev">a dev server</p>`)
+	}))
+	defer other.Close()
+	for _, host := range []string{"127.0.0.1", "localhost", "devserver.localhost"} {
+		for range 2 { // the second visit carries whatever the browser keeps for the host
+			b.open(strings.Replace(other.URL, "127.0.0.1", host, 1) + "/")
+			b.waitFor("the other server's page", `document.getElementById("dev") !== null`)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 6 {
+		t.Fatalf("the other server saw %d requests, want 6: %q", len(got), got)
+	}
+	for _, g := range favicon {
+		if strings.Contains(g, "git_ralph") || strings.Contains(g, token) {
+			t.Errorf("the other local server received the dashboard's token: %s", g)
+		}
+	}
+	for i, g := range got {
+		if strings.Contains(g, "git_ralph") || strings.Contains(g, token) {
+			t.Errorf("the other local server received the dashboard's token: %s", g)
+		}
+		if i%2 == 1 && !strings.Contains(g, "dev_server=1") {
+			t.Errorf("the browser sent the other server no cookie of its own on its second visit (%s): the test would see none of ours either", g)
+		}
+	}
+	// the dashboard still answers the browser that holds its cookie
+	b.open(base + "/")
+	if body := b.text("body"); strings.HasPrefix(body, "401") || strings.HasPrefix(body, "421") {
+		t.Errorf("the dashboard after the visits: %q", body)
+	}
+	// and a name of another site pointing at it (DNS rebinding) is refused: Chromium
+	// resolves every NAME.localhost to loopback, so another name reaches its port
+	u, _ := url.Parse(base)
+	b.open("http://rebound.localhost:" + u.Port() + "/")
+	if body := b.text("body"); !strings.HasPrefix(body, "421 misdirected request") {
+		t.Errorf("the dashboard by another name: %q, want 421", body)
+	}
+}
+
 // syncBuffer is a bytes.Buffer safe between a process's copying goroutine and the test's.
 type syncBuffer struct {
 	mu  sync.Mutex
@@ -134,7 +202,7 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 
 func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
 
-var servingAt = regexp.MustCompile(`^git ralph serve: open (http://127\.0\.0\.1:[0-9]+)/\?token=([0-9a-f]+)$`)
+var servingAt = regexp.MustCompile(`^git ralph serve: open (http://git-ralph-[0-9a-f]+\.localhost:[0-9]+)/\?token=([0-9a-f]+)$`)
 
 // startServe runs `git ralph serve` in the work tree and returns its address and token;
 // the test's end stops it with SIGINT, as Ctrl+C does, and checks it said so.

@@ -33,7 +33,7 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	srv, err := serve.New(repoSource{here: here})
+	srv, err := serve.New(repoSource{here: here}, c.Addr)
 	if err != nil {
 		return err
 	}

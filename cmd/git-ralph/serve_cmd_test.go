@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -86,19 +87,32 @@ func dashboard(t *testing.T) (*http.Client, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(repoSource{here: here})
+	srv, err := serve.New(repoSource{here: here}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config.Handler = srv.Handler(ts.Listener.Addr())
+	ts.Start()
 	t.Cleanup(ts.Close)
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
+	c := &http.Client{Jar: jar, Transport: &http.Transport{DialContext: dialLocalhost}}
 	first := srv.URL(ts.Listener.Addr())
 	if code, body := fetch(t, c, first); code != http.StatusOK {
 		t.Fatalf("GET %s: %d %s", first, code, body)
 	}
-	return c, ts.URL
+	return c, srv.Base(ts.Listener.Addr())
+}
+
+// dialLocalhost dials NAME.localhost on loopback, as browsers resolve it (Go's resolver
+// asks DNS, which knows no such name).
+func dialLocalhost(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && strings.HasSuffix(host, ".localhost") {
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
 }
 
 func fetch(t *testing.T, c *http.Client, u string) (int, string) {

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
@@ -69,13 +67,7 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		}
 		return snap, err
 	}, watchActions(ctx, c.LoopFlag, cps), !color)
-	p := tea.NewProgram(model, tea.WithAltScreen(), tea.WithContext(ctx),
-		tea.WithInput(s.Stdin), tea.WithOutput(s.Stdout))
-	_, err = p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
-		return nil // Ctrl+C from outside (a signal): the watch ends, the loop goes on
-	}
-	return err
+	return runView(ctx, model, s.Stdin, s.Stdout)
 }
 
 // pickLoop shows the repository's loops full screen and returns the one picked with
@@ -101,12 +93,7 @@ func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
 	}
 	picker := watch.NewPicker("no loop is running in this work tree; pick one of the repository's loops to watch:",
 		rows[0], names, rows[1:], color)
-	p := tea.NewProgram(picker, tea.WithAltScreen(), tea.WithContext(ctx),
-		tea.WithInput(s.Stdin), tea.WithOutput(s.Stdout))
-	if _, err := p.Run(); err != nil {
-		if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
-			return "", nil
-		}
+	if err := runView(ctx, picker, s.Stdin, s.Stdout); err != nil || ctx.Err() != nil {
 		return "", err
 	}
 	return picker.Chosen(), nil

@@ -4,14 +4,17 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -62,7 +65,8 @@ func TestWatchInTmux(t *testing.T) {
 		t.Errorf("after p, status does not say pausing:\n%s", st)
 	}
 	tm.keys("r")
-	tm.waitScreen("the resume's answer", "goes on")
+	// ") goes on", not "goes on": the pause's answer on the screen ends "'git ralph resume' goes on"
+	tm.waitScreen("the resume's answer", ") goes on")
 	if st := ralph(t, "status"); strings.Contains(st, "paus") {
 		t.Errorf("after r, status still says paused:\n%s", st)
 	}
@@ -279,4 +283,119 @@ func injectedTexts(t *testing.T) string {
 		all.WriteString(in.Text)
 	}
 	return all.String()
+}
+
+// TestWatchEndsWithItsTerminal: a `git ralph watch` whose terminal goes ends, the loop
+// going on: sent SIGHUP (a terminal closing hangs up its session; SIGTERM and SIGINT from
+// outside too), its tmux server killed,
+// and its terminal closed without any signal (a view that is not in the terminal's
+// session reads EOF and nothing tells it more), where bubbletea alone ran on, redrawing for
+// no one.
+func TestWatchEndsWithItsTerminal(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	bin := installSelf(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	loop := exec.Command("git-ralph", "loop", "--max", "1", "--idle-threshold", "0", "--agent-cmd",
+		`echo "hello from iteration $RALPH_ITERATION"; while [ ! -e go ]; do sleep 0.1; done`)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		loop.Wait()
+	})
+	waitFor(t, "the loop to run", func() bool { return strings.Contains(ralph(t, "status"), "running (pid") })
+
+	// watchIn starts the view in a tmux server of its own and returns the view's pid
+	watchIn := func() (*tmuxView, int) {
+		tm := startTmux(t, "exec git-ralph watch")
+		tm.waitScreen("the view", "hello from iteration 1")
+		out, err := exec.Command("tmux", "-S", tm.socket, "display", "-p", "#{pane_pid}").Output()
+		pid, perr := strconv.Atoi(strings.TrimSpace(string(out)))
+		if err != nil || perr != nil {
+			t.Fatalf("the view's pid: %v %v %q", err, perr, out)
+		}
+		return tm, pid
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			_, pid := watchIn()
+			syscall.Kill(pid, sig)
+			waitGone(t, pid)
+		})
+	}
+	t.Run("tmux server killed", func(t *testing.T) {
+		tm, pid := watchIn()
+		out, _ := exec.Command("tmux", "-S", tm.socket, "display", "-p", "#{pid}").Output()
+		server, err := strconv.Atoi(strings.TrimSpace(string(out)))
+		if err != nil {
+			t.Fatalf("the tmux server's pid: %q", out)
+		}
+		syscall.Kill(server, syscall.SIGKILL)
+		waitGone(t, pid)
+	})
+	t.Run("terminal closed without a signal", func(t *testing.T) {
+		pty, tty := openPTY(t)
+		setSize(t, tty, 30, 100)
+		watch := exec.Command("git-ralph", "watch")
+		watch.Stdin, watch.Stdout, watch.Stderr = tty, tty, tty
+		if err := watch.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- watch.Wait() }()
+		t.Cleanup(func() { watch.Process.Kill() })
+		select {
+		case s := <-readUntil(pty, "hello from iteration 1"):
+			if !strings.Contains(s, "hello from iteration 1") {
+				t.Fatalf("the view never showed the loop: %q", s)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the view never showed the loop")
+		}
+		tty.Close()
+		pty.Close()
+		select {
+		case <-exited:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the view runs on after its terminal closed")
+		}
+	})
+	if st := ralph(t, "status"); !strings.Contains(st, "running (pid") {
+		t.Errorf("the loop did not outlive its views:\n%s", st)
+	}
+}
+
+// waitGone waits until process pid has ended (reaped or a zombie: the tmux server that
+// started it is gone).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("the view (pid %d) to end", pid), func() bool {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		// pid (comm) STATE …: Z is a zombie, ended but not reaped
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		return i > 0 && i+2 < len(s) && s[i+2] == 'Z'
+	})
+}
+
+// setSize gives the terminal tty rows and columns, as a terminal emulator does.
+func setSize(t *testing.T, tty *os.File, rows, cols uint16) {
+	t.Helper()
+	ws := struct{ row, col, x, y uint16 }{rows, cols, 0, 0}
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, tty.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); e != 0 {
+		t.Fatalf("sizing the terminal: %v", e)
+	}
 }

@@ -133,40 +133,33 @@ func isKeyBody(c byte) bool {
 		c == '+' || c == '/' || c == '=' || c == '\n' || c == '\r' || c == '\\'
 }
 
-// lineSpans finds the one-line secrets: for each rule, each line holding one of its
-// keywords is matched against its regexp.
+// lineSpans finds the one-line secrets: the keywords of every rule are found in one
+// pass, then each anchored rule is matched right after its keywords, and each other rule
+// once on each line holding one of its keywords.
 func lineSpans(text []byte) []span {
+	hits := keywords().find(text)
+	if len(hits) == 0 {
+		return nil
+	}
+	// rule by rule, so that of two rules matching the same text the earlier names it (merge)
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.rule - b.rule })
 	var spans []span
-	for i := range rules {
-		spans = rules[i].find(text, spans)
+	lines := make([]int, len(rules)) // per rule: where the last line it was matched on ends
+	for i := range lines {
+		lines[i] = -1
 	}
-	return spans
-}
-
-// find adds the rule's matches in text to spans. Each line is matched once, however many
-// keywords it holds.
-func (r *rule) find(text []byte, spans []span) []span {
-	var lines [][2]int
-	for _, kw := range r.keywords {
-		for at := 0; ; {
-			i := bytes.Index(text[at:], []byte(kw))
-			if i < 0 {
-				break
-			}
-			hit := at + i
-			if r.anchored {
-				spans = r.matchAfter(text, hit+len(kw), spans)
-				at = hit + len(kw)
-				continue
-			}
-			start, end := lineAround(text, hit)
-			lines = append(lines, [2]int{start, end})
-			at = end
+	for _, h := range hits {
+		r := &rules[h.rule]
+		if r.anchored {
+			spans = r.matchAfter(text, h.end, spans)
+			continue
 		}
-	}
-	slices.SortFunc(lines, func(a, b [2]int) int { return a[0] - b[0] })
-	for _, l := range slices.Compact(lines) {
-		spans = r.matchLine(text, l[0], l[1], spans)
+		if h.at < lines[h.rule] {
+			continue // the line was matched already
+		}
+		start, end := lineAround(text, h.at)
+		spans = r.matchLine(text, start, end, spans)
+		lines[h.rule] = end
 	}
 	return spans
 }
@@ -256,9 +249,10 @@ func afterCSI(line []byte, s int) bool {
 	return false
 }
 
-// merge sorts spans and joins those that overlap, the earlier one naming the result.
+// merge sorts spans and joins those that overlap, the earlier one naming the result: of
+// two with the same place, the one found first (by the earlier rule).
 func merge(spans []span) []span {
-	slices.SortFunc(spans, func(a, b span) int {
+	slices.SortStableFunc(spans, func(a, b span) int {
 		if a.start != b.start {
 			return a.start - b.start
 		}

@@ -8,8 +8,8 @@ import (
 )
 
 // A rule finds one kind of secret. Its regexp runs only on the lines that contain one of
-// its keywords, so that a 10 MB output costs a few fast substring searches per rule rather
-// than a regexp pass over everything. With fold, a keyword is also looked for capitalised
+// its keywords, so that a 10 MB output costs one pass that finds every rule's keywords
+// (keywordIndex) rather than a regexp pass per rule over everything. With fold, a keyword is also looked for capitalised
 // and in upper case (key, Key, KEY: as names are written), which keeps the search on the
 // fast substring path instead of lower-casing the text first.
 // group is the submatch that holds the secret (0: the whole match), so that what names the
@@ -36,7 +36,8 @@ func isTokenByte(c byte) bool {
 
 // The formats are the vendors' documented key prefixes (and those gitleaks' default rule
 // set uses for them); lengths are lower bounds so that a format that grows stays caught.
-var rules = withCaseVariants([]rule{
+// vendorRules (rules_vendors.go) add the other services' prefixed tokens.
+var rules = withCaseVariants(append([]rule{
 	{name: "anthropic-key", keywords: []string{"sk-ant-"},
 		re: lazy(`sk-ant-[a-z]+[0-9]*-[A-Za-z0-9_-]{20,}`)},
 	{name: "openai-key", keywords: []string{"sk-"},
@@ -55,8 +56,8 @@ var rules = withCaseVariants([]rule{
 		re: lazy(`AIza[0-9A-Za-z_-]{35}`)},
 	{name: "google-oauth", keywords: []string{"ya29.", "GOCSPX-"},
 		re: lazy(`(?:ya29\.[0-9A-Za-z_-]{20,}|GOCSPX-[0-9A-Za-z_-]{24,})`)},
-	{name: "stripe-key", keywords: []string{"_live_", "_test_", "whsec_"},
-		re: lazy(`(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})`)},
+	{name: "stripe-key", keywords: []string{"_live_", "_test_", "_prod_", "whsec_"},
+		re: lazy(`(?:(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})`)},
 	{name: "jwt", keywords: []string{"eyJ"},
 		re: lazy(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`)},
 	{name: "bearer-token", keywords: []string{"bearer", "basic"}, fold: true, anchored: true, group: 1,
@@ -70,11 +71,11 @@ var rules = withCaseVariants([]rule{
 		keywords: []string{"key", "token", "secret", "password", "passwd", "pwd", "credential", "credentials", "auth"},
 		re:       lazy(`^s?(?:\\?["'])?[ \t]*(?::=|=>|=|:)[ \t]*(?:\\?["'])?([A-Za-z0-9+/_.~=-]{16,})`),
 		check:    highEntropy, quick: assignedLong},
-})
+}, vendorRules...))
 
 // lazy compiles expr when it is first used. Most texts hold no keyword of most rules, so
-// most rules never need theirs; compiled at every start of git-ralph, the sixteen cost
-// 0.3 ms of each command's start, with or without anything to redact.
+// most rules never need theirs; compiled at every start of git-ralph, the first sixteen
+// cost 0.3 ms of each command's start, with or without anything to redact.
 func lazy(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -22,8 +22,8 @@ import (
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
-// Browsers do not scope cookies by port: two dashboards on 127.0.0.1 (two repositories
-// served at once) share one cookie jar, and one's cookie must not replace the other's.
+// Two dashboards served at once (two repositories) share the browser's cookie jar, and
+// one's cookie must not replace the other's.
 func TestTwoDashboardsOnOneHostKeepTheirCookies(t *testing.T) {
 	a, tsA, _ := newTestServer(t)
 	b, tsB, _ := newTestServer(t)
@@ -103,7 +103,8 @@ func (r *running) rawGet(t *testing.T, path string) net.Conn {
 	}
 	t.Cleanup(func() { conn.Close() })
 	port := r.ln.Addr().(*net.TCPAddr).Port
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nCookie: %s%d=%s\r\n\r\n", path, r.ln.Addr(), cookiePrefix, port, r.s.token)
+	host := strings.TrimPrefix(r.s.Base(r.ln.Addr()), "http://")
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nCookie: %s%d=%s\r\n\r\n", path, host, cookiePrefix, port, r.s.token)
 	return conn
 }
 
@@ -212,12 +213,7 @@ func (o *oddNameSource) Iterations(_ context.Context, loop string) ([]history.Re
 // Every link and form to a loop escapes its name as one path segment: "feat#2" linked as
 // /loops/feat#2 is the page of "feat", and its buttons posted to no loop.
 func TestALoopNameIsOnePathSegmentInEveryLink(t *testing.T) {
-	s, err := New(&oddNameSource{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
+	s, ts := startTestServer(t, &oddNameSource{})
 	c := browser(t)
 	escaped := "feat%232%3Fx%20%25"
 	_, body := get(t, c, ts.URL+"/?token="+s.token)
@@ -238,12 +234,7 @@ func TestALoopNameIsOnePathSegmentInEveryLink(t *testing.T) {
 
 // The command a cut diff's page suggests quotes the loop's name for the shell.
 func TestTheCutDiffsCommandQuotesTheName(t *testing.T) {
-	s, err := New(&cutOddSource{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	defer ts.Close()
+	s, ts := startTestServer(t, &cutOddSource{})
 	code, body := get(t, browser(t), ts.URL+"/loops/x%3B%20rm%20-rf%20~/iterations/1/diff?token="+s.token)
 	if code != http.StatusOK || !strings.Contains(body, "git ralph history --loop &#39;x; rm -rf ~&#39; --diff 1") {
 		t.Errorf("the cut diff's page: %d\n%s", code, body)
@@ -262,14 +253,15 @@ func (*cutOddSource) Diff(context.Context, string, int, int64) ([]byte, bool, er
 // The redirect that takes the token out of the address stays on the dashboard: a path
 // beginning with // would be a Location of another host.
 func TestTheTokensRedirectStaysHere(t *testing.T) {
-	s, err := New(&fakeSource{})
+	s, err := New(&fakeSource{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1}
 	for _, p := range []string{"//evil.example/", "///evil.example/x", "/\\evil.example/"} {
-		req := httptest.NewRequest("GET", "http://127.0.0.1:1"+p+"?token="+s.token, nil)
+		req := httptest.NewRequest("GET", s.Base(addr)+p+"?token="+s.token, nil)
 		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, req)
+		s.Handler(addr).ServeHTTP(rec, req)
 		loc := rec.Header().Get("Location")
 		if u, err := url.Parse(loc); err != nil || u.Host != "" || !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
 			t.Errorf("GET %s?token=…: redirected to %q, want a path of this server", p, loc)
@@ -427,7 +419,7 @@ func TestASlowActionStillAnswers(t *testing.T) {
 	pageWriteWait = 300 * time.Millisecond
 	src := &slowSource{took: 600 * time.Millisecond}
 	r := serveForTest(t, src)
-	base := "http://" + r.ln.Addr().String()
+	base := r.s.Base(r.ln.Addr())
 	c := browser(t)
 	if code, body := get(t, c, r.s.URL(r.ln.Addr())); code != http.StatusOK || !strings.Contains(body, "main") {
 		t.Errorf("a slow loops page: %d %q", code, body)

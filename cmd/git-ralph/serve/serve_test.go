@@ -10,6 +10,8 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -81,13 +83,40 @@ func (f *fakeSource) Act(_ context.Context, loop, action, text string) (string, 
 func newTestServer(t *testing.T) (*Server, *httptest.Server, *fakeSource) {
 	t.Helper()
 	src := &fakeSource{}
-	s, err := New(src)
+	s, ts := startTestServer(t, src)
+	return s, ts, src
+}
+
+// startTestServer serves src on a test server whose URL is the dashboard's own address,
+// NAME.localhost:PORT, which the tests' clients resolve as browsers do.
+func startTestServer(t *testing.T, src Source) (*Server, *httptest.Server) {
+	t.Helper()
+	s, err := New(src, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s.Handler())
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config.Handler = s.Handler(ts.Listener.Addr())
+	ts.Start()
+	ts.URL = s.Base(ts.Listener.Addr())
 	t.Cleanup(ts.Close)
-	return s, ts, src
+	return s, ts
+}
+
+// TestMain makes the tests' HTTP clients resolve NAME.localhost to loopback, as browsers
+// do (Go's resolver asks DNS, which knows no such name).
+func TestMain(m *testing.M) {
+	http.DefaultTransport.(*http.Transport).DialContext = dialLocalhost
+	os.Exit(m.Run())
+}
+
+func dialLocalhost(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && strings.HasSuffix(host, ".localhost") {
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
 }
 
 // browser is a client that keeps cookies, as a browser does, and does not follow redirects.
@@ -245,6 +274,7 @@ func TestACrossOriginPostIsRefused(t *testing.T) {
 		{"another site", "http://evil.example", s.csrf},
 		{"no Origin", "", s.csrf},
 		{"another port", "http://127.0.0.1:1", s.csrf},
+		{"another port of its name", strings.TrimSuffix(ts.URL, ts.URL[strings.LastIndex(ts.URL, ":"):]) + ":1", s.csrf},
 		{"no CSRF token", ts.URL, ""},
 		{"a wrong CSRF token", ts.URL, s.token},
 	} {
@@ -296,7 +326,7 @@ func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
 	for !strings.Contains(r.out.String(), u) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.Contains(u, "token="+r.s.token) {
+	if !regexp.MustCompile(`^http://git-ralph-[0-9a-f]{20}\.localhost:[0-9]+/\?token=`).MatchString(u) || !strings.Contains(u, "token="+r.s.token) {
 		t.Errorf("URL %q", u)
 	}
 	c := browser(t)
@@ -335,7 +365,7 @@ type running struct {
 // serveForTest serves src on a free loopback port until the test stops it or ends.
 func serveForTest(t *testing.T, src Source) *running {
 	t.Helper()
-	s, err := New(src)
+	s, err := New(src, "")
 	if err != nil {
 		t.Fatal(err)
 	}

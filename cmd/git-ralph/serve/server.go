@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,9 +26,10 @@ import (
 var assets embed.FS
 
 // cookiePrefix names the cookie that holds the access token after the first visit,
-// followed by the port: a browser sends every cookie of 127.0.0.1 to every port of it, so
-// two dashboards (two repositories served at once) under one name would each replace the
-// other's token with its own, and the first would answer 401 from then on.
+// followed by the port. The cookie belongs to the dashboard's own host name (host.go), so
+// no other server sees it; the port keeps two dashboards that answer to one IP address
+// (both listening on every interface, opened by the machine's address) from replacing
+// each other's token with their own.
 const cookiePrefix = "git_ralph_token_"
 
 // cookieName is the token's cookie for the port the browser asked for (r's Host).
@@ -42,6 +44,8 @@ func cookieName(r *http.Request) string {
 // Server is the dashboard: its secrets and its pages.
 type Server struct {
 	src   Source
+	name  string // the host name it answers to: NAME.localhost (host.go)
+	given string // --addr as given, "" without: a host name in it is answered to
 	token string // grants access: in the printed URL, then in the cookie
 	csrf  string // proves a POST came from one of our pages (a form's hidden field)
 	pages *template.Template
@@ -55,8 +59,13 @@ type Server struct {
 	saidMu sync.Mutex
 }
 
-// New makes a dashboard of src with fresh random secrets.
-func New(src Source) (*Server, error) {
+// New makes a dashboard of src with fresh random secrets and host name; addr is where it
+// was asked to listen (--addr as given, "" for loopback's free port).
+func New(src Source, addr string) (*Server, error) {
+	name, err := randomName()
+	if err != nil {
+		return nil, err
+	}
 	token, err := randomToken()
 	if err != nil {
 		return nil, err
@@ -69,7 +78,7 @@ func New(src Source) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{src: src, token: token, csrf: csrf, pages: pages, stopping: make(chan struct{})}, nil
+	return &Server{src: src, name: name, given: addr, token: token, csrf: csrf, pages: pages, stopping: make(chan struct{})}, nil
 }
 
 // randomToken is 128 bits from crypto/rand, in hex so that it is safe in a URL.
@@ -81,17 +90,32 @@ func randomToken() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// URL is the address to open: the listener's, with the token.
+// URL is the address to open: the dashboard's own, with the token.
 func (s *Server) URL(addr net.Addr) string {
-	host := addr.String()
-	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
-		host = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port)) // 0.0.0.0 is no address to open
-	}
-	return "http://" + host + "/?token=" + url.QueryEscape(s.token)
+	return s.Base(addr) + "/?token=" + url.QueryEscape(s.token)
 }
 
-// Handler is every page behind the token check, and the POSTs behind the CSRF checks.
-func (s *Server) Handler() http.Handler {
+// Base is the dashboard's address when it listens at addr, without a path: its own host
+// name on loopback and on every interface (opened on this machine), the address it was
+// given otherwise (no other reaches it).
+func (s *Server) Base(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	host := s.name
+	if !tcp.IP.IsLoopback() && !tcp.IP.IsUnspecified() {
+		host = tcp.IP.String()
+		if g := givenHost(s.given); g != "" {
+			host = g
+		}
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
+}
+
+// Handler is every page, for a server listening at addr, behind the host check
+// (host.go) and the token check, and the POSTs behind the CSRF checks.
+func (s *Server) Handler(addr net.Addr) http.Handler {
 	mux := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets/static")
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
@@ -100,7 +124,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /loops/{loop}/iterations/{n}/diff", s.diffPage)
 	mux.HandleFunc("GET /loops/{loop}/live", s.livePage)
 	mux.Handle("POST /loops/{loop}/{action}", s.sameOrigin(http.HandlerFunc(s.act)))
-	return s.recovered(s.authorized(securityHeaders(mux)))
+	return s.recovered(hostsFor(s.name, addr, s.given).checkHost(s.authorized(securityHeaders(mux))))
 }
 
 // recovered turns a panic in a page (a bug, perhaps met in a hostile repository) into a
@@ -210,7 +234,8 @@ func (s *Server) isToken(got string) bool {
 const maxForm = 4 << 20
 
 // sameOrigin refuses a POST that another site could have made the browser send: its
-// Origin must be this server's, and its form must carry the CSRF token.
+// Origin must be this server's (the Host it was sent to, one checkHost answers to), and
+// its form must carry the CSRF token.
 func (s *Server) sameOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
@@ -296,7 +321,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 	s.said = w
 	s.saidMu.Unlock()
 	fresh := &freshConns{}
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: headerWait, WriteTimeout: pageWriteWait,
+	hs := &http.Server{Handler: s.Handler(ln.Addr()), ReadHeaderTimeout: headerWait, WriteTimeout: pageWriteWait,
 		IdleTimeout: connIdle, ConnState: fresh.track}
 	hs.RegisterOnShutdown(func() {
 		s.stop.Do(func() { close(s.stopping) })
@@ -306,6 +331,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 		s.say("warning: %s", warning)
 	}
 	s.say("git ralph serve: open %s\n(Ctrl+C stops it)", s.URL(ln.Addr()))
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		s.say("from another machine: http://ADDRESS:%d/?token=%s, with an IP address of this machine", tcp.Port, s.token)
+	}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
