@@ -223,35 +223,38 @@ func (r repo) addScratch(ctx context.Context, path, commit string) error {
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
-// trees that have the base checked out along — those that were clean while their HEAD
-// was still the old commit. The scratch worktree has served: it is removed while the base
-// moves (not while the landing record is flushed, whose journal commit would carry its
-// removal), and is gone before land returns (a try again reuses its place) and before
-// the merged record.
+// trees that have the base checked out along, keeping their changes (see trees.go).
+// Whether each can follow is asked first, while the landing record is flushed: when one
+// cannot, the base is not moved. The scratch worktree has served: it is removed while
+// the base moves (not while the landing record is flushed, whose journal commit would
+// carry its removal), and is gone before land returns (a try again reuses its place) and
+// before the merged record.
 func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 	entry.Phase, entry.Validator = history.PhaseLanding, 0
 	read := make(chan []Tree, 1)
-	go func() { read <- r.checkouts(ctx, entry.BaseBranch) }() // reads only: beside the record's flush
+	go func() { read <- r.checkouts(ctx, entry.BaseBranch, entry.BaseBefore, entry.Result) }() // reads only: beside the record's flush
 	err := r.save(entry)
 	trees := <-read
+	if err == nil {
+		err = inTheWay(entry, trees, false)
+	}
+	if err != nil { // a kill before the drop: the recovery lands it, its trees refuse, it is undone
+		return Outcome{}, r.drop(entry.Name, err)
+	}
 	scratchGone := r.removeScratchMeanwhile(entry.Scratch)
 	defer scratchGone()
-	if err != nil {
-		return Outcome{}, err
-	}
 	reason := fmt.Sprintf("git ralph merge %s", entry.Name)
 	if err := gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.Result, entry.BaseBefore, reason); err != nil {
 		return Outcome{}, err // ErrRefMoved: the caller tries again; the base is untouched
 	}
 	// the landing record stands while the work trees follow: the recovery finishes a
 	// merge whose base moved to Result from it as well
-	for i := range trees {
-		if trees[i].Problem == "" {
-			trees[i] = r.move(ctx, trees[i].Path, entry.BaseBefore, entry.Result)
-		}
-	}
+	trees, moved, err := r.followAll(ctx, entry, trees)
 	scratchGone()
 	entry.Scratch = ""
+	if err != nil && r.undoLanding(ctx, entry, moved) {
+		return Outcome{}, r.drop(entry.Name, inTheWay(entry, trees, true))
+	}
 	return r.finish(entry, trees)
 }
 

@@ -1,0 +1,78 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// The checked-out branch main moves from base to tip (side's commit, which adds
+// side.txt) under a tree with edits of a.txt: the tree follows, the edits kept.
+func TestMoveCheckoutKeepsEdits(t *testing.T) {
+	ctx := context.Background()
+	dir, base, _ := forked(t, false)
+	tip := run(t, dir, "rev-parse", "side")
+	write(t, dir, "a.txt", "mine\n")
+	write(t, dir, "dir/b.txt", "staged\n")
+	run(t, dir, "add", "dir/b.txt")
+	if err := CheckMoveCheckout(ctx, dir, base, tip); err != nil {
+		t.Fatalf("CheckMoveCheckout = %v, want nil: the edits are in files the move keeps", err)
+	}
+	run(t, dir, "update-ref", "refs/heads/main", tip, base)
+	if got, err := IndexDiffers(ctx, dir, base); err != nil || !slices.Equal(got, []string{"dir/b.txt"}) {
+		t.Fatalf("before the move, the index differs from base in %q, %v; want the staged edit only", got, err)
+	}
+	if err := MoveCheckout(ctx, dir, base, tip); err != nil {
+		t.Fatal(err)
+	}
+	if st := run(t, dir, "status", "--porcelain", "--untracked-files=no"); st != " M a.txt\nM  dir/b.txt" {
+		t.Fatalf("status after the move = %q, want the user's two edits only", st)
+	}
+	if got, _ := IndexDiffers(ctx, dir, tip); !slices.Equal(got, []string{"dir/b.txt"}) {
+		t.Fatalf("after the move, the index differs from tip in %q; want the staged edit only", got)
+	}
+}
+
+// An edit of a file the move writes, or an untracked file where it brings one: git
+// refuses, naming the path, and nothing changes.
+func TestMoveCheckoutRefuses(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct{ name, path string }{{"edited", "a.txt"}, {"untracked", "side.txt"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, base, _ := forked(t, false)
+			write(t, dir, "a.txt", "changed on side\n")
+			run(t, dir, "commit", "-q", "-a", "-m", "a changes")
+			run(t, dir, "merge", "-q", "side", "-m", "with side") // tip changes a.txt and adds side.txt
+			tip := run(t, dir, "rev-parse", "HEAD")
+			run(t, dir, "reset", "-q", "--hard", base)
+			write(t, dir, tc.path, "mine\n")
+			for _, do := range []func(context.Context, string, string, string) error{CheckMoveCheckout, MoveCheckout} {
+				var refused *CheckoutRefused
+				if err := do(ctx, dir, base, tip); !errors.As(err, &refused) || !slices.Equal(refused.Paths, []string{tc.path}) {
+					t.Fatalf("err = %v, want a refusal naming %s", err, tc.path)
+				}
+			}
+			if data, _ := os.ReadFile(filepath.Join(dir, tc.path)); string(data) != "mine\n" {
+				t.Fatalf("%s = %q: the user's file was touched", tc.path, data)
+			}
+		})
+	}
+}
+
+// A file touched but unchanged since the index was written is no change of the user's.
+func TestCheckMoveCheckoutTouchedFile(t *testing.T) {
+	ctx := context.Background()
+	dir, base, _ := forked(t, true)
+	tip := run(t, dir, "rev-parse", "side")
+	run(t, dir, "reset", "-q", "--hard", "HEAD~1") // main's a.txt is the first commit's; side changes it
+	base = run(t, dir, "rev-parse", "HEAD")
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(dir, "a.txt"), later, later)
+	if err := CheckMoveCheckout(ctx, dir, base, tip); err != nil {
+		t.Fatalf("CheckMoveCheckout with a.txt touched = %v, want nil", err)
+	}
+}
