@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,6 +67,9 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	// recorded once the validate command runs, with its process group: until then the
 	// building record stands for it (a kill drops either)
 	entry.Phase, entry.Result = history.PhaseValidating, built.Commit
+	if err := r.treesCanFollow(ctx, req, entry); err != nil {
+		return Outcome{}, r.drop(req.Name, err)
+	}
 	if passed, output, err := r.validate(ctx, req, &entry); err != nil || !passed {
 		if err != nil {
 			return Outcome{}, r.drop(req.Name, err)
@@ -75,6 +79,16 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	out, err := r.land(ctx, entry)
 	out.FastForward = built.FastForward
 	return out, err
+}
+
+// treesCanFollow spares a validation whose result could not land: a work tree with the
+// base checked out whose changes are in the way (see inTheWay). Asked again at the
+// landing, for changes made meanwhile; not asked here when there is nothing to validate.
+func (r repo) treesCanFollow(ctx context.Context, req Request, entry history.Merge) error {
+	if strings.TrimSpace(req.Validate) == "" {
+		return nil
+	}
+	return inTheWay(entry, r.checkouts(ctx, entry.BaseBranch, entry.BaseBefore, entry.Result), false)
 }
 
 // tips reads the commits of the loop's base branch and of its own branch, which must
