@@ -61,10 +61,17 @@ func readTree(ctx context.Context, dir, doing string, args ...string) error {
 
 // refusedPaths reads the paths of read-tree's refusals: "Entry 'F' not uptodate",
 // "Entry 'F' would be overwritten by merge", "Untracked working tree file 'F' would be
-// overwritten by merge" (one line each, the quotes git's own).
+// overwritten by merge" (one line each, the quotes git's own), or the tab-indented
+// list under a "the following files" line, as git's porcelain commands word it.
 func refusedPaths(stderr string) []string {
 	var paths []string
+	listing := false
 	for _, line := range strings.Split(stderr, "\n") {
+		if listing && strings.HasPrefix(line, "\t") {
+			paths = append(paths, strings.TrimPrefix(line, "\t"))
+			continue
+		}
+		listing = strings.Contains(line, "the following")
 		if !strings.Contains(line, "not uptodate") && !strings.Contains(line, "would be overwritten") && !strings.Contains(line, "would be removed") {
 			continue
 		}

@@ -76,3 +76,19 @@ func TestCheckMoveCheckoutTouchedFile(t *testing.T) {
 		t.Fatalf("CheckMoveCheckout with a.txt touched = %v, want nil", err)
 	}
 }
+
+func TestRefusedPaths(t *testing.T) {
+	for _, tc := range []struct {
+		stderr string
+		want   []string
+	}{
+		{"error: Entry 'a b.txt' not uptodate. Cannot merge.\n", []string{"a b.txt"}},
+		{"error: Untracked working tree file 'new.txt' would be overwritten by merge.\n", []string{"new.txt"}},
+		{"error: Your local changes to the following files would be overwritten by merge:\n\ta.txt\n\tdir/b.txt\nPlease commit your changes or stash them before you merge.\nAborting\n", []string{"a.txt", "dir/b.txt"}},
+		{"fatal: Unable to create '/r/.git/index.lock': File exists.\n", nil},
+	} {
+		if got := refusedPaths(tc.stderr); !slices.Equal(got, tc.want) {
+			t.Errorf("refusedPaths(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+}

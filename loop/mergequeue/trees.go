@@ -60,9 +60,12 @@ func inTheWay(entry history.Merge, trees []Tree, undone bool) error {
 		if undone {
 			what = "was put back at"
 		}
+		advice := fmt.Sprintf("commit those changes or put them aside ('git stash'; 'git stash pop' after), then run 'git ralph merge %s' again", entry.Name)
+		if len(t.Paths) == 0 {
+			advice = fmt.Sprintf("git could not check that work tree (its message above); once it can, run 'git ralph merge %s' again", entry.Name)
+		}
 		return &Error{Err: fmt.Errorf("the work tree %s has %s checked out and its files cannot follow the merge of ralph/%s (%s); %s %s %s, the merge is not landed",
-			t.Path, base, entry.Name, t.Problem, base, what, short(entry.BaseBefore)),
-			Advice: fmt.Sprintf("commit those changes or put them aside ('git stash'; 'git stash pop' after), then run 'git ralph merge %s' again", entry.Name)}
+			t.Path, base, entry.Name, t.Problem, base, what, short(entry.BaseBefore)), Advice: advice}
 	}
 	return nil
 }

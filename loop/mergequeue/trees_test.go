@@ -142,3 +142,33 @@ func TestLagOf(t *testing.T) {
 		t.Fatalf("lagOf a tree that followed, then changed = %+v, %v; want not behind", l, err)
 	}
 }
+
+// A change made between the dry run and the landing: the tree refuses to follow, and the
+// base goes back to its old commit, the user's file untouched.
+func TestLandingUndoneWhenATreeRefuses(t *testing.T) {
+	ctx := context.Background()
+	r, before, result := halfMerged(t)
+	e := history.Merge{Name: "k", BaseBranch: "refs/heads/main", BaseBefore: before, Result: result}
+	trees := r.checkouts(ctx, e.BaseBranch, before, result)
+	if err := inTheWay(e, trees, false); err != nil || len(trees) != 1 {
+		t.Fatalf("a clean main work tree: trees %+v, in the way: %v", trees, err)
+	}
+	os.WriteFile(filepath.Join(r.main, "k.txt"), []byte("mine\n"), 0o644) // meanwhile
+	git(t, r.dir, "update-ref", "refs/heads/main", result, before)
+	trees, moved, err := r.followAll(ctx, e, trees)
+	if err == nil || len(moved) != 0 || trees[0].Problem == "" {
+		t.Fatalf("followAll = %+v, %v, %v; want the tree refusing", trees, moved, err)
+	}
+	if !r.undoLanding(ctx, e, moved) {
+		t.Fatal("undoLanding could not put the base back")
+	}
+	if now := git(t, r.dir, "rev-parse", "main"); now != before {
+		t.Fatalf("main is at %s, want it back at %s", now, before)
+	}
+	if st := git(t, r.main, "status", "--porcelain"); st != "?? k.txt" {
+		t.Fatalf("git status = %q, want the user's file only", st)
+	}
+	if err := inTheWay(e, trees, true); err == nil || !strings.Contains(err.Error(), "was put back at") || !strings.Contains(err.Error(), "k.txt") {
+		t.Fatalf("the error = %v; want it to name k.txt and say the base was put back", err)
+	}
+}
