@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -102,4 +105,83 @@ func ChangedBetween(ctx context.Context, dir, a, b string) ([]string, error) {
 		return nil, fmt.Errorf("listing the files changed from %s to %s: %w", a, b, err)
 	}
 	return splitNul(out), nil
+}
+
+// AdoptWritten takes into dir's index, at commit's version, each of paths whose file
+// already holds exactly that version (as `git add` would hash it, with the same
+// executable bit): what a move to commit leaves when it is killed after writing some
+// files and before writing the index, for git writes the files first. Such a file is no
+// change of the user's, and MoveCheckout then goes through where it refused. A file that
+// differs, a path commit lacks or holds as anything but a regular file, is left alone. It
+// reports how many paths it took.
+func AdoptWritten(ctx context.Context, dir, commit string, paths []string) (int, error) {
+	if len(paths) == 0 {
+		return 0, nil
+	}
+	want, err := regularEntries(ctx, dir, commit, paths)
+	if err != nil || len(want) == 0 {
+		return 0, err
+	}
+	var names []string
+	for _, p := range paths {
+		if e, ok := want[p]; ok && sameKindOfFile(filepath.Join(dir, p), e.mode) {
+			names = append(names, p)
+		}
+	}
+	if len(names) == 0 {
+		return 0, nil
+	}
+	var out strings.Builder
+	if err := gitTo(ctx, dir, nil, strings.NewReader(strings.Join(names, "\n")+"\n"), &out, "hash-object", "--stdin-paths"); err != nil {
+		return 0, fmt.Errorf("hashing the files of %s: %w", dir, err)
+	}
+	hashes := strings.Fields(out.String())
+	if len(hashes) != len(names) {
+		return 0, fmt.Errorf("hashing the files of %s: %d hashes for %d files", dir, len(hashes), len(names))
+	}
+	var info strings.Builder
+	n := 0
+	for i, p := range names {
+		if e := want[p]; hashes[i] == e.hash {
+			fmt.Fprintf(&info, "%s %s\t%s\x00", e.mode, e.hash, p)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := gitTo(ctx, dir, nil, strings.NewReader(info.String()), &strings.Builder{}, "update-index", "-z", "--index-info"); err != nil {
+		return 0, fmt.Errorf("updating the index of %s: %w", dir, err)
+	}
+	return n, nil
+}
+
+type treeEntry struct{ mode, hash string }
+
+// regularEntries reads commit's entries of paths that are regular files (`git ls-tree`).
+func regularEntries(ctx context.Context, dir, commit string, paths []string) (map[string]treeEntry, error) {
+	out, err := Git(ctx, dir, append([]string{"ls-tree", "-z", "--full-tree", commit, "--"}, paths...)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s's files: %w", commit, err)
+	}
+	entries := map[string]treeEntry{}
+	for _, rec := range splitNul(out) {
+		meta, path, ok := strings.Cut(rec, "\t")
+		fields := strings.Fields(meta)
+		if !ok || len(fields) != 3 || fields[1] != "blob" || (fields[0] != "100644" && fields[0] != "100755") {
+			continue
+		}
+		entries[path] = treeEntry{mode: fields[0], hash: fields[2]}
+	}
+	return entries, nil
+}
+
+// sameKindOfFile reports whether path is a regular file whose executable bit is mode's
+// (where the file system keeps one).
+func sameKindOfFile(path, mode string) bool {
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	return runtime.GOOS == "windows" || (info.Mode()&0o111 != 0) == (mode == "100755")
 }

@@ -92,3 +92,32 @@ func TestRefusedPaths(t *testing.T) {
 		}
 	}
 }
+
+// A move killed after writing files, before the index: the files that hold exactly the
+// target's version are taken into the index; a file of the user's is not.
+func TestAdoptWritten(t *testing.T) {
+	ctx := context.Background()
+	dir, base, _ := forked(t, false)
+	write(t, dir, "a.txt", "two\n")
+	write(t, dir, "run.sh", "echo\n")
+	os.Chmod(filepath.Join(dir, "run.sh"), 0o755)
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "target")
+	target := run(t, dir, "rev-parse", "HEAD")
+	run(t, dir, "reset", "-q", "--hard", base)
+	write(t, dir, "a.txt", "two\n")      // as the move wrote it
+	write(t, dir, "run.sh", "echo\n")    // the right content, but not executable
+	write(t, dir, "other.txt", "mine\n") // not in the target
+	n, err := AdoptWritten(ctx, dir, target, []string{"a.txt", "run.sh", "other.txt"})
+	if err != nil || n != 1 {
+		t.Fatalf("AdoptWritten = %d, %v; want a.txt only", n, err)
+	}
+	if got, _ := IndexDiffers(ctx, dir, target); slices.Contains(got, "a.txt") || !slices.Contains(got, "run.sh") {
+		t.Fatalf("the index differs from the target in %q: want a.txt at its version, run.sh not", got)
+	}
+	write(t, dir, "a.txt", "mine\n")
+	run(t, dir, "reset", "-q")
+	if n, _ := AdoptWritten(ctx, dir, target, []string{"a.txt"}); n != 0 {
+		t.Fatal("a file of the user's was taken into the index")
+	}
+}

@@ -170,7 +170,7 @@ func (r repo) repairTree(ctx context.Context, path string, e history.Merge) stri
 		return ""
 	}
 	base := branchName(e.BaseBranch)
-	if err := gitops.MoveCheckout(ctx, path, e.BaseBefore, e.Result); err != nil {
+	if err := moveAfterKill(ctx, path, e.BaseBefore, e.Result); err != nil {
 		why, _ := problem(err)
 		return fmt.Sprintf("the work tree %s has %s checked out, but its index and files are still those of %s, before the merge of %s: git refuses to bring them along (%s); committed as they are, they would undo the merge; once your changes are committed or put aside, update them: %s",
 			path, base, short(e.BaseBefore), e.Name, why, UpdateCommand(path, e.BaseBefore, e.Result))

@@ -161,7 +161,7 @@ func (r repo) catchUp(ctx context.Context, entry history.Merge) (trees []Tree, m
 		t := Tree{Path: path, Updated: true}
 		l, err := lagOf(ctx, path, entry.BaseBefore, entry.Result)
 		if err == nil && l.partly() {
-			if err = gitops.MoveCheckout(ctx, path, entry.BaseBefore, entry.Result); err == nil {
+			if err = moveAfterKill(ctx, path, entry.BaseBefore, entry.Result); err == nil {
 				moved = append(moved, path)
 			}
 		}
@@ -173,6 +173,20 @@ func (r repo) catchUp(ctx context.Context, entry history.Merge) (trees []Tree, m
 		trees = append(trees, t)
 	}
 	return trees, moved, refused
+}
+
+// moveAfterKill is MoveCheckout for a tree a killed command may have left halfway
+// through its move: the files it wrote already, which hold exactly the merge's version,
+// are no change of the user's and are taken into the index first when git refuses.
+func moveAfterKill(ctx context.Context, path, before, after string) error {
+	err := gitops.MoveCheckout(ctx, path, before, after)
+	var refused *gitops.CheckoutRefused
+	if errors.As(err, &refused) {
+		if n, adoptErr := gitops.AdoptWritten(ctx, path, after, refused.Paths); adoptErr == nil && n > 0 {
+			err = gitops.MoveCheckout(ctx, path, before, after)
+		}
+	}
+	return err
 }
 
 // UpdateCommand is what a user runs in a work tree left behind to bring its files from

@@ -172,3 +172,16 @@ func TestLandingUndoneWhenATreeRefuses(t *testing.T) {
 		t.Fatalf("the error = %v; want it to name k.txt and say the base was put back", err)
 	}
 }
+
+// Killed halfway through the tree's move: git had written k.txt (the merge's version)
+// but not the index. The recovery finishes the move rather than undoing the merge.
+func TestRecoverFinishesAMoveKilledHalfway(t *testing.T) {
+	ctx := context.Background()
+	r, _, result := killedAfterSwap(t, history.MergeMerging)
+	os.WriteFile(filepath.Join(r.main, "k.txt"), []byte("k\n"), 0o644)
+	notes, err := Recover(ctx, r.dir)
+	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "finished") {
+		t.Fatalf("Recover = %q, %v; want one note: finished", notes, err)
+	}
+	assertFollowed(t, r, result)
+}
