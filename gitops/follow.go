@@ -21,7 +21,7 @@ type CheckoutRefused struct {
 
 func (e *CheckoutRefused) Error() string {
 	if len(e.Paths) > 0 {
-		return fmt.Sprintf("the changes in %s touch files the merge changes: %s", e.Dir, strings.Join(e.Paths, ", "))
+		return fmt.Sprintf("changes in %s, or files git does not track, are in paths the move writes: %s", e.Dir, strings.Join(e.Paths, ", "))
 	}
 	return fmt.Sprintf("git refuses to update the files of %s: %s", e.Dir, e.Git)
 }

@@ -43,7 +43,7 @@ func (r repo) checkouts(ctx context.Context, branch, before, after string) []Tre
 func problem(err error) (string, []string) {
 	var refused *gitops.CheckoutRefused
 	if errors.As(err, &refused) {
-		return "it has changes of its own in files the merge changes: " + strings.Join(refused.Paths, ", "), refused.Paths
+		return "it has changes of its own in paths the merge writes: " + strings.Join(refused.Paths, ", "), refused.Paths
 	}
 	return err.Error(), nil
 }
