@@ -276,33 +276,13 @@ func TrackedChanges(ctx context.Context, dir string) (bool, error) {
 	return out != "", nil
 }
 
-// ChangedFrom reports whether dir's index or work tree differs from the tree of commit in
-// a tracked file (untracked files do not count). It asks with commit rather than HEAD
-// because HEAD may already name the commit the branch moved to.
-func ChangedFrom(ctx context.Context, dir, commit string) (bool, error) {
-	Git(ctx, dir, "update-index", "-q", "--refresh") // stat data only; a busy index just reads slower
-	for _, args := range [][]string{{"diff-index", "--quiet", "--cached", commit, "--"}, {"diff-index", "--quiet", commit, "--"}} {
-		_, err := Git(ctx, dir, args...)
-		var gitErr *Error
-		if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
-			return true, nil
-		}
-		if err != nil {
-			return false, fmt.Errorf("comparing %s with %s: %w", dir, commit, err)
-		}
-	}
-	return false, nil
-}
-
 // MoveCheckout brings the index and files of the work tree dir from the tree of commit
 // from to that of commit to (`git read-tree -m -u from to`), after its branch moved from
-// one to the other. git refuses, changing nothing, where that would overwrite a change
-// or an untracked file.
+// one to the other, keeping the changes of the user's that the move does not touch. git
+// refuses, changing nothing, where that would overwrite a change or an untracked file:
+// then the error is a *CheckoutRefused.
 func MoveCheckout(ctx context.Context, dir, from, to string) error {
-	if _, err := Git(ctx, dir, "read-tree", "-m", "-u", from, to); err != nil {
-		return fmt.Errorf("updating the files of %s: %w", dir, err)
-	}
-	return nil
+	return readTreeMove(ctx, dir, "updating the files of "+dir, "-m", "-u", from, to)
 }
 
 // refsGoGit reads refs with go-git. It reports false whenever git might answer otherwise:

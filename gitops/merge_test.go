@@ -128,32 +128,6 @@ func TestResolveRefsExact(t *testing.T) {
 	}
 }
 
-func TestChangedFromAndMoveCheckout(t *testing.T) {
-	ctx := context.Background()
-	dir, base, tip := forked(t, false)
-	merged := tip // the tree of any other commit will do
-	if changed, err := ChangedFrom(ctx, dir, base); err != nil || changed {
-		t.Fatalf("a clean tree: ChangedFrom = %v, %v", changed, err)
-	}
-	run(t, dir, "update-ref", "refs/heads/main", merged, base) // the branch moves under the tree
-	if changed, _ := ChangedFrom(ctx, dir, base); changed {
-		t.Fatal("the tree still holds base: ChangedFrom(base) must be false after the branch moved")
-	}
-	if err := MoveCheckout(ctx, dir, base, merged); err != nil {
-		t.Fatal(err)
-	}
-	if changed, err := ChangedFrom(ctx, dir, merged); err != nil || changed {
-		t.Fatalf("after MoveCheckout: ChangedFrom(new) = %v, %v", changed, err)
-	}
-	if st := run(t, dir, "status", "--porcelain", "--untracked-files=no"); st != "" {
-		t.Fatalf("status after MoveCheckout: %q", st)
-	}
-	write(t, dir, "a.txt", "mine\n")
-	if changed, _ := ChangedFrom(ctx, dir, merged); !changed {
-		t.Fatal("a changed file must count")
-	}
-}
-
 func TestMergeCommit(t *testing.T) {
 	ctx := context.Background()
 	for _, how := range []string{HowMerge, HowSquash} {

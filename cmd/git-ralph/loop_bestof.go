@@ -93,7 +93,11 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	// the queue validates the merged result, so a winner whose own validation failed
 	// cannot reach the base branch either
 	fmt.Fprintf(s.Stdout, "Merging %s through the merge queue (--merge)\n", winner)
-	return (&MergeCmd{Name: winner, Notify: c.Notify}).queue(ctx, s, here, nil, in.hurry)
+	merge := &MergeCmd{Name: winner, Notify: c.Notify}
+	if c.Validate != "" { // the candidates' --validate; else the validate setting of the main work tree, which the preflight approved
+		merge.Validate = &c.Validate
+	}
+	return merge.queue(ctx, s, here, nil, in.hurry)
 }
 
 // runCandidates runs each candidate of todo as a child `git-ralph loop --worktree NAME-k`

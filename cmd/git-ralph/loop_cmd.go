@@ -135,7 +135,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return &exitError{code: 1, err: explain(err)}
 	}
 	if c.Merge && res.Status.ExitCode() == 0 {
-		return (&MergeCmd{Name: c.Worktree}).queue(ctx, s, here, out.notes, nil)
+		return c.queueMerge(ctx, s, here, set.resolved, out.notes)
 	}
 	return exitCode(res.Status.ExitCode())
 }

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 	"github.com/git-ralph/git-ralph/prompts"
@@ -55,6 +57,13 @@ func (c *LoopCmd) worktreeLoop(ctx context.Context, s Streams, here string) (str
 		map[bool]string{true: "new ", false: ""}[l.Created],
 		display.Printable(l.Path), strings.TrimPrefix(l.Branch, "refs/heads/"), describeBase(l.BaseBranch, l.BaseCommit))
 	return l.Path, where, nil
+}
+
+// queueMerge merges the loop's branch through the queue once the loop ended with
+// SUCCESS (--merge), the merged result held to the loop's own validate command and
+// timeout (resolved, held as the loop's settings: flag, environment, the worktree's file).
+func (c *LoopCmd) queueMerge(ctx context.Context, s Streams, here string, resolved *config.Config, notes *notify.Notifier) error {
+	return (&MergeCmd{Name: c.Worktree, held: resolved}).queue(ctx, s, here, notes, nil)
 }
 
 // dryRunWorktree is where a dry run of `loop --worktree NAME` looks: the loop's worktree if

@@ -29,6 +29,11 @@ type MergeCmd struct {
 	AgentCmd string  `name:"agent-cmd" help:"With --resolve: your own agent command to run instead (default: the loop's configuration)." placeholder:"CMD"`
 	Max      *int    `help:"With --resolve: stop the agent's loop after N iterations (default: the loop's max_iterations)." placeholder:"N"`
 	Notify   string  `help:"Say when the merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: the notify setting of the main work tree's configuration)." placeholder:"LIST"`
+
+	// held is the settings of the loop that queues this merge (loop --merge): the merged
+	// result is held to the validation the loop was held to, as the loop resolved it
+	// (flag, environment, its worktree's file) and had it approved. nil for 'merge'.
+	held *config.Config
 }
 
 // The exit codes of `merge` beyond 0 (merged) and 1 (an error): the base branch was
@@ -118,6 +123,10 @@ func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *con
 	if c.Validate != nil {
 		flags = append(flags, config.Flag{Key: "validate", Name: "--validate", Raw: *c.Validate})
 	}
+	held := c.heldValidate()
+	if held != nil {
+		flags = append(flags, config.Flag{Key: "validate", Name: "--validate", Raw: held.Validate.V})
+	}
 	if c.Notify != "" {
 		flags = append(flags, config.Flag{Key: "notify", Name: "--notify", Raw: c.Notify})
 	}
@@ -127,12 +136,25 @@ func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *con
 	}
 	warnSettings(s.Stderr, resolved)
 	req.Validate, req.ValidateTimeout = resolved.Validate.V, resolved.ValidateTimeout.V
+	if held != nil {
+		req.ValidateTimeout = held.ValidateTimeout.V
+	}
 	if resolved.Validate.Origin.Kind == config.FromRepo || sendsFromRepo(resolved.Notify) {
 		if err := requireTrust(s, mainTree, resolved); err != nil {
 			return req, nil, err
 		}
 	}
 	return req, resolved, nil
+}
+
+// heldValidate is the loop's settings when they give the merge its validate command:
+// the loop that queues the merge had one and --validate did not replace it. Without one,
+// the main work tree's setting applies, as for 'merge'.
+func (c *MergeCmd) heldValidate() *config.Config {
+	if c.Validate != nil || c.held == nil || strings.TrimSpace(c.held.Validate.V) == "" {
+		return nil
+	}
+	return c.held
 }
 
 // sendsFromRepo reports whether the repository's file has notifications go to a
@@ -167,6 +189,9 @@ func printMerge(w io.Writer, name string, out mergequeue.Outcome) error {
 		how = out.How
 	}
 	fmt.Fprintf(w, "Merged ralph/%s into %s (%s): %s is now at %s.\n", name, base, how, base, display.ShortHash(out.Result))
+	if strings.TrimSpace(out.Validate) == "" {
+		fmt.Fprintf(w, "The merged result was not validated: no validate command (--validate, RALPH_VALIDATE or validate in the configuration).\n")
+	}
 	printTrees(w, base, out)
 	return nil
 }

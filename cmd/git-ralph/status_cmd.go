@@ -30,6 +30,7 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	repairMerges(ctx, s, root)
 	path, err := lockPath(ctx, root)
 	if err != nil {
 		return err

@@ -14,6 +14,15 @@ import (
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
+// repairMerges finishes or undoes what a killed merge left, as 'runs' and 'merge' do
+// (mergequeue.Recover): a merge half landed, or a work tree with the base checked out
+// whose index stayed behind the branch, which a 'git commit -a' there would turn into
+// the merge's undoing. Each thing done, or a tree it cannot bring along, is said on
+// stderr; a failure to look is no failure of status.
+func repairMerges(ctx context.Context, s Streams, root string) {
+	recoverMerges(ctx, s, root)
+}
+
 // printMergeState adds the merge queue's line to `status` for the worktree loop at root,
 // when it asked for a merge that still concerns its branch: queued, merging,
 // needs-review (with what went wrong) or merged.

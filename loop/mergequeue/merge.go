@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,6 +67,9 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	// recorded once the validate command runs, with its process group: until then the
 	// building record stands for it (a kill drops either)
 	entry.Phase, entry.Result = history.PhaseValidating, built.Commit
+	if err := r.treesCanFollow(ctx, req, entry); err != nil {
+		return Outcome{}, r.drop(req.Name, err)
+	}
 	if passed, output, err := r.validate(ctx, req, &entry); err != nil || !passed {
 		if err != nil {
 			return Outcome{}, r.drop(req.Name, err)
@@ -75,6 +79,16 @@ func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeL
 	out, err := r.land(ctx, entry)
 	out.FastForward = built.FastForward
 	return out, err
+}
+
+// treesCanFollow spares a validation whose result could not land: a work tree with the
+// base checked out whose changes are in the way (see inTheWay). Asked again at the
+// landing, for changes made meanwhile; not asked here when there is nothing to validate.
+func (r repo) treesCanFollow(ctx context.Context, req Request, entry history.Merge) error {
+	if strings.TrimSpace(req.Validate) == "" {
+		return nil
+	}
+	return inTheWay(entry, r.checkouts(ctx, entry.BaseBranch, entry.BaseBefore, entry.Result), false)
 }
 
 // tips reads the commits of the loop's base branch and of its own branch, which must
@@ -223,35 +237,38 @@ func (r repo) addScratch(ctx context.Context, path, commit string) error {
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
-// trees that have the base checked out along — those that were clean while their HEAD
-// was still the old commit. The scratch worktree has served: it is removed while the base
-// moves (not while the landing record is flushed, whose journal commit would carry its
-// removal), and is gone before land returns (a try again reuses its place) and before
-// the merged record.
+// trees that have the base checked out along, keeping their changes (see trees.go).
+// Whether each can follow is asked first, while the landing record is flushed: when one
+// cannot, the base is not moved. The scratch worktree has served: it is removed while
+// the base moves (not while the landing record is flushed, whose journal commit would
+// carry its removal), and is gone before land returns (a try again reuses its place) and
+// before the merged record.
 func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 	entry.Phase, entry.Validator = history.PhaseLanding, 0
 	read := make(chan []Tree, 1)
-	go func() { read <- r.checkouts(ctx, entry.BaseBranch) }() // reads only: beside the record's flush
+	go func() { read <- r.checkouts(ctx, entry.BaseBranch, entry.BaseBefore, entry.Result) }() // reads only: beside the record's flush
 	err := r.save(entry)
 	trees := <-read
+	if err == nil {
+		err = inTheWay(entry, trees, false)
+	}
+	if err != nil { // a kill before the drop: the recovery lands it, its trees refuse, it is undone
+		return Outcome{}, r.drop(entry.Name, err)
+	}
 	scratchGone := r.removeScratchMeanwhile(entry.Scratch)
 	defer scratchGone()
-	if err != nil {
-		return Outcome{}, err
-	}
 	reason := fmt.Sprintf("git ralph merge %s", entry.Name)
 	if err := gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.Result, entry.BaseBefore, reason); err != nil {
 		return Outcome{}, err // ErrRefMoved: the caller tries again; the base is untouched
 	}
 	// the landing record stands while the work trees follow: the recovery finishes a
 	// merge whose base moved to Result from it as well
-	for i := range trees {
-		if trees[i].Problem == "" {
-			trees[i] = r.move(ctx, trees[i].Path, entry.BaseBefore, entry.Result)
-		}
-	}
+	trees, moved, err := r.followAll(ctx, entry, trees)
 	scratchGone()
 	entry.Scratch = ""
+	if err != nil && r.undoLanding(ctx, entry, moved) {
+		return Outcome{}, r.drop(entry.Name, inTheWay(entry, trees, true))
+	}
 	return r.finish(entry, trees)
 }
 

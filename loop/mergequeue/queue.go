@@ -38,7 +38,8 @@ type Outcome struct {
 type Tree struct {
 	Path    string
 	Updated bool
-	Problem string // why it was left at the old commit
+	Problem string   // why it could not follow
+	Paths   []string // the paths of its changes in the way, when git named them
 }
 
 // attempts bounds the rebuilds when the base branch keeps moving while a merge is built.
