@@ -35,7 +35,7 @@ type Ledger struct {
 	Base        string   `json:"base"`  // how the range was chosen, in words
 	Commits     []Commit `json:"commits"`
 	WithoutNote int      `json:"commits_without_note"`
-	Truncated   bool     `json:"truncated,omitempty"` // more than MaxCommits: the oldest are not listed
+	Truncated   bool     `json:"truncated"` // more than MaxCommits: the oldest are not listed (always written: documented)
 	Totals      Totals   `json:"totals"`
 }
 
