@@ -128,7 +128,7 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	defer interrupts.stop()
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(s, interrupts, k)
-	if err != nil && errors.Is(context.Cause(ctx), errInterrupted) && !isExit(err) {
+	if stoppedByInterrupt(ctx, err) {
 		// interrupted before the loop could say so itself: while starting up, say
 		fmt.Fprintln(s.Stderr, "git-ralph: interrupted")
 		return exitInterrupted
