@@ -33,6 +33,9 @@ func (r *runner) open(ctx context.Context) (int, error) {
 	r.removeLeftovers(ctx)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
+	if resumed { // the summary's timing covers the whole run
+		r.res.Stats = runStats(r.journal.store, r.res.Run, saved.Iteration)
+	}
 	r.account = saved.AgentAccount // until the agent says again: it keys the shared limits
 	r.journal.state.AgentAccount = r.account
 	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
