@@ -62,6 +62,9 @@ type Streams struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Interrupted is closed by the first SIGINT or SIGTERM: a question asked on the
+	// terminal stops waiting for its answer then (nil: never).
+	Interrupted <-chan struct{}
 }
 
 const description = `Drive an AI coding agent CLI through fresh-context iterations (the Ralph loop).
@@ -126,6 +129,7 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	ctx, interrupts := watchSignals(context.Background(), s.Stderr)
 	defer interrupts.stop()
+	s.Interrupted = ctx.Done()
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(s, interrupts, k)
 	if stoppedByInterrupt(ctx, err) {

@@ -162,9 +162,19 @@ func showCommands(w io.Writer, cmds map[string]string) {
 // confirm asks a yes/no question on the terminal; anything but y or yes is no.
 func confirm(s Streams, question string) bool {
 	fmt.Fprintf(s.Stderr, "%s [y/N] ", question)
-	line, _ := bufio.NewReader(s.Stdin).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes"
+	lines := make(chan string, 1)
+	go func() { // a read of the terminal cannot be cancelled: left behind on Ctrl+C
+		line, _ := bufio.NewReader(s.Stdin).ReadString('\n')
+		lines <- line
+	}()
+	select {
+	case line := <-lines:
+		answer := strings.ToLower(strings.TrimSpace(line))
+		return answer == "y" || answer == "yes"
+	case <-s.Interrupted: // Ctrl+C at the question: no, and the command ends as interrupted
+		fmt.Fprintln(s.Stderr)
+		return false
+	}
 }
 
 // trustStore is the user's store, next to the user's config file.
