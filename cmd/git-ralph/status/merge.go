@@ -32,8 +32,8 @@ func WithMerge(r *Run, m history.Merge, tip string) {
 // ("" for the main work tree's loop, started by a plain 'git ralph loop') and, when the
 // merge queue left its branch needing review, why (conflict, validation failed).
 type Place struct {
-	Name   string
-	Review string
+	Name   string `json:"loop,omitempty"`
+	Review string `json:"needs_review,omitempty"`
 }
 
 // StartCommand is the command that starts or resumes the loop, from any work tree.

@@ -36,8 +36,9 @@ type Status struct {
 	// PauseRequested: `git ralph pause` asked the work tree's loop to hold, and no `git
 	// ralph resume` took it back. The state's paused_at says whether the loop holds yet.
 	PauseRequested bool `json:"pause_requested,omitempty"`
-	// Place is which loop this is, for the commands the status names (LoopAt).
-	Place Place `json:"-"`
+	// Place is which loop this is, for the commands the status names (LoopAt); its JSON
+	// form adds loop (a worktree loop's name) and needs_review (why its merge does).
+	Place
 }
 
 // Paused reports whether a running loop holds on a pause, starting no agent.
