@@ -49,6 +49,11 @@ func (r *runner) open(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	if r.here, err = r.journal.checkpoint(ctx); err != nil {
+		if ctx.Err() != nil && !saved.Active {
+			// interrupted before anything ran: the state says so, as it would a moment
+			// later (a dead loop's state stays active: the next loop records its iteration)
+			_ = r.close(StatusInterrupted, nil)
+		}
 		return 0, fmt.Errorf("reading the repository before the first iteration: %w", err)
 	}
 	r.recordCrashed(saved)
