@@ -166,7 +166,7 @@ func notRunning(st status.Status) string {
 		next = fmt.Sprintf("'%s' starts a new run", start)
 	}
 	if st.Place.Review != "" {
-		return fmt.Sprintf("needs review (%s): %s and its merge was refused; 'git ralph merge %s --resolve' takes it up, or %s",
+		return fmt.Sprintf("needs review (%s): %s and its merge did not land; 'git ralph merge %s --resolve' takes it up, or %s",
 			st.Place.Review, ended, st.Place.Name, next)
 	}
 	return "not running: " + ended + "; " + next
