@@ -84,6 +84,10 @@ type Record struct {
 	Pruned       bool   `toml:"pruned,omitempty" json:"pruned,omitempty"`           // its output and diff were removed by the retention settings (see Store.Prune)
 	// Error is the agent's own words about why a failed or halted iteration failed.
 	Error string `toml:"error,omitempty" json:"error,omitempty"`
+	// OutputExcerpt is a failed or halted iteration's agent output in brief: its first and
+	// last 500 characters (all of it when shorter), secrets redacted, "[…]" where the
+	// middle is left out; the whole is in the output log while it is kept.
+	OutputExcerpt string `toml:"output_excerpt,omitempty" json:"output_excerpt,omitempty"`
 	// Overage: an attempt was served on paid extra usage past the plan's limit (claude).
 	Overage bool `toml:"overage,omitempty" json:"overage,omitempty"`
 	// Replayed: the agent was a recording played back (--agent replay:DIR): no model ran

@@ -26,7 +26,7 @@ func judgedUntilRun(t *testing.T, feedback string, verdicts map[int]string, agen
 	}
 	cfg := config(dir, agent, 3)
 	cfg.Judge = `cat > /dev/null; cat verdict-$RALPH_ITERATION 2>/dev/null; true`
-	cfg.Until = `echo "promise says: all green"; true`
+	cfg.Until = afterAnIteration(`echo "promise says: all green"; true`)
 	cfg.Feedback = feedback
 	rec := &recorder{}
 	res, err := Run(context.Background(), cfg, Deps{Reporter: rec})
@@ -175,7 +175,7 @@ func TestJudgeFailWithoutChangesStopsAsIdle(t *testing.T) {
 	cfg := config(dir, `cat > /dev/null; echo "<promise>SUCCESS</promise>"`, 10)
 	cfg.IdleThreshold = 2
 	cfg.Judge = `cat > /dev/null; echo '<verdict>FAIL</verdict><reasons>nothing was done</reasons>'`
-	cfg.Until = `true`
+	cfg.Until = afterAnIteration(`true`)
 	res, err := Run(context.Background(), cfg, Deps{Reporter: &recorder{}})
 	if err != nil {
 		t.Fatal(err)

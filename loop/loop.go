@@ -280,6 +280,9 @@ func (r *runner) iterate(ctx context.Context, first int) error {
 		r.res.Status = status
 		return nil
 	}
+	if r.promiseHolds(ctx, first) { // done already: no iteration, and no saved wait to sit out
+		return nil
+	}
 	if !r.waitSaved(ctx, first) {
 		return nil
 	}

@@ -237,7 +237,7 @@ func TestAPromiseKeptOnOverageIsDone(t *testing.T) {
 		echo '{"type":"result","is_error":false,"result":"the last item done","total_cost_usd":0.01}'`, 5)
 	cfg.Agent = claudeReader(t)
 	cfg.StopOnOverage = true
-	cfg.Until = "true"
+	cfg.Until = afterAnIteration("true")
 	res, err := Run(context.Background(), cfg, Deps{})
 	if err != nil {
 		t.Fatal(err)

@@ -33,6 +33,9 @@ func (r *runner) open(ctx context.Context) (int, error) {
 	r.removeLeftovers(ctx)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
+	if resumed { // the summary's timing covers the whole run
+		r.res.Stats = runStats(r.journal.store, r.res.Run, saved.Iteration)
+	}
 	r.account = saved.AgentAccount // until the agent says again: it keys the shared limits
 	r.journal.state.AgentAccount = r.account
 	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
@@ -46,6 +49,11 @@ func (r *runner) open(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	if r.here, err = r.journal.checkpoint(ctx); err != nil {
+		if ctx.Err() != nil && !saved.Active {
+			// interrupted before anything ran: the state says so, as it would a moment
+			// later (a dead loop's state stays active: the next loop records its iteration)
+			_ = r.close(StatusInterrupted, nil)
+		}
 		return 0, fmt.Errorf("reading the repository before the first iteration: %w", err)
 	}
 	r.recordCrashed(saved)

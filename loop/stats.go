@@ -3,6 +3,8 @@ package loop
 import (
 	"math"
 	"time"
+
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // Stats summarises iteration durations in constant memory (Welford's online algorithm).
@@ -39,3 +41,29 @@ func (s Stats) Stddev() time.Duration {
 }
 
 func seconds(x float64) time.Duration { return time.Duration(x * float64(time.Second)) }
+
+// runStats are the timing statistics of the iterations that run completed before this
+// invocation resumed it, read back from their records (the newest first, down to the
+// run's first or counted of them), so that the run's summary covers the whole run, as
+// its count of iterations does. An iteration that crashed was not timed; one whose
+// record cannot be read is left out.
+func runStats(store *history.Store, run string, counted int) Stats {
+	var s Stats
+	last, err := store.Last()
+	if err != nil {
+		return s
+	}
+	for n := last; n >= 1 && s.Count < counted; n-- {
+		rec, err := store.Get(n)
+		if err != nil {
+			continue // a number allocated and never saved, or a damaged record
+		}
+		if rec.Run != run {
+			break // an older run's: a run's records are contiguous
+		}
+		if o := Outcome(rec.Outcome); o.Counts() && o != OutcomeCrashed {
+			s.Add(time.Duration(rec.DurationMS) * time.Millisecond)
+		}
+	}
+	return s
+}

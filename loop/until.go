@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"fmt"
 	"strings"
 )
 
@@ -17,6 +18,24 @@ func (r *runner) until(ctx context.Context, i, n int, val Validation) Validation
 		return Validation{Command: r.cfg.Until}
 	}
 	return r.check(ctx, i, r.cfg.Until, r.journal.store.UntilPath(n))
+}
+
+// promiseHolds runs the promise command before iteration first, the first of this
+// invocation, and ends the run as done when it passes already: a goal that holds costs
+// no iteration (none is numbered, none counts). A resumed run is checked too: its
+// last iteration may have met the promise just before the run was interrupted, or the
+// user may have done the rest meanwhile. An interrupted check says nothing: the run
+// stops as interrupted before iteration first.
+func (r *runner) promiseHolds(ctx context.Context, first int) bool {
+	if strings.TrimSpace(r.cfg.Until) == "" {
+		return false
+	}
+	if u := r.check(ctx, first, r.cfg.Until, ""); !u.Passed || ctx.Err() != nil {
+		return false
+	}
+	r.res.Status, r.res.Cause = StatusSuccess, CauseUntil
+	r.res.Reason = fmt.Sprintf("the promise command passed before iteration %d", first)
+	return true
 }
 
 // judgeUntil applies the promise command's result (seed 003): passing, it ends the run as

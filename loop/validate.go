@@ -65,7 +65,8 @@ func (r *runner) check(ctx context.Context, i int, command, logPath string) Vali
 		return v
 	}
 	var log io.Writer
-	if f, err := os.Create(logPath); err != nil {
+	if logPath == "" { // nothing to keep it with (the promise checked before any iteration)
+	} else if f, err := os.Create(logPath); err != nil {
 		r.report(Warning{Message: fmt.Sprintf("cannot save the validation output: %v", err)})
 	} else {
 		defer f.Close()

@@ -46,6 +46,9 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 		rec.Stopped = silentReason(r.cfg.OutputTimeout)
 	}
 	fillRecord(&rec, a, val, pushed, r.cfg.Agent.Name)
+	if v.outcome == OutcomeFailure || v.outcome == OutcomeHalted {
+		rec.OutputExcerpt = outputExcerpt(res.Output, res.OutputBytes)
+	}
 	rec.Until = r.untilSummary(v.outcome, val, until)
 	rec.Judge = judged.Record()
 	rec.Replayed = r.cfg.Replay

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -51,8 +52,22 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 	if err := signalProcess(holder.PID, sig); err != nil {
 		return signalError(holder, err)
 	}
-	fmt.Fprintf(s.Stdout, done+"\n", holder.PID)
+	fmt.Fprintf(s.Stdout, done+"%s\n", holder.PID, pauseStays(ctx, root))
 	return nil
+}
+
+// pauseStays says, when a pause is asked of the loop being cancelled, that the request
+// outlives it: the pause is about the work tree's loop, not one process, so the next loop
+// starts paused until 'git ralph resume' takes it back.
+func pauseStays(ctx context.Context, root string) string {
+	path, err := lockPath(ctx, root)
+	if err != nil {
+		return ""
+	}
+	if _, asked, err := history.ReadPause(filepath.Join(filepath.Dir(path), history.PauseFile)); err != nil || !asked {
+		return ""
+	}
+	return fmt.Sprintf("; the pause stays: the next '%s' starts paused until 'git ralph resume'", status.LoopAt(ctx, root).StartCommand())
 }
 
 // pausedBetweenIterations says whether the loop waits on `pause` with no iteration in

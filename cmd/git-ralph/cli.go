@@ -62,6 +62,9 @@ type Streams struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Interrupted is closed by the first SIGINT or SIGTERM: a question asked on the
+	// terminal stops waiting for its answer then (nil: never).
+	Interrupted <-chan struct{}
 }
 
 const description = `Drive an AI coding agent CLI through fresh-context iterations (the Ralph loop).
@@ -126,9 +129,10 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	ctx, interrupts := watchSignals(context.Background(), s.Stderr)
 	defer interrupts.stop()
+	s.Interrupted = ctx.Done()
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(s, interrupts, k)
-	if err != nil && errors.Is(context.Cause(ctx), errInterrupted) && !isExit(err) {
+	if stoppedByInterrupt(ctx, err) {
 		// interrupted before the loop could say so itself: while starting up, say
 		fmt.Fprintln(s.Stderr, "git-ralph: interrupted")
 		return exitInterrupted

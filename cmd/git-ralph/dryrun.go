@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
+	"github.com/git-ralph/git-ralph/loop/agentcli"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
@@ -56,7 +60,30 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 	text := prompt.Text()
 	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), display.PrintableText(prompt.Marked()))
 	fmt.Fprintf(w, "────────────────\n\nDry run OK: nothing was run.\n")
+	where := "the prompt above on its standard input"
+	if strings.TrimSpace(cfg.AgentCmd) == "" && cfg.Agent.Prompt == agentcli.File {
+		where = "the prompt above in a temporary file, " + agentcli.PromptFile + " here"
+	}
+	fmt.Fprintf(w, "Each iteration runs the agent in %s, with %s.\n", display.Printable(cfg.Dir), where)
+	fmt.Fprintf(w, "Ready to execute: %s\n", display.Printable(readyCommand(cfg)))
 	return nil
+}
+
+// readyCommand is the agent's command as each iteration starts it (sh -c for a custom
+// command, the preset's program and arguments otherwise, with the preset's environment),
+// each word quoted for sh and secrets redacted: what the user can paste to try it by hand.
+func readyCommand(cfg loop.Config) string {
+	words := cfg.Agent.Argv(agentcli.PromptFile)
+	if strings.TrimSpace(cfg.AgentCmd) != "" {
+		words = []string{"sh", "-c", cfg.AgentCmd}
+	}
+	if len(cfg.Agent.Env) > 0 {
+		words = append(append([]string{"env"}, cfg.Agent.Env...), words...)
+	}
+	for i, word := range words {
+		words[i] = schedule.ShellWord(redact.String(word))
+	}
+	return strings.Join(words, " ")
 }
 
 // nextPrompt is what the next iteration's prompt is made of, with the feedback of a

@@ -239,7 +239,7 @@ func diffText(f fleet.Figures) string {
 	if f.Path == "" {
 		return "-"
 	}
-	return fmt.Sprintf("%d lines", f.DiffLines)
+	return display.Plural(f.DiffLines, "line")
 }
 
 // candidateArgs are the loop flags c was given, spelled for a candidate's command line,

@@ -105,7 +105,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	}
 	if err := preflight(ctx, set); err != nil {
 		err = c.inWorktree(err)
-		c.startFailed(s, root, set, err)
+		if !stoppedByInterrupt(ctx, err) { // an interrupt is no failure to notify of
+			c.startFailed(s, root, set, err)
+		}
 		return err
 	}
 	if err := requireTrust(s, root, set.resolved, set.trustedAt...); err != nil {
@@ -131,7 +133,9 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	defer out.close()
 	res, err := loop.Run(ctx, cfg, out.deps(in))
 	if err != nil {
-		out.failed(err)
+		if !stoppedByInterrupt(ctx, err) { // interrupted while it read the repository: exit 130, no failure
+			out.failed(err)
+		}
 		return &exitError{code: 1, err: explain(err)}
 	}
 	if c.Merge && res.Status.ExitCode() == 0 {

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -39,11 +43,58 @@ func (c *ManCmd) Run(s Streams, k *kong.Kong) error {
 	if err := help.WriteManPage(f, k.Model, version); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Stdout, "installed %s; 'git help ralph' and 'git ralph --help' now open it\n", path)
+	fmt.Fprintln(s.Stdout, installedLine(path, dir, c.Dir == ""))
 	if note := manPathNote(os.Getenv("MANPATH"), dir); note != "" {
 		fmt.Fprintf(s.Stdout, "%s\n", note)
 	}
 	return f.Close()
+}
+
+// installedLine says where the page went and whether 'git help ralph' opens it now: only
+// when man searches dir. man-db's manpath says where man searches; without it, the default
+// directory is searched unless MANPATH leaves man's own search out, and any other only when
+// MANPATH lists it.
+func installedLine(path, dir string, isDefault bool) string {
+	searched, known := manSearches(dir)
+	if !known {
+		searched = manPathLists(os.Getenv("MANPATH"), dir) || isDefault && manPathNote(os.Getenv("MANPATH"), dir) == ""
+	}
+	if searched {
+		return fmt.Sprintf("installed %s; 'git help ralph' and 'git ralph --help' now open it", path)
+	}
+	return fmt.Sprintf("installed %s; man does not search %s, so 'git help ralph' opens it only once you add it to MANPATH\n"+
+		"(export MANPATH=\"$MANPATH:%s\"); 'man -l %s' opens it meanwhile", path, dir, dir, path)
+}
+
+// manSearches asks man-db's manpath whether man searches dir; known is false when manpath
+// cannot say (another man, none at all).
+func manSearches(dir string) (searched, known bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "manpath", "-q").Output()
+	if err != nil {
+		return false, false
+	}
+	return manPathLists(strings.TrimSpace(string(out)), dir), true
+}
+
+// manPathLists reports whether the search path list (as MANPATH is written) names dir.
+func manPathLists(list, dir string) bool {
+	want := canonical(dir)
+	for _, entry := range filepath.SplitList(list) {
+		if entry != "" && canonical(entry) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// canonical is path cleaned and, where it exists, with its symbolic links resolved.
+func canonical(path string) string {
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		return resolved
+	}
+	return filepath.Clean(path)
 }
 
 // manPathNote says how to make man find dir when MANPATH is set: man then searches only

@@ -121,6 +121,9 @@ func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, er
 		if err != nil {
 			return serve.LiveLog{}, err
 		}
+		if m.Worktree != nil {
+			st.Place.Name = m.Name // its status names 'loop --worktree NAME'
+		}
 		live := serve.LiveLog{State: display.Printable(statusSummary(st))}
 		if st.State == nil || st.HistoryIteration == 0 {
 			return live, nil

@@ -16,6 +16,20 @@ import (
 // errInterrupted is the cause of the root context's cancellation by SIGINT or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
+// stoppedByInterrupt reports whether err is what became of a command that SIGINT or
+// SIGTERM (Ctrl+C, 'git ralph cancel --now') interrupted before it could end on its own
+// terms: at any moment, even while the loop still reads the repository before its first
+// iteration (a git command killed, a checkpoint cut short), that is exit 130, never an
+// error of git's. Only an exit code alone, the end of a run the loop reported itself
+// (interrupted, or finished just before), stays as it is.
+func stoppedByInterrupt(ctx context.Context, err error) bool {
+	if err == nil || !errors.Is(context.Cause(ctx), errInterrupted) {
+		return false
+	}
+	var exit *exitError
+	return !errors.As(err, &exit) || exit.err != nil
+}
+
 // interrupts turns signals into cancellation.
 //
 //   - SIGINT, SIGTERM or SIGHUP: the first cancels the root context (the agent's group

@@ -45,6 +45,7 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	st.Place = status.LoopAt(ctx, root)
 	if c.JSON {
 		return printJSON(s.Stdout, st)
 	}
@@ -74,11 +75,12 @@ func readStatus(ctx context.Context, root, path string) (status.Status, error) {
 // printStatus prints the status as "name: value" lines.
 func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	if st.State == nil && !st.Running {
+		start := st.Place.StartCommand()
 		if st.PauseRequested {
-			_, err := fmt.Fprintln(w, "no loop has run in this repository; a pause is asked: the next 'git ralph loop' starts paused until 'git ralph resume'")
+			_, err := fmt.Fprintf(w, "no loop has run in this repository; a pause is asked: the next '%s' starts paused until 'git ralph resume'\n", start)
 			return err
 		}
-		_, err := fmt.Fprintln(w, "no loop has run in this repository; start one with 'git ralph loop'")
+		_, err := fmt.Fprintf(w, "no loop has run in this repository; start one with '%s'\n", start)
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
@@ -140,39 +142,48 @@ func statusSummary(st status.Status) string {
 		return "running " + running
 	}
 	if st.PauseRequested {
-		return notRunning(st) + "; a pause is asked: the next 'git ralph loop' starts paused until 'git ralph resume'"
+		return notRunning(st) + fmt.Sprintf("; a pause is asked: the next '%s' starts paused until 'git ralph resume'", st.Place.StartCommand())
 	}
 	return notRunning(st)
 }
 
-// notRunning says how the last run ended and what the next 'git ralph loop' will do.
+// notRunning says how the last run ended and what the next 'git ralph loop' will do; a
+// worktree loop whose merge needs review says so first, and what takes it up.
 func notRunning(st status.Status) string {
+	start := st.Place.StartCommand()
 	if st.State == nil { // the views ask before any loop ran (printStatus says it its own way)
-		return "not running: no loop has run here yet; 'git ralph loop' starts one"
+		return fmt.Sprintf("not running: no loop has run here yet; '%s' starts one", start)
 	}
 	if st.Leftover != nil {
 		return fmt.Sprintf("not running: the loop (pid %d) died, but its agent still runs (pid %s since %s); 'git ralph cancel' stops it",
 			st.PID, joinPIDs(st.Leftover.PIDs), localTime(st.Leftover.Since))
 	}
 	if st.Active {
-		return fmt.Sprintf("not running: the last run was interrupted or crashed without stopping cleanly; 'git ralph loop' resumes it at iteration %d", st.Iteration+1)
+		return fmt.Sprintf("not running: the last run was interrupted or crashed without stopping cleanly; '%s' resumes it at iteration %d", start, st.Iteration+1)
 	}
-	ended := fmt.Sprintf("not running: the last run stopped (%s, exit %d)", orDash(string(st.StopReason)), st.ExitCode)
+	ended := fmt.Sprintf("the last run stopped (%s, exit %d)", orDash(string(st.StopReason)), st.ExitCode)
+	next := fmt.Sprintf("'%s' resumes it at iteration %d", start, st.Iteration+1)
 	if st.StopReason.Finished() {
-		return ended + "; 'git ralph loop' starts a new run"
+		next = fmt.Sprintf("'%s' starts a new run", start)
 	}
-	return fmt.Sprintf("%s; 'git ralph loop' resumes it at iteration %d", ended, st.Iteration+1)
+	if st.Place.Review != "" {
+		return fmt.Sprintf("needs review (%s): %s and its merge did not land; 'git ralph merge %s --resolve' takes it up, or %s",
+			st.Place.Review, ended, st.Place.Name, next)
+	}
+	return "not running: " + ended + "; " + next
 }
 
-// statusIteration is i/N: the one in progress while a loop runs, else the last completed;
-// then the number the history knows it by.
+// statusIteration is i/N: the one in progress while a loop runs, else the last completed
+// (a paused loop holds between two iterations); then the number the history knows it by.
 func statusIteration(st status.Status) string {
 	i, note := st.Iteration, "completed"
-	if st.Running {
+	switch {
+	case st.Paused() && i == 0:
+		note = "paused before the first: its agent waits for 'git ralph resume'"
+	case st.Paused():
+		note = "completed; paused before the next: its agent waits for 'git ralph resume'"
+	case st.Running:
 		i, note = st.Iteration+1, "in progress"
-	}
-	if st.Paused() {
-		note = "paused: its agent waits for 'git ralph resume'"
 	}
 	text := fmt.Sprintf("%d/%d in this run (%s)", i, st.MaxIterations, note)
 	if st.MaxIterations == 0 {

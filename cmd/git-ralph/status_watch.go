@@ -15,18 +15,20 @@ import (
 const clearScreen = "\x1b[H\x1b[2J"
 
 // watchStatus is `git ralph status --watch`: it reads the status every tick (files only:
-// the lock, the state, the pause request; never git, so watching costs the loop nothing)
-// and shows it until the loop ends, then prints the final status, merge state included.
+// the lock, the state, the pause request; git only once, to know which loop it is, so
+// watching costs the loop nothing) and shows it until the loop ends, then prints the final status, merge state included.
 // On a terminal it redraws the screen; elsewhere (a log, a pipe) it prints the status each
 // time it changes, the running clock aside. With no loop running it prints the status once.
 // Ctrl+C ends the watch, not the loop, and is no error.
 func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal bool, tick time.Duration) error {
 	var last []byte
+	place := status.LoopAt(ctx, root) // once: which loop lives in a work tree does not change
 	for {
 		st, err := readStatus(ctx, root, path)
 		if err != nil {
 			return err
 		}
+		st.Place = place
 		if !st.Running {
 			switch {
 			case last == nil:

@@ -84,13 +84,17 @@ func revokeAll(s Streams, store *trust.Store, root string) error {
 // approved asks on a terminal unless --yes was given. Without a terminal to ask on —
 // a pipe, a file, /dev/null — there is no answer but --yes: text piped in could come
 // from anywhere, so it never approves.
-func (c *TrustCmd) approved(s Streams) error {
+func (c *TrustCmd) approved(s Streams) error { return approvedBy(s, c.Yes, "git ralph trust --yes") }
+
+// approvedBy is approved for any trust command: yesCommand is the command the hint names,
+// the one that records these very approvals.
+func approvedBy(s Streams, yes bool, yesCommand string) error {
 	switch {
-	case c.Yes:
+	case yes:
 		return nil
 	case !reporting.IsTerminal(s.Stdin):
 		return &exitError{code: 1, err: hints.Wrap(errors.New("not trusted: no terminal to ask on, nothing was recorded"),
-			"read the commands above, then approve them with 'git ralph trust --yes'")}
+			"read the commands above, then approve them with '%s'", yesCommand)}
 	case !confirm(s, "Trust these commands?"):
 		return &exitError{code: 1, err: errors.New("not trusted: nothing was recorded")}
 	}
@@ -158,9 +162,19 @@ func showCommands(w io.Writer, cmds map[string]string) {
 // confirm asks a yes/no question on the terminal; anything but y or yes is no.
 func confirm(s Streams, question string) bool {
 	fmt.Fprintf(s.Stderr, "%s [y/N] ", question)
-	line, _ := bufio.NewReader(s.Stdin).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes"
+	lines := make(chan string, 1)
+	go func() { // a read of the terminal cannot be cancelled: left behind on Ctrl+C
+		line, _ := bufio.NewReader(s.Stdin).ReadString('\n')
+		lines <- line
+	}()
+	select {
+	case line := <-lines:
+		answer := strings.ToLower(strings.TrimSpace(line))
+		return answer == "y" || answer == "yes"
+	case <-s.Interrupted: // Ctrl+C at the question: no, and the command ends as interrupted
+		fmt.Fprintln(s.Stderr)
+		return false
+	}
 }
 
 // trustStore is the user's store, next to the user's config file.

@@ -60,8 +60,9 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	cps := &watchedCheckpoints{}
+	place := status.LoopAt(ctx, root) // which loop it is: the commands its status names
 	model := watch.New(func() (watch.Snapshot, error) {
-		snap, err := watchSnapshot(ctx, root, path, time.Now())
+		snap, err := watchSnapshot(ctx, root, path, place, time.Now())
 		if err == nil {
 			snap.Header = append(snap.Header, cps.line(ctx, root, time.Now()))
 		}
@@ -100,11 +101,12 @@ func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
 }
 
 // watchSnapshot reads what the view shows: files only, every tick.
-func watchSnapshot(ctx context.Context, root, path string, now time.Time) (watch.Snapshot, error) {
+func watchSnapshot(ctx context.Context, root, path string, place status.Place, now time.Time) (watch.Snapshot, error) {
 	st, err := readStatus(ctx, root, path)
 	if err != nil {
 		return watch.Snapshot{}, err
 	}
+	st.Place = place
 	snap := watch.Snapshot{Header: []string{"status: " + statusSummary(st)}}
 	if st.State == nil {
 		return snap, nil

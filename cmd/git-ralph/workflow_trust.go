@@ -37,7 +37,7 @@ func (c *WorkflowTrustCmd) Run(ctx context.Context, s Streams) error {
 		return nil
 	}
 	showCommands(s.Stdout, cmds)
-	if err := (&TrustCmd{Yes: c.Yes}).approved(s); err != nil {
+	if err := approvedBy(s, c.Yes, "git ralph workflow trust "+c.Name+" --yes" /* Load checked the name: safe in a shell */); err != nil {
 		return err
 	}
 	store := trustStore()

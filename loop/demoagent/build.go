@@ -87,7 +87,11 @@ func writeFeature(dir, feature string, out io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("finding a recipe for %s: %w", rel, err)
 		}
-		say(out, "writing %s (%d lines)", rel, bytes.Count(data, []byte("\n")))
+		lines, noun := bytes.Count(data, []byte("\n")), "lines"
+		if lines == 1 {
+			noun = "line"
+		}
+		say(out, "writing %s (%d %s)", rel, lines, noun)
 		if err := writeScript(filepath.Join(dir, filepath.FromSlash(rel)), data); err != nil {
 			return err
 		}

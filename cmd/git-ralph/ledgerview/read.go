@@ -35,7 +35,7 @@ type Ledger struct {
 	Base        string   `json:"base"`  // how the range was chosen, in words
 	Commits     []Commit `json:"commits"`
 	WithoutNote int      `json:"commits_without_note"`
-	Truncated   bool     `json:"truncated,omitempty"` // more than MaxCommits: the oldest are not listed
+	Truncated   bool     `json:"truncated"` // more than MaxCommits: the oldest are not listed (always written: documented)
 	Totals      Totals   `json:"totals"`
 }
 
@@ -81,7 +81,7 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 	}
 	if len(req.Revs) == 0 {
 		if head, err := gitops.ResolveRef(ctx, req.Root, "HEAD"); err != nil || head == "" {
-			return &Ledger{Range: "HEAD", Base: "HEAD has no commit yet"}, err
+			return &Ledger{Range: "HEAD", Base: "HEAD has no commit yet", Commits: []Commit{}}, err
 		}
 	}
 	commits, truncated, err := gitops.RangeCommits(ctx, req.Root, revs, MaxCommits)
@@ -96,7 +96,7 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Ledger{Range: strings.Join(revs, " "), Base: base, Truncated: truncated}
+	l := &Ledger{Range: strings.Join(revs, " "), Base: base, Truncated: truncated, Commits: []Commit{}} // [] for an empty range, not null
 	l.fill(commits, notes)
 	l.attribute(ctx, req.Root)
 	l.Totals.DurationMS = l.Totals.Duration.Milliseconds()

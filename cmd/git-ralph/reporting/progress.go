@@ -202,6 +202,10 @@ func (p *Progress) runFinished(r loop.Result) {
 	total := display.Duration(r.Elapsed)
 	switch r.Status {
 	case loop.StatusSuccess:
+		if r.Cause == loop.CauseUntil && r.Iterations == 0 { // it held before the first: nothing to pay for
+			p.info("Done: %s, so no iteration ran (total: %s)", r.Reason, total)
+			break
+		}
 		if r.Cause == loop.CauseUntil {
 			p.info("Done: the promise command passed after %s (total: %s)", display.Plural(r.Iterations, "iteration"), total)
 			break

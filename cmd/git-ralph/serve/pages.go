@@ -24,6 +24,7 @@ func parsePages() (*template.Template, error) {
 	funcs := template.FuncMap{
 		"duration": func(ms int64) string { return display.Duration(time.Duration(ms) * time.Millisecond) },
 		"short":    display.ShortHash,
+		"plural":   display.Plural, // "1 file", "2 files"
 		"dash":     orDash,
 		"cost":     func(usd float64) string { return fmt.Sprintf("$%.2f", usd) },
 		// seg is a loop's name as one segment of a path: html/template leaves '#' and '?'

@@ -216,7 +216,7 @@ func TestTheIterationsAndTheDiff(t *testing.T) {
 	s, ts, _ := newTestServer(t)
 	c := browser(t)
 	_, body := get(t, c, ts.URL+"/loops/main?token="+s.token)
-	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, "+2 −1 (1 files)", "&lt;b&gt;bad&lt;/b&gt;", "0123456"} {
+	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, "+2 −1 (1 file)", "&lt;b&gt;bad&lt;/b&gt;", "0123456"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the iterations page lacks %q:\n%s", want, body)
 		}

@@ -1,6 +1,13 @@
 package status
 
-import "github.com/git-ralph/git-ralph/history"
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/fleet"
+)
 
 // WithMerge puts the merge queue's word for the loop over the state its loop wrote:
 // queued and merging always; needs-review (with its problem) and merged as long as the
@@ -19,4 +26,51 @@ func WithMerge(r *Run, m history.Merge, tip string) {
 			r.Look = "git ralph merge " + m.Name + " --resolve"
 		}
 	}
+}
+
+// Place is which loop a status is of, for the commands it names: a worktree loop's name
+// ("" for the main work tree's loop, started by a plain 'git ralph loop') and, when the
+// merge queue left its branch needing review, why (conflict, validation failed).
+type Place struct {
+	Name   string `json:"loop,omitempty"`
+	Review string `json:"needs_review,omitempty"`
+}
+
+// StartCommand is the command that starts or resumes the loop, from any work tree.
+func (p Place) StartCommand() string {
+	if p.Name == "" {
+		return "git ralph loop"
+	}
+	return "git ralph loop --worktree " + p.Name
+}
+
+// LoopAt finds which loop runs in the work tree root: the worktree loop there, with its
+// merge's need of review, or the main work tree's loop (a zero Place) when none, or when
+// the repository's loops cannot be read.
+func LoopAt(ctx context.Context, root string) Place {
+	members, _, err := fleet.Members(ctx, root)
+	if err != nil {
+		return Place{}
+	}
+	for _, m := range members {
+		if m.Worktree == nil || m.Gone || filepath.Clean(m.Path) != filepath.Clean(root) {
+			continue
+		}
+		p := Place{Name: m.Name}
+		common, err := gitops.CommonDir(ctx, root)
+		if err != nil {
+			return p
+		}
+		merge, found, err := history.LoadMerge(common, m.Name)
+		if err != nil || !found {
+			return p
+		}
+		tip, _ := gitops.ResolveRef(ctx, root, m.Worktree.Branch)
+		var r Run
+		if WithMerge(&r, merge, tip); r.State == history.MergeNeedsReview {
+			p.Review = r.Reason
+		}
+		return p
+	}
+	return Place{}
 }

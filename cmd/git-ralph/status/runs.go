@@ -35,7 +35,7 @@ type Run struct {
 	Path          string    `json:"path"`
 	State         string    `json:"state"`
 	Reason        string    `json:"reason,omitempty"` // why the last run stopped
-	Iteration     int       `json:"iteration"`        // in progress while running, else the last completed, within the run
+	Iteration     int       `json:"iteration"`        // in progress while running, else (paused too) the last completed, within the run
 	MaxIterations int       `json:"max_iterations"`   // 0: unlimited
 	LastOutcome   string    `json:"last_outcome,omitempty"`
 	Validation    string    `json:"last_validation,omitempty"` // of the last recorded iteration; "" when none ran
@@ -97,7 +97,7 @@ func (r *Run) readState(ctx context.Context, root string, now time.Time) error {
 	if st.State != nil {
 		r.Iteration, r.MaxIterations = st.Iteration, st.MaxIterations
 		r.Spend = RunSpend(st.State)
-		if st.Running {
+		if st.Running && !st.Paused() { // a paused loop holds between two iterations
 			r.Iteration++
 		}
 		if r.State == StateWaiting {

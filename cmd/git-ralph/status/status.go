@@ -36,6 +36,9 @@ type Status struct {
 	// PauseRequested: `git ralph pause` asked the work tree's loop to hold, and no `git
 	// ralph resume` took it back. The state's paused_at says whether the loop holds yet.
 	PauseRequested bool `json:"pause_requested,omitempty"`
+	// Place is which loop this is, for the commands the status names (LoopAt); its JSON
+	// form adds loop (a worktree loop's name) and needs_review (why its merge does).
+	Place
 }
 
 // Paused reports whether a running loop holds on a pause, starting no agent.
@@ -135,27 +138,35 @@ func (st *Status) historyNumbers(root string) error {
 		return err
 	}
 	last, err := store.Last()
-	if err != nil || st.Running || st.Active {
+	if err != nil || (st.Running || st.Active) && !st.Paused() {
 		st.HistoryIteration = last
 		return err
 	}
+	st.completedNumber(store, last)
+	return nil
+}
+
+// completedNumber finds the number of the run's last completed iteration, searching back
+// from last; and, in a run that stopped, the number of the one that stopped it. A paused
+// loop holds between iterations: the one it names is its last completed too (a number
+// allocated after it, for an attempt that met a usage limit, is not that one's).
+func (st *Status) completedNumber(store *history.Store, last int) {
 	for n := last; n >= 1 && last-n < search; n-- {
 		rec, err := store.Get(n)
 		if errors.Is(err, history.ErrNoRecord) {
 			continue
 		}
 		if err != nil || rec.Run != st.Run {
-			return nil // a damaged record is history's to report; another run's is older
+			return // a damaged record is history's to report; another run's is older
 		}
 		if rec.RunIteration == st.Iteration && loop.Outcome(rec.Outcome).Counts() && loop.Outcome(rec.Outcome) != loop.OutcomeCrashed {
 			st.HistoryIteration = n
-			return nil
+			return
 		}
-		if n == last && rec.RunIteration == st.Iteration+1 {
+		if n == last && rec.RunIteration == st.Iteration+1 && !st.Running {
 			st.StoppedIteration = n
 		}
 	}
-	return nil
 }
 
 // search bounds how many records status reads back to find the last completed
