@@ -12,6 +12,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/units"
 )
 
 // printIteration is `history --verbose N`: iteration n's row of the table and the rest of
@@ -65,8 +66,15 @@ func printDetails(w io.Writer, r history.Record) {
 	if r.InputTokens+r.OutputTokens > 0 {
 		line("tokens", fmt.Sprintf("%s in, %s out", display.Count(r.InputTokens), display.Count(r.OutputTokens)))
 	}
-	if r.CostUSD > 0 {
+	switch {
+	case r.CostKnown():
 		line("cost", display.Dollars(r.CostUSD))
+	case r.InputTokens+r.OutputTokens > 0:
+		line("cost", units.NotReported)
+	}
+	if r.OutputExcerpt != "" {
+		text := display.PrintableText(strings.TrimSuffix(r.OutputExcerpt, "\n"))
+		fmt.Fprintf(w, "  output, its first and last 500 characters:\n    %s\n", strings.ReplaceAll(text, "\n", "\n    "))
 	}
 }
 
