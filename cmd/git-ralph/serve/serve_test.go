@@ -55,8 +55,9 @@ func (f *fakeSource) Iterations(_ context.Context, loop string) ([]history.Recor
 	if loop != "main" {
 		return nil, nil, ErrNotFound
 	}
-	return []history.Record{{Iteration: 1, Outcome: "success", FilesChanged: 1, Insertions: 2, Deletions: 1, CommitAfter: "0123456789abcdef"},
-		{Iteration: 2, Outcome: "failure", Error: "<b>bad</b>"}}, nil, nil
+	return []history.Record{{Iteration: 1, Outcome: "success", FilesChanged: 1, Insertions: 2, Deletions: 1, CommitAfter: "0123456789abcdef",
+		CostUSD: 0.42, CostReported: true},
+		{Iteration: 2, Outcome: "failure", Error: "<b>bad</b>", InputTokens: 1200, OutputTokens: 80}}, nil, nil
 }
 
 const fakeDiff = "diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1 +1,2 @@\n-old <i>\n+new\n+more\n" +
@@ -216,7 +217,8 @@ func TestTheIterationsAndTheDiff(t *testing.T) {
 	s, ts, _ := newTestServer(t)
 	c := browser(t)
 	_, body := get(t, c, ts.URL+"/loops/main?token="+s.token)
-	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, "+2 −1 (1 file)", "&lt;b&gt;bad&lt;/b&gt;", "0123456"} {
+	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, "+2 −1 (1 file)", "&lt;b&gt;bad&lt;/b&gt;", "0123456",
+		"<td>$0.42</td>", "<td>not reported</td>"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the iterations page lacks %q:\n%s", want, body)
 		}
