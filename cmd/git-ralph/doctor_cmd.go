@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
@@ -146,10 +147,12 @@ func printDoctor(w io.Writer, results []doctor.Result, unicode bool) error {
 		case doctor.Warn:
 			warned++
 		}
-		fmt.Fprintf(&b, "%s %-*s  %s\n", mark(r.Status, unicode), width, r.Name, display.Printable(r.Detail))
+		m := mark(r.Status, unicode)
+		fmt.Fprintf(&b, "%s %-*s  %s\n", m, width, r.Name, display.Printable(r.Detail))
 		if r.Hint != "" {
+			indent := strings.Repeat(" ", utf8.RuneCountInString(m)+1+width+2) // under the detail
 			for _, line := range strings.Split(display.PrintableText(r.Hint), "\n") {
-				fmt.Fprintf(&b, "  %*s  hint: %s\n", width, "", line)
+				fmt.Fprintf(&b, "%shint: %s\n", indent, line)
 			}
 		}
 	}
