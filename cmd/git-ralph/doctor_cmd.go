@@ -32,7 +32,7 @@ const exitDoctorFailed = 1
 // Run checks what an unattended loop in this work tree would trip over, prints one
 // line a check, and exits exitDoctorFailed when one failed.
 func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	here, err := repoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -40,10 +40,18 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	// with --worktree NAME, the loop's worktree if it exists, as a dry run finds it:
+	// doctor creates nothing
+	lc.DryRun = true
+	root, where, err := lc.worktreeLoop(ctx, Streams{Stdin: s.Stdin, Stdout: io.Discard, Stderr: io.Discard}, here)
+	if err != nil {
+		return err
+	}
 	set, err := lc.resolve(root)
 	if err != nil {
 		return err
 	}
+	set.trustedAt = where.trustedAt
 	in, err := doctorInput(ctx, set, true)
 	if err != nil {
 		return err
