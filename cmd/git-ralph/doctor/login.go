@@ -87,7 +87,7 @@ func login(in Input) Result {
 func (c credentials) find(in Input) string {
 	for _, v := range c.env {
 		if in.Env(v) != "" {
-			return v + " is set"
+			return v + " is set in this environment"
 		}
 	}
 	for _, f := range c.files {
