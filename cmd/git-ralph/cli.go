@@ -47,6 +47,7 @@ type CLI struct {
 	Hook        HookCmd          `cmd:"" help:"Install or remove the pre-push hook that runs 'git ralph pre-push'."`
 	PrePush     PrePushCmd       `cmd:"" name:"pre-push" help:"Validate the commits being pushed (run by the pre-push hook)."`
 	Schedule    ScheduleCmd      `cmd:"" help:"Add, list and remove cron entries that run loops unattended."`
+	Doctor      DoctorCmd        `cmd:"" help:"Check what an unattended run would trip over: the agent (also on cron's PATH) and its login, trust, the validate and until commands, leftovers, git, disk, limits and spend."`
 	Completion  CompletionCmd    `cmd:"" help:"Print shell completion for bash, zsh or fish."`
 	Demo        DemoCmd          `cmd:"" help:"Run a whole plan+build loop in a scratch repository with a built-in scripted agent."`
 	Man         ManCmd           `cmd:"" help:"Print the man page, or install it where 'git help ralph' finds it."`

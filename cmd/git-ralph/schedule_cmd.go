@@ -38,7 +38,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	j, warnings, err := c.newJob(ctx, s, root, spec)
+	j, set, warnings, err := c.newJob(ctx, s, root, spec)
 	if err != nil {
 		return err
 	}
@@ -49,6 +49,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 	for _, w := range warnings {
 		fmt.Fprintf(s.Stderr, "warning: %s\n", w)
 	}
+	warnDoctor(ctx, s.Stderr, set)
 	fmt.Fprintf(s.Stdout, "added cron entry %s: %s in %s\n", id, spec, root)
 	fmt.Fprintf(s.Stdout, "  runs: git ralph loop %s\n", strings.Join(quoteAll(append([]string{"--skip-if-busy"}, j.Flags()...)), " "))
 	fmt.Fprintf(s.Stdout, "  output goes to %s ('git ralph schedule remove %s' removes it)\n", j.Log(), id)
@@ -57,31 +58,32 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 
 // newJob checks everything the 2 a.m. run would trip over, now: the loop flags, the
 // settings they resolve to with the repository's config, the prompt, the agent program,
-// the push target and trust. It returns the job and what deserves a warning.
-func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (schedule.Job, []string, error) {
+// the push target and trust. It returns the job, the settings it runs with and what
+// deserves a warning.
+func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (schedule.Job, *settings, []string, error) {
 	lc, err := parseLoopFlags(c.LoopFlags)
 	if err != nil {
-		return schedule.Job{}, nil, err
+		return schedule.Job{}, nil, nil, err
 	}
 	set, err := lc.resolve(root)
 	if err != nil {
-		return schedule.Job{}, nil, err
+		return schedule.Job{}, nil, nil, err
 	}
 	if err := preflight(ctx, set); err != nil {
-		return schedule.Job{}, nil, err
+		return schedule.Job{}, nil, nil, err
 	}
 	if err := requireTrust(s, root, set.resolved); err != nil {
-		return schedule.Job{}, nil, err
+		return schedule.Job{}, nil, nil, err
 	}
 	exe, warnings, err := schedule.Executable()
 	if err != nil {
-		return schedule.Job{}, nil, err
+		return schedule.Job{}, nil, nil, err
 	}
 	j, err := schedule.NewJob(spec, root, exe, c.LoopFlags, scheduledPrograms(set))
 	if err != nil {
-		return schedule.Job{}, nil, err
+		return schedule.Job{}, nil, nil, err
 	}
-	return j, warnings, schedule.PrepareLogs(root)
+	return j, set, warnings, schedule.PrepareLogs(root)
 }
 
 // scheduledPrograms are the paths of the programs the loop will run, the agent and the

@@ -79,6 +79,9 @@ type Entry struct {
 	Log      string   `json:"log"`
 	Command  string   `json:"command"` // what cron hands to sh, as written in the table
 	Current  bool     `json:"this_repository"`
+	// Path is the PATH the line runs the loop with ("" when it sets none): doctor looks
+	// for the agent there.
+	Path string `json:"-"`
 }
 
 // Job is what an entry runs, before it becomes a line.
@@ -194,6 +197,8 @@ func (e *Entry) readWords(words []string) {
 		switch {
 		case w == "cd" && i+1 < len(words) && e.Repo == "":
 			e.Repo = words[i+1]
+		case strings.HasPrefix(w, "PATH=") && loopAt < 0:
+			e.Path = strings.TrimPrefix(w, "PATH=")
 		case w == "loop" && loopAt < 0:
 			loopAt = i
 		case w == ">>" && i+1 < len(words):

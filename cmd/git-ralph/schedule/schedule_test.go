@@ -72,7 +72,7 @@ func TestEntryLineRoundTrip(t *testing.T) {
 		log: filepath.Join(base, ".ralph", "logs", "cron.log"), flags: flags}
 	line := j.line()
 	e, ok := parseEntry(line)
-	if !ok || e.ID != "abc123" || e.Schedule != "0 2 * * *" || e.Repo != j.repo || e.Log != j.log || !slices.Equal(e.Flags, flags) {
+	if !ok || e.ID != "abc123" || e.Schedule != "0 2 * * *" || e.Repo != j.repo || e.Log != j.log || e.Path != j.path || !slices.Equal(e.Flags, flags) {
 		t.Fatalf("parseEntry(%q) = %+v, %v", line, e, ok)
 	}
 	if strings.Count(line, "%") != strings.Count(line, `\%`) {
