@@ -14,8 +14,8 @@ import (
 // cut) when no merge runs now, and brings along the work trees with a base branch checked
 // out whose index a killed merge left behind the branch (their changes kept); it does
 // nothing while another merge holds the queue. It returns a note for each merge or tree
-// it cleaned up. The commands that look at the loops call it first: runs, status and
-// merge (which recovers under its own turn in the queue).
+// it cleaned up. The commands that look at the loops call it first: runs, status,
+// doctor and merge (which recovers under its own turn in the queue).
 func Recover(ctx context.Context, dir string) ([]string, error) {
 	r, err := find(ctx, dir)
 	if err != nil {

@@ -53,8 +53,7 @@ func Run(ctx context.Context, in Input) []Result {
 	out = append(out, commandChecks(in)...)
 	out = append(out, lockCheck(ctx, in))
 	out = append(out, worktreeChecks(ctx, in)...)
-	// mainTreeBehind goes here: whether the main work tree lags behind a merge the queue
-	// landed on its branch (a check of its own once gitops can tell).
+	out = append(out, mergeCheck(ctx, in.Root))
 	out = append(out, gitChecks(ctx, in.Root)...)
 	out = append(out, disk(in))
 	out = append(out, budgetChecks(in)...)
