@@ -22,12 +22,12 @@ func WriteManPage(w io.Writer, app *kong.Application, version string) error {
 	}
 	b.WriteString(".SH GLOBAL FLAGS\n")
 	writeManFlags(&b, app.Flags)
-	b.WriteString(".SH EXIT STATUS OF git ralph loop\n")
-	for _, row := range exitCodeTable {
-		fmt.Fprintf(&b, ".TP\n.B %d\n%s\n", row.code, Roff(row.meaning))
+	b.WriteString(".SH EXIT STATUS\n")
+	for _, row := range ExitCodes {
+		fmt.Fprintf(&b, ".TP\n.B %d\n%s\n", row.Code, Roff(row.Meaning))
 	}
 	b.WriteString(".SH FILES\n" + Roff(manFiles) + "\n")
-	b.WriteString(".SH SEE ALSO\nThe README of git\\-ralph; docs/events.md for the \\-\\-json events and the [hooks] input; \\fBgit ralph demo\\fR.\n")
+	b.WriteString(".SH SEE ALSO\nThe README of git\\-ralph; docs/events.md for the \\-\\-json events and the [hooks] input; docs/help\\-json.md for git ralph help \\-\\-json; \\fBgit ralph demo\\fR.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -94,21 +94,4 @@ func Roff(text string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// exitCodeTable documents `git ralph loop`'s exit codes, in the man page and the README.
-var exitCodeTable = []struct {
-	code    int
-	meaning string
-}{
-	{0, "success: the agent signalled <promise>SUCCESS</promise>, or the --until command passed (with a judge, after its PASS)"},
-	{1, "aborted: the consecutive-error threshold was hit; the agent cannot run; a configuration or usage error before any iteration; or an error that stopped the loop"},
-	{2, "max iterations reached"},
-	{3, "idle: --idle-threshold iterations in a row changed nothing in git"},
-	{4, "stopped by a usage limit it would not wait out (the next run resumes)"},
-	{5, "budget reached: max_cost, max_tokens or daily_max_cost"},
-	{6, "stagnation: the same attempt repeated"},
-	{7, "a workflow waits for approval (git ralph workflow run)"},
-	{75, "busy: another loop holds this work tree's lock"},
-	{130, "interrupted: SIGINT, SIGTERM, SIGHUP or git ralph cancel"},
 }
