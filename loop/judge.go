@@ -127,7 +127,7 @@ func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, 
 		j.Ran, j.Error = true, "the judge failed with "+exitReason(res.ExitCode)+judgeWords(read.Error)
 	default:
 		j.Ran = true
-		j.Verdict, j.Reasons, err = parseVerdict(string(withoutEcho([]byte(read.Said), prompt)))
+		j.Verdict, j.Reasons, err = parseVerdict(withoutEcho(read.Said, prompt))
 		if err != nil {
 			j.Error = err.Error()
 		}
