@@ -25,95 +25,57 @@ const (
 	SavedDiffFileLines = 20_000
 )
 
-// errBigFiles stops the first `git diff` when some files are too big to diff in full.
-var errBigFiles = errors.New("files too big to diff in full")
-
 // errCapped stops `git diff` when the patch has reached its bound.
 var errCapped = errors.New("the diff reached its bound")
 
 // DiffCounted writes the unified diff between two trees to w, as Diff does but bounded (see
-// SavedDiffBytes), and returns the whole change's counts, as DiffStat does. A change of
-// ordinary size takes one git process (`git diff --numstat -z -p`); one with files too big
-// to diff in full takes a second, for the patch of the others.
+// SavedDiffBytes), and returns the whole change's counts, as DiffStat does. It takes two
+// git processes: `git diff --numstat -z`, then `git diff -p` without the files too big to
+// diff in full. (One `git diff --numstat -p` reads and diffs every file twice, once for
+// the counts and once for the patch, and shows its counts only once it has started on
+// the patch: too late to leave a huge file out.)
 func DiffCounted(ctx context.Context, dir, from, to string, w io.Writer) (Changes, error) {
+	var numstat strings.Builder
+	args := append(append([]string{"diff", "--numstat", "-z"}, diffArgs...), from, to, "--")
+	if err := gitTo(ctx, dir, nil, nil, &numstat, args...); err != nil {
+		return Changes{}, fmt.Errorf("counting the changes from %s to %s: %w", from, to, err)
+	}
+	files, err := parseNumstatFiles(numstat.String())
+	if err != nil || len(files) == 0 {
+		return sum(files), err
+	}
 	patch := &cappedPatch{w: w, room: SavedDiffBytes}
-	split := &numstatSplitter{patch: patch}
-	args := append(append([]string{"diff", "--numstat", "-z", "-p"}, diffArgs...), from, to, "--")
-	err := gitTo(ctx, dir, nil, nil, split, args...)
-	if err != nil && !errors.Is(err, errBigFiles) && !errors.Is(err, errCapped) {
-		return Changes{}, fmt.Errorf("diffing %s to %s: %w", from, to, err)
-	}
-	files, perr := parseNumstatFiles(split.numstat.String())
-	if perr != nil {
-		return Changes{}, perr
-	}
-	if errors.Is(err, errBigFiles) {
-		err = diffLeavingOut(ctx, dir, from, to, files, patch)
-	}
-	if err == nil || errors.Is(err, errCapped) {
-		err = patch.finish(from, to, files)
-	}
-	return sum(files), err
-}
-
-// diffLeavingOut writes, to patch, a line for each file too big to diff in full, then the
-// diff of the others.
-func diffLeavingOut(ctx context.Context, dir, from, to string, files []fileCount, patch *cappedPatch) error {
-	args := append(append([]string{"diff", "-p"}, diffArgs...), from, to, "--", ":(top)")
-	for _, f := range files {
-		if f.big() {
-			patch.left++
-			line := fmt.Sprintf("git-ralph: %q: %d lines added, %d deleted: too many (over %d) to show here; `git diff %s %s -- %q` shows them\n",
-				f.path, f.added, f.deleted, SavedDiffFileLines, from, to, f.path)
-			if _, err := io.WriteString(patch.w, line); err != nil {
-				return err
-			}
-			args = append(args, ":(top,exclude,literal)"+f.path)
-		}
+	args = append(append([]string{"diff", "-p"}, diffArgs...), from, to, "--")
+	args, err = leaveOut(files, from, to, patch, args)
+	if err != nil {
+		return sum(files), err
 	}
 	if err := gitTo(ctx, dir, nil, nil, patch, args...); err != nil && !errors.Is(err, errCapped) {
-		return fmt.Errorf("diffing %s to %s: %w", from, to, err)
+		return sum(files), fmt.Errorf("diffing %s to %s: %w", from, to, err)
 	}
-	return nil
+	return sum(files), patch.finish(from, to, files)
 }
 
-// numstatSplitter takes the output of `git diff --numstat -z -p`: the numstat records, each
-// ending in NUL, then one more NUL, then the patch. It keeps the records and streams the
-// patch to its writer; when a record names a file too big to diff in full, it stops git
-// (errBigFiles) before the patch.
-type numstatSplitter struct {
-	numstat bytes.Buffer
-	patch   io.Writer
-	inPatch bool
-}
-
-func (s *numstatSplitter) Write(p []byte) (int, error) {
-	if s.inPatch {
-		return s.patch.Write(p)
-	}
-	n := len(p)
-	s.numstat.Write(p)
-	all := s.numstat.Bytes()
-	end := bytes.Index(all, []byte{0, 0})
-	if end < 0 {
-		return n, nil
-	}
-	rest := bytes.Clone(all[end+2:])
-	s.numstat.Truncate(end + 1)
-	s.inPatch = true
-	files, err := parseNumstatFiles(s.numstat.String())
-	if err != nil {
-		return 0, err
-	}
+// leaveOut writes, to patch, a line for each file too big to diff in full, and returns the
+// diff's arguments with pathspecs that leave those files out.
+func leaveOut(files []fileCount, from, to string, patch *cappedPatch, args []string) ([]string, error) {
+	var out []string
 	for _, f := range files {
-		if f.big() {
-			return 0, errBigFiles
+		if !f.big() {
+			continue
 		}
+		patch.left++
+		line := fmt.Sprintf("git-ralph: %q: %d lines added, %d deleted: too many (over %d) to show here; `git diff %s %s -- %q` shows them\n",
+			f.path, f.added, f.deleted, SavedDiffFileLines, from, to, f.path)
+		if _, err := io.WriteString(patch.w, line); err != nil {
+			return nil, err
+		}
+		out = append(out, ":(top,exclude,literal)"+f.path)
 	}
-	if _, err := s.patch.Write(rest); err != nil {
-		return 0, err
+	if len(out) == 0 {
+		return args, nil
 	}
-	return n, nil
+	return append(append(args, ":(top)"), out...), nil
 }
 
 // cappedPatch passes a patch on to w file by file, holding each file's part until the next

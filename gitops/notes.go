@@ -38,6 +38,11 @@ func AppendNote(ctx context.Context, dir, ref, commit, text string) error {
 	if err := appendNoteQuick(ctx, dir, ref, commit, text); !errors.Is(err, errNotQuick) {
 		return err
 	}
+	return appendNoteGit(ctx, dir, ref, commit, text)
+}
+
+// appendNoteGit is AppendNote with `git notes append` on a scratch ref.
+func appendNoteGit(ctx context.Context, dir, ref, commit, text string) error {
 	return swapNotes(ctx, dir, ref, "git-ralph: note "+commit, func(scratch string) error {
 		_, err := notesGit(ctx, dir, strings.NewReader(text), "notes", "--ref="+scratch, "append", "-F", "-", commit)
 		return err
