@@ -95,21 +95,26 @@ func (c *cappedPatch) Write(p []byte) (int, error) {
 	if c.capped {
 		return 0, errCapped
 	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	from := max(1, len(c.pending)-len(fileHeader)+1) // the earlier writes were searched
 	c.pending = append(c.pending, p...)
 	start := 0
-	for start+1 < len(c.pending) {
-		i := bytes.Index(c.pending[start+1:], fileHeader)
+	for {
+		i := bytes.Index(c.pending[from:], fileHeader)
 		if i < 0 {
 			break
 		}
-		end := start + 1 + i + 1 // just after the newline that ends the file's part
+		end := from + i + 1 // just after the newline that ends the file's part
 		if err := c.flush(c.pending[start:end]); err != nil {
 			return 0, err
 		}
-		start = end
+		start, from = end, end+1
 	}
 	c.pending = append(c.pending[:0], c.pending[start:]...)
-	if int64(len(c.pending)) > c.room {
+	// its end may hold the start of the next file's header, not yet seen whole
+	if int64(len(c.pending)-len(fileHeader)+1) > c.room {
 		c.capped = true
 		return 0, errCapped
 	}

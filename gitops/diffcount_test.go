@@ -88,3 +88,27 @@ func TestDiffCountedStopsAtItsBound(t *testing.T) {
 		t.Errorf("git apply --stat of the saved diff: %q", stat)
 	}
 }
+
+// The patch is cut at file boundaries however git's output is split into writes.
+func TestCappedPatchFindsFilesAcrossWrites(t *testing.T) {
+	part := func(name string) string {
+		return "diff --git a/" + name + " b/" + name + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + name + "\n@@ -0,0 +1 @@\n+diff --git inside a line\n"
+	}
+	whole := part("a") + part("b") + part("c")
+	for _, size := range []int{1, 7, 12, len(whole)} {
+		var out strings.Builder
+		c := &cappedPatch{w: &out, room: int64(len(part("a")) + len(part("b")))}
+		for rest := whole; rest != "" && !c.capped; {
+			n := min(size, len(rest))
+			c.Write([]byte(rest[:n]))
+			rest = rest[n:]
+		}
+		if err := c.finish("X", "Y", make([]fileCount, 3)); err != nil {
+			t.Fatal(err)
+		}
+		want := part("a") + part("b") + "git-ralph: the diff stops here, at 4 MiB: 1 more changed files are not shown; `git diff X Y` shows the whole change\n"
+		if out.String() != want || c.shown != 2 {
+			t.Errorf("writes of %d bytes: %d files shown, got\n%s", size, c.shown, out.String())
+		}
+	}
+}
