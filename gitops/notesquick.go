@@ -48,9 +48,10 @@ func appendNoteQuick(ctx context.Context, dir, ref, commit, text string) error {
 			return err
 		}
 		err = SwapRef(ctx, dir, ref, tip, old, "notes: Notes added by 'git notes append'")
-		if !errors.Is(err, ErrRefMoved) || attempt == noteAttempts || ctx.Err() != nil {
+		if err == nil || attempt == noteAttempts || ctx.Err() != nil {
 			return err
 		}
+		// moved by another writer, or locked by one right now: again, a moment later
 		time.Sleep(noteRetryPause())
 	}
 }

@@ -3,8 +3,11 @@ package gitops
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The notes AppendNote writes in process are the ones `git notes append` writes: the same
@@ -104,5 +107,34 @@ func TestCountMadeAsCountAhead(t *testing.T) {
 	}
 	if n, ok := countLinear(dir, base, line); !ok || n != 3 {
 		t.Errorf("three commits in a line were not counted in process: %d, %v", n, ok)
+	}
+}
+
+// A notes ref locked by another writer at that moment (git's ref.lock file) is waited for,
+// not given up on: the note lands once the lock is gone.
+func TestAppendNoteWaitsForALockedRef(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	head := run(t, dir, "rev-parse", "HEAD")
+	if err := AppendNote(ctx, dir, testNotes, head, "first\n"); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(dir, ".git", testNotes+".lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		time.Sleep(150 * time.Millisecond)
+		os.Remove(lock)
+	}()
+	err := AppendNote(ctx, dir, testNotes, head, "second\n")
+	<-released
+	if err != nil {
+		t.Fatalf("the note was not written after the lock went: %v", err)
+	}
+	if got := noteOf(t, dir, head); got != "first\n\nsecond\n" {
+		t.Errorf("note = %q", got)
 	}
 }
