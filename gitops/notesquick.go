@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -39,8 +40,8 @@ func appendNoteQuick(ctx context.Context, dir, ref, commit, text string) error {
 		return err
 	}
 	s, err := newShield(ctx, dir)
-	if err != nil {
-		return errNotQuick
+	if err != nil || configMentions(filepath.Dir(s.objects), "sharedrepository") {
+		return errNotQuick // a shared repository's objects get group permissions from git
 	}
 	for attempt := 1; ; attempt++ {
 		old, tip, err := buildNote(repo, s, ref, commit, text, who)

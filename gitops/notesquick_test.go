@@ -138,3 +138,22 @@ func TestAppendNoteWaitsForALockedRef(t *testing.T) {
 		t.Errorf("note = %q", got)
 	}
 }
+
+// A shared repository's notes objects are group-writable, as git writes them there.
+func TestAppendNoteInASharedRepository(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	run(t, dir, "config", "core.sharedRepository", "group")
+	head := run(t, dir, "rev-parse", "HEAD")
+	if err := AppendNote(ctx, dir, testNotes, head, "shared\n"); err != nil {
+		t.Fatal(err)
+	}
+	blob := run(t, dir, "rev-parse", testNotes+":"+head)
+	info, err := os.Stat(filepath.Join(dir, ".git", "objects", blob[:2], blob[2:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm()&0o040 == 0 {
+		t.Errorf("the note's blob has mode %v in a shared repository", info.Mode().Perm())
+	}
+}
