@@ -4,6 +4,10 @@
 # a large output next to a tiny one (see docs/benchmarks.md).
 #
 #   bench/capture.sh [SIZE_MB]     SIZE_MB: MiB the agent prints (default 1024)
+#   BASELINE=REV bench/capture.sh  also git-ralph as of commit REV, its peak RSS measured
+#                                  alternately with the checkout's build
+#
+# Exit status 1 when git-ralph's peak RSS for SIZE_MB of output is above 32 MiB.
 #
 # Needs only Go, git and coreutils: the wall time and the peak RSS come from
 # bench/peakrss, a small Go program built along with git-ralph.
@@ -23,6 +27,7 @@ if [ "$rev" != unknown ] && ! git diff --quiet HEAD -- . ':!bench' ':!docs'; the
 fi
 . bench/lib.sh
 build_tools peakrss
+build_baseline
 if [ -e "$(git --exec-path)/git-ralph" ]; then
 	echo "warning: 'git ralph' runs $(git --exec-path)/git-ralph, not the one just built" >&2
 fi
@@ -83,6 +88,7 @@ while [ $i -lt $runs ]; do
 	i=$((i + 1))
 	echo "run $i/$runs: peak RSS, $size_mb MiB of output..." >&2
 	measure rss-big git-ralph loop --max 1 --agent-cmd "$big"
+	[ -z "$base" ] || measure rss-base "$base" loop --max 1 --agent-cmd "$big"
 done
 
 cat_us=$(median cat 2)
@@ -108,3 +114,12 @@ stream: $size_mb MiB (\`yes | head -c\`) + the SUCCESS tag; medians of $runs run
 | $size_mb MiB of output | $(mib "$big_kib") MiB |
 | difference (output buffer: 10 MiB) | $(mib $((big_kib - tiny_kib))) MiB |
 EOF
+if [ -n "$base" ]; then
+	echo "| $size_mb MiB of output, git-ralph at $BASELINE | $(mib "$(median rss-base 1)") MiB |"
+fi
+echo
+if [ "$big_kib" -gt $((32 * 1024)) ]; then
+	echo "Target (peak RSS at most 32 MiB for $size_mb MiB of output): NOT met"
+	exit 1
+fi
+echo "Target (peak RSS at most 32 MiB for $size_mb MiB of output): met"

@@ -10,6 +10,8 @@
 #               commits nothing: the work tree stays dirty
 #
 #   bench/iteration.sh [ITERATIONS]     default 20
+#   BASELINE=REV bench/iteration.sh     also git-ralph as of commit REV, measured in turn
+#                                       with the other two
 set -eu
 
 iterations=${1:-20}
@@ -18,6 +20,7 @@ case $iterations in '' | *[!0-9]* | 0*) echo "usage: bench/iteration.sh [ITERATI
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 build_tools
+build_baseline
 export PATH GIT_CONFIG_NOSYSTEM=1 HOME="$tmp"
 git config --global user.name bench
 git config --global user.email bench@example.com
@@ -74,6 +77,11 @@ ralph_loop() {
 	git ralph loop --fresh --quiet --max "$2" --idle-threshold 0 --agent-cmd "sh $tmp/agent $1" 2>/dev/null || [ $? -eq 2 ]
 }
 
+# base_loop AGENT N: the same with git-ralph as of $BASELINE.
+base_loop() {
+	"$base" loop --fresh --quiet --max "$2" --idle-threshold 0 --agent-cmd "sh $tmp/agent $1" 2>/dev/null || [ $? -eq 2 ]
+}
+
 # time_per_iteration AGENT LOOP: microseconds per iteration of LOOP over $iterations, wall
 # time and CPU time. It runs in a subshell ($(...)), whose CPU time and its children's
 # (every process it waited for, and theirs: git-ralph, git, the agent) start at zero; the
@@ -113,6 +121,13 @@ while [ $r -lt "$runs" ]; do
 		echo "run $r, $c: shell loop $(ms "$1") ms/iteration (CPU $(ms "$2") ms), git-ralph $(ms "$3") ms/iteration (CPU $(ms "$4") ms)" >&2
 		echo "$1 $3" >>"$tmp/results.$c"
 		echo "$2 $4" >>"$tmp/cpu.$c"
+		if [ -n "$base" ]; then
+			reset_repo
+			set -- "$@" $(time_per_iteration "$c" base_loop)
+			echo "run $r, $c: git-ralph at $BASELINE $(ms "$5") ms/iteration (CPU $(ms "$6") ms)" >&2
+			echo "$1 $5" >>"$tmp/results-base.$c"
+			echo "$2 $6" >>"$tmp/cpu-base.$c"
+		fi
 	done
 done
 reset_repo
@@ -139,3 +154,9 @@ table() {
 }
 table "wall time per iteration" results
 table "CPU time per iteration" cpu
+if [ -n "$base" ]; then
+	echo
+	echo "git-ralph at $BASELINE, measured in turn with the two above:"
+	table "wall time per iteration" results-base
+	table "CPU time per iteration" cpu-base
+fi

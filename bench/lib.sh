@@ -16,3 +16,18 @@ build_tools() {
 	PATH="$tmp/bin:$PATH"
 	export PATH
 }
+
+# build_baseline: when BASELINE names a commit of this repository, git-ralph as of that
+# commit is built into $tmp/base/git-ralph, for the scripts that measure it beside the
+# checkout's build in the same run, alternating (the machine's load moves between runs).
+# $base is that binary, or empty.
+build_baseline() {
+	base=
+	[ -n "${BASELINE:-}" ] || return 0
+	echo "building git-ralph at $BASELINE (the baseline)..." >&2
+	mkdir "$tmp/base-src"
+	git archive "$BASELINE" | tar -x -C "$tmp/base-src"
+	(cd "$tmp/base-src" && go build -o "$tmp/base/git-ralph" ./cmd/git-ralph)
+	rm -rf "$tmp/base-src"
+	base="$tmp/base/git-ralph"
+}

@@ -176,30 +176,8 @@ func DiffStat(ctx context.Context, dir, from, to string) (Changes, error) {
 // the counts of a binary file. A rename or copy, should one appear, is "added\tdeleted\t\0"
 // followed by the old and the new path.
 func parseNumstat(out string) (Changes, error) {
-	var c Changes
-	fields := strings.Split(out, "\x00")
-	for i := 0; i < len(fields); i++ {
-		if fields[i] == "" {
-			continue
-		}
-		added, rest, ok1 := strings.Cut(fields[i], "\t")
-		deleted, path, ok2 := strings.Cut(rest, "\t")
-		if !ok1 || !ok2 {
-			return Changes{}, fmt.Errorf("reading git diff --numstat: unexpected record %q", fields[i])
-		}
-		if path == "" {
-			i += 2
-		}
-		a, err1 := lineCount(added)
-		d, err2 := lineCount(deleted)
-		if err := errors.Join(err1, err2); err != nil {
-			return Changes{}, fmt.Errorf("reading git diff --numstat: %w", err)
-		}
-		c.Files++
-		c.Insertions += a
-		c.Deletions += d
-	}
-	return c, nil
+	files, err := parseNumstatFiles(out)
+	return sum(files), err
 }
 
 func lineCount(s string) (int, error) {

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -31,8 +32,17 @@ const scratchNotes = "refs/notes/ralph-scratch/"
 // AppendNote adds text to the note of commit in ref (a full ref under refs/notes/), after
 // the note already there with a blank line between, the way `git notes append` does.
 // Writers at once (two loops of one repository) both land: a writer that lost the race
-// builds its note again on the new tip.
+// builds its note again on the new tip. The note is built in process where it can be
+// (appendNoteQuick), else with `git notes` on a scratch ref.
 func AppendNote(ctx context.Context, dir, ref, commit, text string) error {
+	if err := appendNoteQuick(ctx, dir, ref, commit, text); !errors.Is(err, errNotQuick) {
+		return err
+	}
+	return appendNoteGit(ctx, dir, ref, commit, text)
+}
+
+// appendNoteGit is AppendNote with `git notes append` on a scratch ref.
+func appendNoteGit(ctx context.Context, dir, ref, commit, text string) error {
 	return swapNotes(ctx, dir, ref, "git-ralph: note "+commit, func(scratch string) error {
 		_, err := notesGit(ctx, dir, strings.NewReader(text), "notes", "--ref="+scratch, "append", "-F", "-", commit)
 		return err
@@ -75,9 +85,13 @@ func swapNotes(ctx context.Context, dir, ref, reason string, change func(scratch
 			return err
 		}
 		// moved by another writer, or locked by one right now: again, a moment later
-		time.Sleep(time.Duration(5+rand.IntN(45)) * time.Millisecond)
+		time.Sleep(noteRetryPause())
 	}
 }
+
+// noteRetryPause is how long a notes writer that lost the race waits before it builds
+// its change again: a moment, random so that two writers do not meet again.
+func noteRetryPause() time.Duration { return time.Duration(5+rand.IntN(45)) * time.Millisecond }
 
 // scratchRef names a fresh scratch ref for this process.
 func scratchRef() string {

@@ -104,7 +104,7 @@ func (r *runner) attempts(ctx context.Context, i int, it *iterationRecord, promp
 		if a.read.Account != "" {
 			r.account, r.journal.state.AgentAccount = a.read.Account, a.read.Account
 		}
-		a.promise = ScanPromise(withoutEcho([]byte(a.read.Said), prompt))
+		a.promise = ScanPromise(withoutEcho(a.read.Said, prompt))
 		a.final = finalWords(a.read.Final, prompt)
 		a.add(n, res, a.read)
 		r.spend(res, a.read.Usage)

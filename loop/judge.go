@@ -127,7 +127,7 @@ func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, 
 		j.Ran, j.Error = true, "the judge failed with "+exitReason(res.ExitCode)+judgeWords(read.Error)
 	default:
 		j.Ran = true
-		j.Verdict, j.Reasons, err = parseVerdict(string(withoutEcho([]byte(read.Said), prompt)))
+		j.Verdict, j.Reasons, err = parseVerdict(withoutEcho(read.Said, prompt))
 		if err != nil {
 			j.Error = err.Error()
 		}
@@ -256,12 +256,15 @@ func (r *runner) iterationDiff(ctx context.Context, before gitops.Checkpoint) (s
 	}
 	var diff capped
 	diff.limit = judgeDiffBytes
-	if err := gitops.Diff(ctx, r.cfg.Dir, before.Tree, now.Tree, &diff); err != nil {
+	// bounded as the saved diff is: a huge change costs about its `git diff --stat`
+	changes, err := gitops.DiffCounted(ctx, r.cfg.Dir, before.Tree, now.Tree, &diff)
+	if err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}
 	text, left := diff.text()
 	if left > 0 {
-		return text, fmt.Sprintf("(The diff is cut here: %s more of it is left out. Judge from what is shown and say so if it is not enough.)", units.Size(left))
+		return text, fmt.Sprintf("(The diff is cut here, after %s; the whole change is %d files, %d lines added and %d deleted. Judge from what is shown and say so if it is not enough.)",
+			units.Size(int64(len(text))), changes.Files, changes.Insertions, changes.Deletions)
 	}
 	return text, ""
 }

@@ -24,7 +24,7 @@ func (r *runner) note(ctx context.Context, rec history.Record) string {
 	if after == "" || after == before {
 		return ""
 	}
-	made, err := gitops.CountAhead(ctx, r.cfg.Dir, before, after)
+	made, err := gitops.CountMade(ctx, r.cfg.Dir, before, after)
 	if err != nil || made == 0 {
 		return ""
 	}

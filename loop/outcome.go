@@ -1,9 +1,9 @@
 package loop
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
+	"strings"
 	"syscall"
 
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -11,8 +11,8 @@ import (
 
 // The promise tags an agent prints to say it is done or blocked. Exact and case-sensitive.
 var (
-	successTag = []byte("<promise>SUCCESS</promise>")
-	failureTag = []byte("<promise>FAILURE</promise>")
+	successTag = "<promise>SUCCESS</promise>"
+	failureTag = "<promise>FAILURE</promise>"
 )
 
 // Promise is what the agent's output signalled.
@@ -25,9 +25,10 @@ const (
 	PromiseBoth    Promise = "SUCCESS+FAILURE"
 )
 
-// ScanPromise finds the promise tags in the kept output.
-func ScanPromise(output []byte) Promise {
-	success, failure := bytes.Contains(output, successTag), bytes.Contains(output, failureTag)
+// ScanPromise finds the promise tags in the kept output. It reads a string, as the agent's
+// report holds it: converting up to max_output_buffer back to bytes would copy it again.
+func ScanPromise(output string) Promise {
+	success, failure := strings.Contains(output, successTag), strings.Contains(output, failureTag)
 	switch {
 	case success && failure:
 		return PromiseBoth
@@ -42,11 +43,11 @@ func ScanPromise(output []byte) Promise {
 // withoutEcho removes the prompt from the agent's output where the agent printed it
 // back (some CLIs echo their input): the default prompts quote both tags, and an echo
 // must not count as the agent's own word.
-func withoutEcho(output []byte, prompt string) []byte {
-	if prompt == "" || !bytes.Contains(output, []byte(prompt)) {
+func withoutEcho(output, prompt string) string {
+	if prompt == "" || !strings.Contains(output, prompt) {
 		return output
 	}
-	return bytes.ReplaceAll(output, []byte(prompt), nil)
+	return strings.ReplaceAll(output, prompt, "")
 }
 
 // Outcome is how one iteration ended.

@@ -24,7 +24,7 @@ func TestScanPromise(t *testing.T) {
 		{"<Promise>Success</Promise>", PromiseNone},
 	}
 	for _, tt := range tests {
-		if got := ScanPromise([]byte(tt.output)); got != tt.want {
+		if got := ScanPromise(tt.output); got != tt.want {
 			t.Errorf("ScanPromise(%q) = %q, want %q", tt.output, got, tt.want)
 		}
 	}

@@ -24,8 +24,8 @@ const finalKept = 4 * finalBytes
 func finalWords(final, prompt string) string {
 	// an echo that reaches into the last finalKept bytes lies wholly in this window
 	window := final[max(0, len(final)-finalKept-len(prompt)):]
-	words := withoutEcho([]byte(window), prompt)
-	return tailLines(string(words[max(0, len(words)-finalKept):]), finalLines, finalBytes)
+	words := withoutEcho(window, prompt)
+	return tailLines(words[max(0, len(words)-finalKept):], finalLines, finalBytes)
 }
 
 // failure is what a failed validation said, for the stagnation check: its result and the

@@ -22,7 +22,7 @@ func (r *reading) finish(exitCode int) Report {
 		// test output it shows mention ECONNRESET or a 503 often enough.
 		r.rep.Said = string(r.output)
 		r.rep.Final = r.rep.Said
-		r.other = strings.Split(string(r.output), "\n")
+		r.other = strings.Split(r.rep.Said, "\n") // the lines share Said's copy
 		r.fromText(r.other, exitCode != 0)
 	}
 	r.noticed()
@@ -81,11 +81,11 @@ func (r *reading) exitStatus(code int) {
 // usage text ("Unknown arguments: …", then "Usage: gemini [options]"), so it lies
 // beyond the last lines; opencode prints the usage alone.
 func (r *reading) usageError() {
-	line, ok := usageLine(string(r.output))
+	line, ok := usageLine(r.rep.Said) // the output, as finish read it: no second copy
 	if !ok {
 		return
 	}
-	head := strings.SplitN(string(r.output), "\n", headLines+1)
+	head := strings.SplitN(r.rep.Said, "\n", headLines+1)
 	if s := findSignals(head[:min(len(head), headLines)]); s.fatal != "" {
 		r.fatal(s.fatal)
 		return

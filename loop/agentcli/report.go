@@ -1,6 +1,9 @@
 package agentcli
 
-import "time"
+import (
+	"time"
+	"unsafe"
+)
 
 // Report is what one run of an agent printed, as far as the loop cares. At most one of
 // Limit, Transient and Fatal is set: Fatal wins over Limit, which wins over Transient.
@@ -104,8 +107,14 @@ func (p Preset) Read(output []byte, exitCode int, now time.Time) Report {
 // its exit code, since aider exits 0 after fatal API errors (Aider-AI/aider#5552).
 //
 // Usage comes from the command's ralph_usage lines (see UsageKey), whatever its exit code.
+//
+// Said and Final share output's memory instead of copying it, so output must not change
+// afterwards: it is an agent's kept output (up to max_output_buffer, 10 MiB by default),
+// which nothing writes once the agent has ended, and a copy would double what git-ralph
+// holds of a chatty agent's output (its peak memory, measured in bench/capture.sh).
 func ReadText(output []byte, exitCode int, now time.Time) Report {
-	rep := Report{Said: string(output), Final: string(output)}
+	said := unsafe.String(unsafe.SliceData(output), len(output))
+	rep := Report{Said: said, Final: said}
 	if exitCode != 0 {
 		rep = Preset{Format: Text}.Read(output, exitCode, now)
 	}

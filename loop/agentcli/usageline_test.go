@@ -1,6 +1,8 @@
 package agentcli
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,5 +56,21 @@ func TestUsageLineOnlyForCustomCommands(t *testing.T) {
 		if rep := p.Read(out, 0, time.Now()); rep.Usage.HasCost {
 			t.Errorf("preset %s took the ralph_usage line: %+v", name, rep.Usage)
 		}
+	}
+}
+
+// Reading a plain-text agent's kept output (10 MiB by default) does not copy it: a copy
+// (once two) came on top of the kept output in git-ralph's peak memory.
+func TestReadTextDoesNotCopyTheOutput(t *testing.T) {
+	output := []byte(strings.Repeat("a line of agent output\n", 1<<16) + "<promise>SUCCESS</promise>\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rep := ReadText(output, 0, time.Now())
+	runtime.ReadMemStats(&after)
+	if !strings.HasSuffix(rep.Said, "<promise>SUCCESS</promise>\n") || len(rep.Final) != len(output) {
+		t.Fatalf("ReadText lost the output: said %d bytes, final %d, of %d", len(rep.Said), len(rep.Final), len(output))
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(len(output))/4 {
+		t.Errorf("reading %d bytes of output allocated %d bytes", len(output), grew)
 	}
 }
