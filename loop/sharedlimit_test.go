@@ -43,16 +43,20 @@ func TestALimitIsSharedWithTheOtherLoopsOfTheSameAgent(t *testing.T) {
 	}
 	os.RemoveAll(store.Dir)
 
-	// a second loop that starts while the limit lasts waits for its reset, then runs once
-	store.Share(history.SharedLimit{Agent: "claude", Account: "login", Until: time.Now().Add(time.Second), Message: "You have hit your limit", From: first})
+	// a second loop that starts while the limit lasts waits for its reset, then runs once;
+	// its clock stands still at the moment the limit was shared, so that however long a
+	// busy machine takes to set up and start it, the limit still lasts when it looks, and
+	// its wait (a real timer) is the whole second
 	second := newRepo(t)
 	os.WriteFile(filepath.Join(second, "runs"), []byte("1"), 0o644) // its agent is not limited itself
 	cfg2 := config(second, limitedAgent(reset), 1)
 	cfg2.Agent = claudeReader(t)
 	cfg2.Limits, cfg2.LimitFrom = store, second
+	sharedAt := time.Now()
+	store.Share(history.SharedLimit{Agent: "claude", Account: "login", Until: sharedAt.Add(time.Second), Message: "You have hit your limit", From: first})
 	rec := &recorder{}
 	began := time.Now()
-	res, err := Run(context.Background(), cfg2, Deps{Reporter: rec})
+	res, err := Run(context.Background(), cfg2, Deps{Reporter: rec, Now: func() time.Time { return sharedAt }})
 	if err != nil || res.Status != StatusMaxIters {
 		t.Fatalf("second loop: %+v, %v", res, err)
 	}
