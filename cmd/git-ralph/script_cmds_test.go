@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
@@ -83,11 +84,25 @@ func processRunning(pid int) bool {
 	return i > 0 && i+2 < len(stat) && stat[i+2] != 'Z' && stat[i+2] != 'X'
 }
 
-// waitBound is how long waitfile, and waitexit without WITHIN, wait. It only bounds a
-// story that fails: one that passes waits no longer than its processes take. 10 s was
-// too short on a loaded machine (a best-of of two candidates took more than that to
-// reach its score command with a load average near 100, bestof_score_interrupt).
-const waitBound = 60 * time.Second
+// waitBound is how long waitfile, waitgrep, and waitexit without WITHIN, wait. It only
+// bounds a story that fails: one that passes waits no longer than its processes take. No
+// fixed time is long enough on a loaded machine: 10 s was not (a best-of of two candidates
+// took more than that to reach its score command with a load average near 100), nor 60 s
+// (two loops of two iterations each, worktrees and ledger_loops, with eight test runs on
+// two cores). So TestScripts sets it to what the test binary's -timeout leaves of its
+// time, less a minute for the story to say what it waited for before the binary panics.
+var waitBound = 60 * time.Second
+
+// setWaitBound sets waitBound from t's deadline; without one (-timeout 0) a story waits
+// for as long as its processes take.
+func setWaitBound(t *testing.T) {
+	deadline, ok := t.Deadline()
+	if !ok {
+		waitBound = 1<<63 - 1
+		return
+	}
+	waitBound = max(waitBound, time.Until(deadline)-time.Minute)
+}
 
 // waitfile FILE: wait up to waitBound until FILE exists and is not empty.
 func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
