@@ -4,7 +4,7 @@ package idle
 
 import "time"
 
-var started = time.Now()
+var cpuClockStart = time.Now()
 
 // cpuTime is the time on the clock where the processor time of the process cannot be read.
-func cpuTime() time.Duration { return time.Since(started) }
+func cpuTime() time.Duration { return time.Since(cpuClockStart) }
