@@ -61,8 +61,9 @@ func cmdRunning(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	alive := processRunning(pid)
 	// a process killed just now may not have been scheduled to die yet on a busy machine:
-	// "not running" gives it two seconds, which no leftover (they sleep for minutes) meets
-	for deadline := time.Now().Add(2 * time.Second); alive && neg && time.Now().Before(deadline); {
+	// "not running" gives it ten seconds, which no leftover meets (they sleep 30 s or more,
+	// from before the check)
+	for deadline := time.Now().Add(10 * time.Second); alive && neg && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		alive = processRunning(pid)
 	}
