@@ -254,7 +254,9 @@ func (b *background) signal(ts *testscript.TestScript, neg bool, args []string) 
 }
 
 // waitexit NAME CODE [WITHIN]: wait for a started program to exit with CODE, failing
-// if that takes longer than WITHIN (default waitBound).
+// if that takes longer than WITHIN (default waitBound). A story's WITHIN tells a stop
+// from a wait for what must not be waited for, so it is a fraction of that (60s for an
+// agent's sleep 300), never the seconds a stop takes, which a busy machine stretches.
 func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: waitexit NAME CODE [WITHIN]")
