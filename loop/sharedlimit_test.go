@@ -96,7 +96,7 @@ func TestALimitOfAnotherAccountOrAgentIsNotWaitedFor(t *testing.T) {
 	cfg.Agent = claudeReader(t)
 	cfg.Limits, cfg.LimitFrom = store, dir
 	began := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a wrong wait would last an hour
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a wrong wait would last an hour
 	defer cancel()
 	res, err := Run(ctx, cfg, Deps{})
 	if err != nil || res.Status != StatusMaxIters {
@@ -163,7 +163,7 @@ func TestALoopStartedLaterKnowsItsAccount(t *testing.T) {
 		t.Fatalf("saved account %q, want login", st.AgentAccount)
 	}
 	store.Share(history.SharedLimit{Agent: "claude", Account: "ANTHROPIC_API_KEY", Until: time.Now().Add(time.Hour), From: "/elsewhere"})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a wrong wait would last an hour
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a wrong wait would last an hour
 	defer cancel()
 	res, err := Run(ctx, cfg, Deps{})
 	if err != nil || res.Status != StatusMaxIters {
