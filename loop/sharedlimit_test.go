@@ -44,8 +44,10 @@ func TestALimitIsSharedWithTheOtherLoopsOfTheSameAgent(t *testing.T) {
 	os.RemoveAll(store.Dir)
 
 	// a second loop that starts while the limit lasts, on the same account (an earlier run
-	// of it learned it), waits for its reset, then runs once
-	store.Share(history.SharedLimit{Agent: "claude", Account: "login", Until: time.Now().Add(time.Second), Message: "You have hit your limit", From: first})
+	// of it learned it), waits for its reset, then runs once; its clock stands still at the
+	// moment the limit was shared, so that however long a busy machine takes to set up and
+	// start it, the limit still lasts when it looks, and its wait (a real timer) is the
+	// whole second
 	second := newRepo(t)
 	os.WriteFile(filepath.Join(second, "runs"), []byte("1"), 0o644) // its agent is not limited itself
 	if err := history.SaveState(second, history.State{Run: "earlier", AgentAccount: "login"}); err != nil {
@@ -54,9 +56,11 @@ func TestALimitIsSharedWithTheOtherLoopsOfTheSameAgent(t *testing.T) {
 	cfg2 := config(second, limitedAgent(reset), 1)
 	cfg2.Agent = claudeReader(t)
 	cfg2.Limits, cfg2.LimitFrom = store, second
+	sharedAt := time.Now()
+	store.Share(history.SharedLimit{Agent: "claude", Account: "login", Until: sharedAt.Add(time.Second), Message: "You have hit your limit", From: first})
 	rec := &recorder{}
 	began := time.Now()
-	res, err := Run(context.Background(), cfg2, Deps{Reporter: rec})
+	res, err := Run(context.Background(), cfg2, Deps{Reporter: rec, Now: func() time.Time { return sharedAt }})
 	if err != nil || res.Status != StatusMaxIters {
 		t.Fatalf("second loop: %+v, %v", res, err)
 	}
@@ -96,7 +100,7 @@ func TestALimitOfAnotherAccountOrAgentIsNotWaitedFor(t *testing.T) {
 	cfg.Agent = claudeReader(t)
 	cfg.Limits, cfg.LimitFrom = store, dir
 	began := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a wrong wait would last an hour
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a wrong wait would last an hour
 	defer cancel()
 	res, err := Run(ctx, cfg, Deps{})
 	if err != nil || res.Status != StatusMaxIters {
@@ -163,7 +167,7 @@ func TestALoopStartedLaterKnowsItsAccount(t *testing.T) {
 		t.Fatalf("saved account %q, want login", st.AgentAccount)
 	}
 	store.Share(history.SharedLimit{Agent: "claude", Account: "ANTHROPIC_API_KEY", Until: time.Now().Add(time.Hour), From: "/elsewhere"})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a wrong wait would last an hour
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a wrong wait would last an hour
 	defer cancel()
 	res, err := Run(ctx, cfg, Deps{})
 	if err != nil || res.Status != StatusMaxIters {

@@ -37,9 +37,12 @@ type chromium struct {
 
 // startChromium starts Debian's chromium headless on a profile of the test's and
 // connects to its page. Without chromium the test fails (CI installs it), unless
-// RALPH_BROWSER=skip.
+// RALPH_BROWSER=skip. -short skips it: a contributor's quick run needs no browser.
 func startChromium(t *testing.T) *chromium {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the dashboard's browser tests need headless Chromium; go test without -short runs them")
+	}
 	exe, err := exec.LookPath("chromium")
 	if err != nil {
 		if os.Getenv("RALPH_BROWSER") == "skip" {

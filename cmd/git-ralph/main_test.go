@@ -45,6 +45,7 @@ func storiesInParallel() {
 // temporary directory where `git ralph` (through git's own subcommand lookup) and fake
 // agents are on PATH.
 func TestScripts(t *testing.T) {
+	setWaitBound(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		Setup:               hermeticGit,

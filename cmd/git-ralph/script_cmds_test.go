@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
@@ -60,8 +61,9 @@ func cmdRunning(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	alive := processRunning(pid)
 	// a process killed just now may not have been scheduled to die yet on a busy machine:
-	// "not running" gives it two seconds, which no leftover (they sleep for minutes) meets
-	for deadline := time.Now().Add(2 * time.Second); alive && neg && time.Now().Before(deadline); {
+	// "not running" gives it ten seconds, which no leftover meets (they sleep 30 s or more,
+	// from before the check)
+	for deadline := time.Now().Add(10 * time.Second); alive && neg && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		alive = processRunning(pid)
 	}
@@ -83,11 +85,25 @@ func processRunning(pid int) bool {
 	return i > 0 && i+2 < len(stat) && stat[i+2] != 'Z' && stat[i+2] != 'X'
 }
 
-// waitBound is how long waitfile, and waitexit without WITHIN, wait. It only bounds a
-// story that fails: one that passes waits no longer than its processes take. 10 s was
-// too short on a loaded machine (a best-of of two candidates took more than that to
-// reach its score command with a load average near 100, bestof_score_interrupt).
-const waitBound = 60 * time.Second
+// waitBound is how long waitfile, waitgrep, and waitexit without WITHIN, wait. It only
+// bounds a story that fails: one that passes waits no longer than its processes take. No
+// fixed time is long enough on a loaded machine: 10 s was not (a best-of of two candidates
+// took more than that to reach its score command with a load average near 100), nor 60 s
+// (two loops of two iterations each, worktrees and ledger_loops, with eight test runs on
+// two cores). So TestScripts sets it to what the test binary's -timeout leaves of its
+// time, less a minute for the story to say what it waited for before the binary panics.
+var waitBound = 60 * time.Second
+
+// setWaitBound sets waitBound from t's deadline; without one (-timeout 0) a story waits
+// for as long as its processes take.
+func setWaitBound(t *testing.T) {
+	deadline, ok := t.Deadline()
+	if !ok {
+		waitBound = 1<<63 - 1
+		return
+	}
+	waitBound = max(waitBound, time.Until(deadline)-time.Minute)
+}
 
 // waitfile FILE: wait up to waitBound until FILE exists and is not empty.
 func cmdWaitfile(ts *testscript.TestScript, neg bool, args []string) {
@@ -238,7 +254,9 @@ func (b *background) signal(ts *testscript.TestScript, neg bool, args []string) 
 }
 
 // waitexit NAME CODE [WITHIN]: wait for a started program to exit with CODE, failing
-// if that takes longer than WITHIN (default waitBound).
+// if that takes longer than WITHIN (default waitBound). A story's WITHIN tells a stop
+// from a wait for what must not be waited for, so it is a fraction of that (60s for an
+// agent's sleep 300), never the seconds a stop takes, which a busy machine stretches.
 func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: waitexit NAME CODE [WITHIN]")

@@ -161,25 +161,35 @@ func TestUnfinished(t *testing.T) {
 // A score command that times out or is cancelled takes what it started with it.
 func TestRunScoreLeavesNoProcess(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
 	pidFile := dir + "/pid"
-	n, problem := runScore(ctx, dir, "sleep 300 & echo $! > "+pidFile+"; wait")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // cancelled once the command has started its child, however long that takes
+		for readPID(pidFile) <= 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	n, problem := runScore(ctx, dir, "sleep 300 & echo $! > "+pidFile+".new; mv "+pidFile+".new "+pidFile+"; wait")
 	if n != nil || problem == "" {
 		t.Fatalf("a cancelled score = %v, %q", n, problem)
 	}
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	for i := 0; i < 100 && alive(pid); i++ {
+	pid := readPID(pidFile)
+	// a busy machine may take a while to stop it: a minute, which its sleep 300 outlasts
+	for deadline := time.Now().Add(time.Minute); alive(pid) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if alive(pid) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("the score command's child %d still runs", pid)
 	}
+}
+
+// readPID is the pid written whole in file; 0 when there is none yet.
+func readPID(file string) int {
+	data, _ := os.ReadFile(file)
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
 }
 
 // alive reports whether pid runs: a zombie, killed and not yet reaped, does not.

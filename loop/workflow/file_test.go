@@ -208,7 +208,7 @@ func TestManyStagesAreRefusedAndTheMostAllowedOrderQuickly(t *testing.T) {
 		!strings.Contains(e.Hint(), "split") {
 		t.Fatalf("%d stages: %v", MaxStages+1, err)
 	}
-	start := time.Now()
+	start := cpuTime() // processor time: a busy machine's other processes do not count
 	w := mustParse(t, chain(MaxStages-1))
 	if got := w.Order(); len(got) != MaxStages || got[MaxStages-1].Name != fmt.Sprintf("s%d", MaxStages-1) {
 		t.Errorf("Order() has %d stages", len(got))
@@ -216,8 +216,8 @@ func TestManyStagesAreRefusedAndTheMostAllowedOrderQuickly(t *testing.T) {
 	if got := w.Dependents("s0"); len(got) != MaxStages-1 {
 		t.Errorf("Dependents(s0) has %d stages", len(got))
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("parsing and ordering %d stages took %v", MaxStages, d)
+	if d := cpuTime() - start; d > 2*time.Second {
+		t.Errorf("parsing and ordering %d stages took %v of processor time", MaxStages, d)
 	}
 }
 

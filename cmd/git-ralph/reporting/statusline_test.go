@@ -3,27 +3,33 @@ package reporting
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/git-ralph/git-ralph/loop"
 )
 
 // The wait's countdown ends with the wait: the same iteration then runs again with no
-// event to stop it, and it must not go on drawing over the agent's run.
+// event to stop it, and it must not go on drawing over the agent's run. The countdown
+// runs on synctest's clock, so that a busy machine cannot make it late.
 func TestLimitCountdownEndsWithTheWait(t *testing.T) {
-	var out syncBuffer
-	p := &Progress{w: &out, fancy: true, now: time.Now}
-	p.Report(loop.Waiting{Iteration: 1, Kind: "limit", Message: "limit", Until: time.Now().Add(200 * time.Millisecond)})
-	time.Sleep(400 * time.Millisecond)
-	drawn := out.String()
-	if !strings.HasSuffix(drawn, "\r\x1b[K") {
-		t.Fatalf("countdown not cleared at the end of the wait: %q", drawn)
-	}
-	time.Sleep(1200 * time.Millisecond)
-	if after := out.String(); after != drawn {
-		t.Errorf("countdown drawn after the wait ended: %q", strings.TrimPrefix(after, drawn))
-	}
-	p.ticking.stop()
+	synctest.Test(t, func(t *testing.T) {
+		var out syncBuffer
+		p := &Progress{w: &out, fancy: true, now: time.Now}
+		p.Report(loop.Waiting{Iteration: 1, Kind: "limit", Message: "limit", Until: time.Now().Add(200 * time.Millisecond)})
+		defer p.ticking.stop()
+		time.Sleep(400 * time.Millisecond)
+		synctest.Wait()
+		drawn := out.String()
+		if !strings.HasSuffix(drawn, "\r\x1b[K") {
+			t.Fatalf("countdown not cleared at the end of the wait: %q", drawn)
+		}
+		time.Sleep(1200 * time.Millisecond)
+		synctest.Wait()
+		if after := out.String(); after != drawn {
+			t.Errorf("countdown drawn after the wait ended: %q", strings.TrimPrefix(after, drawn))
+		}
+	})
 }
 
 // A warning written from another goroutine (a hook, a signal) while the status line is

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package idle
+
+import "time"
+
+var cpuClockStart = time.Now()
+
+// cpuTime is the time on the clock where the processor time of the process cannot be read.
+func cpuTime() time.Duration { return time.Since(cpuClockStart) }
