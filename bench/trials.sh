@@ -31,7 +31,7 @@
 # report one leftover), KEEP=1 (keep the scratch directory with every trial's logs).
 #
 # Each section prints a one-line summary on stdout, failed trials' details on stderr; the
-# exit status is 1 when any check failed. See docs/benchmarks.md.
+# exit status is 1 when any check failed. See docs/dev/benchmarks.md.
 set -u
 
 sections=${*:-hygiene kill orphans gc worktrees}
