@@ -16,7 +16,7 @@ import (
 
 // LoopCmd is `git ralph loop`.
 type LoopCmd struct {
-	Task                 string         `arg:"" optional:"" help:"The task, e.g. \"fix the failing tests\": it goes into the mode's prompt (see README, Tasks, promises and templates), or into a built-in prompt when PROMPT_<mode>.md does not exist. Saved with the run: a resumed run keeps it." placeholder:"TASK"`
+	Task                 string         `arg:"" optional:"" help:"The task, e.g. \"fix the failing tests\": it goes into the mode's prompt (see docs/guide/tasks-templates-workflows.md), or into a built-in prompt when PROMPT_<mode>.md does not exist. Saved with the run: a resumed run keeps it." placeholder:"TASK"`
 	TaskFile             string         `name:"task-file" help:"Read the task from FILE." placeholder:"FILE"`
 	Mode                 string         `help:"Mode: plan, build, or any NAME with a PROMPT_NAME.md (default: build)." placeholder:"MODE"`
 	Max                  *int           `help:"Stop after N iterations (default: 5)." placeholder:"N"`

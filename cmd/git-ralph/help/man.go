@@ -96,7 +96,7 @@ func Roff(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// exitCodeTable documents `git ralph loop`'s exit codes, in the man page and the README.
+// exitCodeTable documents `git ralph loop`'s exit codes, in the man page and docs/reference/exit-codes.md.
 var exitCodeTable = []struct {
 	code    int
 	meaning string
