@@ -35,7 +35,7 @@ const firstLoop = "git ralph loop --mode plan --max 1 --agent claude"
 type InitCmd struct {
 	Force    bool   `help:"Overwrite files that already exist."`
 	Template string `help:"Scaffold from a loop template (see 'git ralph templates'): PROMPT_build.md is its prompt, and .ralph/config.toml has its settings." placeholder:"NAME"`
-	Workflow string `help:"Scaffold a built-in workflow instead: hierarchy (plan → spec → phase → code, seed 002) as .ralph/workflows/NAME.toml and its prompts." placeholder:"NAME"`
+	Workflow string `help:"Scaffold a built-in workflow instead: hierarchy (plan → spec → phase → code) as .ralph/workflows/NAME.toml and its prompts." placeholder:"NAME"`
 }
 
 // scaffoldFile is one file init writes, relative to the repository root.
