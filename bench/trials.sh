@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reliability trials: the audit of issue 9 as a script that can be run again. Against the
+# Reliability trials: the reliability review as a script that can be run again. Against the
 # git-ralph built from this checkout, in scratch repositories, it runs
 #
 #   hygiene    TRIALS loops whose agent leaves children and grandchildren behind (background
