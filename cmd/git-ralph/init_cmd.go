@@ -24,7 +24,8 @@ var configTemplate string
 var specExample string
 
 // specExamplePath is the example init writes when specs/ has no specification yet, so
-// that the README's `$EDITOR specs/*.md` opens something and plan mode has a spec.
+// that the quick start's `$EDITOR specs/example.md` (init's own `$EDITOR specs/*.md`) opens
+// something and plan mode has a spec.
 var specExamplePath = filepath.Join("specs", "example.md")
 
 // firstLoop is the first loop to run on a repository, as the README, init and the demo
