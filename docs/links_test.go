@@ -175,3 +175,43 @@ func slug(heading string) string {
 func isLetter(r rune) bool {
 	return strings.ToUpper(string(r)) != strings.ToLower(string(r))
 }
+
+// docPath is a path of this directory as code, scripts and pages name it.
+var docPath = regexp.MustCompile(`\bdocs/[A-Za-z0-9_/.-]+\.(?:md|1|png)\b`)
+
+// TestNamedDocsExist: every docs/… page that the code, the scripts and the pages name
+// (in comments, messages, hints) exists, so that moving a page cannot leave a message
+// pointing at nothing. Test data is left out: it quotes other projects.
+func TestNamedDocsExist(t *testing.T) {
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || name == "testdata" || name == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".md", ".sh", ".toml", ".txt", ".1", "":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, named := range docPath.FindAllString(line, -1) {
+				if _, err := os.Stat(filepath.Join("..", filepath.FromSlash(named))); err != nil {
+					t.Errorf("%s:%d names %s, which does not exist", path, i+1, named)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
