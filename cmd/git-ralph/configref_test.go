@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 // UPDATE_DOCS=1 to rewrite it.
 func TestConfigReferenceIsCurrent(t *testing.T) {
 	var page bytes.Buffer
-	if err := config.WriteReference(&page, templateDescriptions(configTemplate)); err != nil {
+	if err := config.WriteReference(&page, templateDescriptions(configTemplate), loopFlagOf); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join("..", "..", "docs", "reference", "config.md")
@@ -84,4 +85,30 @@ func templateDescriptions(template string) func(string) string {
 		}
 	}
 	return func(key string) string { return desc[key] }
+}
+
+// loopFlagOf returns the flag of `git ralph loop` that sets a key, as the command hands
+// its flags to the config package: every flag of LoopCmd given at once, read back from
+// flags().
+func loopFlagOf(key string) string {
+	var c LoopCmd
+	v := reflect.ValueOf(&c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+			if f.Elem().Kind() == reflect.Bool {
+				f.Elem().SetBool(true)
+			}
+		case reflect.String:
+			f.SetString("1")
+		}
+	}
+	for _, fl := range c.flags() {
+		if fl.Key == key {
+			return fl.Name
+		}
+	}
+	return ""
 }

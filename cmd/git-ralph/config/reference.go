@@ -12,20 +12,21 @@ import (
 // WriteReference writes the reference page of the configuration keys
 // (docs/reference/config.md) in Markdown, from the key table itself, so that the page
 // cannot list a key the code lacks or miss one it has. describe returns the text that
-// explains a key (the comment above it in the config file init writes), or "".
-func WriteReference(w io.Writer, describe func(key string) string) error {
+// explains a key (the comment above it in the config file init writes), or ""; flag
+// returns the flag of `git ralph loop` that sets a top-level key, or "".
+func WriteReference(w io.Writer, describe, flag func(key string) string) error {
 	var b strings.Builder
 	b.WriteString(referenceIntro)
 	b.WriteString("\n## Top-level keys\n\n")
 	b.WriteString("Set in `.ralph/config.toml` or your user file `~/.config/git-ralph/config.toml`; " +
 		"those marked *any mode* may also be set in a `[modes.NAME]` table, for that mode only.\n\n")
-	writeKeyTable(&b, topSpecs, describe, true)
+	writeKeyTable(&b, topSpecs, describe, flag)
 	b.WriteString("\n## `[agents.NAME]`: changing a preset\n\n")
 	b.WriteString("NAME is a preset (`claude`, `codex`, …). Files only.\n\n")
-	writeKeyTable(&b, agentSpecs, func(key string) string { return describe("agents." + key) }, false)
+	writeKeyTable(&b, agentSpecs, func(key string) string { return describe("agents." + key) }, nil)
 	b.WriteString("\n## `[hooks]`: commands run on events\n\n")
 	b.WriteString("Each hook gets the event's JSON object on stdin (see [Events](events.md#event-hooks)). Files only.\n\n")
-	writeKeyTable(&b, hookSpecs, func(key string) string { return describe("hooks." + key) }, false)
+	writeKeyTable(&b, hookSpecs, func(key string) string { return describe("hooks." + key) }, nil)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -42,18 +43,20 @@ its top level) > your user file > the default below. ` + "`git ralph config`" + 
 with where it came from; the [configuration guide](../guide/configuration.md) explains the
 keys with examples.
 
-- **env**: the environment variable, which takes the value as a flag would (a list
-  comma-separated); *files only* keys have none, nor a flag.
+- **env**, **flag**: the environment variable, which takes the value as the flag does (a
+  list comma-separated), and the flag of ` + "`git ralph loop`" + `; *files only* keys have neither.
 - **bounded**: a repository's file may tighten your value but never loosen it (a cloned
   repository's files are not trusted to raise your limits).
 - **trust**: a command git-ralph runs (or a place it sends to); set in a repository's file,
   it runs only after you approved it with ` + "`git ralph trust`" + `.
 `
 
-// writeKeyTable writes one table of keys: name, type, default, env, flags, description.
-func writeKeyTable(b *strings.Builder, specs []spec, describe func(string) string, top bool) {
+// writeKeyTable writes one table of keys: name, type, default, and for the top-level keys
+// (flag set) their environment variable and flag; then the notes and the description.
+func writeKeyTable(b *strings.Builder, specs []spec, describe, flag func(string) string) {
+	top := flag != nil
 	if top {
-		b.WriteString("| key | type | default | env | | description |\n|---|---|---|---|---|---|\n")
+		b.WriteString("| key | type | default | env | flag | | description |\n|---|---|---|---|---|---|---|\n")
 	} else {
 		b.WriteString("| key | type | default | | description |\n|---|---|---|---|---|\n")
 	}
@@ -64,7 +67,11 @@ func writeKeyTable(b *strings.Builder, specs []spec, describe func(string) strin
 			if !s.fileOnly {
 				env = "`" + envName(s.key) + "`"
 			}
-			fmt.Fprintf(b, " %s |", env)
+			f := "—"
+			if name := flag(s.key); name != "" {
+				f = "`" + name + "`"
+			}
+			fmt.Fprintf(b, " %s | %s |", env, f)
 		}
 		fmt.Fprintf(b, " %s | %s |\n", strings.Join(marks(s, top), ", "), cell(describe(s.key)))
 	}
