@@ -215,3 +215,42 @@ func TestNamedDocsExist(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadmeExitCodesAreTheReferences: the README's short table of the loop's exit codes
+// lists the same codes as the reference page's full one.
+func TestReadmeExitCodesAreTheReferences(t *testing.T) {
+	short := tableCodes(t, filepath.Join("..", "README.md"), "## Exit codes")
+	full := tableCodes(t, filepath.Join("reference", "exit-codes.md"), "## Exit codes of `git ralph loop`")
+	if strings.Join(short, " ") != strings.Join(full, " ") {
+		t.Errorf("README.md's exit codes %v differ from reference/exit-codes.md's %v", short, full)
+	}
+}
+
+// tableCodes returns the first column of the first table under heading.
+func tableCodes(t *testing.T, page, heading string) []string {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("%s has no heading %q", page, heading)
+	}
+	var codes []string
+	inTable := false
+	for _, line := range strings.Split(section, "\n") {
+		if cells := strings.Split(line, "|"); len(cells) > 2 && strings.HasPrefix(line, "|") {
+			inTable = true
+			if code := strings.TrimSpace(cells[1]); code != "" && code != "code" && !strings.HasPrefix(code, "-") {
+				codes = append(codes, code)
+			}
+		} else if inTable {
+			break
+		}
+	}
+	if len(codes) == 0 {
+		t.Fatalf("%s: no table under %q", page, heading)
+	}
+	return codes
+}
