@@ -1,5 +1,6 @@
-// Package docs holds git-ralph's documentation; its test checks that the links between the
-// pages resolve, so that moving a section never leaves a reader at a dead end.
+// Package docs holds git-ralph's documentation; its tests check that the links between the
+// pages resolve and that every page the code names exists, so that moving a section never
+// leaves a reader at a dead end, and that the README's exit codes are the reference's.
 package docs
 
 import (

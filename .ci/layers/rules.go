@@ -71,6 +71,6 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"bench/...", "history"},
 	// tests of the real agent CLIs: they run the built binary, never import it
 	{"realagents", ""},
-	// the documentation; its test checks the links between the pages
+	// the documentation; its tests check the links between the pages
 	{"docs", ""},
 }
