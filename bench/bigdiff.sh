@@ -3,7 +3,7 @@
 # spends around the agent (the checkpoint, the saved diff and its counts, the record, the
 # refs), less what it spends around an agent that commits a one-line file (its cost of an
 # iteration, whatever the change), is set against `git diff --stat` of the same change,
-# timed in the same run; the target is at most 2x (see docs/benchmarks.md).
+# timed in the same run; the target is at most 2x (see docs/dev/benchmarks.md).
 #
 #   bench/bigdiff.sh [SIZE_MB...]       default: 1 84 500
 #   BASELINE=REV bench/bigdiff.sh       also git-ralph as of commit REV, in turn

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Output-capture benchmark: how fast git-ralph swallows an agent's output, next to
 # `cat > /dev/null` reading the same stream in the same run, and git-ralph's peak RSS for
-# a large output next to a tiny one (see docs/benchmarks.md).
+# a large output next to a tiny one (see docs/dev/benchmarks.md).
 #
 #   bench/capture.sh [SIZE_MB]     SIZE_MB: MiB the agent prints (default 1024)
 #   BASELINE=REV bench/capture.sh  also git-ralph as of commit REV, its peak RSS measured

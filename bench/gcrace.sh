@@ -1,6 +1,6 @@
 #!/bin/sh
 # gc at any moment: loops of dirty iterations while `git gc --prune=now` runs again and
-# again beside them (see docs/benchmarks.md). Each trial is a fresh repository of 200
+# again beside them (see docs/dev/benchmarks.md). Each trial is a fresh repository of 200
 # files and a loop of 10 iterations whose agent edits a tracked file and leaves a new
 # untracked one; it passes when the loop ends normally (exit 2, max iterations) with 10
 # records whose diffs each show that iteration's line.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Reading history as it grows: `git ralph history --diff N` and `git ralph history`
 # (the newest 20) with 10 recorded iterations against 5,000, in the same run
-# (see docs/benchmarks.md).
+# (see docs/dev/benchmarks.md).
 #
 #   bench/history.sh [RUNS]     RUNS: timed runs of each command (default 50)
 set -eu

@@ -2,7 +2,7 @@
 # Per-iteration overhead: everything git-ralph does around the agent (prompt, process
 # group, checkpoints, diff and record, refs, state) on a repository of 20,000 files,
 # next to a shell loop doing the minimum a Ralph loop does per iteration, measured in the
-# same run, interleaved (see docs/benchmarks.md). Three agents, the same in both loops:
+# same run, interleaved (see docs/dev/benchmarks.md). Three agents, the same in both loops:
 #
 #   idle        does nothing
 #   committing  appends a line to a tracked file and commits it

@@ -2,7 +2,7 @@
 # Loops in worktrees side by side: with an agent that takes 2 s per iteration and uses
 # little CPU (it sleeps, then commits one line), 4 loops in worktrees of their own must
 # complete at least 3.5x the iterations per minute of one loop, measured in the same run
-# against one loop as the baseline (see docs/benchmarks.md). Three ways, one after the
+# against one loop as the baseline (see docs/dev/benchmarks.md). Three ways, one after the
 # other, in one scratch repository:
 #
 #   one         git ralph loop --worktree one --max N

@@ -3,7 +3,7 @@
 # --validate true` of a one-commit branch (queue lock, journal, scratch worktree, merge,
 # validation, compare-and-swap, the main work tree brought along) against a plain
 # `git worktree add` + `git merge` + `git worktree remove` of the same branch, interleaved
-# in the same run (see docs/benchmarks.md). Then the same again for CPU time (user and
+# in the same run (see docs/dev/benchmarks.md). Then the same again for CPU time (user and
 # system, of each command and of every process it waited for, from wait4 through
 # bench/peakrss), which moves much less than the wall time on a machine shared with other
 # work; those rounds are not timed, since peakrss adds a process start to each command.

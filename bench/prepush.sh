@@ -2,7 +2,7 @@
 # What the pre-push hook costs when there is nothing to validate: `git push` to a local
 # bare remote with git-ralph's hook installed against the same push with no hook, and
 # `git-ralph pre-push` alone against `true` and git-ralph's bare start, all interleaved
-# in the same run (see docs/benchmarks.md).
+# in the same run (see docs/dev/benchmarks.md).
 #
 #   bench/prepush.sh [RUNS]     RUNS: timed runs of each (default 50)
 set -eu

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reliability trials: the audit of issue 9 as a script that can be run again. Against the
+# Reliability trials: the reliability review as a script that can be run again. Against the
 # git-ralph built from this checkout, in scratch repositories, it runs
 #
 #   hygiene    TRIALS loops whose agent leaves children and grandchildren behind (background
@@ -31,7 +31,7 @@
 # report one leftover), KEEP=1 (keep the scratch directory with every trial's logs).
 #
 # Each section prints a one-line summary on stdout, failed trials' details on stderr; the
-# exit status is 1 when any check failed. See docs/benchmarks.md.
+# exit status is 1 when any check failed. See docs/dev/benchmarks.md.
 set -u
 
 sections=${*:-hygiene kill orphans gc worktrees}

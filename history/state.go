@@ -57,7 +57,7 @@ func (r StopReason) Finished() bool {
 
 // State is the loop's state, persisted as .ralph/state.toml after every iteration so that a
 // restarted loop can resume and `git ralph status` can report without asking the loop. The
-// field names of seed 004 are kept as they are. Zero times are left out of the file.
+// field names are kept as the first version wrote them, so that an older file still reads. Zero times are left out of the file.
 type State struct {
 	SchemaVersion     int        `toml:"schema_version" json:"schema_version"`
 	Run               string     `toml:"run" json:"run"`

@@ -28,7 +28,7 @@ func TestWorkflowStateRoundTrip(t *testing.T) {
 		t.Errorf("read back %+v, want %+v", *p, *s)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".ralph", "workflow-state", "ship.toml")); err != nil {
-		t.Errorf("the state is not where the README says: %v", err)
+		t.Errorf("the state is not where docs/reference/files.md says: %v", err)
 	}
 }
 

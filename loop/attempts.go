@@ -256,7 +256,7 @@ func roughly(d time.Duration) string {
 	return s
 }
 
-// backoff is backoff_base·2^n, capped at backoff_max (seed 004: 2^n seconds up to 60 s).
+// backoff is backoff_base·2^n, capped at backoff_max (by default 2^n seconds up to 60 s).
 func (r *runner) backoff(n int) time.Duration {
 	base, limit := r.cfg.BackoffBase, r.backoffMax()
 	if base <= 0 {

@@ -271,7 +271,7 @@ func (r *runner) warnNoUsage(u agentcli.Usage) {
 	}
 	st.AddWarned("no_usage")
 	r.report(Warning{Message: "budget: the agent command reported " + strings.Join(missing, " and ") +
-		`; a custom agent reports its usage with a line of its own like {"ralph_usage":{"input_tokens":1200,"output_tokens":340,"cost_usd":0.0123}} (see docs/agents.md)`})
+		`; a custom agent reports its usage with a line of its own like {"ralph_usage":{"input_tokens":1200,"output_tokens":340,"cost_usd":0.0123}} (see docs/guide/agents.md)`})
 }
 
 // budgetBeforeRetry stops the iteration before its agent runs again after a limit or a

@@ -9,8 +9,8 @@ import (
 )
 
 // What the next prompt's "Previous iteration" section carries of the run's failures
-// (setting feedback): the last counted iteration's alone, or every one so far (seed 002:
-// "Prompt includes both errors").
+// (setting feedback): the last counted iteration's alone, or every one so far (the earlier
+// errors too, so that a fresh-context agent does not repeat what already failed).
 const (
 	FeedbackLast = "last"
 	FeedbackAll  = "all"

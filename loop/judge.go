@@ -19,7 +19,7 @@ import (
 )
 
 // A judge (setting judge) is a fresh process that reads what an iteration produced and
-// says whether the task is done (seed 002's LLM as judge). It runs after an iteration
+// says whether the task is done (a model as judge, for what a test cannot check). It runs after an iteration
 // whose agent did not fail and whose validation passed (or none is configured), is run
 // as the agent is (its own process group, a timeout, nothing left behind, bounded
 // output), and answers with a verdict tag; see parseVerdict.

@@ -68,8 +68,8 @@ const (
 // halted ones are run again when the run resumes.
 func (o Outcome) Counts() bool { return o != OutcomeInterrupted && o != OutcomeHalted }
 
-// Classify applies the outcome matrix of seed 000 to an agent's result, with the
-// amendments of seed 001: FAILURE beats SUCCESS, SUCCESS beats a non-zero exit, and a
+// Classify applies the outcome matrix (docs/guide/loops.md, "What one iteration does")
+// to an agent's result: FAILURE beats SUCCESS, SUCCESS beats a non-zero exit, and a
 // timeout is a failure whatever the output says. It returns the outcome and, for
 // anything but a clean success, the reason in words.
 func Classify(res agent.Result, promise Promise) (Outcome, string) {

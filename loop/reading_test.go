@@ -13,8 +13,8 @@ import (
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
-// The loop's side of issue 10's "Reading the agents": what it does with what the
-// agents' output says.
+// The loop's side of reading the agents: what it does with what the agents' output
+// says.
 
 func TestAFailingAgentIsTheBreakersNotIdle(t *testing.T) {
 	dir := newRepo(t)

@@ -38,7 +38,7 @@ func (r *runner) promiseHolds(ctx context.Context, first int) bool {
 	return true
 }
 
-// judgeUntil applies the promise command's result (seed 003): passing, it ends the run as
+// judgeUntil applies the promise command's result: passing, it ends the run as
 // done whatever the agent printed (even a failed or timed-out attempt: the promise is
 // what counts); failing, its output goes into the next prompt, and the agent's SUCCESS
 // alone does not end the run.

@@ -94,7 +94,8 @@ func (r *runner) check(ctx context.Context, i int, command, logPath string) Vali
 }
 
 // Feedback is the "Previous iteration" section of the next prompt after a failed
-// validation (seed 002: the feedback goes into the prompt, not into a conversation).
+// validation: a fresh-context agent remembers nothing, so the feedback goes into the
+// prompt, not into a conversation.
 func (v Validation) Feedback(iteration int) string {
 	return v.feedback(iteration, "the validation command", "Fix what it reports before anything else.")
 }

@@ -160,7 +160,7 @@ func (r *runner) stopOnOverage(v *verdict, planResets time.Time) {
 
 // judgeValidation applies the validate command's result: SUCCESS ends the run only when
 // validation passes, and a failure goes into the next prompt. A failed validation is not
-// an agent error (seed 004): the counters see the agent's own outcome.
+// an agent error: the counters see the agent's own outcome.
 func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
 	if !val.Ran || val.Passed {
 		return

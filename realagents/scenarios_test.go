@@ -41,7 +41,7 @@ var scenarios = []scenario{
 		{Fail: &apiError{Kind: overloadedErr}, Lasts: 2 * time.Second},
 	}, successScript()...), checkServerErrors, nil},
 	{"hung-stream", []turn{{Hang: true}}, checkHungStream, nil},
-	// issue 16 (workflow_test.go)
+	// tasks and their checks (workflow_test.go)
 	{"inline-until", untilScript(), checkInlineUntil, nil},
 	{"until-feedback", untilFeedbackScript(), checkUntilFeedback, nil},
 	{"template", successScript(), checkTemplate, nil},

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// The scenarios of issue 16 (inline tasks, --until, templates, judges), played by every
+// The scenarios of tasks and their checks (inline tasks, --until, templates, judges), played by every
 // real CLI: the task text must reach the model through the CLI's own prompt handling, and
 // a preset judge is a second process of the same CLI, speaking to the same mock, whose
 // output the preset's reader reads for its verdict, tokens and cost.

@@ -8,7 +8,7 @@
 #   scripts/release.sh v1.2.0       # a release: the version the binaries print
 #   scripts/release.sh --snapshot   # a snapshot of HEAD: 0.0.0-SNAPSHOT-<commit>
 #
-# docs/install.md says how the archives are installed.
+# docs/guide/install.md says how the archives are installed; docs/dev/releasing.md how they are made.
 set -eu
 cd "$(dirname "$0")/.."
 

@@ -13,12 +13,12 @@ func check(edges []edge) []string {
 		row, ok := rowFor(e.from)
 		if !ok {
 			problems = append(problems, fmt.Sprintf("error: package %s has no row in the layering table\n"+
-				"hint: add it to .ci/layers/rules.go and to the package map in docs/architecture.md", e.from))
+				"hint: add it to .ci/layers/rules.go and to the package map in docs/design/architecture.md", e.from))
 			continue
 		}
 		if !mayImport(row, e.to) {
 			problems = append(problems, fmt.Sprintf("error: %s imports %s, against the layering (imports only go down)\n"+
-				"hint: %s may import: %s (see .ci/layers/rules.go and docs/architecture.md); move the shared code down instead",
+				"hint: %s may import: %s (see .ci/layers/rules.go and docs/design/architecture.md); move the shared code down instead",
 				e.from, e.to, e.from, orNothing(row)))
 		}
 	}

@@ -1,2 +1,2 @@
-// Command layers fails when a package of the module imports against the layering (docs/architecture.md).
+// Command layers fails when a package of the module imports against the layering (docs/design/architecture.md).
 package main

@@ -299,7 +299,7 @@ func TestBashCompletion(t *testing.T) {
 	}
 }
 
-// TestBashCompletionLoadedOnDemand installs the script where the README says and lets
+// TestBashCompletionLoadedOnDemand installs the script where docs/guide/install.md says and lets
 // bash-completion find it, for "git ralph" (git's completion asks for git-ralph's) and
 // for "git-ralph".
 func TestBashCompletionLoadedOnDemand(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // events for programs.
 type HelpCmd struct {
 	Command []string `arg:"" optional:"" help:"The command to explain, e.g. 'loop' or 'schedule add'." placeholder:"COMMAND"`
-	JSON    bool     `name:"json" help:"Print every command, flag, config key, exit code and event type as one JSON object, for programs (docs/help-json.md)."`
+	JSON    bool     `name:"json" help:"Print every command, flag, config key, exit code and event type as one JSON object, for programs (docs/reference/help-json.md)."`
 }
 
 // Run prints the help of the command, or of git ralph itself, or the contract.

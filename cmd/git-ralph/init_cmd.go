@@ -24,7 +24,8 @@ var configTemplate string
 var specExample string
 
 // specExamplePath is the example init writes when specs/ has no specification yet, so
-// that the README's `$EDITOR specs/*.md` opens something and plan mode has a spec.
+// that the quick start's `$EDITOR specs/example.md` (init's own `$EDITOR specs/*.md`) opens
+// something and plan mode has a spec.
 var specExamplePath = filepath.Join("specs", "example.md")
 
 // firstLoop is the first loop to run on a repository, as the README, init and the demo
@@ -35,7 +36,7 @@ const firstLoop = "git ralph loop --mode plan --max 1 --agent claude"
 type InitCmd struct {
 	Force    bool   `help:"Overwrite files that already exist."`
 	Template string `help:"Scaffold from a loop template (see 'git ralph templates'): PROMPT_build.md is its prompt, and .ralph/config.toml has its settings." placeholder:"NAME"`
-	Workflow string `help:"Scaffold a built-in workflow instead: hierarchy (plan → spec → phase → code, seed 002) as .ralph/workflows/NAME.toml and its prompts." placeholder:"NAME"`
+	Workflow string `help:"Scaffold a built-in workflow instead: hierarchy (plan → spec → phase → code) as .ralph/workflows/NAME.toml and its prompts." placeholder:"NAME"`
 }
 
 // scaffoldFile is one file init writes, relative to the repository root.

@@ -8,7 +8,7 @@ import (
 )
 
 // TestInitConfigNamesEverySetting: the .ralph/config.toml that init writes shows every
-// setting with its default, commented out (README, Files), so a key added to the
+// setting with its default, commented out (docs/reference/files.md), so a key added to the
 // configuration must be added there too.
 func TestInitConfigNamesEverySetting(t *testing.T) {
 	for _, key := range config.Keys() {

@@ -13,7 +13,7 @@ import (
 
 // LedgerCmd is `git ralph ledger`.
 type LedgerCmd struct {
-	Range  []string `arg:"" optional:"" name:"range" help:"The commits to list, as git log reads them (main..HEAD, HEAD~10..); default: the current branch since its base (see the README's 'The ledger in git notes')."`
+	Range  []string `arg:"" optional:"" name:"range" help:"The commits to list, as git log reads them (main..HEAD, HEAD~10..); default: the current branch since its base (see docs/guide/spend-and-safety.md, the ledger in git notes)."`
 	JSON   bool     `name:"json" help:"Print the ledger as one JSON object."`
 	Remote string   `help:"Merge the ledger of this remote first (default: the branch's remote, else origin, when there is one)." placeholder:"R"`
 }

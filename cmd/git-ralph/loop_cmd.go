@@ -16,7 +16,7 @@ import (
 
 // LoopCmd is `git ralph loop`.
 type LoopCmd struct {
-	Task                 string         `arg:"" optional:"" help:"The task, e.g. \"fix the failing tests\": it goes into the mode's prompt (see README, Tasks, promises and templates), or into a built-in prompt when PROMPT_<mode>.md does not exist. Saved with the run: a resumed run keeps it." placeholder:"TASK"`
+	Task                 string         `arg:"" optional:"" help:"The task, e.g. \"fix the failing tests\": it goes into the mode's prompt (see docs/guide/tasks-templates-workflows.md), or into a built-in prompt when PROMPT_<mode>.md does not exist. Saved with the run: a resumed run keeps it." placeholder:"TASK"`
 	TaskFile             string         `name:"task-file" help:"Read the task from FILE." placeholder:"FILE"`
 	Mode                 string         `help:"Mode: plan, build, or any NAME with a PROMPT_NAME.md (default: build)." placeholder:"MODE"`
 	Max                  *int           `help:"Stop after N iterations (default: 5)." placeholder:"N"`
@@ -47,7 +47,7 @@ type LoopCmd struct {
 	Verbose              Verbose        `short:"v" help:"Stream the agent's output live, rendered for reading: its text, a line per tool call and its result's size or exit status, errors, tokens and cost. --verbose=raw streams it as the agent prints it (a preset's JSON)."`
 	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors; the structured log keeps only warnings and errors too, unless --log-level is given."`
 	LogLevel             string         `name:"log-level" help:"The lowest level the structured log (.ralph/logs/ralph.log) keeps: debug, info, warn or error (default: info)." placeholder:"LEVEL"`
-	JSON                 bool           `name:"json" help:"Write one JSON event per line on stdout (see docs/events.md); progress lines go to stderr."`
+	JSON                 bool           `name:"json" help:"Write one JSON event per line on stdout (see docs/reference/events.md); progress lines go to stderr."`
 	SkipIfBusy           bool           `name:"skip-if-busy" help:"Exit 75 without a word when another loop holds the repository (for cron)."`
 	Worktree             string         `help:"Run the loop in a linked worktree of its own on branch ralph/NAME, beside the main work tree; created at the first run, resumed after." placeholder:"NAME"`
 	Base                 string         `help:"With --worktree: the revision a new loop's branch starts from (default: HEAD)." placeholder:"REV"`

@@ -18,7 +18,7 @@ import (
 
 // RunsCmd is `git ralph runs`.
 type RunsCmd struct {
-	JSON bool `name:"json" help:"Print the loops as a JSON array, one object each (see the README's 'Many loops')."`
+	JSON bool `name:"json" help:"Print the loops as a JSON array, one object each (see docs/guide/many-loops.md)."`
 }
 
 // Run lists every loop of the repository with what it last wrote.

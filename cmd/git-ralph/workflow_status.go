@@ -17,7 +17,7 @@ import (
 // WorkflowStatusCmd is `git ralph workflow status NAME`.
 type WorkflowStatusCmd struct {
 	Name string `arg:"" help:"The workflow: .ralph/workflows/NAME.toml."`
-	JSON bool   `name:"json" help:"Print the stages as JSON (see docs/events.md)."`
+	JSON bool   `name:"json" help:"Print the stages as JSON (see docs/reference/events.md)."`
 }
 
 // stageView is one stage as status shows it.

@@ -25,7 +25,7 @@ func agentOutput(size int) []byte {
 }
 
 // BenchmarkOutputLog compares writing a 10 MB agent output to a file in the 64 KiB
-// pieces the agent's pipe delivers, plain and through a Writer (see docs/benchmarks.md).
+// pieces the agent's pipe delivers, plain and through a Writer (see docs/dev/benchmarks.md).
 func BenchmarkOutputLog(b *testing.B) {
 	out := agentOutput(10 << 20)
 	for _, redacted := range []bool{false, true} {

@@ -6,7 +6,7 @@ package redact
 // makes the keyword search that guards each regexp rarely hit. Formats that gitleaks
 // finds only by a name beside them (a bare 32-hex Twilio auth token, a Heroku UUID) are
 // left to the assigned-secret rule. Lengths follow gitleaks; where a vendor documents a
-// token that may grow, the length is a lower bound. docs/secrets.md lists them.
+// token that may grow, the length is a lower bound. docs/guide/secrets.md lists them.
 var vendorRules = []rule{
 	{name: "huggingface-token", keywords: []string{"hf_", "api_org_"},
 		re: lazy(`(?:hf_|api_org_)[A-Za-z]{34}\b`)},

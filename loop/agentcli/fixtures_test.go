@@ -41,7 +41,7 @@ var fixtures = []struct {
 	exit   int
 	want   want
 }{
-	// Real output of the CLIs, recorded here (docs/agents.md says how).
+	// Real output of the CLIs, recorded here (docs/guide/agents.md says how).
 	{"claude-not-logged-in.jsonl", "claude", 1, want{structured: true, isError: true,
 		saidExactly: ptr("Not logged in · Please run /login"), fatal: "Not logged in · Please run /login",
 		usage: &Usage{Model: "claude-opus-4-8[1m]", HasCost: true}}},
@@ -100,7 +100,7 @@ var fixtures = []struct {
 	{"amp-offline.txt", "amp", 1, want{transient: "Couldn't connect to the Amp server"}},
 	{"amp-unknown-option.txt", "amp", 1, want{fatal: "unknown option '--no-such-flag'"}},
 
-	// Shaped from the research and the CLIs' own event code (docs/agents.md says which).
+	// Shaped from the research and the CLIs' own event code (docs/guide/agents.md says which).
 	{"claude-success-with-cost.jsonl", "claude", 0, want{structured: true,
 		saidExactly: ptr("I'll read the plan and pick the most important item.\nAdded the --verbose flag, tests pass, committed as 3e1f2a9. Every item of the plan is done.\n\n<promise>SUCCESS</promise>"),
 		usage: &Usage{InputTokens: 13, OutputTokens: 471, CacheReadTokens: 44560, CacheWriteTokens: 5102,

@@ -18,7 +18,7 @@ const hangTimeout = time.Hour
 const silentTimeout = 15 * time.Minute
 
 // presets are the built-in agents. Each command line was checked against the real CLI's
-// argument parser where its package installs from npm; docs/agents.md records what each
+// argument parser where its package installs from npm; docs/guide/agents.md records what each
 // did, with the version checked, and which ones could not be run here.
 var presets = []Preset{
 	{

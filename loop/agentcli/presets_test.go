@@ -31,7 +31,7 @@ func TestEveryPresetIsComplete(t *testing.T) {
 	}
 }
 
-// Facts each command line must respect (docs/agents.md has the evidence).
+// Facts each command line must respect (docs/guide/agents.md has the evidence).
 func TestPresetFacts(t *testing.T) {
 	has := func(name string, args ...string) {
 		t.Helper()

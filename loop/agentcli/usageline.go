@@ -98,7 +98,7 @@ func parseUsageLine(line []byte) (Usage, bool) {
 	return u, true
 }
 
-// presetUsage is what each preset's output says of its usage (see docs/agents.md):
+// presetUsage is what each preset's output says of its usage (see docs/guide/agents.md):
 // tokens, and a cost in US dollars.
 var presetUsage = map[string]struct{ tokens, cost bool }{
 	"claude": {true, true}, "opencode": {true, true},

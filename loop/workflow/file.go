@@ -150,7 +150,7 @@ func Load(root, name string) (*Workflow, error) {
 	data, err := repofile.ReadIn(root, FilePath(name), FilePath(name), repofile.ConfigLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &Error{File: FilePath(name), Msg: "no such file", Err: ErrNoWorkflow,
-			HintText: "write it (see 'Workflows' in the README), or scaffold one with 'git ralph init --workflow hierarchy'"}
+			HintText: "write it (see docs/guide/tasks-templates-workflows.md, Workflows), or scaffold one with 'git ralph init --workflow hierarchy'"}
 	}
 	if err != nil {
 		return nil, err

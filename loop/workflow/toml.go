@@ -141,12 +141,12 @@ func decodeError(file string, data []byte, err error) *Error {
 			HintText: fmt.Sprintf("fix the TOML at line %d, column %d", line, col)}
 		if m := typeMismatch.FindStringSubmatch(de.Error()); m != nil {
 			e.Msg = "want " + typeWords[strings.TrimPrefix(m[2], "*")] + ", got " + article(m[1]) + " " + m[1]
-			e.HintText = "see 'Workflows' in the README for the type of each key"
+			e.HintText = "see docs/guide/tasks-templates-workflows.md, Workflows for the type of each key"
 		}
 		return e
 	}
 	return &Error{File: file, Msg: wrongType(err), Err: err,
-		HintText: "see 'Workflows' in the README for the type of each key"}
+		HintText: "see docs/guide/tasks-templates-workflows.md, Workflows for the type of each key"}
 }
 
 // typeMismatch is go-toml's message for a value of the wrong type.

@@ -15,7 +15,7 @@ import (
 
 // ContractVersion is the version of the format of `git ralph help --json`. It changes
 // only when something is renamed, removed or means something else; a new command, flag,
-// key, code, event or field leaves it as it is (docs/help-json.md).
+// key, code, event or field leaves it as it is (docs/reference/help-json.md).
 const ContractVersion = 1
 
 // Contract is what a program needs to drive git-ralph without reading its help text:

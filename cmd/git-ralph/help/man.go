@@ -27,7 +27,7 @@ func WriteManPage(w io.Writer, app *kong.Application, version string) error {
 		fmt.Fprintf(&b, ".TP\n.B %d\n%s\n", row.Code, Roff(row.Meaning))
 	}
 	b.WriteString(".SH FILES\n" + Roff(manFiles) + "\n")
-	b.WriteString(".SH SEE ALSO\nThe README of git\\-ralph; docs/events.md for the \\-\\-json events and the [hooks] input; docs/help\\-json.md for git ralph help \\-\\-json; \\fBgit ralph demo\\fR.\n")
+	b.WriteString(".SH SEE ALSO\nThe README of git\\-ralph, and docs/README.md, the index of its guides and references; docs/reference/events.md for the \\-\\-json events and the [hooks] input; docs/reference/help\\-json.md for git ralph help \\-\\-json; \\fBgit ralph demo\\fR.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -22,7 +22,7 @@ const (
 )
 
 // Message is one notification: what the desktop shows (Title, Message) and the body
-// a webhook receives (docs/events.md, "Notifications"). It carries no prompt, diff or
+// a webhook receives (docs/reference/events.md, "Notifications"). It carries no prompt, diff or
 // agent output, and names the repository by its directory name only — the loop's name
 // and the run's end in a few words (a reason may name a file) — since a webhook may be a
 // public service such as ntfy.sh.

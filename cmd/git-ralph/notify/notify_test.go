@@ -20,7 +20,7 @@ import (
 
 var at = time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
 
-// The webhook body of a run stopped on a usage limit, field by field (docs/events.md).
+// The webhook body of a run stopped on a usage limit, field by field (docs/reference/events.md).
 func TestRunFinishedBody(t *testing.T) {
 	r := loop.Result{Status: loop.StatusLimited, Run: "r-1", Iterations: 2, Elapsed: 90 * time.Second,
 		Reason: "usage limit reached\nresets at 14:00."}

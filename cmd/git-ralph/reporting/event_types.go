@@ -22,7 +22,7 @@ type EventField struct {
 	Optional bool   `json:"optional,omitempty"` // left out when it has no value
 }
 
-// streamSamples holds one value of each loop event type, in the order of docs/events.md.
+// streamSamples holds one value of each loop event type, in the order of docs/reference/events.md.
 // EventTypes encodes each: those that Encode leaves out of the stream (the agent being
 // signalled, truncated output) describe nothing. A test checks that every loop event
 // type has its sample here.

@@ -41,10 +41,10 @@ func TestEventTypesCoverEveryLoopEvent(t *testing.T) {
 	}
 }
 
-// TestEventTypesMatchTheDocs: docs/events.md has a section for each event of the stream
+// TestEventTypesMatchTheDocs: docs/reference/events.md has a section for each event of the stream
 // and for no other, and each event's fields are the ones Encode writes.
 func TestEventTypesMatchTheDocs(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "events.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "reference", "events.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestEventTypesMatchTheDocs(t *testing.T) {
 		}
 	}
 	if !slices.Equal(types, documented) {
-		t.Errorf("event types %v, docs/events.md documents %v (in this order)", types, documented)
+		t.Errorf("event types %v, docs/reference/events.md documents %v (in this order)", types, documented)
 	}
 }
 

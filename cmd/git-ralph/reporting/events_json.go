@@ -8,7 +8,7 @@ import (
 )
 
 // The JSON form of the loop's events, shared by `loop --json`, the event hooks' stdin
-// and the structured log. docs/events.md is the schema: a change here changes it.
+// and the structured log. docs/reference/events.md is the schema: a change here changes it.
 
 // eventHeader opens every event object.
 type eventHeader struct {

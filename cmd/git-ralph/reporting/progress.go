@@ -15,7 +15,8 @@ import (
 	"github.com/git-ralph/git-ralph/units"
 )
 
-// Progress prints the loop's events as the timestamped lines of seed 000's examples.
+// Progress prints the loop's events as timestamped lines, one per event, for people
+// reading a terminal or a cron log.
 type Progress struct {
 	w          io.Writer
 	quiet      bool // warnings and errors only

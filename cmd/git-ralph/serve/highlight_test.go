@@ -93,7 +93,7 @@ func TestHighlightLongLine(t *testing.T) {
 
 // BenchmarkHighlightAFullDiff colours and writes out the largest diff a page shows, all of
 // it code, against a baseline of the same run: the same diff only escaped for HTML. (Left to
-// html/template the page took 3.2 s; built in Go, 0.36 s, docs/benchmarks.md.)
+// html/template the page took 3.2 s; built in Go, 0.36 s, docs/dev/benchmarks.md.)
 func BenchmarkHighlightAFullDiff(b *testing.B) {
 	line := "+\tif err := f(\"a /* b\", 42); err != nil { return err } // c\n"
 	diff := "diff --git a/x.go b/x.go\n@@ -1 +1 @@\n" + strings.Repeat(line, diffLimit/len(line))
