@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // diffLimit is the most of a diff one page shows: a browser chokes on more, and an
@@ -32,6 +33,9 @@ func parsePages() (*template.Template, error) {
 		"seg": url.PathEscape,
 		// sh is a word of a command the page suggests, quoted for a shell where it must be
 		"sh": shellWord,
+		// tone is the colour class of a state, an outcome or a validation (badge.go)
+		"tone":      tone,
+		"mergeText": mergeText,
 	}
 	t, err := template.New("").Funcs(funcs).ParseFS(assets, "assets/templates/*.html")
 	if err != nil {
@@ -60,10 +64,14 @@ func fail(w http.ResponseWriter, err error) {
 	http.Error(w, "500: "+err.Error(), http.StatusInternalServerError)
 }
 
-// loopRow is one loop of the list, its cells worked out.
-type loopRow struct {
-	status.Run
-	StateText, IterationText, SpendText string
+// page is what the layout of every page reads (the repository's name, the page's title
+// and where it is), with the page's own data.
+func (s *Server) page(title, crumb string, data map[string]any) map[string]any {
+	data["Title"], data["Crumb"], data["Repo"] = title, crumb, s.Repo
+	if s.Repo == "" {
+		data["Repo"] = "repository"
+	}
+	return data
 }
 
 func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
@@ -72,15 +80,15 @@ func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	rows := make([]loopRow, 0, len(runs))
-	for _, run := range runs {
-		row := loopRow{Run: run, StateText: stateText(run), IterationText: iterationText(run), SpendText: "-"}
-		if run.Spend != nil {
-			row.SpendText = run.Spend.Line()
-		}
-		rows = append(rows, row)
+	var merges map[string]history.Merge
+	if m, ok := s.src.(Merger); ok {
+		merges, _ = m.Merges(r.Context()) // without them a card shows the queue's state alone
 	}
-	s.render(w, "loops.html", map[string]any{"Title": "Loops", "Loops": rows})
+	cards := make([]loopCard, 0, len(runs))
+	for _, run := range runs {
+		cards = append(cards, cardOf(run, merges))
+	}
+	s.render(w, "loops.html", s.page("Loops", "", map[string]any{"Loops": cards}))
 }
 
 func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
@@ -94,7 +102,7 @@ func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
 	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
 		recs[i], recs[j] = recs[j], recs[i]
 	}
-	s.render(w, "iterations.html", map[string]any{"Title": "Loop " + name, "Loop": name, "Records": recs, "Bad": bad, "CSRF": s.csrf, "Flash": s.flashes.take(name)})
+	s.render(w, "iterations.html", s.page("Loop "+name, name, map[string]any{"Loop": name, "Records": recs, "Bad": bad, "CSRF": s.csrf, "Flash": s.flashes.take(name)}))
 }
 
 func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
@@ -109,8 +117,8 @@ func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	s.render(w, "diff.html", map[string]any{"Title": fmt.Sprintf("Loop %s, iteration %d", name, n), "Loop": name,
-		"Iteration": n, "Diff": diffHTML(diffLines(string(diff))), "Cut": cut, "Limit": display.Plural(diffLimit>>20, "MiB")})
+	s.render(w, "diff.html", s.page(fmt.Sprintf("Loop %s, iteration %d", name, n), name, map[string]any{"Loop": name,
+		"Iteration": n, "Diff": diffHTML(diffLines(string(diff))), "Cut": cut, "Limit": display.Plural(diffLimit>>20, "MiB")}))
 }
 
 // act runs one of the loop's actions (behind sameOrigin) and goes back to the loop's page

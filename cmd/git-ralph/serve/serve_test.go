@@ -48,7 +48,14 @@ func (f *fakeSource) setLive(l LiveLog) {
 
 func (f *fakeSource) Loops(context.Context) ([]status.Run, error) {
 	return []status.Run{{Name: "main", Branch: "main", Path: "/repo", State: status.StateRunning, Iteration: 2, MaxIterations: 5, LastOutcome: "success"},
-		{Name: "evil", Branch: "<script>alert(1)</script>", Path: "/wt/evil", State: status.StateFinished, Reason: "success"}}, nil
+		{Name: "evil", Branch: "<script>alert(1)</script>", Path: "/wt/evil", State: status.StateFinished, Reason: "success"},
+		{Name: "feat", Branch: "ralph/feat", Path: "/wt/feat", State: history.MergeNeedsReview, Reason: "validation failed", Iteration: 3, MaxIterations: 4,
+			Validation: "failed: exit code 1", Spend: &status.Spend{SpentUSD: 4.5, MaxCost: 5}}}, nil
+}
+
+func (f *fakeSource) Merges(context.Context) (map[string]history.Merge, error) {
+	return map[string]history.Merge{"feat": {Name: "feat", State: history.MergeNeedsReview, BaseBranch: "refs/heads/main", Problem: "validation failed",
+		Conflicts: []string{"a<b>.go"}, Output: "--- FAIL: TestX <script>"}}, nil
 }
 
 func (f *fakeSource) Iterations(_ context.Context, loop string) ([]history.Record, []history.BadRecord, error) {
@@ -210,6 +217,26 @@ func TestTheLoopsPageShowsTheLoopsEscaped(t *testing.T) {
 	}
 	if strings.Contains(body, "<script>") {
 		t.Errorf("a branch name reached the page unescaped:\n%s", body)
+	}
+}
+
+// TestTheOverviewIsOneCardPerLoop: the repository's name in the title and header, each
+// loop a card with its state, iteration, spend against its budget, and the merge queue's
+// word with the conflicting files and the validation's output.
+func TestTheOverviewIsOneCardPerLoop(t *testing.T) {
+	s, ts, _ := newTestServer(t)
+	s.Repo = "my<repo>"
+	_, body := get(t, browser(t), ts.URL+"/?token="+s.token)
+	for _, want := range []string{"<title>Loops · my&lt;repo&gt; · git ralph</title>", `<a class="repo" id="repo" href="/">my&lt;repo&gt;</a>`,
+		`<section class="card state-needs-review" data-loop="feat">`, `<span class="badge state fail">needs-review (validation failed)</span>`,
+		"3/4", `<rect class="bar" width="75" height="4"/>`, "$4.50 of $5.00 (max_cost)", `<svg class="meter high"`, `<rect class="bar" width="90" height="4"/>`,
+		`<span class="badge validation fail">failed: exit code 1</span>`,
+		"needs review: validation failed; main was left alone", "<li><code>a&lt;b&gt;.go</code></li>",
+		`<pre class="merge-output">--- FAIL: TestX &lt;script&gt;</pre>`, "git ralph merge feat --resolve",
+		`<span class="badge state ok live">running</span>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the overview lacks %q:\n%s", want, body)
+		}
 	}
 }
 
