@@ -45,14 +45,14 @@ func startFakeLoop(t *testing.T, max string) *fakeLoop {
 }
 
 // startFakeLoopWith starts the loop with the agent command given.
-func startFakeLoopWith(t *testing.T, max, agent string) *fakeLoop {
+func startFakeLoopWith(t *testing.T, max, agent string, flags ...string) *fakeLoop {
 	t.Helper()
 	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := installSelf(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd := exec.Command("git-ralph", "loop", "--max", max, "--idle-threshold", "0", "--agent-cmd", agent)
+	cmd := exec.Command("git-ralph", append([]string{"loop", "--max", max, "--idle-threshold", "0", "--agent-cmd", agent}, flags...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

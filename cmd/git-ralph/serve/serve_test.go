@@ -27,6 +27,7 @@ type fakeSource struct {
 	acted []string
 	mu    sync.Mutex
 	live  LiveLog
+	runs  []history.Record // the loop's iterations, when not the two of every test
 }
 
 func (f *fakeSource) Live(_ context.Context, loop string) (LiveReader, error) {
@@ -61,6 +62,9 @@ func (f *fakeSource) Merges(context.Context) (map[string]history.Merge, error) {
 func (f *fakeSource) Iterations(_ context.Context, loop string) ([]history.Record, []history.BadRecord, error) {
 	if loop != "main" {
 		return nil, nil, ErrNotFound
+	}
+	if f.runs != nil {
+		return f.runs, nil, nil
 	}
 	return []history.Record{{Iteration: 1, Outcome: "success", FilesChanged: 1, Insertions: 2, Deletions: 1, CommitAfter: "0123456789abcdef",
 		CostUSD: 0.42, CostReported: true},
@@ -240,12 +244,56 @@ func TestTheOverviewIsOneCardPerLoop(t *testing.T) {
 	}
 }
 
+// TestTheLoopPage: the controls grouped by what they act on, the timeline's rows with
+// coloured outcomes and validations and a short run id (whole on hover), and the
+// timeline alone for the page's live refresh, which leaves the action's message alone.
+func TestTheLoopPage(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	src.runs = []history.Record{{Iteration: 1, Run: "20261128T185600Z-1a2b3c4d", Outcome: "success", Validation: "failed: exit code 2"}}
+	c := browser(t)
+	if code := post(t, s, ts, "/loops/main/pause", ts.URL, s.csrf); code != http.StatusSeeOther {
+		t.Fatalf("pause: %d", code)
+	}
+	_, part := get(t, c, ts.URL+"/loops/main?part=timeline&token="+s.token)
+	for _, want := range []string{`<tr class="outcome-success" id="iteration-1">`, `<span class="badge outcome ok">success</span>`,
+		`<span class="badge validation fail">failed: exit code 2</span>`, `<code title="20261128T185600Z-1a2b3c4d">Nov 28 18:56</code>`} {
+		if !strings.Contains(part, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, part)
+		}
+	}
+	if strings.Contains(part, "<html") || strings.Contains(part, "paused") {
+		t.Errorf("the timeline's part is more than the timeline:\n%s", part)
+	}
+	_, body := get(t, c, ts.URL+"/loops/main")
+	for _, want := range []string{`<fieldset class="run-controls"><legend>The run</legend>`, `id="pause"`, `id="resume"`, `id="cancel"`,
+		`<legend>The next iteration's prompt</legend>`, `<legend>The work tree</legend>`, `<div id="timeline">`, `data-timeline="/loops/main?part=timeline"`,
+		`<p class="said" id="said">paused &lt;ok&gt;</p>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the loop page lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// TestTheDiffLinksTheIterationsWithChanges: the previous and the next iteration that
+// changed something, skipping those that did not or whose diff was pruned.
+func TestTheDiffLinksTheIterationsWithChanges(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	src.runs = []history.Record{{Iteration: 1, FilesChanged: 1}, {Iteration: 2}, {Iteration: 3, FilesChanged: 2, Pruned: true}, {Iteration: 4, FilesChanged: 1}}
+	_, body := get(t, browser(t), ts.URL+"/loops/main/iterations/1/diff?token="+s.token)
+	if !strings.Contains(body, `<a rel="next" href="/loops/main/iterations/4/diff">iteration 4 →</a>`) || strings.Contains(body, `rel="prev"`) {
+		t.Errorf("iteration 1's diff should link iteration 4 as the next, no previous:\n%s", body)
+	}
+	if rec, prev, next := neighbours(src.runs, 4); rec == nil || rec.Iteration != 4 || prev != 1 || next != 0 {
+		t.Errorf("iteration 4's neighbours: %v, %d, %d; want itself, 1, 0", rec, prev, next)
+	}
+}
+
 func TestTheIterationsAndTheDiff(t *testing.T) {
 	s, ts, _ := newTestServer(t)
 	c := browser(t)
 	_, body := get(t, c, ts.URL+"/loops/main?token="+s.token)
-	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, "+2 −1 (1 file)", "&lt;b&gt;bad&lt;/b&gt;", "0123456",
-		"<td>$0.42</td>", "<td>not reported</td>"} {
+	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, `<span class="plus">+2</span> <span class="minus">−1</span> (1 file)`, "&lt;b&gt;bad&lt;/b&gt;", "0123456",
+		`<td class="num">$0.42</td>`, `<td class="num">not reported</td>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the iterations page lacks %q:\n%s", want, body)
 		}
@@ -254,15 +302,24 @@ func TestTheIterationsAndTheDiff(t *testing.T) {
 		t.Errorf("the newest iteration should come first:\n%s", body)
 	}
 	_, body = get(t, c, ts.URL+"/loops/main/iterations/1/diff")
-	for _, want := range []string{`<span class="line meta">diff --git a/x b/x</span>`, `<span class="line meta">--- a/x</span>`,
-		`<span class="line hunk">@@ -1 +1,2 @@</span>`, `<span class="line del">-old &lt;i&gt;</span>`, `<span class="line add">+new</span>`,
-		`<span class="line add">+s := <span class="str">&#34;&lt;/pre&gt;&lt;script&gt;&#34;</span> <span class="com">// &lt;b&gt;&amp;</span></span>`} {
+	for _, want := range []string{`<span class="line meta file" id="file-1">diff --git a/x b/x</span>`, `<span class="line meta">--- a/x</span>`,
+		`<span class="line hunk"><span class="ln ln-old"></span><span class="ln ln-new"></span>@@ -1 +1,2 @@</span>`,
+		`<span class="line del"><span class="ln ln-old">1</span><span class="ln ln-new"></span>-old &lt;i&gt;</span>`,
+		`<span class="line add"><span class="ln ln-old"></span><span class="ln ln-new">1</span>+new</span>`,
+		`<span class="line add"><span class="ln ln-old"></span><span class="ln ln-new">2</span>+more</span>`,
+		`<span class="line add"><span class="ln ln-old"></span><span class="ln ln-new">1</span>+s := <span class="str">&#34;&lt;/pre&gt;&lt;script&gt;&#34;</span> <span class="com">// &lt;b&gt;&amp;</span></span>`,
+		`<li><a href="#file-1">x</a><span class="stat"><span class="plus">+2</span> <span class="minus">−1</span></span></li>`,
+		`<li><a href="#file-2">m.go</a><span class="stat"><span class="plus">+1</span> <span class="minus">−0</span></span></li>`,
+		`<span class="badge outcome ok">success</span>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the diff page lacks %q:\n%s", want, body)
 		}
 	}
 	if strings.Contains(body, "<script>") || strings.Count(body, "</pre>") != 1 {
 		t.Errorf("the diff's text reached the page unescaped:\n%s", body)
+	}
+	if strings.Contains(body, `rel="prev"`) || strings.Contains(body, `rel="next"`) {
+		t.Errorf("iteration 1 of 2, the second without changes, links to another diff:\n%s", body)
 	}
 	for _, p := range []string{"/loops/other", "/loops/main/iterations/7/diff", "/loops/main/iterations/x/diff"} {
 		if code, _ := get(t, c, ts.URL+p); code != http.StatusNotFound {

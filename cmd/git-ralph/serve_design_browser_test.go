@@ -1,0 +1,171 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTheDashboardAsAPersonSeesIt drives the dashboard in headless Chromium beside a
+// loop whose first iteration fails its validation and whose second passes it, and checks
+// what a person would look for: the repository's name, the loop's card, the timeline
+// gaining a row as each iteration ends without the page being reloaded, the failed
+// validation drawn in the failure colour and the passed one in the success colour, the
+// live output in one section per iteration, the diff's file list, line numbers and
+// links to the other iterations, and no page wider than a phone's 390 px screen.
+// With RALPH_SCREENSHOTS=1 it saves the screenshots of docs/images.
+func TestTheDashboardAsAPersonSeesIt(t *testing.T) {
+	b := startChromium(t)
+	scratchRepo(t)
+	here, _ := os.Getwd()
+	repo := filepath.Base(here)
+	startFakeLoopWith(t, "3", `printf 'package greet\n\n// Greet says hello, %s times.\nfunc Greet() string {\n\treturn "hello"\n}\n' $RALPH_ITERATION > greet.go; `+
+		`echo "working on iteration $RALPH_ITERATION"; while [ ! -e .git/next$RALPH_ITERATION ]; do sleep 0.1; done; echo "done with $RALPH_ITERATION"`,
+		"--validate", "test -e .git/passes")
+	waitFor(t, "the agent to run", func() bool {
+		out, _ := os.ReadFile(".ralph/history/1/output.log")
+		return strings.Contains(string(out), "working on iteration 1")
+	})
+	base, token := startServe(t)
+
+	b.open(base + "/?token=" + token)
+	b.waitFor("the loop's card", `document.querySelector('.card[data-loop="main"] .badge.state').innerText.startsWith("running")`)
+	if got := b.text("#repo"); got != repo {
+		t.Errorf("the header names %q, want the repository's name %q", got, repo)
+	}
+	if title, _ := b.eval("document.title").(string); !strings.Contains(title, repo) {
+		t.Errorf("the title %q lacks the repository's name %q", title, repo)
+	}
+	b.save("dashboard-overview")
+
+	b.click(`a[href="/loops/main"]`)
+	b.eval("window.__same = true") // gone if the page reloads
+	b.waitFor("the first iteration's section", `[...document.querySelectorAll("#live details summary")].some(s => s.innerText.startsWith("Iteration 1"))`)
+	b.waitFor("its output", `document.getElementById("live").innerText.includes("working on iteration 1")`)
+	b.waitFor("the state's controls", `document.getElementById("resume").disabled && !document.getElementById("pause").disabled`)
+	if n := b.eval(`document.querySelectorAll("#timeline tbody tr").length`); n != float64(0) {
+		t.Errorf("the timeline has %v rows before an iteration ended, want 0", n)
+	}
+	touch(t, ".git/next1")
+	b.waitFor("the timeline's row of iteration 1, without a reload", `window.__same && document.querySelector("#iteration-1") !== null`)
+	b.waitFor("the second iteration's section", `[...document.querySelectorAll("#live details summary")].some(s => s.innerText.startsWith("Iteration 2"))`)
+	fail := b.style("#iteration-1 .badge.validation", "color")
+	if got := b.text("#iteration-1 .badge.validation"); got != "failed: exit code 1" || !sameColour(b, fail, "--fail") {
+		t.Errorf("iteration 1's validation says %q in %s, want failed in the failure colour (%s)", got, fail, b.style("body", "--fail"))
+	}
+	touch(t, ".git/passes")
+	touch(t, ".git/next2")
+	b.waitFor("the timeline's row of iteration 2, without a reload", `window.__same && document.querySelector("#iteration-2") !== null`)
+	if pass := b.style("#iteration-2 .badge.validation", "color"); b.text("#iteration-2 .badge.validation") != "passed" || !sameColour(b, pass, "--ok") {
+		t.Errorf("iteration 2's validation says %q in %s, want passed in the success colour", b.text("#iteration-2 .badge.validation"), pass)
+	}
+	if open := b.eval(`[...document.querySelectorAll("#live details")].map(d => d.open).join()`); open != "false,true" {
+		t.Errorf("the live output's sections open: %v, want the last only (false,true)", open)
+	}
+	if stamp := b.text("#live details[open] pre .line time"); len(stamp) != 8 || stamp[2] != ':' {
+		t.Errorf("a live line's time is %q, want HH:MM:SS", stamp)
+	}
+	b.save("dashboard-loop")
+
+	b.click(`a[href="/loops/main/iterations/2/diff"]`)
+	b.waitFor("the diff's file list", `document.querySelector(".files a").innerText === "greet.go"`)
+	if got := b.text("pre.diff .add .ln-new"); got != "3" {
+		t.Errorf("the added line's number is %q, want 3 (the comment's line in greet.go)", got)
+	}
+	if got := b.text("pre.diff .del .ln-old"); got != "3" {
+		t.Errorf("the deleted line's number is %q, want 3", got)
+	}
+	if h := b.eval(`document.querySelector("pre.diff .add").getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(document.querySelector("pre.diff")).lineHeight)`); h != true {
+		t.Error("a diff's line takes more than one line's height (the newlines between lines drawn as blank lines)")
+	}
+	if prev := b.eval(`(document.querySelector("a[rel=prev]") || {}).pathname`); prev != "/loops/main/iterations/1/diff" {
+		t.Errorf("the previous iteration's link goes to %v", prev)
+	}
+	if w := b.eval(`document.querySelector("pre.diff .add").getBoundingClientRect().width >= document.querySelector(".diff-wrap").clientWidth - 2`); w != true {
+		t.Error("an added line's tint does not run the diff's full width")
+	}
+	b.save("dashboard-diff")
+
+	// a phone: nothing wider than its screen, on every page
+	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true})
+	for _, p := range []struct{ path, name string }{{"/", "dashboard-overview-phone"}, {"/loops/main", "dashboard-loop-phone"}, {"/loops/main/iterations/2/diff", "dashboard-diff-phone"}} {
+		b.open(base + p.path)
+		if w := b.eval("document.documentElement.scrollWidth"); w.(float64) > 390 {
+			t.Errorf("%s on a 390 px phone is %v px wide: it scrolls sideways", p.path, w)
+		}
+		b.save(p.name)
+	}
+	// the dark scheme, when the system prefers it
+	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1200, "height": 800, "deviceScaleFactor": 1, "mobile": false})
+	b.call("Emulation.setEmulatedMedia", map[string]any{"features": []map[string]string{{"name": "prefers-color-scheme", "value": "dark"}}})
+	b.open(base + "/loops/main")
+	if bg := b.style("body", "background-color"); bg != "rgb(13, 17, 23)" {
+		t.Errorf("the page's background in the dark scheme is %s, want rgb(13, 17, 23)", bg)
+	}
+	b.save("dashboard-loop-dark")
+	b.open(base + "/")
+	b.save("dashboard-overview-dark")
+	touch(t, ".git/next3")
+}
+
+// docsImages is where RALPH_SCREENSHOTS=1 saves the screenshots the docs show.
+var docsImages, _ = filepath.Abs(filepath.Join("..", "..", "docs", "images"))
+
+// style is the element's computed style property (a custom property too).
+func (b *chromium) style(selector, prop string) string {
+	b.t.Helper()
+	v, _ := b.eval(`getComputedStyle(document.querySelector(` + jsString(selector) + `)).getPropertyValue(` + jsString(prop) + `).trim()`).(string)
+	return v
+}
+
+// sameColour says whether the colour css (rgb(…)) is the stylesheet's custom property
+// v, as the browser resolves it.
+func sameColour(b *chromium, css, v string) bool {
+	got, _ := b.eval(`(function () { var e = document.createElement("i"); e.style.color = "var(` + v + `)"; document.body.appendChild(e);` +
+		` var c = getComputedStyle(e).color; e.remove(); return c; })()`).(string)
+	return got != "" && got == css
+}
+
+func jsString(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+func touch(t *testing.T, name string) {
+	t.Helper()
+	if err := os.WriteFile(name, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// save saves a screenshot as docs/images/NAME.png when RALPH_SCREENSHOTS=1, else among
+// the test's screenshots.
+func (b *chromium) save(name string) {
+	b.t.Helper()
+	if os.Getenv("RALPH_SCREENSHOTS") != "1" {
+		b.screenshot(name)
+		return
+	}
+	res := b.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": false})
+	var shot struct{ Data string }
+	if err := json.Unmarshal(res, &shot); err != nil {
+		b.t.Fatal(err)
+	}
+	png, err := base64.StdEncoding.DecodeString(shot.Data)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.MkdirAll(docsImages, 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	path := filepath.Join(docsImages, name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot: %s", path)
+}
