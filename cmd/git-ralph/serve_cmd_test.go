@@ -44,7 +44,8 @@ func startFakeLoop(t *testing.T, max string) *fakeLoop {
 	return l
 }
 
-// startFakeLoopWith starts the loop with the agent command given.
+// startFakeLoopWith starts the loop with the agent command given ("": the flags name
+// the agent) and the flags.
 func startFakeLoopWith(t *testing.T, max, agent string, flags ...string) *fakeLoop {
 	t.Helper()
 	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
@@ -52,7 +53,11 @@ func startFakeLoopWith(t *testing.T, max, agent string, flags ...string) *fakeLo
 	}
 	bin := installSelf(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd := exec.Command("git-ralph", append([]string{"loop", "--max", max, "--idle-threshold", "0", "--agent-cmd", agent}, flags...)...)
+	args := []string{"loop", "--max", max, "--idle-threshold", "0"}
+	if agent != "" { // else the flags name it
+		args = append(args, "--agent-cmd", agent)
+	}
+	cmd := exec.Command("git-ralph", append(args, flags...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

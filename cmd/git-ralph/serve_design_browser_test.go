@@ -22,11 +22,34 @@ import (
 func TestTheDashboardAsAPersonSeesIt(t *testing.T) {
 	b := startChromium(t)
 	scratchRepo(t)
+	// the repository under a name of a project's, as the screenshots show it
 	here, _ := os.Getwd()
-	repo := filepath.Base(here)
-	startFakeLoopWith(t, "3", `printf 'package greet\n\n// Greet says hello, %s times.\nfunc Greet() string {\n\treturn "hello"\n}\n' $RALPH_ITERATION > greet.go; `+
-		`echo "working on iteration $RALPH_ITERATION"; while [ ! -e .git/next$RALPH_ITERATION ]; do sleep 0.1; done; echo "done with $RALPH_ITERATION"`,
-		"--validate", "test -e .git/passes")
+	const repo = "greeter"
+	moved := filepath.Join(filepath.Dir(here), repo)
+	if err := os.Rename(here, moved); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(moved)
+	home := t.TempDir() // the user's spend is kept there, out of the work tree
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	// a claude of the test's: it writes greet.go, says so in claude's stream-json, waits
+	// for the test's word and reports a cost of $0.30, $0.45, $0.60 …
+	bin := t.TempDir()
+	claude := `#!/bin/sh
+i=$RALPH_ITERATION
+printf 'package greet\n\n// Greet says hello, %s times.\nfunc Greet() string {\n\treturn "hello"\n}\n' $i > greet.go
+echo '{"type":"system","subtype":"init","model":"claude-sonnet-4-5","apiKeySource":"none","session_id":"s"}'
+echo '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"working on iteration '$i'"}]},"session_id":"s"}'
+while [ ! -e .git/next$i ]; do sleep 0.1; done
+echo '{"type":"result","subtype":"success","is_error":false,"result":"done with '$i'","total_cost_usd":0.'$((15 + 15 * i))',"usage":{"input_tokens":1000,"output_tokens":500},"session_id":"s"}'
+`
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(claude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	startFakeLoopWith(t, "3", "", "--agent", "claude", "--max-cost", "2", "--validate", "test -e .git/passes")
 	waitFor(t, "the agent to run", func() bool {
 		out, _ := os.ReadFile(".ralph/history/1/output.log")
 		return strings.Contains(string(out), "working on iteration 1")
@@ -41,7 +64,6 @@ func TestTheDashboardAsAPersonSeesIt(t *testing.T) {
 	if title, _ := b.eval("document.title").(string); !strings.Contains(title, repo) {
 		t.Errorf("the title %q lacks the repository's name %q", title, repo)
 	}
-	b.save("dashboard-overview")
 
 	b.click(`a[href="/loops/main"]`)
 	b.eval("window.__same = true") // gone if the page reloads
@@ -90,6 +112,13 @@ func TestTheDashboardAsAPersonSeesIt(t *testing.T) {
 		t.Error("an added line's tint does not run the diff's full width")
 	}
 	b.save("dashboard-diff")
+
+	// the overview again, with two iterations' spend and outcome
+	b.open(base + "/")
+	if got := b.text(`.card[data-loop="main"] .spend`); !strings.HasPrefix(got, "$0.75 of $2.00 (max_cost)") {
+		t.Errorf("the card's spend says %q, want $0.75 of $2.00 (max_cost)", got)
+	}
+	b.save("dashboard-overview")
 
 	// a phone: nothing wider than its screen, on every page
 	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true})
@@ -151,7 +180,15 @@ func (b *chromium) save(name string) {
 		b.screenshot(name)
 		return
 	}
-	res := b.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": false})
+	// the whole page, not the window's part of it
+	var m struct {
+		CSSContentSize struct{ Width, Height float64 }
+	}
+	if err := json.Unmarshal(b.call("Page.getLayoutMetrics", nil), &m); err != nil {
+		b.t.Fatal(err)
+	}
+	res := b.call("Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true,
+		"clip": map[string]any{"x": 0, "y": 0, "width": m.CSSContentSize.Width, "height": m.CSSContentSize.Height, "scale": 1}})
 	var shot struct{ Data string }
 	if err := json.Unmarshal(res, &shot); err != nil {
 		b.t.Fatal(err)

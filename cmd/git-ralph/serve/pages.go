@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -99,15 +100,16 @@ func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	charts := chartsOf(recs, s.maxCost(r.Context(), name)) // oldest first
 	// newest first, as a person reads a log
 	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
 		recs[i], recs[j] = recs[j], recs[i]
 	}
 	if r.URL.Query().Get("part") == "timeline" { // the live page's refresh of its timeline
-		s.render(w, "timeline", map[string]any{"Loop": name, "Records": recs, "Bad": bad})
+		s.render(w, "timeline", map[string]any{"Loop": name, "Records": recs, "Bad": bad, "Charts": charts})
 		return
 	}
-	s.render(w, "iterations.html", s.page("Loop "+name, name, map[string]any{"Loop": name, "Records": recs, "Bad": bad, "CSRF": s.csrf, "Flash": s.flashes.take(name)}))
+	s.render(w, "iterations.html", s.page("Loop "+name, name, map[string]any{"Loop": name, "Records": recs, "Bad": bad, "Charts": charts, "CSRF": s.csrf, "Flash": s.flashes.take(name)}))
 }
 
 func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
@@ -182,6 +184,20 @@ func (f *flashes) take(loop string) flash {
 	said := f.said[loop]
 	delete(f.said, loop)
 	return said
+}
+
+// maxCost is the loop's latest run's max_cost, 0 when it has none or it cannot be read.
+func (s *Server) maxCost(ctx context.Context, loop string) float64 {
+	runs, err := s.src.Loops(ctx)
+	if err != nil {
+		return 0
+	}
+	for _, r := range runs {
+		if r.Name == loop && r.Spend != nil {
+			return r.Spend.MaxCost
+		}
+	}
+	return 0
 }
 
 // neighbours are iteration n's record (nil when none) and the iterations before and
