@@ -76,6 +76,8 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	waitFor(t, "status to say paused", func() bool { return strings.Contains(ralph(t, "status"), "status:          paused since") })
 	b.waitFor("the page to say paused", `document.getElementById("live-state").innerText.startsWith("paused since")`)
+	b.waitFor("the paused loop's controls: Resume, not Pause", `!document.getElementById("resume").disabled && document.getElementById("pause").disabled && `+
+		`document.getElementById("state-badge").innerText === "paused"`)
 	b.screenshot("paused")
 
 	// the recorded iteration's diff, coloured

@@ -245,8 +245,8 @@ func shortRun(id string) string {
 	if t, err := time.Parse("20060102T150405Z", stamp); err == nil {
 		return t.Format("Jan 2 15:04")
 	}
-	if len(id) > 8 {
-		return id[:8] + "…"
+	if r := []rune(id); len(r) > 8 {
+		return string(r[:8]) + "…"
 	}
 	return id
 }

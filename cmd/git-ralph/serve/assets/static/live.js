@@ -85,10 +85,12 @@
     }, 300);
   }
 
-  // the controls that act on the run: each enabled in the states it acts on
+  // the controls that act on the run, each disabled where it would do nothing: Resume
+  // while the loop runs unpaused, Pause once it is paused. Of a loop that is not running
+  // all three stay: Pause and Resume apply to its next run, Cancel stops what it left.
   function controls(word) {
-    var running = /^(running|waiting|pausing)$/.test(word);
-    var set = { pause: running && word !== "pausing", resume: word === "paused" || word === "pausing", cancel: running || word === "paused" };
+    var held = /^(paused|pausing)$/.test(word);
+    var set = { pause: !held, resume: held || !/^(running|waiting)$/.test(word), cancel: true };
     Object.keys(set).forEach(function (id) {
       var b = document.getElementById(id);
       if (b) {
