@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,6 +35,26 @@ func TestTheDashboardAsAPersonSeesIt(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	// two worktree loops whose merges need review: one conflicts with the user's commit,
+	// the other's merged result fails its validation
+	for _, v := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(v, "T")
+	}
+	for _, v := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(v, "t@example.com")
+	}
+	t.Setenv("PATH", installSelf(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ralph(t, "loop", "--worktree", "clash", "--max", "1", "--idle-threshold", "0", "--agent-cmd", "echo loop > shared.txt; git add shared.txt; git commit -qm 'loop side'")
+	ralph(t, "loop", "--worktree", "tests", "--max", "1", "--idle-threshold", "0", "--agent-cmd", "echo hi > hi.txt; git add hi.txt; git commit -qm hi")
+	if out, err := exec.Command("sh", "-c", "echo user > shared.txt && git add shared.txt && git commit -qm 'user side'").CombinedOutput(); err != nil {
+		t.Fatalf("the user's commit: %v\n%s", err, out)
+	}
+	ralph(t, "merge", "clash")
+	ralph(t, "merge", "tests", "--validate", `echo "--- FAIL: TestGreet (0.00s)"; echo "    greet_test.go:9: got hello, want hi"; exit 1`)
+	if runs := ralph(t, "runs"); strings.Count(runs, "needs-review") != 2 {
+		t.Fatalf("the two merges do not need review:\n%s", runs)
+	}
+
 	// a claude of the test's: it writes greet.go, says so in claude's stream-json, waits
 	// for the test's word and reports a cost of $0.30, $0.45, $0.60 …
 	bin := t.TempDir()
@@ -117,6 +138,15 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"done with 
 	b.open(base + "/")
 	if got := b.text(`.card[data-loop="main"] .spend`); !strings.HasPrefix(got, "$0.75 of $2.00 (max_cost)") {
 		t.Errorf("the card's spend says %q, want $0.75 of $2.00 (max_cost)", got)
+	}
+	if got := b.text(`.card[data-loop="clash"] .conflicts`); got != "shared.txt" {
+		t.Errorf("the conflicting loop's card lists %q, want shared.txt", got)
+	}
+	if got := b.text(`.card[data-loop="tests"] .merge-output`); !strings.Contains(got, "--- FAIL: TestGreet") {
+		t.Errorf("the failed validation's card shows %q, want its output", got)
+	}
+	if c := b.style(`.card[data-loop="tests"] .badge.state`, "color"); !sameColour(b, c, "--fail") || !strings.HasPrefix(b.text(`.card[data-loop="tests"] .badge.state`), "needs-review") {
+		t.Errorf("the loop needing review is drawn in %s, not the failure colour", c)
 	}
 	b.save("dashboard-overview")
 
