@@ -362,3 +362,21 @@ func TestRepoSourceDiffOfHostileFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestTheDashboardIsNamedAfterTheRepository: the name in the pages is the main work
+// tree's directory, from a linked worktree too (whose directory is a loop's name).
+func TestTheDashboardIsNamedAfterTheRepository(t *testing.T) {
+	scratchRepo(t)
+	here, _ := os.Getwd()
+	wt := filepath.Join(t.TempDir(), "feat")
+	if out, err := exec.Command("git", "worktree", "add", "-q", "-b", "feat", wt).CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	if got, want := repoName(ctx, here), filepath.Base(here); got != want {
+		t.Errorf("the main work tree's dashboard is named %q, want %q", got, want)
+	}
+	if got, want := repoName(ctx, wt), filepath.Base(here); got != want {
+		t.Errorf("a worktree's dashboard is named %q, want the repository's %q", got, want)
+	}
+}
