@@ -52,7 +52,7 @@ func TestDashboardInChromium(t *testing.T) {
 	if got := b.location(); got != base+"/" {
 		t.Errorf("after the token, the address bar says %s, want %s/ (the token in a cookie)", got, base)
 	}
-	b.waitFor("the running loop in the list", `/main\s+\S+\s+running/.test(document.querySelector("table.loops").innerText)`)
+	b.waitFor("the running loop in the list", `document.querySelector('.card[data-loop="main"] .badge.state').innerText.startsWith("running")`)
 	b.screenshot("loops")
 
 	b.click(`a[href="/loops/main"]`)
@@ -76,6 +76,8 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	waitFor(t, "status to say paused", func() bool { return strings.Contains(ralph(t, "status"), "status:          paused since") })
 	b.waitFor("the page to say paused", `document.getElementById("live-state").innerText.startsWith("paused since")`)
+	b.waitFor("the paused loop's controls: Resume, not Pause", `!document.getElementById("resume").disabled && document.getElementById("pause").disabled && `+
+		`document.getElementById("state-badge").innerText === "paused"`)
 	b.screenshot("paused")
 
 	// the recorded iteration's diff, coloured
@@ -89,7 +91,7 @@ func TestDashboardInChromium(t *testing.T) {
 	// cookie must survive the second's first visit
 	base2, token2 := startServe(t)
 	b.open(base2 + "/?token=" + token2)
-	b.waitFor("the second dashboard's list", `document.querySelector("table.loops") !== null`)
+	b.waitFor("the second dashboard's list", `document.getElementById("repo") !== null`)
 	b.open(base + "/loops/main")
 	if body := b.text("body"); strings.HasPrefix(body, "401") {
 		t.Errorf("the first dashboard, after the second was opened: %q", body)
@@ -134,7 +136,7 @@ func TestTheTokenStaysWithTheDashboardInChromium(t *testing.T) {
 	scratchRepo(t)
 	base, token := startServe(t)
 	b.open(base + "/?token=" + token)
-	b.waitFor("the dashboard's list", `document.querySelector("table.loops") !== null`)
+	b.waitFor("the dashboard's list", `document.getElementById("repo") !== null`)
 
 	var mu sync.Mutex
 	var got, favicon []string // the Cookie headers the other server received, by Host

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
@@ -37,6 +39,7 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
+	srv.Repo = repoName(ctx, here)
 	ln, err := listenServe(c.Addr)
 	if err != nil {
 		return err
@@ -75,6 +78,37 @@ func listenServe(addr string) (net.Listener, error) {
 		return nil, hints.Wrap(err, addrHint)
 	}
 	return ln, nil
+}
+
+// repoName is the repository's name as a person knows it: its main work tree's
+// directory (a worktree loop's directory is the loop's name, not the repository's).
+func repoName(ctx context.Context, here string) string {
+	if common, err := gitops.CommonDir(ctx, here); err == nil && filepath.Base(common) == ".git" {
+		return filepath.Base(filepath.Dir(common))
+	}
+	return filepath.Base(here)
+}
+
+// Merges are the merge queue's entries of the repository's worktree loops, by name.
+func (r repoSource) Merges(ctx context.Context) (map[string]history.Merge, error) {
+	members, _, err := fleet.Members(ctx, r.here)
+	if err != nil {
+		return nil, err
+	}
+	common, err := gitops.CommonDir(ctx, r.here)
+	if err != nil {
+		return nil, err
+	}
+	merges := map[string]history.Merge{}
+	for _, m := range members {
+		if m.Worktree == nil {
+			continue
+		}
+		if merge, found, err := history.LoadMerge(common, m.Name); err == nil && found {
+			merges[m.Name] = merge
+		}
+	}
+	return merges, nil
 }
 
 // repoSource reads the repository's loops for the dashboard, as runs and history do,

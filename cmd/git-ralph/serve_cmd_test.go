@@ -44,15 +44,20 @@ func startFakeLoop(t *testing.T, max string) *fakeLoop {
 	return l
 }
 
-// startFakeLoopWith starts the loop with the agent command given.
-func startFakeLoopWith(t *testing.T, max, agent string) *fakeLoop {
+// startFakeLoopWith starts the loop with the agent command given ("": the flags name
+// the agent) and the flags.
+func startFakeLoopWith(t *testing.T, max, agent string, flags ...string) *fakeLoop {
 	t.Helper()
 	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := installSelf(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	cmd := exec.Command("git-ralph", "loop", "--max", max, "--idle-threshold", "0", "--agent-cmd", agent)
+	args := []string{"loop", "--max", max, "--idle-threshold", "0"}
+	if agent != "" { // else the flags name it
+		args = append(args, "--agent-cmd", agent)
+	}
+	cmd := exec.Command("git-ralph", append(args, flags...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -355,5 +360,23 @@ func TestRepoSourceDiffOfHostileFiles(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("the diff of iteration %d hung", n)
 		}
+	}
+}
+
+// TestTheDashboardIsNamedAfterTheRepository: the name in the pages is the main work
+// tree's directory, from a linked worktree too (whose directory is a loop's name).
+func TestTheDashboardIsNamedAfterTheRepository(t *testing.T) {
+	scratchRepo(t)
+	here, _ := os.Getwd()
+	wt := filepath.Join(t.TempDir(), "feat")
+	if out, err := exec.Command("git", "worktree", "add", "-q", "-b", "feat", wt).CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	if got, want := repoName(ctx, here), filepath.Base(here); got != want {
+		t.Errorf("the main work tree's dashboard is named %q, want %q", got, want)
+	}
+	if got, want := repoName(ctx, wt), filepath.Base(here); got != want {
+		t.Errorf("a worktree's dashboard is named %q, want the repository's %q", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // diffLimit is the most of a diff one page shows: a browser chokes on more, and an
@@ -32,6 +34,10 @@ func parsePages() (*template.Template, error) {
 		"seg": url.PathEscape,
 		// sh is a word of a command the page suggests, quoted for a shell where it must be
 		"sh": shellWord,
+		// tone is the colour class of a state, an outcome or a validation (badge.go)
+		"tone":      tone,
+		"mergeText": mergeText,
+		"shortRun":  shortRun,
 	}
 	t, err := template.New("").Funcs(funcs).ParseFS(assets, "assets/templates/*.html")
 	if err != nil {
@@ -60,10 +66,14 @@ func fail(w http.ResponseWriter, err error) {
 	http.Error(w, "500: "+err.Error(), http.StatusInternalServerError)
 }
 
-// loopRow is one loop of the list, its cells worked out.
-type loopRow struct {
-	status.Run
-	StateText, IterationText, SpendText string
+// page is what the layout of every page reads (the repository's name, the page's title
+// and where it is), with the page's own data.
+func (s *Server) page(title, crumb string, data map[string]any) map[string]any {
+	data["Title"], data["Crumb"], data["Repo"] = title, crumb, s.Repo
+	if s.Repo == "" {
+		data["Repo"] = "repository"
+	}
+	return data
 }
 
 func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
@@ -72,15 +82,15 @@ func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	rows := make([]loopRow, 0, len(runs))
-	for _, run := range runs {
-		row := loopRow{Run: run, StateText: stateText(run), IterationText: iterationText(run), SpendText: "-"}
-		if run.Spend != nil {
-			row.SpendText = run.Spend.Line()
-		}
-		rows = append(rows, row)
+	var merges map[string]history.Merge
+	if m, ok := s.src.(Merger); ok {
+		merges, _ = m.Merges(r.Context()) // without them a card shows the queue's state alone
 	}
-	s.render(w, "loops.html", map[string]any{"Title": "Loops", "Loops": rows})
+	cards := make([]loopCard, 0, len(runs))
+	for _, run := range runs {
+		cards = append(cards, cardOf(run, merges))
+	}
+	s.render(w, "loops.html", s.page("Loops", "", map[string]any{"Loops": cards}))
 }
 
 func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
@@ -90,11 +100,16 @@ func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	charts := chartsOf(recs, s.maxCost(r.Context(), name)) // oldest first
 	// newest first, as a person reads a log
 	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
 		recs[i], recs[j] = recs[j], recs[i]
 	}
-	s.render(w, "iterations.html", map[string]any{"Title": "Loop " + name, "Loop": name, "Records": recs, "Bad": bad, "CSRF": s.csrf, "Flash": s.flashes.take(name)})
+	if r.URL.Query().Get("part") == "timeline" { // the live page's refresh of its timeline
+		s.render(w, "timeline", map[string]any{"Loop": name, "Records": recs, "Bad": bad, "Charts": charts})
+		return
+	}
+	s.render(w, "iterations.html", s.page("Loop "+name, name, map[string]any{"Loop": name, "Records": recs, "Bad": bad, "Charts": charts, "CSRF": s.csrf, "Flash": s.flashes.take(name)}))
 }
 
 func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
@@ -109,8 +124,13 @@ func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	s.render(w, "diff.html", map[string]any{"Title": fmt.Sprintf("Loop %s, iteration %d", name, n), "Loop": name,
-		"Iteration": n, "Diff": diffHTML(diffLines(string(diff))), "Cut": cut, "Limit": display.Plural(diffLimit>>20, "MiB")})
+	lines := diffLines(string(diff))
+	data := map[string]any{"Loop": name, "Iteration": n, "Diff": diffHTML(lines), "Files": diffFiles(lines), "Cut": cut,
+		"Limit": display.Plural(diffLimit>>20, "MiB")}
+	if recs, _, err := s.src.Iterations(r.Context(), name); err == nil { // without them: no links, no summary
+		data["Record"], data["Prev"], data["Next"] = neighbours(recs, n)
+	}
+	s.render(w, "diff.html", s.page(fmt.Sprintf("Loop %s, iteration %d", name, n), name, data))
 }
 
 // act runs one of the loop's actions (behind sameOrigin) and goes back to the loop's page
@@ -166,107 +186,37 @@ func (f *flashes) take(loop string) flash {
 	return said
 }
 
-// diffLine is one line of a unified diff: its class (add, del, hunk, meta or ""), its
-// marker (+, - or a space, inside a hunk) and the rest in coloured parts.
-type diffLine struct {
-	Class, Marker string
-	Parts         []token
+// maxCost is the loop's latest run's max_cost, 0 when it has none or it cannot be read.
+func (s *Server) maxCost(ctx context.Context, loop string) float64 {
+	runs, err := s.src.Loops(ctx)
+	if err != nil {
+		return 0
+	}
+	for _, r := range runs {
+		if r.Name == loop && r.Spend != nil {
+			return r.Spend.MaxCost
+		}
+	}
+	return 0
 }
 
-// diffLines classes each line of a unified diff (git's, as `history --diff` prints it)
-// and colours the code of the files whose language it knows.
-func diffLines(diff string) []diffLine {
-	diff = strings.TrimSuffix(diff, "\n")
-	if diff == "" {
-		return nil
-	}
-	lines := strings.Split(diff, "\n")
-	out := make([]diffLine, len(lines))
-	inHeader := false
-	var old, new *scanner // the sides of the file's hunks; nil: not coloured
-	for i, l := range lines {
+// neighbours are iteration n's record (nil when none) and the iterations before and
+// after it that have a diff to show (0: none).
+func neighbours(recs []history.Record, n int) (rec *history.Record, prev, next int) {
+	for i := range recs {
+		r := &recs[i]
 		switch {
-		case strings.HasPrefix(l, "diff --git "):
-			inHeader = true
-			old, new = scanners(l)
-			out[i] = diffLine{Class: "meta", Parts: plain(l)}
-		case strings.HasPrefix(l, "@@"):
-			inHeader = false
-			old.reset()
-			new.reset()
-			out[i] = diffLine{Class: "hunk", Parts: plain(l)}
-		case inHeader:
-			out[i] = diffLine{Class: "meta", Parts: plain(l)} // index, mode, ---, +++, rename, Binary files …
-		case strings.HasPrefix(l, "+"):
-			out[i] = diffLine{Class: "add", Marker: "+", Parts: new.colour(l[1:])}
-		case strings.HasPrefix(l, "-"):
-			out[i] = diffLine{Class: "del", Marker: "-", Parts: old.colour(l[1:])}
-		case strings.HasPrefix(l, " "):
-			old.colour(l[1:]) // a context line is on both sides: the old side's state moves too
-			out[i] = diffLine{Marker: " ", Parts: new.colour(l[1:])}
-		default:
-			out[i] = diffLine{Parts: plain(l)} // "\ No newline at end of file"
+		case r.Iteration == n:
+			rec = r
+		case r.Pruned || r.FilesChanged == 0:
+		case r.Iteration < n && r.Iteration > prev:
+			prev = r.Iteration
+		case r.Iteration > n && (next == 0 || r.Iteration < next):
+			next = r.Iteration
 		}
 	}
-	return out
+	return rec, prev, next
 }
-
-// diffHTML writes the lines as the diff page's <pre> holds them: every text escaped here
-// (template.HTMLEscapeString), the classes our own constants. It is not left to the
-// template because html/template's escaping of a span per token took 3.2 s for a 4 MiB
-// diff of code, against a tenth of that here.
-func diffHTML(lines []diffLine) template.HTML {
-	var b strings.Builder
-	for _, l := range lines {
-		b.WriteString(`<span class="line`)
-		if l.Class != "" {
-			b.WriteString(" " + l.Class)
-		}
-		b.WriteString(`">`)
-		b.WriteString(l.Marker)
-		for _, p := range l.Parts {
-			if p.Class == "" {
-				b.WriteString(template.HTMLEscapeString(p.Text))
-				continue
-			}
-			b.WriteString(`<span class="` + p.Class + `">`)
-			b.WriteString(template.HTMLEscapeString(p.Text))
-			b.WriteString(`</span>`)
-		}
-		b.WriteString("</span>\n")
-	}
-	return template.HTML(b.String()) // escaped above
-}
-
-// scanners are the two sides' scanners of the file a "diff --git a/X b/Y" line names,
-// nil when its language is not coloured.
-func scanners(header string) (old, new *scanner) {
-	name := header
-	if k := strings.LastIndex(header, " b/"); k >= 0 {
-		name = header[k+3:]
-	}
-	lang := languageOf(strings.Trim(name, `"`))
-	if lang == nil {
-		return nil, nil
-	}
-	return &scanner{lang: lang}, &scanner{lang: lang}
-}
-
-func (s *scanner) reset() {
-	if s != nil {
-		s.open = nil
-	}
-}
-
-// colour is code in coloured parts; in one plain part when there is no scanner.
-func (s *scanner) colour(code string) []token {
-	if s == nil {
-		return plain(code)
-	}
-	return s.line(code)
-}
-
-func plain(text string) []token { return []token{{Text: text}} }
 
 // stateText is the state with its reason: "finished (success)".
 func stateText(r status.Run) string {
@@ -285,6 +235,20 @@ func iterationText(r status.Run) string {
 		return strconv.Itoa(r.Iteration) + "/unlimited"
 	}
 	return fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations)
+}
+
+// shortRun is a run's id as the timeline shows it, the page giving it whole on hover:
+// its start ("Nov 28 18:56", UTC, as the id has it) for an id of the loop's making
+// (20261128T185600Z-1a2b3c4d), else its first 8 characters.
+func shortRun(id string) string {
+	stamp, _, _ := strings.Cut(id, "-")
+	if t, err := time.Parse("20060102T150405Z", stamp); err == nil {
+		return t.Format("Jan 2 15:04")
+	}
+	if r := []rune(id); len(r) > 8 {
+		return string(r[:8]) + "…"
+	}
+	return id
 }
 
 // shellWord is s as one word for sh: as it is when that is safe, else quoted.

@@ -27,6 +27,7 @@ type fakeSource struct {
 	acted []string
 	mu    sync.Mutex
 	live  LiveLog
+	runs  []history.Record // the loop's iterations, when not the two of every test
 }
 
 func (f *fakeSource) Live(_ context.Context, loop string) (LiveReader, error) {
@@ -47,13 +48,24 @@ func (f *fakeSource) setLive(l LiveLog) {
 }
 
 func (f *fakeSource) Loops(context.Context) ([]status.Run, error) {
-	return []status.Run{{Name: "main", Branch: "main", Path: "/repo", State: status.StateRunning, Iteration: 2, MaxIterations: 5, LastOutcome: "success"},
-		{Name: "evil", Branch: "<script>alert(1)</script>", Path: "/wt/evil", State: status.StateFinished, Reason: "success"}}, nil
+	return []status.Run{{Name: "main", Branch: "main", Path: "/repo", State: status.StateRunning, Iteration: 2, MaxIterations: 5, LastOutcome: "success",
+		Spend: &status.Spend{SpentUSD: 0.42, MaxCost: 1}},
+		{Name: "evil", Branch: "<script>alert(1)</script>", Path: "/wt/evil", State: status.StateFinished, Reason: "success"},
+		{Name: "feat", Branch: "ralph/feat", Path: "/wt/feat", State: history.MergeNeedsReview, Reason: "validation failed", Iteration: 3, MaxIterations: 4,
+			Validation: "failed: exit code 1", Spend: &status.Spend{SpentUSD: 4.5, MaxCost: 5}}}, nil
+}
+
+func (f *fakeSource) Merges(context.Context) (map[string]history.Merge, error) {
+	return map[string]history.Merge{"feat": {Name: "feat", State: history.MergeNeedsReview, BaseBranch: "refs/heads/main", Problem: "validation failed",
+		Conflicts: []string{"a<b>.go"}, Output: "--- FAIL: TestX <script>"}}, nil
 }
 
 func (f *fakeSource) Iterations(_ context.Context, loop string) ([]history.Record, []history.BadRecord, error) {
 	if loop != "main" {
 		return nil, nil, ErrNotFound
+	}
+	if f.runs != nil {
+		return f.runs, nil, nil
 	}
 	return []history.Record{{Iteration: 1, Outcome: "success", FilesChanged: 1, Insertions: 2, Deletions: 1, CommitAfter: "0123456789abcdef",
 		CostUSD: 0.42, CostReported: true},
@@ -213,12 +225,106 @@ func TestTheLoopsPageShowsTheLoopsEscaped(t *testing.T) {
 	}
 }
 
+// TestTheOverviewIsOneCardPerLoop: the repository's name in the title and header, each
+// loop a card with its state, iteration, spend against its budget, and the merge queue's
+// word with the conflicting files and the validation's output.
+func TestTheOverviewIsOneCardPerLoop(t *testing.T) {
+	s, ts, _ := newTestServer(t)
+	s.Repo = "my<repo>"
+	_, body := get(t, browser(t), ts.URL+"/?token="+s.token)
+	for _, want := range []string{"<title>Loops · my&lt;repo&gt; · git ralph</title>", `<a class="repo" id="repo" href="/">my&lt;repo&gt;</a>`,
+		`<section class="card state-needs-review" data-loop="feat">`, `<span class="badge state fail">needs-review (validation failed)</span>`,
+		"3/4", `<rect class="bar" width="75" height="4"/>`, "$4.50 of $5.00 (max_cost)", `<svg class="meter high"`, `<rect class="bar" width="90" height="4"/>`,
+		`<span class="badge validation fail">failed: exit code 1</span>`,
+		"needs review: validation failed; main was left alone", "<li><code>a&lt;b&gt;.go</code></li>",
+		`<pre class="merge-output">--- FAIL: TestX &lt;script&gt;</pre>`, "git ralph merge feat --resolve",
+		`<span class="badge state ok live">running</span>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the overview lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// TestTheLoopPage: the controls grouped by what they act on, the timeline's rows with
+// coloured outcomes and validations and a short run id (whole on hover), and the
+// timeline alone for the page's live refresh, which leaves the action's message alone.
+func TestTheLoopPage(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	src.runs = []history.Record{{Iteration: 1, Run: "20261128T185600Z-1a2b3c4d", Outcome: "success", Validation: "failed: exit code 2"}}
+	c := browser(t)
+	if code := post(t, s, ts, "/loops/main/pause", ts.URL, s.csrf); code != http.StatusSeeOther {
+		t.Fatalf("pause: %d", code)
+	}
+	_, part := get(t, c, ts.URL+"/loops/main?part=timeline&token="+s.token)
+	for _, want := range []string{`<tr class="outcome-success" id="iteration-1">`, `<span class="badge outcome ok">success</span>`,
+		`<span class="badge validation fail">failed: exit code 2</span>`, `<code title="20261128T185600Z-1a2b3c4d">Nov 28 18:56</code>`} {
+		if !strings.Contains(part, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, part)
+		}
+	}
+	if strings.Contains(part, "<html") || strings.Contains(part, "paused") {
+		t.Errorf("the timeline's part is more than the timeline:\n%s", part)
+	}
+	_, body := get(t, c, ts.URL+"/loops/main")
+	for _, want := range []string{`<fieldset class="run-controls"><legend>The run</legend>`, `id="pause"`, `id="resume"`, `id="cancel"`,
+		`<legend>The next iteration's prompt</legend>`, `<legend>The work tree</legend>`, `<div id="timeline">`, `data-timeline="/loops/main?part=timeline"`,
+		`<p class="said" id="said">paused &lt;ok&gt;</p>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the loop page lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// TestTheDiffLinksTheIterationsWithChanges: the previous and the next iteration that
+// changed something, skipping those that did not or whose diff was pruned.
+func TestTheDiffLinksTheIterationsWithChanges(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	src.runs = []history.Record{{Iteration: 1, FilesChanged: 1}, {Iteration: 2}, {Iteration: 3, FilesChanged: 2, Pruned: true}, {Iteration: 4, FilesChanged: 1}}
+	_, body := get(t, browser(t), ts.URL+"/loops/main/iterations/1/diff?token="+s.token)
+	if !strings.Contains(body, `<a rel="next" href="/loops/main/iterations/4/diff">iteration 4 →</a>`) || strings.Contains(body, `rel="prev"`) {
+		t.Errorf("iteration 1's diff should link iteration 4 as the next, no previous:\n%s", body)
+	}
+	if rec, prev, next := neighbours(src.runs, 4); rec == nil || rec.Iteration != 4 || prev != 1 || next != 0 {
+		t.Errorf("iteration 4's neighbours: %v, %d, %d; want itself, 1, 0", rec, prev, next)
+	}
+}
+
+// TestTheCostCharts: each iteration's reported cost a bar as tall as its share of the
+// dearest, and the latest run's spend summed against its max_cost, over the budget in
+// the failure colour; no chart where no cost was reported.
+func TestTheCostCharts(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	src.runs = []history.Record{{Iteration: 1, Run: "a", CostUSD: 0.5, CostReported: true},
+		{Iteration: 2, Run: "b", CostUSD: 0.25, CostReported: true}, {Iteration: 3, Run: "b", InputTokens: 5}, {Iteration: 4, Run: "b", CostUSD: 1, CostReported: true}}
+	c := browser(t)
+	_, body := get(t, c, ts.URL+"/loops/main?token="+s.token)
+	for _, want := range []string{
+		// ten slots of 60 at least, a bar 48 wide in its slot; the dearest 96 high
+		`<rect class="bar" x="66.0" y="76.0" width="48.0" height="24.0"><title>iteration 2: $0.25</title></rect>`,
+		`<rect class="bar" x="186.0" y="4.0" width="48.0" height="96.0"><title>iteration 4: $1.00</title></rect>`,
+		"The latest run's spend: $1.25 of $1.00 (max_cost)",
+		`<line class="budget" x1="0" y1="23.2" x2="600" y2="23.2">`, // $1 of the $1.25 at the top
+		`<polyline class="spent over" points="0,100 60.0,80.8 120.0,80.8 180.0,4.0"/>`,
+		`<title>after iteration 4: $1.25</title>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the charts lack %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<title>iteration 3:") {
+		t.Errorf("an iteration that reported no cost has a bar:\n%s", body)
+	}
+	src.runs = []history.Record{{Iteration: 1, InputTokens: 5}}
+	if _, body := get(t, c, ts.URL+"/loops/main"); strings.Contains(body, "<svg") {
+		t.Errorf("a chart of no reported cost:\n%s", body)
+	}
+}
+
 func TestTheIterationsAndTheDiff(t *testing.T) {
 	s, ts, _ := newTestServer(t)
 	c := browser(t)
 	_, body := get(t, c, ts.URL+"/loops/main?token="+s.token)
-	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, "+2 −1 (1 file)", "&lt;b&gt;bad&lt;/b&gt;", "0123456",
-		"<td>$0.42</td>", "<td>not reported</td>"} {
+	for _, want := range []string{`href="/loops/main/iterations/1/diff"`, `<span class="plus">+2</span> <span class="minus">−1</span> (1 file)`, "&lt;b&gt;bad&lt;/b&gt;", "0123456",
+		`<td class="num">$0.42</td>`, `<td class="num">not reported</td>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the iterations page lacks %q:\n%s", want, body)
 		}
@@ -227,15 +333,24 @@ func TestTheIterationsAndTheDiff(t *testing.T) {
 		t.Errorf("the newest iteration should come first:\n%s", body)
 	}
 	_, body = get(t, c, ts.URL+"/loops/main/iterations/1/diff")
-	for _, want := range []string{`<span class="line meta">diff --git a/x b/x</span>`, `<span class="line meta">--- a/x</span>`,
-		`<span class="line hunk">@@ -1 +1,2 @@</span>`, `<span class="line del">-old &lt;i&gt;</span>`, `<span class="line add">+new</span>`,
-		`<span class="line add">+s := <span class="str">&#34;&lt;/pre&gt;&lt;script&gt;&#34;</span> <span class="com">// &lt;b&gt;&amp;</span></span>`} {
+	for _, want := range []string{`<span class="line meta file" id="file-1">diff --git a/x b/x</span>`, `<span class="line meta">--- a/x</span>`,
+		`<span class="line hunk"><span class="ln ln-old"></span><span class="ln ln-new"></span>@@ -1 +1,2 @@</span>`,
+		`<span class="line del"><span class="ln ln-old">1</span><span class="ln ln-new"></span>-old &lt;i&gt;</span>`,
+		`<span class="line add"><span class="ln ln-old"></span><span class="ln ln-new">1</span>+new</span>`,
+		`<span class="line add"><span class="ln ln-old"></span><span class="ln ln-new">2</span>+more</span>`,
+		`<span class="line add"><span class="ln ln-old"></span><span class="ln ln-new">1</span>+s := <span class="str">&#34;&lt;/pre&gt;&lt;script&gt;&#34;</span> <span class="com">// &lt;b&gt;&amp;</span></span>`,
+		`<li><a href="#file-1">x</a><span class="stat"><span class="plus">+2</span> <span class="minus">−1</span></span></li>`,
+		`<li><a href="#file-2">m.go</a><span class="stat"><span class="plus">+1</span> <span class="minus">−0</span></span></li>`,
+		`<span class="badge outcome ok">success</span>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the diff page lacks %q:\n%s", want, body)
 		}
 	}
 	if strings.Contains(body, "<script>") || strings.Count(body, "</pre>") != 1 {
 		t.Errorf("the diff's text reached the page unescaped:\n%s", body)
+	}
+	if strings.Contains(body, `rel="prev"`) || strings.Contains(body, `rel="next"`) {
+		t.Errorf("iteration 1 of 2, the second without changes, links to another diff:\n%s", body)
 	}
 	for _, p := range []string{"/loops/other", "/loops/main/iterations/7/diff", "/loops/main/iterations/x/diff"} {
 		if code, _ := get(t, c, ts.URL+p); code != http.StatusNotFound {

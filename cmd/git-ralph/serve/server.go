@@ -49,6 +49,8 @@ type Server struct {
 	token string // grants access: in the printed URL, then in the cookie
 	csrf  string // proves a POST came from one of our pages (a form's hidden field)
 	pages *template.Template
+	// Repo is the repository's name, in every page's title and header; set before serving
+	Repo string
 	// stopping closes when the server shuts down: the live streams, which never go
 	// idle by themselves, end then rather than holding the shutdown for its grace
 	stopping chan struct{}

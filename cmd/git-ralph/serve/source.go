@@ -45,5 +45,13 @@ type Actor interface {
 	Act(ctx context.Context, loop, action, text string) (said string, err error)
 }
 
+// Merger is the part of a Source that reads the merge queue: each loop's entry, by loop
+// name (a loop that never asked for a merge has none). Without it the overview shows the
+// queue's state alone, as `runs` does, without the conflicting files or the validation's
+// output.
+type Merger interface {
+	Merges(ctx context.Context) (map[string]history.Merge, error)
+}
+
 // ErrNotFound is a loop, an iteration or a diff that does not exist: a 404.
 var ErrNotFound = errors.New("not found")
