@@ -1,7 +1,9 @@
 // Package watch is the full-screen terminal view of one loop, `git ralph watch`: a
 // bubbletea model that shows what the loop writes (its state and the live output log of the
 // running iteration, rendered by loop/agentcli) and steers it through the actions the
-// commands use. It reads files only, so watching never slows or blocks the loop.
+// commands use. It reads files only, so watching never slows or blocks the loop. Every
+// read runs in a tea.Cmd that returns a message: Update only folds messages into the
+// model, and View only draws it.
 package watch
 
 import (
@@ -52,14 +54,13 @@ const (
 
 // Model is the view's state.
 type Model struct {
-	source  Source
 	actions Actions
 	color   bool
 
 	width, height int
 	snap          Snapshot
 	err           error
-	tail          *livelog.Tail
+	reader        *reader
 	lines         []string
 	message       string
 	mode          mode
@@ -69,10 +70,40 @@ type Model struct {
 // New returns the view of the loop source reads, steered by actions; color false (NO_COLOR)
 // leaves every escape code out of what it draws.
 func New(source Source, actions Actions, color bool) *Model {
-	return &Model{source: source, actions: actions, color: color, width: 80, height: 24}
+	return &Model{actions: actions, color: color, width: 80, height: 24, reader: &reader{source: source}}
 }
 
 type tickMsg struct{}
+
+// loadedMsg is one read of the loop: its snapshot and the output lines written since the
+// last read (reset: the output is another log's, the lines held so far are dropped).
+type loadedMsg struct {
+	snap  Snapshot
+	err   error
+	lines []string
+	reset bool
+}
+
+// reader reads the loop for the view, off the update loop. One read runs at a time (the
+// next tick is asked for once its message is folded), so the tail it follows is its own.
+type reader struct {
+	source Source
+	tail   *livelog.Tail
+}
+
+// read reads the snapshot and the output that grew since the last read.
+func (r *reader) read() tea.Msg {
+	snap, err := r.source()
+	if err != nil {
+		return loadedMsg{err: err}
+	}
+	msg := loadedMsg{snap: snap}
+	if r.tail.Path() != snap.Output {
+		r.tail, msg.reset = livelog.New(snap.Output, snap.Format), true
+	}
+	msg.lines = r.tail.Read()
+	return msg
+}
 
 type doneMsg struct {
 	text string
@@ -90,7 +121,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tickMsg:
-		m.refresh()
+		return m, m.reader.read
+	case loadedMsg:
+		m.loaded(msg)
 		return m, tick()
 	case doneMsg:
 		m.message = msg.text
@@ -103,19 +136,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// refresh reads the snapshot and the output that grew since the last tick.
-func (m *Model) refresh() {
-	snap, err := m.source()
-	m.err = err
-	if err != nil {
+// loaded folds one read of the loop into the model.
+func (m *Model) loaded(msg loadedMsg) {
+	m.err = msg.err
+	if msg.err != nil {
 		return
 	}
-	m.snap = snap
-	if m.tail.Path() != snap.Output {
-		m.tail = livelog.New(snap.Output, snap.Format)
+	m.snap = msg.snap
+	if msg.reset {
 		m.lines = nil
 	}
-	m.lines = append(m.lines, m.tail.Read()...)
+	m.lines = append(m.lines, msg.lines...)
 	if len(m.lines) > keep {
 		m.lines = append([]string(nil), m.lines[len(m.lines)-keep:]...)
 	}
