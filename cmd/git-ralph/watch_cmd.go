@@ -16,8 +16,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
-	"github.com/git-ralph/git-ralph/history"
-	"github.com/git-ralph/git-ralph/loop/agentcli"
+	"github.com/git-ralph/git-ralph/gitops"
 )
 
 // WatchCmd is `git ralph watch`.
@@ -60,11 +59,15 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	cps := &watchedCheckpoints{}
-	place := status.LoopAt(ctx, root) // which loop it is: the commands its status names
+	// which loop it is (the commands its status names) and its branch: git, once
+	reader := &watchReader{root: root, lock: path, place: status.LoopAt(ctx, root)}
+	if branch, err := gitops.CurrentBranch(ctx, root); err == nil {
+		reader.branch = branch
+	}
 	model := watch.New(func() (watch.Snapshot, error) {
-		snap, err := watchSnapshot(ctx, root, path, place, time.Now())
+		snap, err := reader.snapshot(ctx, time.Now())
 		if err == nil {
-			snap.Header = append(snap.Header, cps.line(ctx, root, time.Now()))
+			snap.Notes = append(snap.Notes, cps.line(ctx, root, time.Now()))
 		}
 		return snap, err
 	}, watchActions(ctx, c.LoopFlag, cps), !color)
@@ -98,65 +101,6 @@ func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
 		return "", err
 	}
 	return picker.Chosen(), nil
-}
-
-// watchSnapshot reads what the view shows: files only, every tick.
-func watchSnapshot(ctx context.Context, root, path string, place status.Place, now time.Time) (watch.Snapshot, error) {
-	st, err := readStatus(ctx, root, path)
-	if err != nil {
-		return watch.Snapshot{}, err
-	}
-	st.Place = place
-	snap := watch.Snapshot{Header: []string{"status: " + statusSummary(st)}}
-	if st.State == nil {
-		return snap, nil
-	}
-	snap.Header = append(snap.Header,
-		"iteration: "+statusIteration(st),
-		"elapsed: "+display.Duration(st.Elapsed(now)))
-	store, err := history.OpenStore(root)
-	if err != nil {
-		return snap, nil
-	}
-	validation, format := lastRecorded(store, st.HistoryIteration)
-	snap.Header = append(snap.Header, "last validation: "+orDash(validation))
-	spend := "-"
-	if sp := status.RunSpend(st.State); sp != nil {
-		spend = sp.Line()
-	}
-	snap.Header = append(snap.Header, "spend: "+spend)
-	for i, h := range snap.Header {
-		snap.Header[i] = display.Printable(h) // the state holds the agent's words
-	}
-	if st.HistoryIteration > 0 {
-		snap.Output, snap.Format = store.OutputPath(st.HistoryIteration), format
-	}
-	return snap, nil
-}
-
-// lastRecorded finds, in the few records up to n, the last validation result and the agent
-// preset whose output format renders the live log (the running iteration has no record
-// yet: its loop's earlier ones say which agent it runs). Text when no record names one.
-func lastRecorded(store *history.Store, n int) (validation string, format agentcli.Format) {
-	found := false
-	for i := n; i >= 1 && n-i < 10; i-- {
-		rec, err := store.Get(i)
-		if err != nil {
-			continue
-		}
-		if validation == "" {
-			validation = rec.Validation
-		}
-		if !found && rec.Agent != "" {
-			if p, ok := agentcli.Lookup(rec.Agent); ok {
-				format, found = p.Format, true
-			}
-		}
-		if validation != "" && found {
-			break
-		}
-	}
-	return validation, format
 }
 
 // watchActions are the view's keys: each runs the command of the same name, its output

@@ -54,7 +54,7 @@ func TestWatchInTmux(t *testing.T) {
 	waitFor(t, "the loop to run", func() bool { return strings.Contains(ralph(t, "status"), "running (pid") })
 
 	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
-	tm.waitScreen("the iteration and the live text", "iteration: 1/2 in this run (in progress)", "hello from iteration 1", "checkpoints: none")
+	tm.waitScreen("the iteration and the live text", "[RUNNING] main · ", " · build", "iteration 1/2", "hello from iteration 1", "checkpoints: none")
 	if raw := tm.capture("-e"); strings.Contains(raw, "\x1b") {
 		t.Errorf("NO_COLOR=1: escape codes on the screen:\n%q", raw)
 	}
@@ -257,7 +257,7 @@ func TestWatchPicksALoopInTmux(t *testing.T) {
 	tm.keys("j", "k", "Down")
 	tm.waitScreen("the cursor on beta", "> beta ")
 	tm.keys("Enter")
-	tm.waitScreen("beta's view", "iteration: 1/1 in this run (in progress)", "hello from beta iteration 1")
+	tm.waitScreen("beta's view", "[RUNNING] beta · ralph/beta", "iteration 1/1", "hello from beta iteration 1")
 	if screen := tm.capture(); strings.Contains(screen, "alpha") {
 		t.Errorf("watching beta, the screen shows alpha:\n%s", screen)
 	}

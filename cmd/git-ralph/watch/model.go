@@ -11,21 +11,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mattn/go-runewidth"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/livelog"
-	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
-
-// Snapshot is what the view shows of the loop at one moment.
-type Snapshot struct {
-	// Header is a few "name: value" lines: state, iteration i/N, elapsed, validation, spend.
-	Header []string
-	// Output is the live output log to show (the running iteration's, else the last
-	// one's); "" when there is none. Format is how to render it.
-	Output string
-	Format agentcli.Format
-}
 
 // Source reads a Snapshot; it is called every tick.
 type Source func() (Snapshot, error)
@@ -55,7 +44,7 @@ const (
 // Model is the view's state.
 type Model struct {
 	actions Actions
-	color   bool
+	st      styles
 
 	width, height int
 	snap          Snapshot
@@ -70,7 +59,7 @@ type Model struct {
 // New returns the view of the loop source reads, steered by actions; color false (NO_COLOR)
 // leaves every escape code out of what it draws.
 func New(source Source, actions Actions, color bool) *Model {
-	return &Model{actions: actions, color: color, width: 80, height: 24, reader: &reader{source: source}}
+	return &Model{actions: actions, st: newStyles(color), width: 80, height: 24, reader: &reader{source: source}}
 }
 
 type tickMsg struct{}
@@ -219,30 +208,19 @@ func (m *Model) run(a Action, text string) tea.Cmd {
 	}
 }
 
-// View draws the header, the last output lines that fit, and the key bar.
+// View draws the header, the last output lines that fit, the answer line and the key bar.
 func (m *Model) View() string {
-	var b strings.Builder
-	header := m.snap.Header
-	if m.err != nil {
-		header = []string{"error: " + oneLine(m.err.Error())}
-	}
-	bar := m.bar()
+	bar := m.st.bar.Render(m.fit(m.bar()))
+	header := m.header()
 	if m.height < len(header)+3 || m.width < 20 {
-		// a small terminal: the first line of the state and the keys
-		if len(header) > 0 {
-			b.WriteString(m.fit(header[0]) + "\n")
-		}
-		b.WriteString(m.fit(bar))
-		return b.String()
+		// a small terminal: the state and the keys
+		return header[0] + "\n" + bar
 	}
-	for i, h := range header {
-		line := m.fit(h)
-		if i == 0 && m.color {
-			line = "\x1b[1m" + line + "\x1b[0m"
-		}
-		b.WriteString(line + "\n")
+	var b strings.Builder
+	for _, h := range header {
+		b.WriteString(h + "\n")
 	}
-	b.WriteString(m.fit(strings.Repeat("─", m.width)) + "\n")
+	b.WriteString(m.st.dim.Render(strings.Repeat("─", m.width)) + "\n")
 	room := m.height - len(header) - 3
 	lines := m.lines
 	if len(lines) > room {
@@ -257,11 +235,7 @@ func (m *Model) View() string {
 	if m.message != "" && m.mode == normal {
 		b.WriteString(m.fit(m.message))
 	}
-	b.WriteString("\n")
-	if m.color {
-		bar = "\x1b[7m" + m.fit(bar) + "\x1b[0m"
-	}
-	b.WriteString(m.fit(bar))
+	b.WriteString("\n" + bar)
 	return b.String()
 }
 
@@ -276,15 +250,18 @@ func (m *Model) bar() string {
 	return "p pause  r resume  i inject  c checkpoint  x cancel  q quit (the loop goes on)"
 }
 
-// fit cuts a line to the terminal's width, so no line wraps and the layout holds.
-func (m *Model) fit(s string) string {
-	if m.width <= 0 {
-		return s
+// fit cuts a line, styled or not, to the terminal's width, so no line wraps and the
+// layout holds.
+func (m *Model) fit(s string) string { return m.fitTo(s, m.width) }
+
+// fitStyled is fit, for a line holding escape codes (fit handles both; the name says why).
+func (m *Model) fitStyled(s string) string { return m.fit(s) }
+
+func (m *Model) fitTo(s string, width int) string {
+	if width <= 0 {
+		return ""
 	}
-	if strings.HasPrefix(s, "\x1b[") {
-		return s // styled already, fitted before
-	}
-	return runewidth.Truncate(s, m.width, "")
+	return ansi.Truncate(s, width, "")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

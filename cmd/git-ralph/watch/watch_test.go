@@ -15,14 +15,14 @@ func TestViewColorAndSize(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "output.log")
 	write(t, path, "hello\n")
 	source := func() (Snapshot, error) {
-		return Snapshot{Header: []string{"status: running", "iteration: 1/3"}, Output: path}, nil
+		return Snapshot{Loop: "alpha", State: Running, Iteration: 1, Max: 3, Output: path}, nil
 	}
 	for _, color := range []bool{false, true} {
 		m := New(source, Actions{}, color)
 		m.Update(tea.WindowSizeMsg{Width: 60, Height: 12})
 		m.Update(m.reader.read())
 		v := m.View()
-		if !strings.Contains(v, "hello") || !strings.Contains(v, "iteration: 1/3") {
+		if !strings.Contains(v, "hello") || !strings.Contains(v, "iteration 1/3") {
 			t.Errorf("color %v: the view lacks the output or the header:\n%s", color, v)
 		}
 		if strings.Contains(v, "\x1b") != color {
@@ -36,7 +36,7 @@ func TestViewColorAndSize(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 30, Height: 4})
 	m.Update(m.reader.read())
 	v := m.View()
-	if strings.Contains(v, "hello") || !strings.HasPrefix(v, "status: running\n") {
+	if strings.Contains(v, "hello") || !strings.HasPrefix(v, "[RUNNING] alpha\n") {
 		t.Errorf("small terminal: want the status line and keys only:\n%s", v)
 	}
 	for _, l := range strings.Split(v, "\n") {
@@ -52,7 +52,7 @@ func TestTickReadsInACommand(t *testing.T) {
 	reads := 0
 	m := New(func() (Snapshot, error) {
 		reads++
-		return Snapshot{Header: []string{"status: running"}}, nil
+		return Snapshot{Loop: "alpha", State: Running}, nil
 	}, Actions{}, false)
 	_, cmd := m.Update(tickMsg{})
 	if reads != 0 || cmd == nil {
@@ -65,7 +65,7 @@ func TestTickReadsInACommand(t *testing.T) {
 	if _, next := m.Update(msg); next == nil {
 		t.Error("after a read, no next tick is asked for")
 	}
-	if !strings.Contains(m.View(), "status: running") {
+	if !strings.Contains(m.View(), "[RUNNING] alpha") {
 		t.Errorf("the read is not shown:\n%s", m.View())
 	}
 }
@@ -75,12 +75,12 @@ func TestTickReadsInACommand(t *testing.T) {
 func TestUpdateFoldsMessages(t *testing.T) {
 	m := New(nil, Actions{}, false)
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 12})
-	m.Update(loadedMsg{snap: Snapshot{Header: []string{"status: running"}}, lines: []string{"first"}, reset: true})
-	m.Update(loadedMsg{snap: Snapshot{Header: []string{"status: running"}}, lines: []string{"second"}})
+	m.Update(loadedMsg{snap: Snapshot{Loop: "alpha", State: Running}, lines: []string{"first"}, reset: true})
+	m.Update(loadedMsg{snap: Snapshot{Loop: "alpha", State: Running}, lines: []string{"second"}})
 	if v := m.View(); !strings.Contains(v, "first") || !strings.Contains(v, "second") {
 		t.Errorf("the lines of two reads of one log are not both shown:\n%s", v)
 	}
-	m.Update(loadedMsg{snap: Snapshot{Header: []string{"status: running"}}, lines: []string{"next log"}, reset: true})
+	m.Update(loadedMsg{snap: Snapshot{Loop: "alpha", State: Running}, lines: []string{"next log"}, reset: true})
 	if v := m.View(); strings.Contains(v, "first") || !strings.Contains(v, "next log") {
 		t.Errorf("another log's lines are not shown alone:\n%s", v)
 	}
