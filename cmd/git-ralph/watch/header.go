@@ -14,7 +14,7 @@ func (m *Model) header() []string {
 		return []string{m.st.bad.Render(m.fit("error: " + oneLine(m.err.Error())))}
 	}
 	s := m.snap
-	lines := []string{m.title(), m.progressLine()}
+	lines := []string{m.heading(), m.progressLine()}
 	if l := m.spendLine(); l != "" {
 		lines = append(lines, l)
 	}
@@ -27,8 +27,8 @@ func (m *Model) header() []string {
 	return lines
 }
 
-// title is the state's badge and what runs: loop · branch · mode · task · agent model.
-func (m *Model) title() string {
+// heading is the state's badge and what runs: loop · branch · mode · task · agent model.
+func (m *Model) heading() string {
 	s := m.snap
 	badge := m.badge(s.State)
 	var parts []string
