@@ -54,9 +54,9 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Search):
 		m.mode, m.input, m.message = searching, nil, ""
 	case key.Matches(k, m.keys.Next):
-		m.find(1)
+		m.find(m.found+1, 1)
 	case key.Matches(k, m.keys.Prev):
-		m.find(-1)
+		m.find(m.found-1, -1)
 	case key.Matches(k, m.keys.Focus):
 		if m.focus == onList || len(m.snap.Iterations) == 0 {
 			m.focus = onOutput
@@ -156,16 +156,18 @@ func (m *Model) detailKey(k tea.KeyMsg) (bool, tea.Cmd) {
 	return true, nil
 }
 
-// find scrolls the output to the next (dir 1) or previous (-1) line holding the search.
-func (m *Model) find(dir int) {
+// find scrolls the output to the first line holding the search from line from on,
+// forwards (dir 1) or backwards (-1), going round at the ends as less does.
+func (m *Model) find(from, dir int) {
 	if m.query == "" {
 		m.message = "no search yet: '/' asks what to find"
 		return
 	}
 	n := len(m.lines)
-	for step := 1; step <= n; step++ {
-		i := ((m.out.YOffset+dir*step)%n + n) % n
+	for step := range n {
+		i := ((from+dir*step)%n + n) % n
 		if strings.Contains(m.lines[i], m.query) {
+			m.found = i
 			m.out.SetYOffset(i)
 			m.follow = m.out.AtBottom()
 			m.message = fmt.Sprintf("/%s: line %d of %d (n next, N previous, G follows again)", m.query, i+1, n)
@@ -185,9 +187,12 @@ func (m *Model) typed(k tea.KeyMsg) tea.Cmd {
 		if was == searching {
 			m.query = text
 			m.setOutput()
+			from := m.out.YOffset // from the top line shown; following, from the start
+			if m.follow {
+				from = 0
+			}
 			if text != "" {
-				m.out.SetYOffset(m.out.YOffset - 1) // find from the top line shown
-				m.find(1)
+				m.find(from, 1)
 			}
 			return nil
 		}

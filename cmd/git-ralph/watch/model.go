@@ -72,6 +72,7 @@ type Model struct {
 	out    viewport.Model
 	follow bool   // the output keeps its end in sight as it grows
 	query  string // the last search
+	found  int    // the output line it found last
 	detail *detail
 }
 
