@@ -91,12 +91,12 @@ func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
 		return "", err
 	}
 	rows := strings.Split(strings.TrimRight(table.String(), "\n"), "\n")
-	names := make([]string, len(runs))
+	names, states := make([]string, len(runs)), make([]string, len(runs))
 	for i, r := range runs {
-		names[i] = r.Name
+		names[i], states[i] = r.Name, r.State
 	}
 	picker := watch.NewPicker("no loop is running in this work tree; pick one of the repository's loops to watch:",
-		rows[0], names, rows[1:], color)
+		rows[0], names, rows[1:], states, color)
 	if err := runView(ctx, picker, s.Stdin, s.Stdout); err != nil || ctx.Err() != nil {
 		return "", err
 	}

@@ -191,3 +191,16 @@ func TestHelpAndNarrowTerminals(t *testing.T) {
 		}
 	}
 }
+
+// r resumes even before the view has read that the loop pauses: p then r at once.
+func TestKeysWorkBeforeTheStateIsRead(t *testing.T) {
+	resumed := false
+	m := New(nil, Actions{Resume: func(string) (string, error) { resumed = true; return "resumed", nil }}, false)
+	m.Update(loadedMsg{snap: running(three...), reset: true})
+	if cmd := press(m, "r"); cmd != nil {
+		m.Update(cmd())
+	}
+	if !resumed {
+		t.Error("r did nothing while the view still showed the loop running")
+	}
+}

@@ -8,6 +8,8 @@ type keyMap struct {
 	Focus, Up, Down, PageUp, PageDown         key.Binding
 	Top, Bottom, Open, Switch, Back           key.Binding
 	Search, Next, Prev, Help, Quit            key.Binding
+	// state is the loop's, for the help bar (every key works in every state)
+	state State
 }
 
 func newKeys() keyMap {
@@ -40,16 +42,22 @@ func newKeys() keyMap {
 
 // ShortHelp is the help bar: the loop's keys first, then how to see more (a narrow
 // terminal cuts it from the end).
+// It names the keys that mean something in the loop's state: pause while it runs,
+// resume while it pauses, cancel while it lives. The others still work: a key pressed
+// before the view has read the new state (p then r at once) does what it says.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Pause, k.Resume, k.Inject, k.Checkpoint, k.Cancel, k.Quit, k.Help, k.Focus, k.Open, k.Search}
-}
-
-// forState enables the keys that mean something in the loop's state: pause while it
-// runs, resume while it pauses, cancel while it lives (disabled keys leave the help).
-func (k *keyMap) forState(s State) {
-	k.Pause.SetEnabled(s == Running || s == Waiting)
-	k.Resume.SetEnabled(s == Pausing || s == Paused)
-	k.Cancel.SetEnabled(live(s))
+	var keys []key.Binding
+	switch k.state {
+	case Running, Waiting:
+		keys = append(keys, k.Pause)
+	case Pausing, Paused:
+		keys = append(keys, k.Resume)
+	}
+	keys = append(keys, k.Inject, k.Checkpoint)
+	if live(k.state) {
+		keys = append(keys, k.Cancel)
+	}
+	return append(keys, k.Quit, k.Help, k.Focus, k.Open, k.Search)
 }
 
 // FullHelp is every key, by what it does: the loop, moving, reading.

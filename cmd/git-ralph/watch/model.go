@@ -182,7 +182,7 @@ func (m *Model) loaded(msg loadedMsg) {
 		m.message = "" // the answer was about a loop that has ended since
 	}
 	m.snap = msg.snap
-	m.keys.forState(m.snap.State)
+	m.keys.state = m.snap.State
 	if !m.moved || m.cursor >= len(m.snap.Iterations) {
 		m.cursor, m.moved = max(len(m.snap.Iterations)-1, 0), false
 	}
