@@ -95,7 +95,7 @@ func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
 	for i, r := range runs {
 		names[i], states[i] = r.Name, r.State
 	}
-	picker := watch.NewPicker("no loop is running in this work tree; pick one of the repository's loops to watch:",
+	picker := watch.NewPicker("no loop is running in this work tree; pick one of the repository's loops:",
 		rows[0], names, rows[1:], states, color)
 	if err := runView(ctx, picker, s.Stdin, s.Stdout); err != nil || ctx.Err() != nil {
 		return "", err
