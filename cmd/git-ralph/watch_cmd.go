@@ -17,6 +17,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
 // WatchCmd is `git ralph watch`.
@@ -25,14 +26,14 @@ type WatchCmd struct {
 }
 
 // Run shows the loop of the work tree (or --loop NAME) full screen until q. With no loop
-// running there and no --loop, it lists the repository's loops to pick one from.
+// running there and no --loop, it lists the repository's loops to drill into.
 func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}
 	terminal := reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stdout)
-	_, color := os.LookupEnv("NO_COLOR")
+	_, noColor := os.LookupEnv("NO_COLOR")
 	if _, err := runningLoop(ctx, root); errors.Is(err, errNoLoop) && c.Loop == "" {
 		if !terminal {
 			fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
@@ -42,21 +43,27 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 			fmt.Fprintln(s.Stdout, "hint: git ralph watch --loop NAME")
 			return nil
 		}
-		name, err := pickLoop(ctx, s, !color)
-		if err != nil || name == "" {
-			return err
-		}
-		c.Loop = name
-		if root, err = c.root(ctx); err != nil {
-			return err
-		}
+		return watchFleet(ctx, s, !noColor)
 	}
 	if !terminal {
 		return hints.Wrap(errors.New("watch needs a terminal"), "'git ralph status --watch' prints each change of the status, for a log or a pipe")
 	}
-	path, err := lockPath(ctx, root)
+	model, err := loopView(ctx, c.LoopFlag, !noColor)
 	if err != nil {
 		return err
+	}
+	return runView(ctx, model, s.Stdin, s.Stdout)
+}
+
+// loopView is the full-screen view of the loop f names.
+func loopView(ctx context.Context, f LoopFlag, color bool) (*watch.Model, error) {
+	root, err := f.root(ctx)
+	if err != nil {
+		return nil, err
+	}
+	path, err := lockPath(ctx, root)
+	if err != nil {
+		return nil, err
 	}
 	cps := &watchedCheckpoints{}
 	// which loop it is (the commands its status names) and its branch: git, once
@@ -64,43 +71,54 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 	if branch, err := gitops.CurrentBranch(ctx, root); err == nil {
 		reader.branch = branch
 	}
-	model := watch.New(func() (watch.Snapshot, error) {
+	return watch.New(func() (watch.Snapshot, error) {
 		snap, err := reader.snapshot(ctx, time.Now())
 		if err == nil {
 			snap.Notes = append(snap.Notes, cps.line(ctx, root, time.Now()))
 		}
 		return snap, err
-	}, watchActions(ctx, c.LoopFlag, cps), !color)
-	return runView(ctx, model, s.Stdin, s.Stdout)
+	}, watchActions(ctx, f, cps), color), nil
 }
 
-// pickLoop shows the repository's loops full screen and returns the one picked with
-// Enter; "" when the user quit.
-func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
+// watchFleet lists the repository's loops full screen, read again every few seconds;
+// Enter drills into one (its view, as --loop NAME shows it), Esc comes back, q quits.
+func watchFleet(ctx context.Context, s Streams, color bool) error {
 	here, err := repoRoot(ctx)
 	if err != nil {
-		return "", err
+		return err
 	}
-	now := time.Now()
-	runs, err := readRuns(ctx, s, here, now)
+	runs, err := readRuns(ctx, s, here, time.Now()) // repairs what a killed merge left, once
 	if err != nil {
-		return "", err
+		return err
 	}
+	first, err := fleetLoops(runs)
+	if err != nil {
+		return err
+	}
+	read := func() (watch.Loops, error) {
+		members, _, err := fleet.Members(ctx, here)
+		if err != nil {
+			return watch.Loops{}, err
+		}
+		return fleetLoops(runsOf(ctx, here, members, time.Now()))
+	}
+	open := func(name string) (*watch.Model, error) { return loopView(ctx, LoopFlag{Loop: name}, color) }
+	view := watch.NewFleet("no loop is running in this work tree; the repository's loops:", first, read, open, color)
+	return runView(ctx, view, s.Stdin, s.Stdout)
+}
+
+// fleetLoops is runs as the fleet view lists them: in `runs`'s columns.
+func fleetLoops(runs []status.Run) (watch.Loops, error) {
 	var table bytes.Buffer
-	if err := runsTable(&table, runs, now); err != nil {
-		return "", err
+	if err := runsTable(&table, runs, time.Now()); err != nil {
+		return watch.Loops{}, err
 	}
 	rows := strings.Split(strings.TrimRight(table.String(), "\n"), "\n")
-	names, states := make([]string, len(runs)), make([]string, len(runs))
-	for i, r := range runs {
-		names[i], states[i] = r.Name, r.State
+	loops := watch.Loops{Header: rows[0], Lines: rows[1:]}
+	for _, r := range runs {
+		loops.Names, loops.States = append(loops.Names, r.Name), append(loops.States, r.State)
 	}
-	picker := watch.NewPicker("no loop is running in this work tree; pick one of the repository's loops:",
-		rows[0], names, rows[1:], states, color)
-	if err := runView(ctx, picker, s.Stdin, s.Stdout); err != nil || ctx.Err() != nil {
-		return "", err
-	}
-	return picker.Chosen(), nil
+	return loops, nil
 }
 
 // watchActions are the view's keys: each runs the command of the same name, its output

@@ -303,7 +303,8 @@ func (tm *tmuxView) waitScreen(what string, texts ...string) {
 
 // TestWatchPicksALoopInTmux: with no loop running in the main work tree, `git ralph watch`
 // lists the repository's loops (both worktree loops here); j/k move, Enter watches the
-// one under the cursor as --loop NAME would, and q in the list quits.
+// one under the cursor as --loop NAME would, Esc goes back to the list (the cursor where
+// it was), q quits from either.
 func TestWatchPicksALoopInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -342,16 +343,23 @@ func TestWatchPicksALoopInTmux(t *testing.T) {
 	})
 
 	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
-	tm.waitScreen("the list of loops", "pick one of the repository's loops", "> main ", "  alpha ", "  beta ", "enter watch this loop")
+	tm.waitScreen("the list of loops", "the repository's loops:", "> main ", "  alpha ", "  beta ", "enter watch this loop")
 	tm.keys("j")
 	tm.waitScreen("the cursor on alpha", "> alpha ")
 	tm.keys("j", "k", "Down")
 	tm.waitScreen("the cursor on beta", "> beta ")
 	tm.keys("Enter")
-	tm.waitScreen("beta's view", "[RUNNING] beta · ralph/beta", "iteration 1/1", "hello from beta iteration 1")
+	tm.waitScreen("beta's view", "[RUNNING] beta · ralph/beta", "iteration 1/1", "hello from beta iteration 1", "esc all loops")
 	if screen := tm.capture(); strings.Contains(screen, "alpha") {
 		t.Errorf("watching beta, the screen shows alpha:\n%s", screen)
 	}
+	tm.keys("Escape")
+	tm.waitScreen("the list again, the cursor on beta", "the repository's loops:", "> beta ")
+	time.Sleep(100 * time.Millisecond) // Escape then a key at once would read as alt+key
+	tm.keys("k")
+	tm.waitScreen("the cursor on alpha", "> alpha ")
+	tm.keys("Enter")
+	tm.waitScreen("alpha's view", "[RUNNING] alpha · ralph/alpha", "hello from alpha iteration 1")
 	tm.keys("q")
 	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
 

@@ -34,9 +34,12 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Quit):
 		return tea.Quit
 	case key.Matches(k, m.keys.Back):
-		if m.help.ShowAll {
+		switch {
+		case m.help.ShowAll:
 			m.help.ShowAll = false
 			return nil
+		case m.back:
+			return func() tea.Msg { return backMsg{} }
 		}
 		return tea.Quit
 	case key.Matches(k, m.keys.Help):

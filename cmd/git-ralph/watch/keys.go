@@ -10,6 +10,8 @@ type keyMap struct {
 	Search, Next, Prev, Help, Quit            key.Binding
 	// state is the loop's, for the help bar (every key works in every state)
 	state State
+	// fleet: the view was opened from the fleet's list, which Esc goes back to
+	fleet bool
 }
 
 func newKeys() keyMap {
@@ -56,6 +58,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 	keys = append(keys, k.Inject, k.Checkpoint)
 	if live(k.state) {
 		keys = append(keys, k.Cancel)
+	}
+	if k.fleet {
+		keys = append(keys, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "all loops")))
 	}
 	return append(keys, k.Quit, k.Help, k.Focus, k.Open, k.Search)
 }

@@ -71,6 +71,7 @@ type Model struct {
 	moved  bool // the cursor was moved: it stays, else it follows the newest row
 	out    viewport.Model
 	follow bool   // the output keeps its end in sight as it grows
+	back   bool   // in the fleet view: Esc with nothing to close goes back to the list
 	query  string // the last search
 	found  int    // the output line it found last
 	detail *detail
@@ -99,11 +100,14 @@ func New(source Source, actions Actions, color bool) *Model {
 	return m
 }
 
-type tickMsg struct{}
+// tickMsg and loadedMsg name the reader they are for: the fleet view drops a loop's view
+// and may open another, and a message of the one dropped must not feed the new one.
+type tickMsg struct{ r *reader }
 
 // loadedMsg is one read of the loop: its snapshot and the output lines written since the
 // last read (reset: the output is another log's, the lines held so far are dropped).
 type loadedMsg struct {
+	r     *reader
 	snap  Snapshot
 	err   error
 	lines []string
@@ -121,9 +125,9 @@ type reader struct {
 func (r *reader) read() tea.Msg {
 	snap, err := r.source()
 	if err != nil {
-		return loadedMsg{err: err}
+		return loadedMsg{r: r, err: err}
 	}
-	msg := loadedMsg{snap: snap}
+	msg := loadedMsg{r: r, snap: snap}
 	if r.tail.Path() != snap.Output {
 		r.tail, msg.reset = livelog.New(snap.Output, snap.Format), true
 	}
@@ -136,10 +140,16 @@ type doneMsg struct {
 	err  error
 }
 
-func tick() tea.Cmd { return tea.Tick(Tick, func(time.Time) tea.Msg { return tickMsg{} }) }
+func (m *Model) tick() tea.Cmd {
+	r := m.reader
+	return tea.Tick(Tick, func(time.Time) tea.Msg { return tickMsg{r: r} })
+}
 
 // Init reads the loop at once, then every Tick.
-func (m *Model) Init() tea.Cmd { return func() tea.Msg { return tickMsg{} } }
+func (m *Model) Init() tea.Cmd { return m.reader.read }
+
+// mine: a message of this view's reader (nil: of any, as the tests send them).
+func (m *Model) mine(r *reader) bool { return r == nil || r == m.reader }
 
 // Update folds messages into the model: ticks, reads, keys, the mouse, window sizes and
 // the actions' results.
@@ -149,10 +159,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tickMsg:
+		if !m.mine(msg.r) {
+			return m, nil
+		}
 		return m, m.reader.read
 	case loadedMsg:
+		if !m.mine(msg.r) {
+			return m, nil
+		}
 		m.loaded(msg)
-		cmd = tick()
+		cmd = m.tick()
 	case fileMsg:
 		m.file(msg)
 	case doneMsg:
