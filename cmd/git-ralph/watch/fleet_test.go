@@ -54,3 +54,16 @@ func (f *Fleet) readCmd() tea.Cmd {
 	_, cmd := f.Update(fleetTickMsg{})
 	return cmd
 }
+
+// An empty list (every loop pruned since) takes every key without a panic.
+func TestFleetEmpty(t *testing.T) {
+	f := NewFleet("loops:", Loops{Header: "NAME"}, func() (Loops, error) { return Loops{Header: "NAME"}, nil },
+		func(string) (*Model, error) { t.Fatal("opened a loop of an empty list"); return nil, nil }, false)
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyDown}, {Type: tea.KeyRunes, Runes: []rune("G")}, {Type: tea.KeyEnter}} {
+		f.Update(k)
+	}
+	f.Update(f.readCmd()())
+	if v := f.View(); !strings.Contains(v, "(no loops)") {
+		t.Errorf("an empty list:\n%s", v)
+	}
+}

@@ -14,9 +14,8 @@ import (
 // state of the list that asks something of them, so it stands out.
 const needsReview = "needs-review"
 
-// Picker is the list of the repository's loops `git ralph watch` shows when no loop runs
-// in the work tree and no --loop names one: arrows or j/k move, Enter watches the loop
-// under the cursor, q quits.
+// Picker is the list of the repository's loops the fleet view shows: arrows or j/k move
+// its cursor (the fleet handles Enter and q).
 type Picker struct {
 	title  string
 	header string
@@ -29,7 +28,6 @@ type Picker struct {
 
 	width, height int
 	cursor        int
-	chosen        string
 }
 
 type pickerKeys struct{ Up, Down, Top, Bottom, Watch, Quit key.Binding }
@@ -54,45 +52,31 @@ func NewPicker(title, header string, names, lines, states []string, color bool) 
 			Top:    k([]string{"home", "g"}, "g", "first"),
 			Bottom: k([]string{"end", "G"}, "G", "last"),
 			Watch:  k([]string{"enter"}, "enter", "watch this loop"),
-			Quit:   k([]string{"q", "esc", "ctrl+c"}, "q", "quit"),
+			Quit:   k([]string{"q", "ctrl+c"}, "q", "quit"),
 		}}
 	p.help.ShortSeparator = "  "
 	p.help.Styles = help.Styles{ShortKey: p.st.bold, ShortDesc: p.st.dim, ShortSeparator: p.st.dim, Ellipsis: p.st.dim}
 	return p
 }
 
-// Chosen is the name of the loop picked with Enter; "" when the picker was quit.
-func (p *Picker) Chosen() string { return p.chosen }
-
-// Init does nothing: the list is read once, before.
-func (p *Picker) Init() tea.Cmd { return nil }
-
-// Update moves the cursor, picks or quits.
-func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update moves the cursor and follows the terminal's size.
+func (p *Picker) Update(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		p.width, p.height = msg.Width, msg.Height
 		p.help.Width = msg.Width
 	case tea.KeyMsg:
 		switch {
-		case key.Matches(msg, p.keys.Quit):
-			return p, tea.Quit
 		case key.Matches(msg, p.keys.Up):
 			p.cursor = max(p.cursor-1, 0)
 		case key.Matches(msg, p.keys.Down):
-			p.cursor = min(p.cursor+1, len(p.names)-1)
+			p.cursor = max(min(p.cursor+1, len(p.names)-1), 0)
 		case key.Matches(msg, p.keys.Top):
 			p.cursor = 0
 		case key.Matches(msg, p.keys.Bottom):
-			p.cursor = len(p.names) - 1
-		case key.Matches(msg, p.keys.Watch):
-			if len(p.names) > 0 {
-				p.chosen = p.names[p.cursor]
-				return p, tea.Quit
-			}
+			p.cursor = max(len(p.names)-1, 0)
 		}
 	}
-	return p, nil
 }
 
 // View draws the title, what needs review, the columns' header, the loops (the one
