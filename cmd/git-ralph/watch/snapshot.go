@@ -16,9 +16,9 @@ const (
 	Paused      State = "paused"       // holds until 'git ralph resume'
 	Waiting     State = "waiting"      // for a usage limit's reset (Snapshot.WaitUntil)
 	NeedsReview State = "needs-review" // the merge queue needs the user
-	Failed      State = "failed"       // the run stopped on an error, or the loop died
-	Done        State = "done"         // the run ended for good
-	Stopped     State = "stopped"      // stopped unfinished (interrupted, limited); resumable
+	Failed      State = "failed"       // the agent could not run, too many errors, or the loop died
+	Done        State = "done"         // the run ended for good (success, max, idle, stagnation)
+	Stopped     State = "stopped"      // stopped unfinished (interrupted, a limit, a budget); resumable
 	NotRun      State = "not run"      // no loop has run here
 )
 
