@@ -54,7 +54,7 @@ func (w *watchReader) snapshot(ctx context.Context, now time.Time) (watch.Snapsh
 	if snap.State == watch.Waiting {
 		snap.WaitUntil = st.WaitUntil
 	}
-	w.spend(&snap, st.State)
+	w.spend(&snap, st.State, now)
 	store, err := history.OpenStore(w.root)
 	if err != nil {
 		return printable(snap), nil
@@ -86,8 +86,9 @@ func watchState(st status.Status, now time.Time) watch.State {
 	return watch.Stopped
 }
 
-// spend is the run's spend against each of its budgets; a line when it has none.
-func (w *watchReader) spend(snap *watch.Snapshot, st *history.State) {
+// spend is the run's spend against each of its budgets (the daily one against what all
+// the user's loops spent today); a line when it has none.
+func (w *watchReader) spend(snap *watch.Snapshot, st *history.State, now time.Time) {
 	if st.MaxCost > 0 {
 		snap.Budgets = append(snap.Budgets, watch.Budget{Name: "max_cost", Used: st.SpentUSD, Limit: st.MaxCost,
 			Text: display.Dollars(st.SpentUSD) + " of " + display.Dollars(st.MaxCost)})
@@ -95,6 +96,10 @@ func (w *watchReader) spend(snap *watch.Snapshot, st *history.State) {
 	if st.MaxTokens > 0 {
 		snap.Budgets = append(snap.Budgets, watch.Budget{Name: "max_tokens", Used: float64(st.SpentTokens), Limit: float64(st.MaxTokens),
 			Text: display.Count(st.SpentTokens) + " of " + display.Count(st.MaxTokens) + " tokens"})
+	}
+	if today := status.ReadToday(now, st.DailyMaxCost); st.DailyMaxCost > 0 && today != nil && today.Problem == "" {
+		snap.Budgets = append(snap.Budgets, watch.Budget{Name: "daily_max_cost", Used: today.CostUSD, Limit: st.DailyMaxCost,
+			Text: display.Dollars(today.CostUSD) + " of " + display.Dollars(st.DailyMaxCost) + " today"})
 	}
 	if sp := status.RunSpend(st); sp != nil && len(snap.Budgets) == 0 {
 		snap.Spend = sp.Line()

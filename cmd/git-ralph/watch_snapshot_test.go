@@ -75,3 +75,26 @@ func TestWatchIterations(t *testing.T) {
 		t.Errorf("agent %q model %q mean %s, want claude opus 1m30s", snap.Agent, snap.Model, snap.Mean)
 	}
 }
+
+// Each budget is a bar of its own: the run's cost and tokens, and the daily budget
+// against what all the user's loops spent today.
+func TestWatchBudgets(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	now := time.Now()
+	spend, err := history.UserSpend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spend.Add(now, 3, 100); err != nil {
+		t.Fatal(err)
+	}
+	var snap watch.Snapshot
+	(&watchReader{}).spend(&snap, &history.State{SpentUSD: 1.2, MaxCost: 5, SpentTokens: 1000, MaxTokens: 4000, DailyMaxCost: 10}, now)
+	var got []string
+	for _, b := range snap.Budgets {
+		got = append(got, b.Text)
+	}
+	if want := "$1.20 of $5.00|1,000 of 4,000 tokens|$3.00 of $10.00 today"; strings.Join(got, "|") != want {
+		t.Errorf("budgets %q, want %q", strings.Join(got, "|"), want)
+	}
+}

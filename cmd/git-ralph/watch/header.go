@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // header is the lines above the body: which loop, its state and iteration, its spend.
@@ -15,9 +16,7 @@ func (m *Model) header() []string {
 	}
 	s := m.snap
 	lines := []string{m.heading(), m.progressLine()}
-	if l := m.spendLine(); l != "" {
-		lines = append(lines, l)
-	}
+	lines = append(lines, m.spendLines()...)
 	if s.State != Running && s.Status != "" {
 		lines = append(lines, m.st.dim.Render(m.fit(s.Status)))
 	}
@@ -79,16 +78,18 @@ func (m *Model) progressLine() string {
 	return m.fitStyled(line)
 }
 
-// spendLine is the spend against each budget, a bar each; the spend alone without one.
-func (m *Model) spendLine() string {
+// spendLines are the spend against each budget, a bar each, as many on a line as fit;
+// the spend alone without a budget.
+func (m *Model) spendLines() []string {
 	s := m.snap
 	if len(s.Budgets) == 0 {
 		if s.Spend == "" {
-			return ""
+			return nil
 		}
-		return m.fit("spend " + s.Spend)
+		return []string{m.fit("spend " + s.Spend)}
 	}
-	var parts []string
+	var lines []string
+	line := "spend"
 	for _, b := range s.Budgets {
 		st := m.st.ok
 		switch f := b.Used / b.Limit; {
@@ -97,9 +98,17 @@ func (m *Model) spendLine() string {
 		case f >= 0.7:
 			st = m.st.warn
 		}
-		parts = append(parts, b.Text+" "+m.meter(b.Used, b.Limit, 12, st))
+		part := b.Text + " " + m.meter(b.Used, b.Limit, 12, st)
+		if line != "spend" && ansi.StringWidth(line+" · "+part) > m.width {
+			lines, line = append(lines, m.fit(line)), "     "
+		}
+		if line == "spend" || line == "     " {
+			line += " " + part
+		} else {
+			line += " · " + part
+		}
 	}
-	return m.fitStyled("spend " + strings.Join(parts, " · "))
+	return append(lines, m.fit(line))
 }
 
 // meter is a bar of width cells filled to used/limit, in style st.

@@ -59,3 +59,20 @@ func TestHeaderBadge(t *testing.T) {
 		}
 	}
 }
+
+// Budgets that do not fit one line go on the next, none cut off at 80 columns.
+func TestHeaderBudgetsFit(t *testing.T) {
+	snap := Snapshot{Loop: "alpha", State: Running, Now: now, Budgets: []Budget{
+		{Used: 1.2, Limit: 5, Text: "$1.20 of $5.00"},
+		{Used: 1000, Limit: 4000, Text: "1,000 of 4,000 tokens"},
+		{Used: 9.5, Limit: 10, Text: "$9.50 of $10.00 today"}}}
+	v := viewOf(snap, 80, 24, false)
+	for _, want := range []string{"spend $1.20 of $5.00 ███░░░░░░░░░ · 1,000 of 4,000 tokens ███░░░░░░░░░", "      $9.50 of $10.00 today ███████████░"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the budgets lack %q:\n%s", want, v)
+		}
+	}
+	if c := viewOf(snap, 80, 24, true); !strings.Contains(c, "$9.50 of $10.00 today \x1b[31m") {
+		t.Errorf("a budget 95%% spent is not red:\n%q", c)
+	}
+}
