@@ -75,7 +75,7 @@ func (m *Model) progressLine() string {
 	} else if s.Mean > 0 {
 		line += " · mean " + dur(s.Mean)
 	}
-	return m.fitStyled(line)
+	return m.fit(line)
 }
 
 // spendLines are the spend against each budget, a bar each, as many on a line as fit;

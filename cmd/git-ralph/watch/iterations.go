@@ -52,9 +52,8 @@ func (m *Model) row(it Iteration, selected bool) string {
 	if judge != "PASS" {
 		jstyle = m.st.bad
 	}
-	ostyle := lipgloss.NewStyle()
 	if failed(Iteration{Outcome: outcome}) {
-		ostyle = m.st.bad
+		outcome = m.st.bad.Render(cut(outcome, 11))
 	}
 	lines := ""
 	if !it.Running {
@@ -64,7 +63,7 @@ func (m *Model) row(it Iteration, selected bool) string {
 	if !it.Running {
 		took = dur(it.Duration)
 	}
-	line := m.columns(m.icon(it), fmt.Sprintf("%d", it.N), ostyle.Render(cut(outcome, 11)),
+	line := m.columns(m.icon(it), fmt.Sprintf("%d", it.N), cut(outcome, 11),
 		styled(vstyle, cut(orDash(validation), 22)), styled(jstyle, cut(orDash(judge), 6)), took, orDash(it.Cost), lines)
 	if selected {
 		line = m.st.selected.Render(ansi.Strip(m.fit(line)))

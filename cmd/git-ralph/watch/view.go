@@ -181,9 +181,6 @@ func (m *Model) bar() string {
 // layout holds.
 func (m *Model) fit(s string) string { return m.fitTo(s, m.width) }
 
-// fitStyled is fit, for a line holding escape codes (fit handles both; the name says why).
-func (m *Model) fitStyled(s string) string { return m.fit(s) }
-
 func (m *Model) fitTo(s string, width int) string {
 	if width <= 0 {
 		return ""
