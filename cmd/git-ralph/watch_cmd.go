@@ -16,8 +16,8 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
-	"github.com/git-ralph/git-ralph/history"
-	"github.com/git-ralph/git-ralph/loop/agentcli"
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
 // WatchCmd is `git ralph watch`.
@@ -26,14 +26,14 @@ type WatchCmd struct {
 }
 
 // Run shows the loop of the work tree (or --loop NAME) full screen until q. With no loop
-// running there and no --loop, it lists the repository's loops to pick one from.
+// running there and no --loop, it lists the repository's loops to drill into.
 func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 	root, err := c.root(ctx)
 	if err != nil {
 		return err
 	}
 	terminal := reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stdout)
-	_, color := os.LookupEnv("NO_COLOR")
+	_, noColor := os.LookupEnv("NO_COLOR")
 	if _, err := runningLoop(ctx, root); errors.Is(err, errNoLoop) && c.Loop == "" {
 		if !terminal {
 			fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
@@ -43,120 +43,82 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 			fmt.Fprintln(s.Stdout, "hint: git ralph watch --loop NAME")
 			return nil
 		}
-		name, err := pickLoop(ctx, s, !color)
-		if err != nil || name == "" {
-			return err
-		}
-		c.Loop = name
-		if root, err = c.root(ctx); err != nil {
-			return err
-		}
+		return watchFleet(ctx, s, !noColor)
 	}
 	if !terminal {
 		return hints.Wrap(errors.New("watch needs a terminal"), "'git ralph status --watch' prints each change of the status, for a log or a pipe")
 	}
-	path, err := lockPath(ctx, root)
+	model, err := loopView(ctx, c.LoopFlag, !noColor)
 	if err != nil {
 		return err
 	}
-	cps := &watchedCheckpoints{}
-	place := status.LoopAt(ctx, root) // which loop it is: the commands its status names
-	model := watch.New(func() (watch.Snapshot, error) {
-		snap, err := watchSnapshot(ctx, root, path, place, time.Now())
-		if err == nil {
-			snap.Header = append(snap.Header, cps.line(ctx, root, time.Now()))
-		}
-		return snap, err
-	}, watchActions(ctx, c.LoopFlag, cps), !color)
 	return runView(ctx, model, s.Stdin, s.Stdout)
 }
 
-// pickLoop shows the repository's loops full screen and returns the one picked with
-// Enter; "" when the user quit.
-func pickLoop(ctx context.Context, s Streams, color bool) (string, error) {
+// loopView is the full-screen view of the loop f names.
+func loopView(ctx context.Context, f LoopFlag, color bool) (*watch.Model, error) {
+	root, err := f.root(ctx)
+	if err != nil {
+		return nil, err
+	}
+	path, err := lockPath(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	cps := &watchedCheckpoints{}
+	// which loop it is (the commands its status names) and its branch: git, once
+	reader := &watchReader{root: root, lock: path, place: status.LoopAt(ctx, root)}
+	if branch, err := gitops.CurrentBranch(ctx, root); err == nil {
+		reader.branch = branch
+	}
+	return watch.New(func() (watch.Snapshot, error) {
+		snap, err := reader.snapshot(ctx, time.Now())
+		if err == nil {
+			snap.Notes = append(snap.Notes, cps.line(ctx, root, time.Now()))
+		}
+		return snap, err
+	}, watchActions(ctx, f, cps), color), nil
+}
+
+// watchFleet lists the repository's loops full screen, read again every few seconds;
+// Enter drills into one (its view, as --loop NAME shows it), Esc comes back, q quits.
+func watchFleet(ctx context.Context, s Streams, color bool) error {
 	here, err := repoRoot(ctx)
 	if err != nil {
-		return "", err
+		return err
 	}
-	now := time.Now()
-	runs, err := readRuns(ctx, s, here, now)
+	runs, err := readRuns(ctx, s, here, time.Now()) // repairs what a killed merge left, once
 	if err != nil {
-		return "", err
+		return err
 	}
+	first, err := fleetLoops(runs)
+	if err != nil {
+		return err
+	}
+	read := func() (watch.Loops, error) {
+		members, _, err := fleet.Members(ctx, here)
+		if err != nil {
+			return watch.Loops{}, err
+		}
+		return fleetLoops(runsOf(ctx, here, members, time.Now()))
+	}
+	open := func(name string) (*watch.Model, error) { return loopView(ctx, LoopFlag{Loop: name}, color) }
+	view := watch.NewFleet("no loop is running in this work tree; the repository's loops:", first, read, open, color)
+	return runView(ctx, view, s.Stdin, s.Stdout)
+}
+
+// fleetLoops is runs as the fleet view lists them: in `runs`'s columns.
+func fleetLoops(runs []status.Run) (watch.Loops, error) {
 	var table bytes.Buffer
-	if err := runsTable(&table, runs, now); err != nil {
-		return "", err
+	if err := runsTable(&table, runs, time.Now()); err != nil {
+		return watch.Loops{}, err
 	}
 	rows := strings.Split(strings.TrimRight(table.String(), "\n"), "\n")
-	names := make([]string, len(runs))
-	for i, r := range runs {
-		names[i] = r.Name
+	loops := watch.Loops{Header: rows[0], Lines: rows[1:]}
+	for _, r := range runs {
+		loops.Names, loops.States = append(loops.Names, r.Name), append(loops.States, r.State)
 	}
-	picker := watch.NewPicker("no loop is running in this work tree; pick one of the repository's loops to watch:",
-		rows[0], names, rows[1:], color)
-	if err := runView(ctx, picker, s.Stdin, s.Stdout); err != nil || ctx.Err() != nil {
-		return "", err
-	}
-	return picker.Chosen(), nil
-}
-
-// watchSnapshot reads what the view shows: files only, every tick.
-func watchSnapshot(ctx context.Context, root, path string, place status.Place, now time.Time) (watch.Snapshot, error) {
-	st, err := readStatus(ctx, root, path)
-	if err != nil {
-		return watch.Snapshot{}, err
-	}
-	st.Place = place
-	snap := watch.Snapshot{Header: []string{"status: " + statusSummary(st)}}
-	if st.State == nil {
-		return snap, nil
-	}
-	snap.Header = append(snap.Header,
-		"iteration: "+statusIteration(st),
-		"elapsed: "+display.Duration(st.Elapsed(now)))
-	store, err := history.OpenStore(root)
-	if err != nil {
-		return snap, nil
-	}
-	validation, format := lastRecorded(store, st.HistoryIteration)
-	snap.Header = append(snap.Header, "last validation: "+orDash(validation))
-	spend := "-"
-	if sp := status.RunSpend(st.State); sp != nil {
-		spend = sp.Line()
-	}
-	snap.Header = append(snap.Header, "spend: "+spend)
-	for i, h := range snap.Header {
-		snap.Header[i] = display.Printable(h) // the state holds the agent's words
-	}
-	if st.HistoryIteration > 0 {
-		snap.Output, snap.Format = store.OutputPath(st.HistoryIteration), format
-	}
-	return snap, nil
-}
-
-// lastRecorded finds, in the few records up to n, the last validation result and the agent
-// preset whose output format renders the live log (the running iteration has no record
-// yet: its loop's earlier ones say which agent it runs). Text when no record names one.
-func lastRecorded(store *history.Store, n int) (validation string, format agentcli.Format) {
-	found := false
-	for i := n; i >= 1 && n-i < 10; i-- {
-		rec, err := store.Get(i)
-		if err != nil {
-			continue
-		}
-		if validation == "" {
-			validation = rec.Validation
-		}
-		if !found && rec.Agent != "" {
-			if p, ok := agentcli.Lookup(rec.Agent); ok {
-				format, found = p.Format, true
-			}
-		}
-		if validation != "" && found {
-			break
-		}
-	}
-	return validation, format
+	return loops, nil
 }
 
 // watchActions are the view's keys: each runs the command of the same name, its output

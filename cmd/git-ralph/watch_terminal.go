@@ -30,7 +30,8 @@ func runView(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) erro
 	gone := func() { end(errTerminalClosed) }
 	// signals end the view through ctx alone (watchSignals cancels it on SIGINT, SIGTERM
 	// and SIGHUP): bubbletea's own handler would race it to say how the view ended
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(viewCtx), tea.WithoutSignalHandler(),
+	// the mouse: its wheel scrolls the output (Shift held, the terminal selects text)
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(viewCtx), tea.WithoutSignalHandler(),
 		tea.WithInput(endingInput(in, gone)), tea.WithOutput(failingOutput(out, gone)))
 	done := make(chan error, 1)
 	go func() {

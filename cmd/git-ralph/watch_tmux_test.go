@@ -54,7 +54,7 @@ func TestWatchInTmux(t *testing.T) {
 	waitFor(t, "the loop to run", func() bool { return strings.Contains(ralph(t, "status"), "running (pid") })
 
 	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
-	tm.waitScreen("the iteration and the live text", "iteration: 1/2 in this run (in progress)", "hello from iteration 1", "checkpoints: none")
+	tm.waitScreen("the iteration and the live text", "[RUNNING] main · ", " · build", "iteration 1/2", "hello from iteration 1", "checkpoints: none")
 	if raw := tm.capture("-e"); strings.Contains(raw, "\x1b") {
 		t.Errorf("NO_COLOR=1: escape codes on the screen:\n%q", raw)
 	}
@@ -117,6 +117,89 @@ func TestWatchInTmux(t *testing.T) {
 		t.Fatal("the loop did not stop after x, y")
 	}
 	tm.waitScreen("the view surviving the loop's end", "not running")
+	if screen := tm.capture(); strings.Contains(screen, "to stop after its current iteration") {
+		t.Errorf("the cancel's answer stays after the loop ended:\n%s", screen)
+	}
+}
+
+// TestWatchIterationsInTmux: at 80×24 under NO_COLOR, the view lists the run's
+// iterations like a CI run's steps (✓ passed, ✗ failed validation, ⏳ running); tab and
+// Enter show an iteration's diff, o its output, Esc goes back, ? lists every key, ↑
+// scrolls the output back; in colour the failed validation is red.
+func TestWatchIterationsInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := installSelf(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	agent := `echo "hello from iteration $RALPH_ITERATION"; echo "line $RALPH_ITERATION" >> file.txt; ` +
+		`for i in $(seq 1 40); do echo "working $i"; done; ` +
+		`if [ "$RALPH_ITERATION" -ge 3 ]; then while [ ! -e go ]; do sleep 0.1; done; fi`
+	loop := exec.Command("git-ralph", "loop", "--max", "3", "--idle-threshold", "0",
+		"--validate", `test "$(wc -l < file.txt)" -ne 2`, "--agent-cmd", agent)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- loop.Wait() }()
+	t.Cleanup(func() {
+		os.WriteFile("go", nil, 0o644)
+		select {
+		case <-ended:
+		case <-time.After(20 * time.Second):
+			syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+			<-ended
+		}
+	})
+	waitFor(t, "the third iteration to run", func() bool { return strings.Contains(ralph(t, "status"), "3/3 in this run (in progress)") })
+
+	tm := startTmuxSized(t, "NO_COLOR=1 git-ralph watch", 80, 24)
+	tm.waitScreen("the iterations", "[RUNNING] main", "iteration 3/3", "iterations of this run (3)",
+		"✓  1     success     passed", "✗  2     success     failed: exit code 1", "⏳ 3     running", "working 40",
+		"p pause  i inject  c checkpoint  x cancel  q quit  ? all keys")
+	if raw := tm.capture("-e"); strings.Contains(raw, "\x1b") {
+		t.Errorf("NO_COLOR=1: escape codes on the screen:\n%q", raw)
+	}
+	tm.keys("Tab")
+	tm.waitScreen("the list's focus", "↑/↓ select, enter shows the diff")
+	tm.keys("k")
+	tm.keys("Enter")
+	tm.waitScreen("iteration 2's diff", "iteration 2 · diff", "+line 2", "o: its output, esc: back")
+	tm.keys("o")
+	tm.waitScreen("iteration 2's output", "iteration 2 · output", "hello from iteration 2")
+	tm.keys("Escape")
+	tm.waitScreen("the list again", "iterations of this run (3)")
+	time.Sleep(100 * time.Millisecond) // Escape then a key at once would read as alt+key
+	tm.keys("?")
+	tm.waitScreen("every key", "keys (? or Esc closes)", "next/previous match", "bottom, follow")
+	tm.keys("?")
+	tm.waitScreen("the list again", "iterations of this run (3)")
+	tm.keys("Tab")
+	tm.keys("Up")
+	tm.waitScreen("the output scrolled back", "(G follows)")
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+	for _, line := range strings.Split(tm.lastScreen, "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Errorf("a line of %d characters on an 80-column terminal: %q", n, line)
+		}
+	}
+
+	tm = startTmuxSized(t, "git-ralph watch", 80, 24)
+	tm.waitScreen("the view in colour", "iterations of this run (3)")
+	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[31mfailed: exit code 1") {
+		t.Errorf("the failed validation is not red:\n%q", raw)
+	}
 }
 
 // installSelf links this test binary as bin/git-ralph: TestMain runs it as git-ralph
@@ -168,14 +251,21 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 
 // tmuxView is one tmux server, on a socket of the test's, running one command.
 type tmuxView struct {
-	t      *testing.T
-	socket string
+	t          *testing.T
+	socket     string
+	lastScreen string // the screen waitScreen saw last
 }
 
 func startTmux(t *testing.T, command string) *tmuxView {
 	t.Helper()
+	return startTmuxSized(t, command, 100, 30)
+}
+
+// startTmuxSized runs command in a terminal of width×height.
+func startTmuxSized(t *testing.T, command string, width, height int) *tmuxView {
+	t.Helper()
 	tm := &tmuxView{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	if out, err := exec.Command("tmux", "-S", tm.socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", command).CombinedOutput(); err != nil {
+	if out, err := exec.Command("tmux", "-S", tm.socket, "-f", "/dev/null", "new-session", "-d", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
@@ -199,6 +289,7 @@ func (tm *tmuxView) waitScreen(what string, texts ...string) {
 	var screen string
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		screen = tm.capture()
+		tm.lastScreen = screen
 		all := true
 		for _, s := range texts {
 			all = all && strings.Contains(screen, s)
@@ -212,7 +303,8 @@ func (tm *tmuxView) waitScreen(what string, texts ...string) {
 
 // TestWatchPicksALoopInTmux: with no loop running in the main work tree, `git ralph watch`
 // lists the repository's loops (both worktree loops here); j/k move, Enter watches the
-// one under the cursor as --loop NAME would, and q in the list quits.
+// one under the cursor as --loop NAME would, Esc goes back to the list (the cursor where
+// it was), q quits from either.
 func TestWatchPicksALoopInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -251,16 +343,23 @@ func TestWatchPicksALoopInTmux(t *testing.T) {
 	})
 
 	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
-	tm.waitScreen("the list of loops", "pick one of the repository's loops", "> main ", "  alpha ", "  beta ", "Enter watch this loop")
+	tm.waitScreen("the list of loops", "the repository's loops:", "> main ", "  alpha ", "  beta ", "enter watch this loop")
 	tm.keys("j")
 	tm.waitScreen("the cursor on alpha", "> alpha ")
 	tm.keys("j", "k", "Down")
 	tm.waitScreen("the cursor on beta", "> beta ")
 	tm.keys("Enter")
-	tm.waitScreen("beta's view", "iteration: 1/1 in this run (in progress)", "hello from beta iteration 1")
+	tm.waitScreen("beta's view", "[RUNNING] beta · ralph/beta", "iteration 1/1", "hello from beta iteration 1", "esc all loops")
 	if screen := tm.capture(); strings.Contains(screen, "alpha") {
 		t.Errorf("watching beta, the screen shows alpha:\n%s", screen)
 	}
+	tm.keys("Escape")
+	tm.waitScreen("the list again, the cursor on beta", "the repository's loops:", "> beta ")
+	time.Sleep(100 * time.Millisecond) // Escape then a key at once would read as alt+key
+	tm.keys("k")
+	tm.waitScreen("the cursor on alpha", "> alpha ")
+	tm.keys("Enter")
+	tm.waitScreen("alpha's view", "[RUNNING] alpha · ralph/alpha", "hello from alpha iteration 1")
 	tm.keys("q")
 	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
 

@@ -1,29 +1,21 @@
 // Package watch is the full-screen terminal view of one loop, `git ralph watch`: a
-// bubbletea model that shows what the loop writes (its state and the live output log of the
-// running iteration, rendered by loop/agentcli) and steers it through the actions the
-// commands use. It reads files only, so watching never slows or blocks the loop.
+// bubbletea model that shows what the loop writes (its state, its run's iterations and
+// the live output log of the running iteration, rendered by loop/agentcli) and steers it
+// through the actions the commands use. It reads files only, so watching never slows or
+// blocks the loop. Every read runs in a tea.Cmd that returns a message: Update only folds
+// messages into the model, and View only draws it.
 package watch
 
 import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mattn/go-runewidth"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/livelog"
-	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
-
-// Snapshot is what the view shows of the loop at one moment.
-type Snapshot struct {
-	// Header is a few "name: value" lines: state, iteration i/N, elapsed, validation, spend.
-	Header []string
-	// Output is the live output log to show (the running iteration's, else the last
-	// one's); "" when there is none. Format is how to render it.
-	Output string
-	Format agentcli.Format
-}
 
 // Source reads a Snapshot; it is called every tick.
 type Source func() (Snapshot, error)
@@ -39,8 +31,8 @@ type Actions struct {
 // Tick is how often the view reads the loop's files.
 const Tick = 500 * time.Millisecond
 
-// keep bounds the rendered lines held: more than any terminal shows.
-const keep = 1000
+// keep bounds the rendered output lines held for scrolling back.
+const keep = 5000
 
 type mode int
 
@@ -48,212 +40,254 @@ const (
 	normal     mode = iota
 	asking          // inject: reading the text
 	confirming      // cancel: y or n
+	searching       // '/': reading what to find in the output
+)
+
+type focus int
+
+const (
+	onOutput focus = iota
+	onList
 )
 
 // Model is the view's state.
 type Model struct {
-	source  Source
 	actions Actions
-	color   bool
+	st      styles
+	keys    keyMap
+	help    help.Model
 
 	width, height int
 	snap          Snapshot
 	err           error
-	tail          *livelog.Tail
+	reader        *reader
 	lines         []string
 	message       string
 	mode          mode
 	input         []rune
+
+	focus  focus
+	cursor int  // the iterations list's row
+	moved  bool // the cursor was moved: it stays, else it follows the newest row
+	out    viewport.Model
+	follow bool   // the output keeps its end in sight as it grows
+	back   bool   // in the fleet view: Esc with nothing to close goes back to the list
+	query  string // the last search
+	found  int    // the output line it found last
+	detail *detail
+}
+
+// detail is one iteration's diff or output, filling the body.
+type detail struct {
+	it   Iteration
+	kind shown
+	vp   viewport.Model
+	err  error
 }
 
 // New returns the view of the loop source reads, steered by actions; color false (NO_COLOR)
 // leaves every escape code out of what it draws.
 func New(source Source, actions Actions, color bool) *Model {
-	return &Model{source: source, actions: actions, color: color, width: 80, height: 24}
+	m := &Model{actions: actions, st: newStyles(color), keys: newKeys(), width: 80, height: 24,
+		reader: &reader{source: source}, follow: true, out: viewport.New(80, 10)}
+	m.out.MouseWheelEnabled = true
+	m.help = help.New()
+	m.help.ShortSeparator = "  "
+	m.help.Styles = help.Styles{
+		ShortKey: m.st.bold, ShortDesc: m.st.dim, ShortSeparator: m.st.dim, Ellipsis: m.st.dim,
+		FullKey: m.st.bold, FullDesc: m.st.dim, FullSeparator: m.st.dim,
+	}
+	return m
 }
 
-type tickMsg struct{}
+// tickMsg and loadedMsg name the reader they are for: the fleet view drops a loop's view
+// and may open another, and a message of the one dropped must not feed the new one.
+type tickMsg struct{ r *reader }
+
+// loadedMsg is one read of the loop: its snapshot and the output lines written since the
+// last read (reset: the output is another log's, the lines held so far are dropped).
+type loadedMsg struct {
+	r     *reader
+	snap  Snapshot
+	err   error
+	lines []string
+	reset bool
+}
+
+// reader reads the loop for the view, off the update loop. One read runs at a time (the
+// next tick is asked for once its message is folded), so the tail it follows is its own.
+type reader struct {
+	source Source
+	tail   *livelog.Tail
+}
+
+// read reads the snapshot and the output that grew since the last read.
+func (r *reader) read() tea.Msg {
+	snap, err := r.source()
+	if err != nil {
+		return loadedMsg{r: r, err: err}
+	}
+	msg := loadedMsg{r: r, snap: snap}
+	if r.tail.Path() != snap.Output {
+		r.tail, msg.reset = livelog.New(snap.Output, snap.Format), true
+	}
+	msg.lines = r.tail.Read()
+	return msg
+}
 
 type doneMsg struct {
 	text string
 	err  error
 }
 
-func tick() tea.Cmd { return tea.Tick(Tick, func(time.Time) tea.Msg { return tickMsg{} }) }
+func (m *Model) tick() tea.Cmd {
+	r := m.reader
+	return tea.Tick(Tick, func(time.Time) tea.Msg { return tickMsg{r: r} })
+}
 
 // Init reads the loop at once, then every Tick.
-func (m *Model) Init() tea.Cmd { return func() tea.Msg { return tickMsg{} } }
+func (m *Model) Init() tea.Cmd { return m.reader.read }
 
-// Update handles ticks, keys, window sizes and the actions' results.
+// mine: a message of this view's reader (nil: of any, as the tests send them).
+func (m *Model) mine(r *reader) bool { return r == nil || r == m.reader }
+
+// Update folds messages into the model: ticks, reads, keys, the mouse, window sizes and
+// the actions' results.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tickMsg:
-		m.refresh()
-		return m, tick()
+		if !m.mine(msg.r) {
+			return m, nil
+		}
+		return m, m.reader.read
+	case loadedMsg:
+		if !m.mine(msg.r) {
+			return m, nil
+		}
+		m.loaded(msg)
+		cmd = m.tick()
+	case fileMsg:
+		m.file(msg)
 	case doneMsg:
 		m.message = msg.text
 		if msg.err != nil {
 			m.message = "error: " + oneLine(msg.err.Error())
 		}
+	case tea.MouseMsg:
+		m.mouse(msg)
 	case tea.KeyMsg:
-		return m, m.key(msg)
+		cmd = m.key(msg)
 	}
-	return m, nil
+	m.layout()
+	return m, cmd
 }
 
-// refresh reads the snapshot and the output that grew since the last tick.
-func (m *Model) refresh() {
-	snap, err := m.source()
-	m.err = err
-	if err != nil {
+// live: the loop runs (or holds on a pause or a limit) and a key's answer is about it.
+func live(s State) bool { return s == Running || s == Pausing || s == Paused || s == Waiting }
+
+// loaded folds one read of the loop into the model.
+func (m *Model) loaded(msg loadedMsg) {
+	m.err = msg.err
+	if msg.err != nil {
 		return
 	}
-	m.snap = snap
-	if m.tail.Path() != snap.Output {
-		m.tail = livelog.New(snap.Output, snap.Format)
+	if live(m.snap.State) && !live(msg.snap.State) {
+		m.message = "" // the answer was about a loop that has ended since
+	}
+	m.snap = msg.snap
+	m.keys.state = m.snap.State
+	if !m.moved || m.cursor >= len(m.snap.Iterations) {
+		m.cursor, m.moved = max(len(m.snap.Iterations)-1, 0), false
+	}
+	if !msg.reset && len(msg.lines) == 0 {
+		return
+	}
+	if msg.reset {
 		m.lines = nil
 	}
-	m.lines = append(m.lines, m.tail.Read()...)
+	m.lines = append(m.lines, msg.lines...)
 	if len(m.lines) > keep {
 		m.lines = append([]string(nil), m.lines[len(m.lines)-keep:]...)
 	}
+	m.setOutput()
 }
 
-// key runs the key's action, or feeds the question being asked.
-func (m *Model) key(k tea.KeyMsg) tea.Cmd {
-	if k.Type == tea.KeyCtrlC {
-		return tea.Quit
-	}
-	switch m.mode {
-	case asking:
-		return m.typed(k)
-	case confirming:
-		m.mode = normal
-		if k.String() == "y" || k.String() == "Y" {
-			return m.run(m.actions.Cancel, "")
-		}
-		m.message = "not cancelled"
-		return nil
-	}
-	switch k.String() {
-	case "q", "esc":
-		return tea.Quit
-	case "p":
-		return m.run(m.actions.Pause, "")
-	case "r":
-		return m.run(m.actions.Resume, "")
-	case "c":
-		return m.run(m.actions.Checkpoint, "")
-	case "i":
-		m.mode, m.input, m.message = asking, nil, ""
-	case "x":
-		m.mode, m.message = confirming, ""
-	}
-	return nil
-}
-
-// typed edits the text to inject; Enter queues it, Esc drops it.
-func (m *Model) typed(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyEnter:
-		m.mode = normal
-		text := string(m.input)
-		if strings.TrimSpace(text) == "" {
-			m.message = "nothing injected: the text is empty"
-			return nil
-		}
-		return m.run(m.actions.Inject, text)
-	case tea.KeyEsc:
-		m.mode, m.message = normal, "nothing injected"
-	case tea.KeyBackspace:
-		if len(m.input) > 0 {
-			m.input = m.input[:len(m.input)-1]
-		}
-	case tea.KeySpace:
-		m.input = append(m.input, ' ')
-	case tea.KeyRunes:
-		m.input = append(m.input, k.Runes...)
-	}
-	return nil
-}
-
-// run runs an action off the update loop (a checkpoint runs git) and reports its result.
-func (m *Model) run(a Action, text string) tea.Cmd {
-	m.message = "…"
-	return func() tea.Msg {
-		out, err := a(text)
-		return doneMsg{text: out, err: err}
-	}
-}
-
-// View draws the header, the last output lines that fit, and the key bar.
-func (m *Model) View() string {
-	var b strings.Builder
-	header := m.snap.Header
-	if m.err != nil {
-		header = []string{"error: " + oneLine(m.err.Error())}
-	}
-	bar := m.bar()
-	if m.height < len(header)+3 || m.width < 20 {
-		// a small terminal: the first line of the state and the keys
-		if len(header) > 0 {
-			b.WriteString(m.fit(header[0]) + "\n")
-		}
-		b.WriteString(m.fit(bar))
-		return b.String()
-	}
-	for i, h := range header {
-		line := m.fit(h)
-		if i == 0 && m.color {
-			line = "\x1b[1m" + line + "\x1b[0m"
-		}
-		b.WriteString(line + "\n")
-	}
-	b.WriteString(m.fit(strings.Repeat("─", m.width)) + "\n")
-	room := m.height - len(header) - 3
+// setOutput puts the output lines in their viewport, the search's matches marked.
+func (m *Model) setOutput() {
 	lines := m.lines
-	if len(lines) > room {
-		lines = lines[len(lines)-room:]
+	if m.query != "" {
+		lines = make([]string, len(m.lines))
+		for i, l := range m.lines {
+			lines[i] = strings.ReplaceAll(l, m.query, m.st.match.Render(m.query))
+		}
 	}
-	for _, l := range lines {
-		b.WriteString(m.fit(l) + "\n")
+	m.out.SetContent(strings.Join(lines, "\n"))
+	if m.follow {
+		m.out.GotoBottom()
 	}
-	for range room - len(lines) {
-		b.WriteString("\n")
-	}
-	if m.message != "" && m.mode == normal {
-		b.WriteString(m.fit(m.message))
-	}
-	b.WriteString("\n")
-	if m.color {
-		bar = "\x1b[7m" + m.fit(bar) + "\x1b[0m"
-	}
-	b.WriteString(m.fit(bar))
-	return b.String()
 }
 
-// bar is the last line: the keys, or the question asked.
-func (m *Model) bar() string {
-	switch m.mode {
-	case asking:
-		return "inject (Enter queues it for the next prompt, Esc drops it): " + string(m.input)
-	case confirming:
-		return "cancel the loop after its current iteration? y/n"
+// file shows an iteration's diff or output read for the detail view.
+func (m *Model) file(msg fileMsg) {
+	d := m.detail
+	if d == nil || d.it.N != msg.n || d.kind != msg.kind {
+		return // the user went elsewhere meanwhile
 	}
-	return "p pause  r resume  i inject  c checkpoint  x cancel  q quit (the loop goes on)"
+	d.err = msg.err
+	lines := msg.lines
+	if d.kind == showDiff {
+		lines = make([]string, len(msg.lines))
+		for i, l := range msg.lines {
+			lines[i] = m.diffLine(l)
+		}
+	}
+	if len(lines) == 0 && msg.err == nil {
+		lines = []string{m.nothing(d)}
+	}
+	d.vp.SetContent(strings.Join(lines, "\n"))
 }
 
-// fit cuts a line to the terminal's width, so no line wraps and the layout holds.
-func (m *Model) fit(s string) string {
-	if m.width <= 0 {
-		return s
+// nothing says why the detail view is empty.
+func (m *Model) nothing(d *detail) string {
+	switch {
+	case d.kind == showDiff && d.it.Diff == "":
+		return "(no diff kept: the history's retention settings pruned it)"
+	case d.kind == showDiff:
+		return "(the iteration changed nothing)"
+	case d.it.Output == "":
+		return "(no output kept: the history's retention settings pruned it)"
 	}
-	if strings.HasPrefix(s, "\x1b[") {
-		return s // styled already, fitted before
-	}
-	return runewidth.Truncate(s, m.width, "")
+	return "(the iteration wrote no output)"
 }
 
+// diffLine colours a diff's line: added green, removed red, hunks cyan, files bold.
+func (m *Model) diffLine(l string) string {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
+		return m.st.bold.Render(l)
+	case strings.HasPrefix(l, "+"):
+		return m.st.ok.Render(l)
+	case strings.HasPrefix(l, "-"):
+		return m.st.bad.Render(l)
+	case strings.HasPrefix(l, "@@"):
+		return m.st.info.Render(l)
+	}
+	return l
+}
+
+// mouse scrolls what is under the wheel: the detail, else the output.
+func (m *Model) mouse(msg tea.MouseMsg) {
+	if m.detail != nil {
+		m.detail.vp.MouseWheelEnabled = true
+		m.detail.vp, _ = m.detail.vp.Update(msg)
+		return
+	}
+	m.out, _ = m.out.Update(msg)
+	m.follow = m.out.AtBottom()
+}
+
+// oneLine folds whitespace and line breaks: an answer takes one line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

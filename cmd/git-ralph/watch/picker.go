@@ -1,71 +1,92 @@
 package watch
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// Picker is the list of the repository's loops `git ralph watch` shows when no loop runs
-// in the work tree and no --loop names one: arrows or j/k move, Enter watches the loop
-// under the cursor, q quits.
+// needsReview is the state of a worktree loop whose merge waits for the user: the one
+// state of the list that asks something of them, so it stands out.
+const needsReview = "needs-review"
+
+// Picker is the list of the repository's loops the fleet view shows: arrows or j/k move
+// its cursor (the fleet handles Enter and q).
 type Picker struct {
 	title  string
 	header string
 	names  []string
 	lines  []string
-	color  bool
+	states []string
+	st     styles
+	keys   pickerKeys
+	help   help.Model
 
 	width, height int
 	cursor        int
-	chosen        string
 }
 
-// NewPicker lists the loops names (lines[i] shows names[i]) under title and the columns'
-// header; color false (NO_COLOR) leaves every escape code out.
-func NewPicker(title, header string, names, lines []string, color bool) *Picker {
-	return &Picker{title: title, header: header, names: names, lines: lines, color: color, width: 80, height: 24}
+type pickerKeys struct{ Up, Down, Top, Bottom, Watch, Quit key.Binding }
+
+func (k pickerKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Watch, k.Quit}
 }
 
-// Chosen is the name of the loop picked with Enter; "" when the picker was quit.
-func (p *Picker) Chosen() string { return p.chosen }
+func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
-// Init does nothing: the list is read once, before.
-func (p *Picker) Init() tea.Cmd { return nil }
+// NewPicker lists the loops names (lines[i] shows names[i], in state states[i]) under
+// title and the columns' header; color false (NO_COLOR) leaves every escape code out.
+func NewPicker(title, header string, names, lines, states []string, color bool) *Picker {
+	k := func(keys []string, h, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(h, desc))
+	}
+	p := &Picker{title: title, header: header, names: names, lines: lines, states: states, st: newStyles(color),
+		width: 80, height: 24, help: help.New(),
+		keys: pickerKeys{
+			Up:     k([]string{"up", "k"}, "↑/k", "up"),
+			Down:   k([]string{"down", "j"}, "↓/j", "down"),
+			Top:    k([]string{"home", "g"}, "g", "first"),
+			Bottom: k([]string{"end", "G"}, "G", "last"),
+			Watch:  k([]string{"enter"}, "enter", "watch this loop"),
+			Quit:   k([]string{"q", "ctrl+c"}, "q", "quit"),
+		}}
+	p.help.ShortSeparator = "  "
+	p.help.Styles = help.Styles{ShortKey: p.st.bold, ShortDesc: p.st.dim, ShortSeparator: p.st.dim, Ellipsis: p.st.dim}
+	return p
+}
 
-// Update moves the cursor, picks or quits.
-func (p *Picker) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update moves the cursor and follows the terminal's size.
+func (p *Picker) Update(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		p.width, p.height = msg.Width, msg.Height
+		p.help.Width = msg.Width
 	case tea.KeyMsg:
-		switch msg.String() {
-		case "q", "esc", "ctrl+c":
-			return p, tea.Quit
-		case "up", "k":
+		switch {
+		case key.Matches(msg, p.keys.Up):
 			p.cursor = max(p.cursor-1, 0)
-		case "down", "j":
-			p.cursor = min(p.cursor+1, len(p.names)-1)
-		case "home", "g":
+		case key.Matches(msg, p.keys.Down):
+			p.cursor = max(min(p.cursor+1, len(p.names)-1), 0)
+		case key.Matches(msg, p.keys.Top):
 			p.cursor = 0
-		case "end", "G":
-			p.cursor = len(p.names) - 1
-		case "enter":
-			if len(p.names) > 0 {
-				p.chosen = p.names[p.cursor]
-				return p, tea.Quit
-			}
+		case key.Matches(msg, p.keys.Bottom):
+			p.cursor = max(len(p.names)-1, 0)
 		}
 	}
-	return p, nil
 }
 
-// View draws the title, the columns' header, the loops (the one under the cursor marked
-// with '>'; scrolled so it stays in sight) and the key bar.
+// View draws the title, what needs review, the columns' header, the loops (the one
+// under the cursor marked with '>' and reversed, those needing review in their colour;
+// scrolled so the cursor stays in sight) and the key bar.
 func (p *Picker) View() string {
 	var b strings.Builder
-	b.WriteString(p.fit(p.title) + "\n\n")
-	b.WriteString(p.fit("  "+p.header) + "\n")
+	b.WriteString(p.fit(p.st.bold.Render(p.title)) + "\n")
+	b.WriteString(p.fit(p.reviewLine()) + "\n")
+	b.WriteString(p.fit(p.st.dim.Render("  "+p.header)) + "\n")
 	room := max(p.height-5, 1)
 	first := 0
 	if p.cursor >= room {
@@ -73,15 +94,7 @@ func (p *Picker) View() string {
 	}
 	shown := 0
 	for i := first; i < len(p.lines) && shown < room; i, shown = i+1, shown+1 {
-		mark := "  "
-		if i == p.cursor {
-			mark = "> "
-		}
-		line := p.fit(mark + p.lines[i])
-		if i == p.cursor && p.color {
-			line = "\x1b[7m" + line + "\x1b[0m"
-		}
-		b.WriteString(line + "\n")
+		b.WriteString(p.row(i) + "\n")
 	}
 	if len(p.lines) == 0 {
 		b.WriteString("  (no loops)\n")
@@ -90,8 +103,42 @@ func (p *Picker) View() string {
 	for range room - shown {
 		b.WriteString("\n")
 	}
-	b.WriteString(p.fit("↑/↓ or j/k move  Enter watch this loop  q quit"))
+	b.WriteString(p.fit(p.help.ShortHelpView(p.keys.ShortHelp())))
 	return b.String()
 }
 
-func (p *Picker) fit(s string) string { return (&Model{width: p.width}).fit(s) }
+// row is loop i's line: '>' and reversed under the cursor, in the review colour when
+// its merge needs the user.
+func (p *Picker) row(i int) string {
+	mark := "  "
+	if i == p.cursor {
+		mark = "> "
+	}
+	line := p.fit(mark + p.lines[i])
+	switch {
+	case i == p.cursor:
+		return p.st.selected.Render(line)
+	case i < len(p.states) && p.states[i] == needsReview:
+		return p.st.review.Render(line)
+	}
+	return line
+}
+
+// reviewLine says how many loops need review, the one thing the list asks of the user.
+func (p *Picker) reviewLine() string {
+	n := 0
+	for _, s := range p.states {
+		if s == needsReview {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return p.st.review.Render("1 loop needs review (its merge waits for you); watch it for what went wrong")
+	}
+	return p.st.review.Render(fmt.Sprintf("%d loops need review (their merges wait for you)", n))
+}
+
+func (p *Picker) fit(s string) string { return ansi.Truncate(s, p.width, "") }
