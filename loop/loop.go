@@ -225,7 +225,8 @@ type runner struct {
 	// dogs is the run's watchdog, shared by all its agents (its judge's and validation
 	// commands' too)
 	dogs    *agent.Watchdogs
-	account string // the account the agent last said it ran on, for shared limits
+	pruner  *history.Pruner // the retention, applied after each iteration
+	account string          // the account the agent last said it ran on, for shared limits
 
 	dailyWarned bool // a problem with the daily spend store was reported
 	// notesSwept: the leftover scratch refs of the ledger were looked for in this run
