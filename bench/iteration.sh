@@ -10,6 +10,7 @@
 #               commits nothing: the work tree stays dirty
 #
 #   bench/iteration.sh [ITERATIONS]     default 20
+#   CASES="committing" bench/iteration.sh   only the agents named
 #   BASELINE=REV bench/iteration.sh     also git-ralph as of commit REV, measured in turn
 #                                       with the other two
 set -eu
@@ -108,7 +109,7 @@ ralph_loop idle 2 # warm the caches; writes .ralph/.gitignore, which a user comm
 git add .ralph/.gitignore
 git commit -qm "git-ralph bookkeeping stays out of git"
 git tag base
-cases="idle committing dirty"
+cases=${CASES:-idle committing dirty} # CASES=committing: only that agent
 runs=${RUNS:-5}
 r=0
 while [ $r -lt "$runs" ]; do

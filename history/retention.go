@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -34,12 +35,18 @@ var savedFiles = []string{outputFile, diffFile, validationFile, untilFile, judge
 // It walks down from the newest and stops at the first iteration already pruned, since
 // pruning always takes the oldest: the cost is that of the iterations kept.
 func (s *Store) Prune(r Retention) ([]int, error) {
+	pruned, _, err := s.pruneAll(r)
+	return pruned, err
+}
+
+// pruneAll is Prune, and also lists what it kept, oldest first.
+func (s *Store) pruneAll(r Retention) (pruned []int, kept []savedIteration, err error) {
 	numbers, err := s.Numbers()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var pruned []int
-	kept, total, full := 0, int64(0), false
+	var total int64
+	full := false
 	for _, n := range numbers {
 		size, present := s.savedSize(n)
 		if !present {
@@ -48,17 +55,93 @@ func (s *Store) Prune(r Retention) ([]int, error) {
 			}
 			continue
 		}
-		if kept == 0 || !full && (r.Keep <= 0 || kept < r.Keep) && (r.MaxBytes <= 0 || total+size <= r.MaxBytes) {
-			kept, total = kept+1, total+size
+		if len(kept) == 0 || !full && r.fits(len(kept)+1, total+size) {
+			kept, total = append(kept, savedIteration{n, size}), total+size
 			continue
 		}
 		full = true // everything older goes too, even what would still fit
 		if err := s.prune(n); err != nil {
-			return pruned, err
+			return pruned, nil, err
 		}
 		pruned = append([]int{n}, pruned...)
 	}
-	return pruned, nil
+	slices.Reverse(kept)
+	return pruned, kept, nil
+}
+
+// savedIteration is an iteration whose saved files the history keeps, and their bytes.
+type savedIteration struct {
+	n    int
+	size int64
+}
+
+// fits reports whether r allows keeping that many iterations of that many bytes.
+func (r Retention) fits(iterations int, bytes int64) bool {
+	return (r.Keep <= 0 || iterations <= r.Keep) && (r.MaxBytes <= 0 || bytes <= r.MaxBytes)
+}
+
+// Pruner applies a retention after each iteration of a run without walking the whole
+// history each time (seven lstats per iteration kept, up to 100 of them): it remembers
+// what its last walk kept, adds each new iteration's files to that, and when the sum
+// exceeds the bounds by one iteration too many it prunes the oldest it knows, after
+// checking that its files are still as the walk saw them. Anything else (an iteration it
+// was not told of, the size bound exceeded, files changed) makes it walk again. This
+// holds because the loop holding the lock is the only writer of the history and an
+// iteration's files do not change once it is saved.
+type Pruner struct {
+	Store     *Store
+	Retention Retention
+	known     bool             // kept is what the last walk kept, plus the iterations added since
+	kept      []savedIteration // oldest first
+	bytes     int64            // of kept
+	last      int              // the iteration Pruned was last told of
+	walks     int              // how many times it walked the history
+}
+
+// Pruned applies the retention now that iteration n is saved, and returns the numbers of
+// the iterations it pruned, oldest first, as Store.Prune would.
+func (p *Pruner) Pruned(n int) ([]int, error) {
+	if p.known && n == p.last+1 { // an iteration it was not told of may hold files: walk
+		p.last = n
+		if size, present := p.Store.savedSize(n); present {
+			p.kept, p.bytes = append(p.kept, savedIteration{n, size}), p.bytes+size
+		}
+		if p.Retention.fits(len(p.kept), p.bytes) {
+			return nil, nil
+		}
+		if pruned, ok, err := p.pruneOldest(); ok {
+			return pruned, err
+		}
+	}
+	p.walks++
+	pruned, kept, err := p.Store.pruneAll(p.Retention)
+	p.known, p.kept, p.bytes, p.last = err == nil, kept, 0, n
+	for _, k := range kept {
+		p.bytes += k.size
+	}
+	return pruned, err
+}
+
+// pruneOldest prunes the oldest iteration kept when that alone brings the history back
+// within the bounds and its files are as they were when counted; ok is false when it
+// cannot say (then the history must be walked).
+func (p *Pruner) pruneOldest() (pruned []int, ok bool, err error) {
+	if len(p.kept) < 2 {
+		return nil, false, nil
+	}
+	oldest := p.kept[0]
+	if !p.Retention.fits(len(p.kept)-1, p.bytes-oldest.size) {
+		return nil, false, nil
+	}
+	if size, present := p.Store.savedSize(oldest.n); !present || size != oldest.size {
+		return nil, false, nil
+	}
+	if err := p.Store.prune(oldest.n); err != nil {
+		p.known = false
+		return nil, true, err
+	}
+	p.kept, p.bytes = p.kept[1:], p.bytes-oldest.size
+	return []int{oldest.n}, true, nil
 }
 
 // savedSize is the size of iteration n's saved files, and whether it has any. A

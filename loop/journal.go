@@ -152,14 +152,17 @@ func checkpointRefs(prefix string, n int, before, after gitops.Checkpoint) []git
 // checkpointKinds are the refs kept for each iteration (see checkpointRefs).
 var checkpointKinds = []string{"before", "before-tree", "after", "after-tree"}
 
-// prune applies the retention settings after an iteration: the oldest iterations lose
-// their saved output and diff, and the refs that kept their checkpoints, so that git can
-// collect what only they held. A failure is a warning: the iteration itself is saved.
-func (r *runner) prune(ctx context.Context) {
+// prune applies the retention settings after iteration n (its history number): the
+// oldest iterations lose their saved output and diff, and the refs that kept their
+// checkpoints, so that git can collect what only they held. A failure is a warning: the iteration itself is saved.
+func (r *runner) prune(ctx context.Context, n int) {
 	if r.cfg.Retention == (history.Retention{}) {
 		return
 	}
-	pruned, err := r.journal.store.Prune(r.cfg.Retention)
+	if r.pruner == nil {
+		r.pruner = &history.Pruner{Store: r.journal.store, Retention: r.cfg.Retention}
+	}
+	pruned, err := r.pruner.Pruned(n)
 	var refs []string
 	for _, n := range pruned {
 		for _, which := range checkpointKinds {

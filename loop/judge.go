@@ -321,7 +321,7 @@ func (r *runner) runJudge(ctx context.Context, i int, prompt string, log io.Writ
 	preset, _ = preset.AsJudge() // in the CLI's read-only mode, where it has one
 	spec := agent.Spec{Command: r.cfg.Judge, Dir: r.cfg.Dir, Env: r.agentEnv(i), Prompt: strings.NewReader(prompt), Log: log,
 		Timeout: r.judgeTimeout(), OutputTimeout: r.cfg.OutputTimeout, Grace: r.deps.Grace, MaxOutput: maxJudgeOutput,
-		Hurry: r.deps.Hurry, Started: r.agentStarted, Marker: "RALPH_RUN=" + r.res.Run, Watchdog: r.deps.Watchdog}
+		Hurry: r.deps.Hurry, Started: r.agentStarted, Marker: "RALPH_RUN=" + r.res.Run, Watchdogs: r.dogs}
 	if isPreset {
 		spec.Command, spec.Env = preset.CommandLine(""), append(spec.Env, preset.Env...)
 		if preset.Prompt == agentcli.File {

@@ -117,7 +117,8 @@ type Deps struct {
 	PausePoll time.Duration
 	Now       func() time.Time
 	// Watchdog builds the command of the process that stops the agent if git-ralph dies
-	// (see agent.Spec.Watchdog); optional.
+	// (see agent.Spec.Watchdog); optional. One is started per run, with its first agent
+	// (see agent.Watchdogs).
 	Watchdog func(marker string, grace time.Duration) *exec.Cmd
 }
 
@@ -190,6 +191,8 @@ func (r Result) StopCause() string {
 // go on at all: git failing, a prompt file that vanished, a state that cannot be saved.
 func Run(ctx context.Context, cfg Config, deps Deps) (Result, error) {
 	r := &runner{cfg: cfg, deps: deps.withDefaults()}
+	r.dogs = agent.NewWatchdogs(r.deps.Watchdog)
+	defer r.dogs.Close() // every agent of the run is gone by now
 	return r.run(ctx)
 }
 
@@ -219,7 +222,11 @@ type runner struct {
 	res     Result
 	start   time.Time
 	here    gitops.Checkpoint // the repository now: after the last iteration
-	account string            // the account the agent last said it ran on, for shared limits
+	// dogs is the run's watchdog, shared by all its agents (its judge's and validation
+	// commands' too)
+	dogs    *agent.Watchdogs
+	pruner  *history.Pruner // the retention, applied after each iteration
+	account string          // the account the agent last said it ran on, for shared limits
 
 	dailyWarned bool // a problem with the daily spend store was reported
 	// notesSwept: the leftover scratch refs of the ledger were looked for in this run
@@ -423,7 +430,7 @@ func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec
 		Hurry:         r.deps.Hurry,
 		Started:       r.agentStarted,
 		Marker:        "RALPH_RUN=" + r.res.Run,
-		Watchdog:      r.deps.Watchdog,
+		Watchdogs:     r.dogs,
 		Stopping: func(sig syscall.Signal, why string) {
 			r.report(AgentStopping{Iteration: i, Signal: sig, Why: why})
 		},

@@ -80,7 +80,7 @@ func (r *runner) check(ctx context.Context, i int, command, logPath string) Vali
 	}
 	res, err := agent.Run(ctx, agent.Spec{Command: command, Dir: r.cfg.Dir, Env: r.agentEnv(i),
 		Timeout: timeout, Grace: r.deps.Grace, MaxOutput: validationKept, Log: log,
-		Hurry: r.deps.Hurry, Marker: "RALPH_RUN=" + r.res.Run, Watchdog: r.deps.Watchdog})
+		Hurry: r.deps.Hurry, Marker: "RALPH_RUN=" + r.res.Run, Watchdogs: r.dogs})
 	if err != nil {
 		return Validation{Command: command, Ran: true, ExitCode: 127, Tail: err.Error()}
 	}

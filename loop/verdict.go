@@ -77,7 +77,7 @@ func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attem
 	if target != nil {
 		r.pushNotes(ctx, i, *target)
 	}
-	r.prune(context.WithoutCancel(ctx))
+	r.prune(context.WithoutCancel(ctx), rec.Iteration)
 	r.here = after
 	if v.stop != "" && v.stop != StatusAborted {
 		r.res.Record, r.res.Hint = rec.Iteration, v.hint

@@ -61,3 +61,14 @@ func BenchmarkLiveMembers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSessionsOfRun is the search of /proc for processes of the run that left the
+// agent's session, after every agent, validate and judge command, with none to find:
+// one pass over every process on the machine.
+func BenchmarkSessionsOfRun(b *testing.B) {
+	for b.Loop() {
+		if sessions := sessionsOfRun("RALPH_RUN=no-such-run"); len(sessions) > 0 {
+			b.Fatal("found sessions of a run that never ran")
+		}
+	}
+}

@@ -57,6 +57,9 @@ type Spec struct {
 	// the grace period; optional. It is started with the agent and stops the processes
 	// carrying Marker if git-ralph dies before the agent is gone (kill -9, a crash).
 	Watchdog func(marker string, grace time.Duration) *exec.Cmd
+	// Watchdogs, when set, is the run's shared watchdog, used instead of Watchdog: one
+	// process for every agent of the run rather than one started beside each.
+	Watchdogs *Watchdogs
 }
 
 // Result is what one agent process did.
@@ -101,7 +104,8 @@ type process struct {
 	waitErr error
 	drained chan struct{}
 	quiet   *silence // when the agent last wrote anything
-	// watchdog is told the agent is gone when supervise is over; nil without one
+	// watchdog is told the agent is gone when supervise is over; nil without one of
+	// its own (none, or the run's shared one)
 	watchdog *watchdog
 }
 
@@ -126,20 +130,24 @@ func start(s Spec) (*process, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, outW
 	cmd.SysProcAttr = attr
 	deathSignal(cmd.SysProcAttr)
-	dog := startWatchdog(s) // first: a loop killed a moment after the agent started has one
+	dog, ownDog := startWatchdog(s) // first: a loop killed a moment after the agent started has one
 	waited := make(chan error, 1)
 	err = startAndWait(cmd, waited)
 	inR.Close() // the child has its own copies now; ours would keep the pipes open
 	outW.Close()
 	if err != nil {
-		dog.release()
+		if ownDog {
+			dog.release()
+		}
 		outR.Close()
 		inW.Close()
 		return nil, fmt.Errorf("starting the agent (sh -c %q): %w", s.Command, err)
 	}
 	p := &process{spec: s, cmd: cmd, group: group(cmd.Process.Pid), output: outR, input: inW,
 		tail: NewTail(s.MaxOutput), waited: waited, drained: make(chan struct{}), quiet: newSilence()}
-	p.watchdog = dog
+	if ownDog {
+		p.watchdog = dog
+	}
 	if s.Started != nil {
 		s.Started(cmd.Process.Pid)
 	}
