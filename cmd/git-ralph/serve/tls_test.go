@@ -76,7 +76,7 @@ func phone(t *testing.T, cert *x509.Certificate) *http.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &http.Client{Jar: jar, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	return &http.Client{Jar: jar, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true}}
 }
 
 // servedCert is the certificate the server at addr presents, unverified (as a browser
@@ -125,6 +125,9 @@ func TestBeyondLoopbackAPhoneSteersOverHTTPS(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	if resp.ProtoMajor != 2 {
+		t.Errorf("served over %s, want HTTP/2", resp.Proto)
+	}
 	if sc := resp.Header.Get("Set-Cookie"); resp.StatusCode != http.StatusSeeOther || !strings.Contains(sc, "; Secure") {
 		t.Errorf("the printed URL: %d, Set-Cookie %q; want 303 and a Secure cookie", resp.StatusCode, sc)
 	}
@@ -145,6 +148,11 @@ func TestBeyondLoopbackAPhoneSteersOverHTTPS(t *testing.T) {
 	if len(src.acted) != 1 || src.acted[0] != "main pause" {
 		t.Errorf("pause from the phone: acted %q", src.acted)
 	}
+	// the live stream, over HTTP/2 as browsers speak it with HTTPS
+	src.setLive(LiveLog{State: "running (pid 7)"})
+	events, stop := sse(t, c, base+"/loops/main/live")
+	expect(t, events, "state: running (pid 7)")
+	stop()
 	// an Origin of plain HTTP is another origin
 	req, _ = http.NewRequest("POST", base+"/loops/main/resume", strings.NewReader(url.Values{"csrf": {csrf[1]}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
