@@ -12,6 +12,7 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -173,6 +174,14 @@ func (s *Server) say(format string, args ...any) {
 	if s.said != nil {
 		fmt.Fprintf(s.said, format+"\n", args...)
 	}
+}
+
+// saidLines is serve's output as an io.Writer of lines, for net/http's log.
+type saidLines struct{ s *Server }
+
+func (w saidLines) Write(p []byte) (int, error) {
+	w.s.say("serve: %s", display.Printable(strings.TrimSpace(string(p))))
+	return len(p), nil
 }
 
 // startedWriter knows whether the response has begun, after which a 500 cannot be sent.
@@ -347,7 +356,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 	s.saidMu.Unlock()
 	fresh := &freshConns{}
 	hs := &http.Server{Handler: s.Handler(ln.Addr()), ReadHeaderTimeout: headerWait, WriteTimeout: pageWriteWait,
-		IdleTimeout: connIdle, ConnState: fresh.track, TLSConfig: s.tls}
+		IdleTimeout: connIdle, ConnState: fresh.track, TLSConfig: s.tls,
+		// net/http's own complaints (a phone's browser refusing the certificate until it is
+		// accepted) in serve's output, as its other lines, not with a time stamp on stderr
+		ErrorLog: log.New(saidLines{s}, "", 0)}
 	hs.RegisterOnShutdown(func() {
 		s.stop.Do(func() { close(s.stopping) })
 		fresh.close()

@@ -46,10 +46,10 @@ func beyondLoopback(t *testing.T) net.Listener {
 
 // printedTLS serves s on ln, as 'git ralph serve' does, and returns the URL and the
 // fingerprint it printed.
-func printedTLS(t *testing.T, s *Server, ln net.Listener) (u, fingerprint string) {
+func printedTLS(t *testing.T, s *Server, ln net.Listener) (u, fingerprint string, out *syncBuffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out = &syncBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, out) }()
 	t.Cleanup(func() { cancel(); <-done })
@@ -59,11 +59,11 @@ func printedTLS(t *testing.T, s *Server, ln net.Listener) (u, fingerprint string
 			if !strings.Contains(out.String(), "the traffic is encrypted (HTTPS)") {
 				t.Errorf("serve beyond loopback with a certificate said:\n%s", out.String())
 			}
-			return m[1], m[2]
+			return m[1], m[2], out
 		}
 	}
 	t.Fatalf("serve printed no URL and fingerprint:\n%s", out.String())
-	return "", ""
+	return "", "", nil
 }
 
 // phone is a browser on another device that accepted the certificate served: it trusts
@@ -105,7 +105,7 @@ func TestBeyondLoopbackAPhoneSteersOverHTTPS(t *testing.T) {
 	if made, err := s.SelfSigned(state, ln.Addr()); err != nil || !made {
 		t.Fatalf("first start: made %v, %v", made, err)
 	}
-	u, fingerprint := printedTLS(t, s, ln)
+	u, fingerprint, out := printedTLS(t, s, ln)
 	base := "https://" + ln.Addr().String()
 	if u != base+"/?token="+s.token {
 		t.Errorf("printed %s, want %s/?token=…", u, base)
@@ -172,6 +172,13 @@ func TestBeyondLoopbackAPhoneSteersOverHTTPS(t *testing.T) {
 	plain, _ := io.ReadAll(bufio.NewReader(conn))
 	if !strings.Contains(string(plain), "400 Bad Request") || strings.Contains(string(plain), s.token) || strings.Contains(string(plain), "Set-Cookie") {
 		t.Errorf("plain HTTP on the HTTPS port got:\n%s", plain)
+	}
+	// said in serve's output, as its own lines are
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(out.String(), "serve: http: TLS handshake error") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "\nserve: http: TLS handshake error from 127.") {
+		t.Errorf("the plain HTTP request is not in serve's output:\n%s", out)
 	}
 }
 
