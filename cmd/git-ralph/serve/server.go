@@ -54,6 +54,7 @@ type Server struct {
 	// tls, when set, makes it serve HTTPS only, with fingerprint its certificate's (tls.go)
 	tls         *tls.Config
 	fingerprint string
+	selfSigned  bool // the certificate is its own: the browser warns of it until accepted
 	// Repo is the repository's name, in every page's title and header; set before serving
 	Repo string
 	// stopping closes when the server shuts down: the live streams, which never go
@@ -372,7 +373,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 		s.say("from another machine: %s://ADDRESS:%d/?token=%s, with an IP address of this machine", s.scheme(), tcp.Port, s.token)
 	}
 	if s.tls != nil {
-		s.say("certificate SHA-256 fingerprint: %s\n(the browser warns of a certificate it does not know: accept it once the fingerprint it shows is this one)", s.fingerprint)
+		s.say("certificate SHA-256 fingerprint: %s", s.fingerprint)
+		if s.selfSigned {
+			s.say("(the browser warns of a certificate it does not know: accept it once the fingerprint it shows is this one)")
+		}
 	}
 	served := make(chan error, 1)
 	go func() {

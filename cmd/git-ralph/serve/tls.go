@@ -89,6 +89,7 @@ func (s *Server) SelfSigned(dir string, addr net.Addr) (made bool, err error) {
 			s.name = name
 		}
 		s.useCert(*kept)
+		s.selfSigned = true
 		return false, nil
 	}
 	if kept != nil { // keep what it named: another --addr of this user still works
@@ -110,6 +111,7 @@ func (s *Server) SelfSigned(dir string, addr net.Addr) (made bool, err error) {
 		return false, fmt.Errorf("keeping the dashboard's certificate: %w", err)
 	}
 	s.useCert(cert)
+	s.selfSigned = true
 	return true, nil
 }
 
