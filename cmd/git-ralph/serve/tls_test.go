@@ -110,6 +110,9 @@ func TestBeyondLoopbackAPhoneSteersOverHTTPS(t *testing.T) {
 	if u != base+"/?token="+s.token {
 		t.Errorf("printed %s, want %s/?token=…", u, base)
 	}
+	if !strings.Contains(out.String(), "accept it once the fingerprint it shows is this one") {
+		t.Errorf("serve with its own certificate does not say to compare the fingerprint:\n%s", out)
+	}
 	cert := servedCert(t, ln.Addr().String())
 	if got := Fingerprint(cert.Raw); got != fingerprint {
 		t.Errorf("printed fingerprint %s, served certificate's %s", fingerprint, got)
