@@ -53,6 +53,10 @@ func UserLimits() (Limits, error) {
 	return Limits{Dir: dir}, nil
 }
 
+// UserStateDir is the directory name in git-ralph's part of the user's state dir, for
+// per-user state kept by other packages (the dashboard's certificate).
+func UserStateDir(name string) (string, error) { return userStateDir(name) }
+
 // userStateDir is the directory name in git-ralph's part of the user's state dir:
 // $XDG_STATE_HOME/git-ralph/name, or ~/.local/state/git-ralph/name.
 func userStateDir(name string) (string, error) {

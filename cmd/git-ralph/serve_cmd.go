@@ -26,7 +26,9 @@ import (
 
 // ServeCmd is `git ralph serve`.
 type ServeCmd struct {
-	Addr string `help:"Listen on HOST:PORT instead of 127.0.0.1 on a free port; an address beyond loopback exposes the dashboard to the network." placeholder:"HOST:PORT"`
+	Addr    string `help:"Listen on HOST:PORT instead of 127.0.0.1 on a free port; an address beyond loopback exposes the dashboard to the network, over HTTPS only." placeholder:"HOST:PORT"`
+	TLSCert string `name:"tls-cert" help:"Serve HTTPS with this certificate (PEM; with --tls-key) rather than the self-signed one made beyond loopback." placeholder:"FILE" type:"path"`
+	TLSKey  string `name:"tls-key" help:"The private key (PEM) of --tls-cert." placeholder:"FILE" type:"path"`
 }
 
 // Run serves the dashboard until Ctrl+C.
@@ -40,11 +42,42 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	srv.Repo = repoName(ctx, here)
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return hints.Wrap(errors.New("--tls-cert and --tls-key go together"), "give both (the certificate and its private key, PEM), or neither for a self-signed certificate beyond loopback")
+	}
+	if c.TLSCert != "" { // before listening: a bad pair is refused with nothing served
+		if err := srv.UseKeyPair(c.TLSCert, c.TLSKey); err != nil {
+			return hints.Wrap(err, "--tls-cert is the certificate (chain) file and --tls-key its private key, both PEM, as a web server takes them")
+		}
+	}
 	ln, err := listenServe(c.Addr)
 	if err != nil {
 		return err
 	}
+	if c.TLSCert == "" && serve.NeedsTLS(ln.Addr()) {
+		if err := selfSigned(srv, ln.Addr(), s.Stderr); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	return srv.Serve(ctx, ln, s.Stdout)
+}
+
+// selfSigned gives the dashboard the self-signed certificate kept in the user's state
+// directory ($XDG_STATE_HOME/git-ralph/serve), made there on first use.
+func selfSigned(srv *serve.Server, addr net.Addr, stderr io.Writer) error {
+	dir, err := history.UserStateDir("serve")
+	if err != nil {
+		return hints.Wrap(fmt.Errorf("finding the user's state directory for the dashboard's certificate: %w", err), "set XDG_STATE_HOME or HOME, or give --tls-cert and --tls-key")
+	}
+	made, err := srv.SelfSigned(dir, addr)
+	if err != nil {
+		return hints.Wrap(err, "or give a certificate of your own: --tls-cert FILE --tls-key FILE")
+	}
+	if made {
+		fmt.Fprintf(stderr, "note: made a self-signed certificate for the dashboard in %s (a browser that accepted an earlier one asks again)\n", dir)
+	}
+	return nil
 }
 
 // addrHint is how --addr is written.

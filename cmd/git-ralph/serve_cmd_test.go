@@ -380,3 +380,28 @@ func TestTheDashboardIsNamedAfterTheRepository(t *testing.T) {
 		t.Errorf("a worktree's dashboard is named %q, want the repository's %q", got, want)
 	}
 }
+
+// Beyond loopback, serve's certificate is kept in the user's state directory: made (and
+// said) on the first start, taken again on the next.
+func TestServeKeepsItsCertificateInTheStateDir(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	lan := &net.TCPAddr{IP: net.IPv4(192, 168, 1, 5), Port: 8080}
+	var said strings.Builder
+	for start := 1; start <= 2; start++ {
+		srv, err := serve.New(repoSource{}, lan.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		said.Reset()
+		if err := selfSigned(srv, lan, &said); err != nil {
+			t.Fatal(err)
+		}
+		if made := strings.HasPrefix(said.String(), "note: made a self-signed certificate"); made != (start == 1) {
+			t.Errorf("start %d said %q", start, said.String())
+		}
+	}
+	if info, err := os.Stat(filepath.Join(state, "git-ralph", "serve", "serve-tls.pem")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the kept certificate: %v, %v", info, err)
+	}
+}

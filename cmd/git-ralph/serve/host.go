@@ -60,7 +60,7 @@ func hostsFor(name string, addr net.Addr, given string) hosts {
 	switch {
 	case tcp.IP.IsUnspecified():
 		h.anyIP = true
-	case !tcp.IP.IsLoopback():
+	case !onLoopback(tcp.IP):
 		h.names[strings.ToLower(tcp.IP.String())] = true
 		if g := givenHost(given); g != "" {
 			h.names[g] = true

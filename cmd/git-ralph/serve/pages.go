@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -101,15 +102,39 @@ func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	charts := chartsOf(recs, s.maxCost(r.Context(), name)) // oldest first
-	// newest first, as a person reads a log
-	for i, j := 0, len(recs)-1; i < j; i, j = i+1, j-1 {
-		recs[i], recs[j] = recs[j], recs[i]
-	}
+	// newest first, as a person reads a log; a copy, the Source's own left as it is
+	recs = slices.Clone(recs)
+	slices.Reverse(recs)
+	before, _ := strconv.Atoi(r.URL.Query().Get("before"))
+	rows, older := timelinePage(recs, before)
+	data := map[string]any{"Loop": name, "Records": rows, "Bad": bad, "Charts": charts, "Before": max(before, 0), "Older": older}
 	if r.URL.Query().Get("part") == "timeline" { // the live page's refresh of its timeline
-		s.render(w, "timeline", map[string]any{"Loop": name, "Records": recs, "Bad": bad, "Charts": charts})
+		s.render(w, "timeline", data)
 		return
 	}
-	s.render(w, "iterations.html", s.page("Loop "+name, name, map[string]any{"Loop": name, "Records": recs, "Bad": bad, "Charts": charts, "CSRF": s.csrf, "Flash": s.flashes.take(name)}))
+	data["CSRF"], data["Flash"] = s.csrf, s.flashes.take(name)
+	s.render(w, "iterations.html", s.page("Loop "+name, name, data))
+}
+
+// timelineRows is the most iterations the loop's page lists, the latest first, with a
+// link to older ones: the page of a loop of thousands stays as small as one of a hundred.
+const timelineRows = 100
+
+// timelinePage is what the timeline lists of recs (newest first): the iterations before
+// iteration before (0: from the newest), at most timelineRows; older is the iteration
+// the next older page lists before (0: none older).
+func timelinePage(recs []history.Record, before int) (rows []history.Record, older int) {
+	start := 0
+	if before > 0 {
+		for start < len(recs) && recs[start].Iteration >= before {
+			start++
+		}
+	}
+	rows = recs[start:]
+	if len(rows) > timelineRows {
+		rows, older = rows[:timelineRows], rows[timelineRows-1].Iteration
+	}
+	return rows, older
 }
 
 func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"embed"
 	"encoding/hex"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
+	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -49,6 +51,10 @@ type Server struct {
 	token string // grants access: in the printed URL, then in the cookie
 	csrf  string // proves a POST came from one of our pages (a form's hidden field)
 	pages *template.Template
+	// tls, when set, makes it serve HTTPS only, with fingerprint its certificate's (tls.go)
+	tls         *tls.Config
+	fingerprint string
+	selfSigned  bool // the certificate is its own: the browser warns of it until accepted
 	// Repo is the repository's name, in every page's title and header; set before serving
 	Repo string
 	// stopping closes when the server shuts down: the live streams, which never go
@@ -103,16 +109,24 @@ func (s *Server) URL(addr net.Addr) string {
 func (s *Server) Base(addr net.Addr) string {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
-		return "http://" + addr.String()
+		return s.scheme() + "://" + addr.String()
 	}
 	host := s.name
-	if !tcp.IP.IsLoopback() && !tcp.IP.IsUnspecified() {
+	if !onLoopback(tcp.IP) && !tcp.IP.IsUnspecified() {
 		host = tcp.IP.String()
 		if g := givenHost(s.given); g != "" {
 			host = g
 		}
 	}
-	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
+	return s.scheme() + "://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
+}
+
+// scheme is how the dashboard is reached: https when it has a certificate (tls.go).
+func (s *Server) scheme() string {
+	if s.tls != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // Handler is every page, for a server listening at addr, behind the host check
@@ -163,6 +177,14 @@ func (s *Server) say(format string, args ...any) {
 	}
 }
 
+// saidLines is serve's output as an io.Writer of lines, for net/http's log.
+type saidLines struct{ s *Server }
+
+func (w saidLines) Write(p []byte) (int, error) {
+	w.s.say("serve: %s", display.Printable(strings.TrimSpace(string(p))))
+	return len(p), nil
+}
+
 // startedWriter knows whether the response has begun, after which a 500 cannot be sent.
 // When it begins, the response gets pageWriteWait to be written from then: the server's
 // WriteTimeout counts from the request, and an action (a checkpoint of a big work tree)
@@ -209,7 +231,8 @@ func (s *Server) authorized(next http.Handler) http.Handler {
 		// the printed URL opened again in a second tab
 		q := r.URL.Query()
 		if r.Method == http.MethodGet && q.Has("token") && s.isToken(q.Get("token")) {
-			http.SetCookie(w, &http.Cookie{Name: name, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: name, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+				Secure: r.TLS != nil}) // over HTTPS, never sent back in the clear
 			q.Del("token")
 			clean := *r.URL
 			clean.RawQuery = q.Encode()
@@ -240,8 +263,11 @@ const maxForm = 4 << 20
 // its form must carry the CSRF token.
 func (s *Server) sameOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		origin := r.Header.Get("Origin")
-		if origin == "" || origin != "http://"+r.Host {
+		origin, scheme := r.Header.Get("Origin"), "http://"
+		if r.TLS != nil {
+			scheme = "https://"
+		}
+		if origin == "" || origin != scheme+r.Host {
 			http.Error(w, "403 forbidden: cross-origin request", http.StatusForbidden)
 			return
 		}
@@ -294,16 +320,23 @@ func Listen(addr string) (net.Listener, error) {
 }
 
 // Exposed says, for a listener not on loopback, who can reach it; "" on loopback.
-func Exposed(addr net.Addr) string {
+func Exposed(addr net.Addr) string { return exposed(addr, false) }
+
+// exposed is Exposed for a dashboard that serves HTTPS (encrypted) or not.
+func exposed(addr net.Addr, encrypted bool) string {
 	tcp, ok := addr.(*net.TCPAddr)
-	if ok && tcp.IP.IsLoopback() {
+	if ok && onLoopback(tcp.IP) {
 		return ""
 	}
 	where := fmt.Sprintf("on %s, beyond this machine", addr)
 	if ok && tcp.IP.IsUnspecified() { // ":8080", "0.0.0.0:8080": IPv6 too, as [::]
 		where = fmt.Sprintf("on every network interface of this machine (port %d)", tcp.Port)
 	}
-	return fmt.Sprintf("the dashboard listens %s: anyone who can reach it there and has the token can read the repository's loops, diffs and agent output, and steer its loops; the traffic is not encrypted", where)
+	traffic := "the traffic is not encrypted"
+	if encrypted {
+		traffic = "the traffic is encrypted (HTTPS)"
+	}
+	return fmt.Sprintf("the dashboard listens %s: anyone who can reach it there and has the token can read the repository's loops, diffs and agent output, and steer its loops; %s", where, traffic)
 }
 
 // shutdownGrace is how long Serve lets requests in flight finish once asked to stop.
@@ -324,20 +357,36 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, w io.Writer) error 
 	s.saidMu.Unlock()
 	fresh := &freshConns{}
 	hs := &http.Server{Handler: s.Handler(ln.Addr()), ReadHeaderTimeout: headerWait, WriteTimeout: pageWriteWait,
-		IdleTimeout: connIdle, ConnState: fresh.track}
+		IdleTimeout: connIdle, ConnState: fresh.track, TLSConfig: s.tls,
+		// net/http's own complaints (a phone's browser refusing the certificate until it is
+		// accepted) in serve's output, as its other lines, not with a time stamp on stderr
+		ErrorLog: log.New(saidLines{s}, "", 0)}
 	hs.RegisterOnShutdown(func() {
 		s.stop.Do(func() { close(s.stopping) })
 		fresh.close()
 	})
-	if warning := Exposed(ln.Addr()); warning != "" {
+	if warning := exposed(ln.Addr(), s.tls != nil); warning != "" {
 		s.say("warning: %s", warning)
 	}
 	s.say("git ralph serve: open %s\n(Ctrl+C stops it)", s.URL(ln.Addr()))
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
-		s.say("from another machine: http://ADDRESS:%d/?token=%s, with an IP address of this machine", tcp.Port, s.token)
+		s.say("from another machine: %s://ADDRESS:%d/?token=%s, with an IP address of this machine", s.scheme(), tcp.Port, s.token)
+	}
+	if s.tls != nil {
+		s.say("certificate SHA-256 fingerprint: %s", s.fingerprint)
+		if s.selfSigned {
+			s.say("(the browser warns of a certificate it does not know: accept it once the fingerprint it shows is this one)")
+		}
 	}
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() {
+		if s.tls != nil {
+			// a plain HTTP request on this port gets a 400 of net/http's, no token
+			served <- hs.ServeTLS(ln, "", "")
+			return
+		}
+		served <- hs.Serve(ln)
+	}()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serving the dashboard: %w", err)
