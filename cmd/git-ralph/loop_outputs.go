@@ -136,7 +136,8 @@ func newNotifier(s Streams, list []string, where notify.Where, log *reporting.Ru
 }
 
 func (o *loopOutputs) deps(in *interrupts) loop.Deps {
-	return loop.Deps{Reporter: o.reporter, Live: o.live, Hurry: in.hurry, Finish: in.finish, Watchdog: watchdogCommand}
+	return loop.Deps{Reporter: o.reporter, Live: o.live, Hurry: in.hurry, Finish: in.finish, Watchdog: watchdogCommand,
+		Grace: testGrace()}
 }
 
 // hookFailed says that a hook failed, on stderr and in the log; the loop goes on.

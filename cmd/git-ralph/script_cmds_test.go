@@ -285,7 +285,7 @@ func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string
 func scriptEnv(ts *testscript.TestScript) []string {
 	env := os.Environ()
 	keys := []string{"PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
-		"GIT_CEILING_DIRECTORIES", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "WORK", "TMPDIR", "AGENT_FIXTURES"}
+		"GIT_CEILING_DIRECTORIES", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "WORK", "TMPDIR", "AGENT_FIXTURES", testGraceEnv}
 	for _, name := range fakeCLIs {
 		keys = append(keys, "FAKE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
 	}
