@@ -170,6 +170,7 @@ func TestWatchIterationsInTmux(t *testing.T) {
 	if raw := tm.capture("-e"); strings.Contains(raw, "\x1b") {
 		t.Errorf("NO_COLOR=1: escape codes on the screen:\n%q", raw)
 	}
+	tm.shot("no-color", 80, 24)
 	tm.keys("Tab")
 	tm.waitScreen("the list's focus", "↑/↓ select, enter shows the diff")
 	tm.keys("k")
@@ -195,11 +196,18 @@ func TestWatchIterationsInTmux(t *testing.T) {
 		}
 	}
 
-	tm = startTmuxSized(t, "git-ralph watch", 80, 24)
-	tm.waitScreen("the view in colour", "iterations of this run (3)")
+	tm = startTmux(t, "git-ralph watch")
+	tm.waitScreen("the view in colour", "iterations of this run (3)", "working 40")
 	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[31mfailed: exit code 1") {
 		t.Errorf("the failed validation is not red:\n%q", raw)
 	}
+	tm.shot("loop", 100, 30)
+	tm.keys("Tab", "k", "Enter")
+	tm.waitScreen("iteration 2's diff in colour", "iteration 2 · diff", "+line 2")
+	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[32m+line 2") {
+		t.Errorf("the diff's added line is not green:\n%q", raw)
+	}
+	tm.shot("diff", 100, 30)
 }
 
 // installSelf links this test binary as bin/git-ralph: TestMain runs it as git-ralph
