@@ -506,3 +506,76 @@ func setSize(t *testing.T, tty *os.File, rows, cols uint16) {
 		t.Fatalf("sizing the terminal: %v", e)
 	}
 }
+
+// TestWatchLimitWaitInTmux: while the loop waits for a usage limit to reset, the
+// header's badge says WAITING and the time left, counting down.
+func TestWatchLimitWaitInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	bin := installSelf(t)
+	// a claude of the test's: its first run hits a usage limit that resets in 150 s
+	claude := `#!/bin/sh
+echo '{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5","tools":["Bash"]}'
+reset=$(( $(date +%s) + 150 ))
+echo '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":'$reset',"rateLimitType":"five_hour"},"session_id":"s1"}'
+echo '{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":"You'"'"'ve hit your limit","session_id":"s1","total_cost_usd":0}'
+`
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(claude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("RALPH_BACKOFF_BASE", "10ms")
+	t.Setenv("RALPH_BACKOFF_MAX", "100ms") // the margin added to the stated reset
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	loop := exec.Command("git-ralph", "loop", "--agent", "claude", "--max", "1")
+	var stderr strings.Builder
+	loop.Stderr = &stderr
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		loop.Wait()
+	})
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(ralph(t, "status"), "waiting until"); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the loop never waited for the limit; it says:\n%s\nstatus:\n%s", stderr.String(), ralph(t, "status"))
+		}
+	}
+
+	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the wait in the header", "[WAITING 2m", "] main · ")
+	first := waitingLeft(t, tm.lastScreen)
+	time.Sleep(2500 * time.Millisecond)
+	tm.waitScreen("the wait in the header", "[WAITING 2m")
+	if then := waitingLeft(t, tm.lastScreen); then >= first || then < first-30*time.Second {
+		t.Errorf("the time left went from %s to %s in 2.5 s, want it counting down:\n%s", first, then, tm.lastScreen)
+	}
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+
+	tm = startTmux(t, "git-ralph watch")
+	tm.waitScreen("the wait in colour", "WAITING 2m")
+	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[46m") {
+		t.Errorf("the WAITING badge is not cyan:\n%q", raw)
+	}
+}
+
+// waitingLeft reads the time left from the screen's [WAITING 2m05s] badge.
+func waitingLeft(t *testing.T, screen string) time.Duration {
+	t.Helper()
+	_, rest, _ := strings.Cut(screen, "[WAITING ")
+	left, _, _ := strings.Cut(rest, "]")
+	d, err := time.ParseDuration(left)
+	if err != nil {
+		t.Fatalf("the badge's time left %q: %v\n%s", left, err, screen)
+	}
+	return d
+}
