@@ -579,3 +579,85 @@ func waitingLeft(t *testing.T, screen string) time.Duration {
 	}
 	return d
 }
+
+// TestWatchFleetDrillInTmux: the list of loops counts and marks the loop whose merge
+// needs review; Enter opens a running loop, tab and Enter one of its iterations' diff,
+// Esc goes back to the loop and again to the list, the cursor on the same loop.
+func TestWatchFleetDrillInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	for _, v := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(v, "T")
+	}
+	for _, v := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(v, "t@example.com")
+	}
+	bin := installSelf(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	// clash's merge conflicts with the user's commit: it needs review
+	ralph(t, "loop", "--worktree", "clash", "--max", "1", "--idle-threshold", "0", "--agent-cmd", "echo loop > shared.txt; git add shared.txt; git commit -qm 'loop side'")
+	if out, err := exec.Command("sh", "-c", "echo user > shared.txt && git add shared.txt && git commit -qm 'user side'").CombinedOutput(); err != nil {
+		t.Fatalf("the user's commit: %v\n%s", err, out)
+	}
+	ralph(t, "merge", "clash")
+	// docs runs: its first iteration writes notes.txt, its second waits
+	stop := filepath.Join(t.TempDir(), "go")
+	loop := exec.Command("git-ralph", "loop", "--worktree", "docs", "--max", "2", "--idle-threshold", "0", "--agent-cmd",
+		`echo "notes of iteration $RALPH_ITERATION" >> notes.txt; echo "writing the notes"; `+
+			`if [ "$RALPH_ITERATION" -ge 2 ]; then while [ ! -e `+stop+` ]; do sleep 0.1; done; fi`)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- loop.Wait() }()
+	t.Cleanup(func() {
+		os.WriteFile(stop, nil, 0o644)
+		select {
+		case <-ended:
+		case <-time.After(20 * time.Second):
+			syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+			<-ended
+		}
+	})
+	waitFor(t, "clash to need review and docs to run its second iteration", func() bool {
+		return strings.Contains(ralph(t, "status", "--loop", "clash"), "review") &&
+			strings.Contains(ralph(t, "status", "--loop", "docs"), "2/2 in this run (in progress)")
+	})
+	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the list of loops", "the repository's loops:", "> main ", "  clash ", "  docs ", "needs-review")
+	tm.keys("j")
+	tm.waitScreen("the cursor on clash", "> clash ")
+	tm.keys("j")
+	tm.waitScreen("the cursor on docs", "> docs ")
+	tm.keys("Enter")
+	tm.waitScreen("docs's view", "[RUNNING] docs · ralph/docs", "iteration 2/2", "iterations of this run (2)", "✓  1 ", "writing the notes")
+	tm.keys("Tab", "k", "Enter")
+	tm.waitScreen("iteration 1's diff", "iteration 1 · diff", "+notes of iteration 1")
+	tm.keys("Escape")
+	tm.waitScreen("docs's view again", "[RUNNING] docs · ralph/docs", "iterations of this run (2)")
+	if screen := tm.capture(); strings.Contains(screen, "· diff") {
+		t.Errorf("Esc left the diff on the screen:\n%s", screen)
+	}
+	time.Sleep(100 * time.Millisecond) // Escape then Escape at once would read as alt+Escape
+	tm.keys("Escape")
+	tm.waitScreen("the list again, the cursor on docs", "the repository's loops:", "> docs ", "  clash ")
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+
+	tm = startTmuxSized(t, "git-ralph watch", 100, 12)
+	tm.waitScreen("the list in colour", "the repository's loops:", "needs-review")
+	for _, line := range strings.Split(tm.capture("-e"), "\n") {
+		if strings.Contains(line, "clash") && !strings.Contains(line, "35m") {
+			t.Errorf("the loop needing review is not drawn magenta: %q", line)
+		}
+	}
+	tm.shot("fleet", 100, 12)
+}
