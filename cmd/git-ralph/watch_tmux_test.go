@@ -201,13 +201,11 @@ func TestWatchIterationsInTmux(t *testing.T) {
 	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[31mfailed: exit code 1") {
 		t.Errorf("the failed validation is not red:\n%q", raw)
 	}
-	tm.shot("loop", 100, 30)
 	tm.keys("Tab", "k", "Enter")
 	tm.waitScreen("iteration 2's diff in colour", "iteration 2 · diff", "+line 2")
 	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[32m+line 2") {
 		t.Errorf("the diff's added line is not green:\n%q", raw)
 	}
-	tm.shot("diff", 100, 30)
 }
 
 // installSelf links this test binary as bin/git-ralph: TestMain runs it as git-ralph
@@ -660,4 +658,61 @@ func TestWatchFleetDrillInTmux(t *testing.T) {
 		}
 	}
 	tm.shot("fleet", 100, 12)
+}
+
+// TestWatchWithClaudeInTmux: a claude loop with a budget, as the README's picture shows
+// it: the header names the agent and its model, the spend is a bar against max_cost, the
+// iterations list their cost, and the agent's text is rendered for reading; Enter on
+// an iteration shows its diff.
+func TestWatchWithClaudeInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	home := t.TempDir() // the user's spend is kept there, out of the work tree
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	bin := installSelf(t)
+	// a claude of the test's: it edits greet.go, says so in claude's stream-json and costs
+	// $0.30, $0.45, …; its third iteration waits for the test's word
+	claude := `#!/bin/sh
+i=$RALPH_ITERATION
+printf 'package greet\n\n// Greet says hello (revision %s).\nfunc Greet() string { return "hello" }\n' $i > greet.go
+echo $i > revision
+echo '{"type":"system","subtype":"init","model":"claude-sonnet-4-5","apiKeySource":"none","session_id":"s"}'
+echo '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Reading greet.go and its test to see what the greeting should say."}]},"session_id":"s"}'
+echo '{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t'$i'","name":"Edit","input":{"file_path":"greet.go"}}]},"session_id":"s"}'
+echo '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Updated Greet; running go test ./... next (iteration '$i')."}]},"session_id":"s"}'
+if [ "$i" -ge 3 ]; then while [ ! -e .git/go ]; do sleep 0.1; done; fi
+echo '{"type":"result","subtype":"success","is_error":false,"result":"done with '$i'","total_cost_usd":0.'$((15 + 15 * i))',"usage":{"input_tokens":1000,"output_tokens":500},"session_id":"s"}'
+`
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(claude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	loop := exec.Command("git-ralph", "loop", "--agent", "claude", "--max", "5", "--max-cost", "3", "--idle-threshold", "0",
+		"--validate", `test "$(cat revision)" -ne 2 || { echo "--- FAIL: TestGreet"; exit 1; }`)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		loop.Wait()
+	})
+	waitFor(t, "the third iteration to run", func() bool { return strings.Contains(ralph(t, "status"), "3/5 in this run (in progress)") })
+
+	tm := startTmux(t, "git-ralph watch")
+	tm.waitScreen("the loop with its agent and budget", "main · master · build", "claude", "sonnet",
+		"$0.75 of $3.00", "iterations of this run (3)", "$0.30", "$0.45", "failed: exit code 1", "running go test ./...")
+	tm.shot("loop", 100, 30)
+	tm.keys("Tab", "k", "Enter")
+	tm.waitScreen("iteration 2's diff", "iteration 2 · diff", "+// Greet says hello (revision 2).", "-// Greet says hello (revision 1).")
+	tm.shot("diff", 100, 30)
 }
