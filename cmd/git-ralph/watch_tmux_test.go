@@ -506,7 +506,8 @@ func setSize(t *testing.T, tty *os.File, rows, cols uint16) {
 }
 
 // TestWatchLimitWaitInTmux: while the loop waits for a usage limit to reset, the
-// header's badge says WAITING and the time left, counting down.
+// header's badge says WAITING and the time left, counting down; the first iteration's
+// output is rendered for reading though no record names its agent yet.
 func TestWatchLimitWaitInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -551,19 +552,25 @@ echo '{"type":"result","subtype":"success","is_error":true,"api_error_status":42
 	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
 	tm.waitScreen("the wait in the header", "[WAITING 2m", "] main · ")
 	first := waitingLeft(t, tm.lastScreen)
+	// the first iteration has no record yet to name its agent: the run's state does
+	tm.waitScreen("claude's output rendered", "• model claude-sonnet-4-5")
+	if screen := tm.capture(); strings.Contains(screen, `{"type":`) {
+		t.Errorf("the live output is claude's raw JSON, not rendered:\n%s", screen)
+	}
 	time.Sleep(2500 * time.Millisecond)
-	tm.waitScreen("the wait in the header", "[WAITING 2m")
+	tm.waitScreen("the wait in the header", "[WAITING ")
 	if then := waitingLeft(t, tm.lastScreen); then >= first || then < first-30*time.Second {
 		t.Errorf("the time left went from %s to %s in 2.5 s, want it counting down:\n%s", first, then, tm.lastScreen)
 	}
 	tm.keys("q")
 	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
 
-	tm = startTmux(t, "git-ralph watch")
-	tm.waitScreen("the wait in colour", "WAITING 2m")
+	tm = startTmuxSized(t, "git-ralph watch", 100, 12)
+	tm.waitScreen("the wait in colour", "WAITING ")
 	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[46m") {
 		t.Errorf("the WAITING badge is not cyan:\n%q", raw)
 	}
+	tm.shot("waiting", 100, 12)
 }
 
 // waitingLeft reads the time left from the screen's [WAITING 2m05s] badge.
