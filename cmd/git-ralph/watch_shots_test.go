@@ -265,7 +265,7 @@ func decodeRune(s string) (rune, int) {
 	return 0, 1
 }
 
-// shot saves the pane as docs/images/watch-NAME.png when RALPH_SCREENSHOTS=1; other
+// shot saves the pane in docs/images (watch- and the name, .png) when RALPH_SCREENSHOTS=1; other
 // runs skip it, as drawing it needs Chromium.
 func (tm *tmuxView) shot(name string, cols, rows int) {
 	tm.t.Helper()
