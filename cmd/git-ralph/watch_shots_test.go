@@ -265,8 +265,8 @@ func decodeRune(s string) (rune, int) {
 	return 0, 1
 }
 
-// shot saves the pane in docs/images (watch- and the name, .png) when RALPH_SCREENSHOTS=1; other
-// runs skip it, as drawing it needs Chromium.
+// shot saves the pane in docs/images (watch- and the name, .png) when
+// RALPH_SCREENSHOTS=1; other runs skip it, as drawing it needs Chromium.
 func (tm *tmuxView) shot(name string, cols, rows int) {
 	tm.t.Helper()
 	if os.Getenv("RALPH_SCREENSHOTS") != "1" {
