@@ -93,6 +93,9 @@ type State struct {
 	// kept so that a loop started later knows which shared limits are its own before its
 	// agent runs again.
 	AgentAccount string `toml:"agent_account,omitempty" json:"agent_account,omitempty"`
+	// Agent is the preset the run's agent is read as ("" for a command of the user's):
+	// a view renders the first iteration's live output by it before any record names it.
+	Agent string `toml:"agent,omitempty" json:"agent,omitempty"`
 	// Task is the run's inline task (`git ralph loop "TASK"`), Template the name of its loop
 	// template (--template); a resumed run goes on with them.
 	Task     string `toml:"task,omitempty" json:"task,omitempty"`

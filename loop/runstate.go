@@ -99,13 +99,15 @@ func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, s
 	resume, why := Resumes(r.cfg, saved)
 	if resume {
 		r.journal.state = saved
-		r.cfg.Task = saved.Task // the run's task, given again or not
+		r.journal.state.Agent = r.cfg.Agent.Name // this loop's, should it differ from the last one's
+		r.cfg.Task = saved.Task                  // the run's task, given again or not
 		r.res.Run, r.res.Last = saved.Run, saved.Iteration
 		r.res.Consecutive, r.idle.Idle = saved.ConsecutiveErrors, saved.IdleIterations
 		return saved.Iteration + 1, true, fmt.Sprintf("resuming run %s after iteration %d", saved.Run, saved.Iteration)
 	}
 	r.res.Run = newRunID(now)
-	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now, Task: r.cfg.Task, Template: r.cfg.Template.Name}
+	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now, Task: r.cfg.Task, Template: r.cfg.Template.Name,
+		Agent: r.cfg.Agent.Name}
 	return 1, false, why
 }
 

@@ -134,6 +134,13 @@ func (w *watchReader) iterations(snap *watch.Snapshot, store *history.Store, st 
 		rows = append(rows, iterationRow(store, rec))
 		total += time.Duration(rec.DurationMS) * time.Millisecond
 	}
+	if st.State != nil && snap.Agent == "" {
+		// no record of the run's yet: its state says which agent it runs
+		snap.Agent = st.State.Agent
+		if p, ok := agentcli.Lookup(st.State.Agent); ok {
+			format = p.Format
+		}
+	}
 	if len(rows) > 0 {
 		snap.Mean = total / time.Duration(len(rows))
 	}

@@ -170,6 +170,7 @@ func TestWatchIterationsInTmux(t *testing.T) {
 	if raw := tm.capture("-e"); strings.Contains(raw, "\x1b") {
 		t.Errorf("NO_COLOR=1: escape codes on the screen:\n%q", raw)
 	}
+	tm.shot("no-color", 80, 24)
 	tm.keys("Tab")
 	tm.waitScreen("the list's focus", "↑/↓ select, enter shows the diff")
 	tm.keys("k")
@@ -195,10 +196,15 @@ func TestWatchIterationsInTmux(t *testing.T) {
 		}
 	}
 
-	tm = startTmuxSized(t, "git-ralph watch", 80, 24)
-	tm.waitScreen("the view in colour", "iterations of this run (3)")
+	tm = startTmux(t, "git-ralph watch")
+	tm.waitScreen("the view in colour", "iterations of this run (3)", "working 40")
 	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[31mfailed: exit code 1") {
 		t.Errorf("the failed validation is not red:\n%q", raw)
+	}
+	tm.keys("Tab", "k", "Enter")
+	tm.waitScreen("iteration 2's diff in colour", "iteration 2 · diff", "+line 2")
+	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[32m+line 2") {
+		t.Errorf("the diff's added line is not green:\n%q", raw)
 	}
 }
 
@@ -497,4 +503,223 @@ func setSize(t *testing.T, tty *os.File, rows, cols uint16) {
 	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, tty.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); e != 0 {
 		t.Fatalf("sizing the terminal: %v", e)
 	}
+}
+
+// TestWatchLimitWaitInTmux: while the loop waits for a usage limit to reset, the
+// header's badge says WAITING and the time left, counting down; the first iteration's
+// output is rendered for reading though no record names its agent yet.
+func TestWatchLimitWaitInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	bin := installSelf(t)
+	// a claude of the test's: its first run hits a usage limit that resets in 150 s
+	claude := `#!/bin/sh
+echo '{"type":"system","subtype":"init","session_id":"s1","model":"claude-sonnet-4-5","tools":["Bash"]}'
+reset=$(( $(date +%s) + 150 ))
+echo '{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":'$reset',"rateLimitType":"five_hour"},"session_id":"s1"}'
+echo '{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":"You'"'"'ve hit your limit","session_id":"s1","total_cost_usd":0}'
+`
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(claude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("RALPH_BACKOFF_BASE", "10ms")
+	t.Setenv("RALPH_BACKOFF_MAX", "100ms") // the margin added to the stated reset
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	loop := exec.Command("git-ralph", "loop", "--agent", "claude", "--max", "1")
+	var stderr strings.Builder
+	loop.Stderr = &stderr
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		loop.Wait()
+	})
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(ralph(t, "status"), "waiting until"); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the loop never waited for the limit; it says:\n%s\nstatus:\n%s", stderr.String(), ralph(t, "status"))
+		}
+	}
+
+	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the wait in the header", "[WAITING 2m", "] main · ")
+	first := waitingLeft(t, tm.lastScreen)
+	// the first iteration has no record yet to name its agent: the run's state does
+	tm.waitScreen("claude's output rendered", "• model claude-sonnet-4-5")
+	if screen := tm.capture(); strings.Contains(screen, `{"type":`) {
+		t.Errorf("the live output is claude's raw JSON, not rendered:\n%s", screen)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	tm.waitScreen("the wait in the header", "[WAITING ")
+	if then := waitingLeft(t, tm.lastScreen); then >= first || then < first-30*time.Second {
+		t.Errorf("the time left went from %s to %s in 2.5 s, want it counting down:\n%s", first, then, tm.lastScreen)
+	}
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+
+	tm = startTmuxSized(t, "git-ralph watch", 100, 12)
+	tm.waitScreen("the wait in colour", "WAITING ")
+	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[46m") {
+		t.Errorf("the WAITING badge is not cyan:\n%q", raw)
+	}
+	tm.shot("waiting", 100, 12)
+}
+
+// waitingLeft reads the time left from the screen's [WAITING 2m05s] badge.
+func waitingLeft(t *testing.T, screen string) time.Duration {
+	t.Helper()
+	_, rest, _ := strings.Cut(screen, "[WAITING ")
+	left, _, _ := strings.Cut(rest, "]")
+	d, err := time.ParseDuration(left)
+	if err != nil {
+		t.Fatalf("the badge's time left %q: %v\n%s", left, err, screen)
+	}
+	return d
+}
+
+// TestWatchFleetDrillInTmux: the list of loops counts and marks the loop whose merge
+// needs review; Enter opens a running loop, tab and Enter one of its iterations' diff,
+// Esc goes back to the loop and again to the list, the cursor on the same loop.
+func TestWatchFleetDrillInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	for _, v := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(v, "T")
+	}
+	for _, v := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(v, "t@example.com")
+	}
+	bin := installSelf(t)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	// clash's merge conflicts with the user's commit: it needs review
+	ralph(t, "loop", "--worktree", "clash", "--max", "1", "--idle-threshold", "0", "--agent-cmd", "echo loop > shared.txt; git add shared.txt; git commit -qm 'loop side'")
+	if out, err := exec.Command("sh", "-c", "echo user > shared.txt && git add shared.txt && git commit -qm 'user side'").CombinedOutput(); err != nil {
+		t.Fatalf("the user's commit: %v\n%s", err, out)
+	}
+	ralph(t, "merge", "clash")
+	// docs runs: its first iteration writes notes.txt, its second waits
+	stop := filepath.Join(t.TempDir(), "go")
+	loop := exec.Command("git-ralph", "loop", "--worktree", "docs", "--max", "2", "--idle-threshold", "0", "--agent-cmd",
+		`echo "notes of iteration $RALPH_ITERATION" >> notes.txt; echo "writing the notes"; `+
+			`if [ "$RALPH_ITERATION" -ge 2 ]; then while [ ! -e `+stop+` ]; do sleep 0.1; done; fi`)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- loop.Wait() }()
+	t.Cleanup(func() {
+		os.WriteFile(stop, nil, 0o644)
+		select {
+		case <-ended:
+		case <-time.After(20 * time.Second):
+			syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+			<-ended
+		}
+	})
+	waitFor(t, "clash to need review and docs to run its second iteration", func() bool {
+		return strings.Contains(ralph(t, "status", "--loop", "clash"), "review") &&
+			strings.Contains(ralph(t, "status", "--loop", "docs"), "2/2 in this run (in progress)")
+	})
+	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the list of loops", "the repository's loops:", "> main ", "  clash ", "  docs ", "needs-review")
+	tm.keys("j")
+	tm.waitScreen("the cursor on clash", "> clash ")
+	tm.keys("j")
+	tm.waitScreen("the cursor on docs", "> docs ")
+	tm.keys("Enter")
+	tm.waitScreen("docs's view", "[RUNNING] docs · ralph/docs", "iteration 2/2", "iterations of this run (2)", "✓  1 ", "writing the notes")
+	tm.keys("Tab", "k", "Enter")
+	tm.waitScreen("iteration 1's diff", "iteration 1 · diff", "+notes of iteration 1")
+	tm.keys("Escape")
+	tm.waitScreen("docs's view again", "[RUNNING] docs · ralph/docs", "iterations of this run (2)")
+	if screen := tm.capture(); strings.Contains(screen, "· diff") {
+		t.Errorf("Esc left the diff on the screen:\n%s", screen)
+	}
+	time.Sleep(100 * time.Millisecond) // Escape then Escape at once would read as alt+Escape
+	tm.keys("Escape")
+	tm.waitScreen("the list again, the cursor on docs", "the repository's loops:", "> docs ", "  clash ")
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+
+	tm = startTmuxSized(t, "git-ralph watch", 100, 12)
+	tm.waitScreen("the list in colour", "the repository's loops:", "needs-review")
+	for _, line := range strings.Split(tm.capture("-e"), "\n") {
+		if strings.Contains(line, "clash") && !strings.Contains(line, "35m") {
+			t.Errorf("the loop needing review is not drawn magenta: %q", line)
+		}
+	}
+	tm.shot("fleet", 100, 12)
+}
+
+// TestWatchWithClaudeInTmux: a claude loop with a budget, as the README's picture shows
+// it: the header names the agent and its model, the spend is a bar against max_cost, the
+// iterations list their cost, and the agent's text is rendered for reading; Enter on
+// an iteration shows its diff.
+func TestWatchWithClaudeInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
+	scratchRepo(t)
+	home := t.TempDir() // the user's spend is kept there, out of the work tree
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+	bin := installSelf(t)
+	// a claude of the test's: it edits greet.go, says so in claude's stream-json and costs
+	// $0.30, $0.45, …; its third iteration waits for the test's word
+	claude := `#!/bin/sh
+i=$RALPH_ITERATION
+printf 'package greet\n\n// Greet says hello (revision %s).\nfunc Greet() string { return "hello" }\n' $i > greet.go
+echo $i > revision
+echo '{"type":"system","subtype":"init","model":"claude-sonnet-4-5","apiKeySource":"none","session_id":"s"}'
+echo '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Reading greet.go and its test to see what the greeting should say."}]},"session_id":"s"}'
+echo '{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t'$i'","name":"Edit","input":{"file_path":"greet.go"}}]},"session_id":"s"}'
+echo '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Updated Greet; running go test ./... next (iteration '$i')."}]},"session_id":"s"}'
+if [ "$i" -ge 3 ]; then while [ ! -e .git/go ]; do sleep 0.1; done; fi
+echo '{"type":"result","subtype":"success","is_error":false,"result":"done with '$i'","total_cost_usd":0.'$((15 + 15 * i))',"usage":{"input_tokens":1000,"output_tokens":500},"session_id":"s"}'
+`
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(claude), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	loop := exec.Command("git-ralph", "loop", "--agent", "claude", "--max", "5", "--max-cost", "3", "--idle-threshold", "0",
+		"--validate", `test "$(cat revision)" -ne 2 || { echo "--- FAIL: TestGreet"; exit 1; }`)
+	loop.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-loop.Process.Pid, syscall.SIGKILL)
+		loop.Wait()
+	})
+	waitFor(t, "the third iteration to run", func() bool { return strings.Contains(ralph(t, "status"), "3/5 in this run (in progress)") })
+
+	tm := startTmux(t, "git-ralph watch")
+	tm.waitScreen("the loop with its agent and budget", "main · master · build", "claude", "sonnet",
+		"$0.75 of $3.00", "iterations of this run (3)", "$0.30", "$0.45", "failed: exit code 1", "running go test ./...")
+	tm.shot("loop", 100, 30)
+	tm.keys("Tab", "k", "Enter")
+	tm.waitScreen("iteration 2's diff", "iteration 2 · diff", "+// Greet says hello (revision 2).", "-// Greet says hello (revision 1).")
+	tm.shot("diff", 100, 30)
 }
