@@ -22,6 +22,9 @@ const (
 	// CopilotJSON is `copilot --output-format json`: the session's events
 	// (assistant.message, session.error, …) and a final result.
 	CopilotJSON
+	// PiJSON is `pi -p --mode json`: session, agent_*, turn_*, message_* (each message whole
+	// in message_end), tool_execution_* and auto_retry_* events.
+	PiJSON
 )
 
 // String names the format as the docs and --dry-run do.
@@ -37,6 +40,8 @@ func (f Format) String() string {
 		return "opencode-json"
 	case CopilotJSON:
 		return "copilot-json"
+	case PiJSON:
+		return "pi-json"
 	}
 	return "text"
 }

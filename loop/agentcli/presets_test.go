@@ -7,7 +7,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"aider", "amp", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli", "opencode"}
+	want := []string{"aider", "amp", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli", "opencode", "pi", "qwen"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
@@ -49,6 +49,8 @@ func TestPresetFacts(t *testing.T) {
 	has("aider", "--message-file", PromptFile)                         // aider cannot read stdin
 	has("copilot", "--allow-all")                                      // else it may wait for an approval forever
 	has("kiro-cli", "chat", "--no-interactive")
+	has("qwen", "--output-format", "stream-json", "--approval-mode", "yolo") // else its tools wait for an approval
+	has("pi", "-p", "--mode", "json")                                        // print mode reads the prompt from stdin
 
 	amp, _ := Lookup("amp")
 	if amp.Args[len(amp.Args)-1] != "-x" {

@@ -45,6 +45,7 @@ var renderers = map[Format]renderHandler{
 	GeminiStream: (*Renderer).geminiRender,
 	OpencodeJSON: (*Renderer).opencodeRender,
 	CopilotJSON:  (*Renderer).copilotRender,
+	PiJSON:       (*Renderer).piRender,
 }
 
 // NewRenderer renders output of format f. For Text (and any format without events) it
