@@ -61,7 +61,7 @@ func TestPresetFacts(t *testing.T) {
 			t.Errorf("%s: prompt by %s; stdin has no size limit", name, p.Prompt)
 		}
 	}
-	for _, name := range []string{"codex", "opencode"} {
+	for _, name := range []string{"codex", "opencode", "qwen"} {
 		if p, _ := Lookup(name); p.Timeout == 0 {
 			t.Errorf("%s hangs silently but suggests no timeout", name)
 		}
