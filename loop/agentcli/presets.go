@@ -76,14 +76,15 @@ var presets = []Preset{
 	{
 		// qwen-code (a gemini-cli fork) is headless when stdin is not a TTY and no
 		// positional prompt is given: stdin is the prompt. Its stream-json has Claude
-		// Code's shape. A judge runs in plan mode, which headless denies its shell tool
-		// ("…permission to use "run_shell_command", but that permission was declined").
+		// Code's shape (QwenStream: with an error object and retry notices of its own).
+		// A judge runs in plan mode, which headless denies its shell tool ("…permission
+		// to use "run_shell_command", but that permission was declined").
 		// 0.24 retries a 429 without retry-after (OpenAI's insufficient_quota) 10 times,
 		// 60 s doubling to 5 min apart: some 40 minutes of an iteration.
 		Name: "qwen", Program: "qwen",
 		Args:      []string{"--output-format", "stream-json", "--approval-mode", "yolo"},
 		JudgeArgs: []string{"--output-format", "stream-json", "--approval-mode", "plan"},
-		Prompt:    Stdin, Format: ClaudeStream, Timeout: hangTimeout,
+		Prompt:    Stdin, Format: QwenStream, Timeout: hangTimeout,
 		Note: "Claude-compatible stream-json; prompt on stdin; retries a spent quota for long",
 	},
 	{

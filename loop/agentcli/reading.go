@@ -43,6 +43,7 @@ var handlers = map[Format]eventHandler{
 	GeminiStream: (*reading).geminiEvent,
 	OpencodeJSON: (*reading).opencodeEvent,
 	CopilotJSON:  (*reading).copilotEvent,
+	QwenStream:   (*reading).qwenEvent,
 	PiJSON:       (*reading).piEvent,
 }
 

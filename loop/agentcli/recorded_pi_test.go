@@ -136,3 +136,24 @@ func TestReadPiRetries(t *testing.T) {
 		})
 	}
 }
+
+// TestReadPiRefusals: what pi 0.73.1 printed, on no network, with the preset's line and a
+// fresh HOME: no provider with a key (its session line, then the words; exit 1), and an
+// option it does not know.
+func TestReadPiRefusals(t *testing.T) {
+	for _, f := range []struct {
+		file string
+		want want
+	}{
+		{"pi-no-api-key.txt", want{structured: true, fatal: "No API key found for the selected model."}},
+		{"pi-unknown-option.txt", want{fatal: "Error: Unknown option: --no-such-flag"}},
+	} {
+		t.Run(f.file, func(t *testing.T) {
+			output, err := os.ReadFile(filepath.Join("testdata", f.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, read(t, "pi", output, 1), f.want)
+		})
+	}
+}

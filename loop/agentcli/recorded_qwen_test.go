@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // What the real qwen-code printed in each scenario of the realagents tests (against a
@@ -35,6 +36,14 @@ var recordedQwen = []struct {
 		&Usage{InputTokens: 1200 + 1300, OutputTokens: 42 + 43, CacheReadTokens: 120 + 130, Model: "mock-coder"}},
 	// The stream never ended and the timeout killed qwen-code: no words, no verdict.
 	{"hung-stream-1-1.out", want{structured: true, saidExactly: ptr("")}, &Usage{Model: "mock-coder"}},
+	// A rate limit ("try again in 1s") outlasting qwen-code's retries (68 s of them, with
+	// the tests' two stream retries: system/retry events, the words on stderr), then the
+	// same iteration run again.
+	{"limit-outlasts-retries-1-1.out", want{structured: true, isError: true,
+		limit: &wantLimit{message: "429 Rate limit reached for mock-coder", resetAt: now.Add(time.Second)},
+		err:   "Please try again in 1s."}, &Usage{Model: "mock-coder"}},
+	{"limit-outlasts-retries-1-2.out", want{structured: true, said: []string{"<promise>SUCCESS</promise>"}},
+		&Usage{InputTokens: 1100 + 1200, OutputTokens: 41 + 42, CacheReadTokens: 110 + 120, Model: "mock-coder"}},
 }
 
 func TestReadRecordedQwen(t *testing.T) {
@@ -60,4 +69,43 @@ func TestReadRecordedQwen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadQwenRefusals: what qwen-code 0.24.4 printed, on no network, with the preset's
+// line and a fresh HOME: no auth type configured (its error result holds the message in
+// an object, which the claude reader left unread: the run's error was the banners on
+// stderr), and an option it does not know.
+func TestReadQwenRefusals(t *testing.T) {
+	for _, f := range []struct {
+		file string
+		want want
+	}{
+		{"qwen-no-auth.jsonl", want{structured: true, isError: true,
+			fatal: "No auth type is selected. Please configure an auth type", err: "No auth type is selected"}},
+		{"qwen-unknown-option.txt", want{fatal: "Unknown arguments: such-flag, suchFlag"}},
+	} {
+		t.Run(f.file, func(t *testing.T) {
+			output, err := os.ReadFile(filepath.Join("testdata", f.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, read(t, "qwen", output, 1), f.want)
+		})
+	}
+}
+
+// TestReadQwenKilledWhileRetrying: killed by the iteration timeout while qwen-code waits
+// to retry a 429 (its system/retry event, the provider's words on stderr): the words are
+// read as the limit they state.
+func TestReadQwenKilledWhileRetrying(t *testing.T) {
+	output := `{"type":"system","subtype":"init","model":"mock-coder"}
+{"type":"system","subtype":"retry","data":{"reason":"retry","attempt":1,"maxRetries":10,"delayMs":60000,"discardedToolCalls":0,"preserveText":false}}
+Retrying in 60s (attempt 1/10): [API Error: 429 Rate limit reached for mock-coder in organization org-mock on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 20s.]
+`
+	got := read(t, "qwen", []byte(output), -1)
+	check(t, got, want{structured: true, limit: &wantLimit{message: "Rate limit reached for mock-coder", resetAt: now.Add(20 * time.Second)}})
+
+	// without the words, the retry notice is the transient error the run died in
+	got = read(t, "qwen", []byte(strings.SplitAfterN(output, "\n", 3)[0]+strings.SplitAfterN(output, "\n", 3)[1]), -1)
+	check(t, got, want{structured: true, transient: "qwen-code is retrying the request: attempt 1 of 10 in 60000 ms"})
 }

@@ -45,6 +45,7 @@ var renderers = map[Format]renderHandler{
 	GeminiStream: (*Renderer).geminiRender,
 	OpencodeJSON: (*Renderer).opencodeRender,
 	CopilotJSON:  (*Renderer).copilotRender,
+	QwenStream:   (*Renderer).claudeRender, // Claude Code's shape
 	PiJSON:       (*Renderer).piRender,
 }
 
