@@ -109,3 +109,20 @@ Retrying in 60s (attempt 1/10): [API Error: 429 Rate limit reached for mock-code
 	got = read(t, "qwen", []byte(strings.SplitAfterN(output, "\n", 3)[0]+strings.SplitAfterN(output, "\n", 3)[1]), -1)
 	check(t, got, want{structured: true, transient: "qwen-code is retrying the request: attempt 1 of 10 in 60000 ms"})
 }
+
+// TestReadQwenInsufficientQuota: OpenAI's 429 insufficient_quota, after qwen-code's
+// retries (265 s of them, with two stream retries set): its result carries the words
+// only, not the code, and the words also fit a quota that resets. Read as a limit whose
+// reset is not stated, not a permanent one (docs/real-agents.md: a known gap).
+func TestReadQwenInsufficientQuota(t *testing.T) {
+	output, err := os.ReadFile(filepath.Join("testdata", "qwen-insufficient-quota.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := read(t, "qwen", output, 1)
+	check(t, got, want{structured: true, isError: true,
+		limit: &wantLimit{message: "429 You exceeded your current quota"}, err: "You exceeded your current quota"})
+	if got.Limit != nil && got.Limit.Permanent {
+		t.Errorf("the words alone were taken for a permanent quota: %+v", got.Limit)
+	}
+}
