@@ -152,7 +152,8 @@ func TestStrings(t *testing.T) {
 		t.Error("PromptChannel names")
 	}
 	formats := map[Format]string{Text: "text", ClaudeStream: "claude-stream-json", CodexJSON: "codex-json",
-		GeminiStream: "gemini-stream-json", OpencodeJSON: "opencode-json", CopilotJSON: "copilot-json"}
+		GeminiStream: "gemini-stream-json", OpencodeJSON: "opencode-json", CopilotJSON: "copilot-json",
+		QwenStream: "qwen-stream-json", PiJSON: "pi-json"}
 	for f, want := range formats {
 		if f.String() != want {
 			t.Errorf("Format(%d) = %q, want %q", f, f.String(), want)
