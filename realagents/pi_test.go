@@ -43,6 +43,7 @@ func init() {
 			{"limit-outlasts-retries", append([]turn{
 				{Fail: &apiError{Kind: limitError, ResetIn: time.Second}, Lasts: 15 * time.Second},
 			}, successScript()...), checkLimitReset, nil},
+			hungAfterChild,
 		},
 	})
 }

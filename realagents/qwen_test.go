@@ -47,6 +47,7 @@ func init() {
 			{"limit-outlasts-retries", append([]turn{
 				{Fail: &apiError{Kind: limitError, ResetIn: time.Second}, Lasts: 100 * time.Second},
 			}, successScript()...), checkLimitReset, nil},
+			hungAfterChild,
 		},
 	})
 }
