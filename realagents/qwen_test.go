@@ -34,8 +34,9 @@ func init() {
 				"judge ran (seen twice); how a hung judge is stopped does not depend on the CLI",
 			"quota": "qwen-code retries OpenAI's 429 insufficient_quota for minutes before it gives up, " +
 				"even with two retries set (configureQwen): its request retries (7 attempts, 1.5 s doubling " +
-				"to 30 s, each with its SDK's own) run inside each of them; still retrying after the test's " +
-				"4 minutes (docs/real-agents.md has the timings)",
+				"to 30 s, each with its SDK's own) run inside each of them: 265 s, past the test's 4 minutes; " +
+				"then it prints OpenAI's words without the code, read as a limit that resets " +
+				"(loop/agentcli's TestReadQwenInsufficientQuota; docs/real-agents.md has the timings)",
 			"limit-reset": "qwen-code waits out a 429 itself (its retries honour retry-after): " +
 				"the 4 s limit never reaches git-ralph; limit-outlasts-retries plays a longer one",
 		},
@@ -68,8 +69,8 @@ func configureQwen(t *testing.T, home, baseURL string) []string {
 		// turn of the agent's
 		"memory": map[string]any{"enableManagedAutoMemory": false},
 		// 0.24 retries a 429 ten times, 60 s doubling to 5 min apart when the answer has
-		// no retry-after (OpenAI's insufficient_quota has none): about 40 minutes before
-		// the quota reaches git-ralph. Two retries, 1 s apart, keep the scenarios short;
+		// no retry-after (OpenAI's insufficient_quota has none): still retrying after 55
+		// minutes when tried by hand. Two retries, 1 s apart, keep the scenarios shorter;
 		// what each error does after qwen-code gives up is the same.
 		"model": map[string]any{"generationConfig": map[string]any{"maxRetries": 2, "retryInitialDelayMs": 1000}},
 	}

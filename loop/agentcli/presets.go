@@ -80,7 +80,8 @@ var presets = []Preset{
 		// A judge runs in plan mode, which headless denies its shell tool ("…permission
 		// to use "run_shell_command", but that permission was declined").
 		// 0.24 retries a 429 without retry-after (OpenAI's insufficient_quota) 10 times,
-		// 60 s doubling to 5 min apart: some 40 minutes of an iteration.
+		// 60 s doubling to 5 min apart, request retries inside each: still retrying
+		// after 55 minutes here.
 		Name: "qwen", Program: "qwen",
 		Args:      []string{"--output-format", "stream-json", "--approval-mode", "yolo"},
 		JudgeArgs: []string{"--output-format", "stream-json", "--approval-mode", "plan"},
