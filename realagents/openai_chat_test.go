@@ -24,6 +24,17 @@ type chatDialect struct {
 	// describe: the CLI's bash tool takes a description with its command (copilot's;
 	// opencode 1.18's declares command, timeout and workdir, no description).
 	describe bool
+	// shell is the name of the CLI's shell tool: "bash" when empty (opencode, copilot),
+	// qwen-code's run_shell_command.
+	shell string
+}
+
+// shellTool is the name of the tool the mock's turns call to run a command.
+func (d chatDialect) shellTool() string {
+	if d.shell == "" {
+		return "bash"
+	}
+	return d.shell
 }
 
 // chatRequest is the part of a Chat Completions request the mock reads.
@@ -42,20 +53,21 @@ type chatRequest struct {
 // answered without taking a turn: it offers the model no tools.
 func (req chatRequest) side() bool { return len(req.Tools) == 0 }
 
-// checkShellTool checks that the request offers the bash tool the mock's turns call, with
-// its command parameter: a renamed tool fails the test here, not as a mystery in the CLI.
-func (req chatRequest) checkShellTool(cli string) error {
+// checkShellTool checks that the request offers the shell tool the mock's turns call,
+// with its command parameter: a renamed tool fails the test here, not as a mystery in
+// the CLI.
+func (req chatRequest) checkShellTool(cli, shell string) error {
 	var names []string
 	for _, tool := range req.Tools {
-		if tool.Function.Name == "bash" {
+		if tool.Function.Name == shell {
 			if !bytes.Contains(tool.Function.Parameters, []byte(`"command"`)) {
-				return fmt.Errorf("%s's bash tool has no command parameter: %s", cli, tool.Function.Parameters)
+				return fmt.Errorf("%s's %s tool has no command parameter: %s", cli, shell, tool.Function.Parameters)
 			}
 			return nil
 		}
 		names = append(names, tool.Function.Name)
 	}
-	return fmt.Errorf("%s offers no bash tool, only %v", cli, names)
+	return fmt.Errorf("%s offers no %s tool, only %v", cli, shell, names)
 }
 
 // api is the OpenAI Chat Completions API in the CLI's dialect (an agentCLI's api): POST
@@ -90,7 +102,7 @@ func (d chatDialect) api(m *mock) http.Handler {
 			m.hang(r.Context())
 		default:
 			if tr.Shell != "" && !m.judged(body) {
-				if err := req.checkShellTool(d.cli); err != nil {
+				if err := req.checkShellTool(d.cli, d.shellTool()); err != nil {
 					m.t.Error(err)
 				}
 			}
@@ -168,7 +180,7 @@ func (d chatDialect) writeChat(w http.ResponseWriter, req chatRequest, tr turn, 
 		id := "call_" + strconv.FormatInt(time.Now().UnixNano(), 36)
 		// the name and id first, the arguments in two pieces, as OpenAI streams them
 		sendChunk(w, req, &chunkChoice{Delta: map[string]any{"tool_calls": []any{map[string]any{
-			"index": 0, "id": id, "type": "function", "function": map[string]any{"name": "bash", "arguments": ""}}}}}, nil)
+			"index": 0, "id": id, "type": "function", "function": map[string]any{"name": d.shellTool(), "arguments": ""}}}}}, nil)
 		for _, part := range halves(string(args)) {
 			sendChunk(w, req, &chunkChoice{Delta: map[string]any{"tool_calls": []any{map[string]any{
 				"index": 0, "function": map[string]any{"arguments": part}}}}}, nil)

@@ -56,7 +56,7 @@ var scenarios = []scenario{
 // background (as a dev server or a watcher would be): the timeout must stop that one
 // too, and the leftovers check must see it — the CLI's grandchild, which carries the
 // run's marker only if the CLI passes its environment on. A CLI plays it in its own
-// agentCLI.more (codex, gemini).
+// agentCLI.more (codex, gemini, qwen, pi).
 var hungAfterChild = scenario{"hung-after-child", []turn{
 	{Text: "Starting a watcher.", Shell: "setsid sleep 300 >/dev/null 2>&1 </dev/null &"},
 	{Hang: true},

@@ -22,6 +22,12 @@ const (
 	// CopilotJSON is `copilot --output-format json`: the session's events
 	// (assistant.message, session.error, …) and a final result.
 	CopilotJSON
+	// QwenStream is qwen-code's `--output-format stream-json`: Claude Code's shape, with an
+	// error result whose error is an object and retry notices of its own.
+	QwenStream
+	// PiJSON is `pi -p --mode json`: session, agent_*, turn_*, message_* (each message whole
+	// in message_end), tool_execution_* and auto_retry_* events.
+	PiJSON
 )
 
 // String names the format as the docs and --dry-run do.
@@ -37,6 +43,10 @@ func (f Format) String() string {
 		return "opencode-json"
 	case CopilotJSON:
 		return "copilot-json"
+	case QwenStream:
+		return "qwen-stream-json"
+	case PiJSON:
+		return "pi-json"
 	}
 	return "text"
 }

@@ -21,6 +21,8 @@ func TestJudgeCommandLines(t *testing.T) {
 		{"gemini", `exec 'gemini' '--output-format' 'stream-json' '--approval-mode' 'plan' '--skip-trust'`, nil},
 		{"opencode", `exec 'opencode' 'run' '--format' 'json' '--agent' 'plan'`, []string{`OPENCODE_PERMISSION={"bash":"deny"}`}},
 		{"copilot", `exec 'copilot' '--allow-all' '--no-ask-user' '--output-format' 'json' '--plan'`, nil},
+		{"qwen", `exec 'qwen' '--output-format' 'stream-json' '--approval-mode' 'plan'`, nil},
+		{"pi", `exec 'pi' '-p' '--mode' 'json' '--tools' 'read,grep,find,ls'`, nil},
 		{"aider", "", nil},
 		{"amp", "", nil},
 		{"cursor-agent", "", nil},

@@ -74,6 +74,33 @@ var presets = []Preset{
 		Note: "JSON events; prompt on stdin; hangs on quota errors",
 	},
 	{
+		// qwen-code (a gemini-cli fork) is headless when stdin is not a TTY and no
+		// positional prompt is given: stdin is the prompt. Its stream-json has Claude
+		// Code's shape (QwenStream: with an error object and retry notices of its own).
+		// A judge runs in plan mode, which headless denies its shell tool ("…permission
+		// to use "run_shell_command", but that permission was declined").
+		// 0.24 retries a 429 without retry-after (OpenAI's insufficient_quota) 10 times,
+		// 60 s doubling to 5 min apart, request retries inside each: still retrying
+		// after 55 minutes here.
+		Name: "qwen", Program: "qwen",
+		Args:      []string{"--output-format", "stream-json", "--approval-mode", "yolo"},
+		JudgeArgs: []string{"--output-format", "stream-json", "--approval-mode", "plan"},
+		Prompt:    Stdin, Format: QwenStream, Timeout: hangTimeout,
+		Note: "Claude-compatible stream-json; prompt on stdin; retries a spent quota for long",
+	},
+	{
+		// pi has no permission prompts: its tools (read, bash, edit, write) always run.
+		// In print mode it reads the prompt from piped stdin. It exits 0 even when the
+		// model call failed: only the JSON events tell. A judge runs with the read-only
+		// tools only (read, grep, find, ls; "Read-only mode" in its --help), so it has no
+		// bash to write with.
+		Name: "pi", Program: "pi",
+		Args:      []string{"-p", "--mode", "json"},
+		JudgeArgs: []string{"-p", "--mode", "json", "--tools", "read,grep,find,ls"},
+		Prompt:    Stdin, Format: PiJSON,
+		Note: "JSON events; prompt on stdin; exits 0 on API errors",
+	},
+	{
 		// aider cannot read its message from stdin, so the prompt goes by file. It has no
 		// structured output and exits 0 even after a fatal API error (Aider-AI/aider#5552):
 		// only its text tells. Its own auto-commits are what commits its work.

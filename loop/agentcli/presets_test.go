@@ -7,7 +7,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"aider", "amp", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli", "opencode"}
+	want := []string{"aider", "amp", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli", "opencode", "pi", "qwen"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
@@ -49,6 +49,8 @@ func TestPresetFacts(t *testing.T) {
 	has("aider", "--message-file", PromptFile)                         // aider cannot read stdin
 	has("copilot", "--allow-all")                                      // else it may wait for an approval forever
 	has("kiro-cli", "chat", "--no-interactive")
+	has("qwen", "--output-format", "stream-json", "--approval-mode", "yolo") // else its tools wait for an approval
+	has("pi", "-p", "--mode", "json")                                        // print mode reads the prompt from stdin
 
 	amp, _ := Lookup("amp")
 	if amp.Args[len(amp.Args)-1] != "-x" {
@@ -59,7 +61,7 @@ func TestPresetFacts(t *testing.T) {
 			t.Errorf("%s: prompt by %s; stdin has no size limit", name, p.Prompt)
 		}
 	}
-	for _, name := range []string{"codex", "opencode"} {
+	for _, name := range []string{"codex", "opencode", "qwen"} {
 		if p, _ := Lookup(name); p.Timeout == 0 {
 			t.Errorf("%s hangs silently but suggests no timeout", name)
 		}
@@ -150,7 +152,8 @@ func TestStrings(t *testing.T) {
 		t.Error("PromptChannel names")
 	}
 	formats := map[Format]string{Text: "text", ClaudeStream: "claude-stream-json", CodexJSON: "codex-json",
-		GeminiStream: "gemini-stream-json", OpencodeJSON: "opencode-json", CopilotJSON: "copilot-json"}
+		GeminiStream: "gemini-stream-json", OpencodeJSON: "opencode-json", CopilotJSON: "copilot-json",
+		QwenStream: "qwen-stream-json", PiJSON: "pi-json"}
 	for f, want := range formats {
 		if f.String() != want {
 			t.Errorf("Format(%d) = %q, want %q", f, f.String(), want)

@@ -25,6 +25,7 @@ type reading struct {
 	claude  claudeState // state kept between the events of each format
 	gemini  geminiState
 	copilot copilotState
+	pi      piState
 }
 
 // newReading starts reading output, a run that ended at now.
@@ -42,6 +43,8 @@ var handlers = map[Format]eventHandler{
 	GeminiStream: (*reading).geminiEvent,
 	OpencodeJSON: (*reading).opencodeEvent,
 	CopilotJSON:  (*reading).copilotEvent,
+	QwenStream:   (*reading).qwenEvent,
+	PiJSON:       (*reading).piEvent,
 }
 
 // structured reads the output line by line, each event with handle. A line that is a JSON object is

@@ -45,6 +45,8 @@ var renderers = map[Format]renderHandler{
 	GeminiStream: (*Renderer).geminiRender,
 	OpencodeJSON: (*Renderer).opencodeRender,
 	CopilotJSON:  (*Renderer).copilotRender,
+	QwenStream:   (*Renderer).claudeRender, // Claude Code's shape
+	PiJSON:       (*Renderer).piRender,
 }
 
 // NewRenderer renders output of format f. For Text (and any format without events) it

@@ -133,7 +133,7 @@ func FuzzRender(f *testing.F) {
 	f.Add([]byte(`{"type":"item.completed","item":{"type":"command_execution","exit_code":"x"}}`), 1)
 	f.Fuzz(func(t *testing.T, output []byte, size int) {
 		size = max(1, size%4096)
-		for _, format := range []Format{Text, ClaudeStream, CodexJSON, GeminiStream, OpencodeJSON, CopilotJSON} {
+		for _, format := range []Format{Text, ClaudeStream, CodexJSON, GeminiStream, OpencodeJSON, CopilotJSON, QwenStream, PiJSON} {
 			assertPlain(t, renderAll(output, format, size))
 		}
 	})

@@ -101,8 +101,8 @@ func parseUsageLine(line []byte) (Usage, bool) {
 // presetUsage is what each preset's output says of its usage (see docs/guide/agents.md):
 // tokens, and a cost in US dollars.
 var presetUsage = map[string]struct{ tokens, cost bool }{
-	"claude": {true, true}, "opencode": {true, true},
-	"codex": {true, false}, "gemini": {true, false}, "amp": {true, false},
+	"claude": {true, true}, "opencode": {true, true}, "pi": {true, true},
+	"codex": {true, false}, "gemini": {true, false}, "amp": {true, false}, "qwen": {true, false},
 	// aider and kiro-cli print plain text, cursor-agent's and copilot's events carry no usage
 }
 
