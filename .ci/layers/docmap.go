@@ -116,7 +116,7 @@ func note(column string) string {
 }
 
 // checkDoc returns one message per row of the package map whose last column is not what
-// rules.go says, per row with no row in rules.go, and per package of pkgs without a row
+// rules.go says, per row with no row in rules.go, per second row of a package, and per package of pkgs without a row
 // (its own, or a "parent/…" one).
 func checkDoc(page string, pkgs []string) []string {
 	rows, err := parseMap(page)
@@ -124,7 +124,13 @@ func checkDoc(page string, pkgs []string) []string {
 		return []string{"error: " + err.Error()}
 	}
 	want, problems := wantColumns(rows)
+	seen := map[string]int{}
 	for i, r := range rows {
+		if first, ok := seen[r.pkg]; ok {
+			problems = append(problems, fmt.Sprintf("error: %s:%d: package %s has a second row in the package map (the first at line %d)\n"+
+				"hint: say all of its job in one row", archPage, r.line, r.pkg, first))
+		}
+		seen[r.pkg] = r.line
 		if want[i] != "" && !columnMatches(r.column, want[i]) {
 			problems = append(problems, fmt.Sprintf("error: %s:%d: the package map says %s may import %q; .ci/layers/rules.go says %q\n"+
 				"hint: run `go run ./.ci/layers -write-doc` to write the column from rules.go", archPage, r.line, r.pkg, r.column, want[i]))

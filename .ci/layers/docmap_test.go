@@ -63,6 +63,9 @@ func TestCheckDocRejects(t *testing.T) {
 		{"a row of a package rules.go does not know",
 			strings.Replace(page, "| `units` |", "| `util` | helpers | nothing |\n| `units` |", 1), nil,
 			"package util has a row in the package map but none in the layering table", false},
+		{"a package with two rows",
+			strings.Replace(page, "| `units` |", "| `fielderr` | more | nothing |\n| `units` |", 1), nil,
+			"package fielderr has a second row in the package map", false},
 		{"a package without a row", page, []string{"gitops", "loop/agentcli/resettime", "newpkg/sub"},
 			"package newpkg/sub has no row in the package map", false},
 	}
