@@ -1,11 +1,12 @@
 package main
 
 // allowed is the layering of docs/design/architecture.md as a table: the imports of the module's
-// own packages that each package may have. Imports go down only: cmd/git-ralph → the
-// loop/… orchestrators → loop → idle, history, prompts, gitops. A row "x/..." covers x's
+// own packages that each package may have. Imports go down only: cmd/git-ralph → loop and
+// the loop/… packages → idle, history, prompts, gitops. A row "x/..." covers x's
 // sub-packages that have no row of their own; an entry "x/..." allows all of x's
 // sub-packages (and not x). Standard library and third-party imports are not checked. A
-// package with no row fails: give a new package its row here and in docs/design/architecture.md.
+// package with no row fails: give a new package its row here and in docs/design/architecture.md,
+// whose last column `go run ./.ci/layers -write-doc` writes from this table (docmap.go).
 var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
@@ -25,8 +26,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	// where the live log is) and streams the live log as watch shows it
 	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli"},
 
-	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
-	// fleet (loops in worktrees of their own) needs only the bookkeeping and git
+	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
+	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees
+	// of their own) needs only the bookkeeping and git
 	{"loop/fleet", "history gitops gitops/gittest lazyregexp"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gittest"},
@@ -69,6 +71,8 @@ var allowed = []struct{ pkg, mayImport string }{
 
 	// measuring tools, not shipped
 	{"bench/...", "history"},
+	// the maintainers' scripts: programs of their own, run from scripts/*.sh
+	{"scripts/...", ""},
 	// tests of the real agent CLIs: they run the built binary, never import it
 	{"realagents", ""},
 	// the documentation; its tests check the links between the pages
