@@ -10,8 +10,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
 	// each other (Go refuses a cycle), never the command package
-	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp"},
-	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp"},
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they
@@ -23,7 +23,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,
 	// where the live log is) and streams the live log as watch shows it
-	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli"},
+	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli internal/testio"},
 
 	// above loop: orchestration of several loops (fleet, workflow), each a caller of loop.Run;
 	// fleet (loops in worktrees of their own) needs only the bookkeeping and git
@@ -37,7 +37,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	// one loop: the iteration cycle
 	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units lazyregexp"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
-	{"loop/agent", "history/redact"},
+	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
 	{"loop/agentcli/...", ""},
 	{"loop/demoagent", "gitops prompts/repofile lazyregexp"},
@@ -66,6 +66,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"gitops/...", ""},
 	// tests only: the hermetic git environment and small repositories of the packages' tests
 	{"gitops/gittest", "gitops"},
+	// tests only: a buffer goroutines may share and a pseudo-terminal, for any package's tests
+	{"internal/testio", ""},
 
 	// measuring tools, not shipped
 	{"bench/...", "history"},

@@ -4,42 +4,16 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
-)
 
-// openPTY opens a pseudo-terminal pair: what a program writes to tty, the test reads
-// from pty.
-func openPTY(t *testing.T) (pty, tty *os.File) {
-	t.Helper()
-	pty, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { pty.Close() })
-	var unlock int32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		t.Fatalf("unlocking the pty: %v", e)
-	}
-	var n uint32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
-		t.Fatalf("numbering the pty: %v", e)
-	}
-	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("opening the pty's terminal: %v", err)
-	}
-	t.Cleanup(func() { tty.Close() })
-	return pty, tty
-}
+	"github.com/git-ralph/git-ralph/internal/testio"
+)
 
 // readUntil reads pty on a goroutine of its own until what it read holds marker (or the
 // read fails), then sends all it read.
@@ -65,7 +39,7 @@ func readUntil(pty *os.File, marker string) <-chan string {
 func TestLoopOnATerminal(t *testing.T) {
 	for _, noColor := range []string{"", "1"} {
 		t.Run("NO_COLOR="+noColor, func(t *testing.T) {
-			pty, tty := openPTY(t)
+			pty, tty := testio.OpenPTY(t)
 			t.Setenv("NO_COLOR", noColor)
 			t.Setenv("TERM", "xterm")
 			scratchRepo(t)
