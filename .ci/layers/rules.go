@@ -40,7 +40,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
 	{"loop/agentcli/...", ""},
-	{"loop/demoagent", "gitops prompts/repofile lazyregexp"},
+	{"loop/demoagent", "gitops gitops/gittest prompts/repofile lazyregexp"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
 	{"loop/recording", "gitops gitops/gittest history/redact lazyregexp"},
 
