@@ -6,12 +6,11 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
@@ -69,21 +68,15 @@ func TestLoopOnATerminal(t *testing.T) {
 // scratchRepo makes a repository with a build prompt in a temporary directory and
 // changes into it for the test.
 func scratchRepo(t *testing.T) {
+	gittest.Isolate(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
-	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
 	if err := os.WriteFile("PROMPT_build.md", []byte("Build one thing.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "PROMPT_build.md"},
-		{"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base"}} {
-		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gittest.Git(t, dir, "init", "-q") // on git's default branch, which the views show
+	gittest.Git(t, dir, "add", "PROMPT_build.md")
+	gittest.Git(t, dir, "commit", "-q", "-m", "base")
 }
 
 // TestTrustFromDevNullRefuses: with stdin on /dev/null there is no one to ask, so trust

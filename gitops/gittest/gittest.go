@@ -20,9 +20,38 @@ func Main(m *testing.M, extra map[string]string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"} {
+	for _, name := range gitDirFamily {
 		os.Unsetenv(name)
 	}
+	for name, value := range env(home, extra) {
+		os.Setenv(name, value)
+	}
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
+
+// Isolate gives one test (not run in parallel) the environment of Main, with a HOME of its
+// own, for a package whose TestMain cannot be Main: the test's end restores the former one.
+func Isolate(t testing.TB) {
+	t.Helper()
+	for _, name := range gitDirFamily {
+		if value, ok := os.LookupEnv(name); ok {
+			t.Setenv(name, value) // restored at the test's end
+			os.Unsetenv(name)
+		}
+	}
+	for name, value := range env(t.TempDir(), nil) {
+		t.Setenv(name, value)
+	}
+}
+
+// gitDirFamily are the variables that point git at another repository than the one its
+// working directory is in.
+var gitDirFamily = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"}
+
+// env is the hermetic environment with home as HOME, plus extra.
+func env(home string, extra map[string]string) map[string]string {
 	env := map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"), "GIT_CEILING_DIRECTORIES": os.TempDir(),
@@ -32,12 +61,7 @@ func Main(m *testing.M, extra map[string]string) {
 	for name, value := range extra {
 		env[name] = value
 	}
-	for name, value := range env {
-		os.Setenv(name, value)
-	}
-	code := m.Run()
-	os.RemoveAll(home)
-	os.Exit(code)
+	return env
 }
 
 // Git runs git in dir and returns its output, failing the test on an error.
