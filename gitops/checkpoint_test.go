@@ -11,33 +11,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 )
 
-// TestMain gives every git call in this package's tests the same empty configuration.
+// TestMain gives every git call in this package's tests the same empty configuration,
+// and fixed dates; it removes the benchmarks' repository at the end.
 func TestMain(m *testing.M) {
-	os.Exit(testMain(m))
-}
-
-func testMain(m *testing.M) int {
-	home, err := os.MkdirTemp("", "gitops-home-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(home)
-	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"} {
-		os.Unsetenv(name)
-	}
-	for name, value := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_CONFIG_GLOBAL": filepath.Join(home, "gitconfig"), "GIT_CEILING_DIRECTORIES": os.TempDir(),
-		"GIT_AUTHOR_NAME": "Ralph", "GIT_AUTHOR_EMAIL": "ralph@example.com", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-		"GIT_COMMITTER_NAME": "Ralph", "GIT_COMMITTER_EMAIL": "ralph@example.com", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-	} {
-		os.Setenv(name, value)
-	}
-	defer removeBenchRepo()
-	return m.Run()
+	code := gittest.Run(m, map[string]string{"GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"})
+	removeBenchRepo()
+	os.Exit(code)
 }
 
 // run is Git for test setup: it fails the test on error.

@@ -42,38 +42,6 @@ func PatchStat(ctx context.Context, dir string, patch io.Reader, w io.Writer) er
 	return nil
 }
 
-// StatusEntry is one entry of `git status --porcelain`: a two-letter status and a path.
-type StatusEntry struct {
-	Status string // e.g. " M", "??"
-	Path   string
-}
-
-// Untracked reports whether the path is not known to git.
-func (e StatusEntry) Untracked() bool { return e.Status == "??" }
-
-// Status lists what differs from HEAD in the index and the work tree, untracked files
-// included and ignored files left out; an empty list is a clean work tree.
-func Status(ctx context.Context, dir string) ([]StatusEntry, error) {
-	out, err := Git(ctx, dir, "status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none")
-	if err != nil {
-		return nil, asNotRepo(dir, fmt.Errorf("reading the work tree's status: %w", err))
-	}
-	var entries []StatusEntry
-	fields := strings.Split(out, "\x00")
-	for i := 0; i < len(fields); i++ {
-		entry := fields[i]
-		if len(entry) < 4 {
-			continue
-		}
-		e := StatusEntry{Status: entry[:2], Path: entry[3:]}
-		if e.Status[0] == 'R' || e.Status[0] == 'C' {
-			i++ // the source path of a rename or copy follows
-		}
-		entries = append(entries, e)
-	}
-	return entries, nil
-}
-
 // CreateRefs creates every ref in one transaction: all of them or none, and none that
 // exists already is overwritten.
 func CreateRefs(ctx context.Context, dir string, refs []Ref) error {
@@ -87,16 +55,6 @@ func CreateRefs(ctx context.Context, dir string, refs []Ref) error {
 	var out strings.Builder
 	if err := gitTo(ctx, dir, nil, strings.NewReader(script.String()), &out, "update-ref", "--stdin"); err != nil {
 		return fmt.Errorf("creating backup refs: %w", err)
-	}
-	return nil
-}
-
-// ResetHard moves the current branch (or a detached HEAD) to commit and makes the index
-// and the work tree match it (`git reset --hard`). Untracked files stay unless commit
-// holds a file of the same path.
-func ResetHard(ctx context.Context, dir, commit string) error {
-	if _, err := Git(ctx, dir, "reset", "--quiet", "--hard", commit, "--"); err != nil {
-		return fmt.Errorf("resetting to %s: %w", commit, err)
 	}
 	return nil
 }

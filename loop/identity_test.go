@@ -23,6 +23,10 @@ func TestGeminiCommitsAsTheUser(t *testing.T) {
 	for _, preset := range []string{"gemini", "claude"} {
 		t.Run(preset, func(t *testing.T) {
 			dir := newRepo(t)
+			for _, name := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"} {
+				t.Setenv(name, "") // restored at the test's end
+				os.Unsetenv(name)  // the identity is the user's config's alone
+			}
 			if _, err := gitops.Git(context.Background(), dir, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start"); err != nil {
 				t.Fatal(err)
 			}

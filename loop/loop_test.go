@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -26,16 +26,12 @@ func (r *recorder) finished() []IterationFinished {
 	return out
 }
 
-// newRepo makes a git repository with a build prompt, isolated from the machine's git
-// configuration.
+func TestMain(m *testing.M) { gittest.Main(m, nil) }
+
+// newRepo makes a git repository, without a commit, with a build prompt.
 func newRepo(t *testing.T) string {
 	dir := t.TempDir()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-	if _, err := gitops.Git(context.Background(), dir, "init", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	gittest.Git(t, dir, "init", "-q")
 	if err := os.WriteFile(filepath.Join(dir, "PROMPT_build.md"), []byte("do it\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

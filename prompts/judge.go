@@ -20,9 +20,6 @@ const JudgeFile = ".ralph/PROMPT_judge.md"
 //go:embed judge/PROMPT_judge.md
 var builtinJudge string
 
-// BuiltinJudge is the built-in judge prompt.
-func BuiltinJudge() string { return builtinJudge }
-
 // JudgeSpec says what goes into a judge's prompt.
 type JudgeSpec struct {
 	Dir        string // the repository root, where JudgeFile is looked for

@@ -11,8 +11,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
 	// each other (Go refuses a cycle), never the command package
-	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp"},
-	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp"},
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they
@@ -24,7 +24,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,
 	// where the live log is) and streams the live log as watch shows it
-	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli"},
+	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli internal/testio"},
 
 	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
 	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees
@@ -37,12 +37,12 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops lazyregexp"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units lazyregexp"},
+	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops units lazyregexp gitops/gittest"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
-	{"loop/agent", "history/redact"},
+	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
 	{"loop/agentcli/...", ""},
-	{"loop/demoagent", "gitops prompts/repofile lazyregexp"},
+	{"loop/demoagent", "gitops gitops/gittest prompts/repofile lazyregexp"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
 	{"loop/recording", "gitops gitops/gittest history/redact lazyregexp"},
 
@@ -55,7 +55,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"prompts/templates", "prompts prompts/repofile fielderr lazyregexp"},
 	// the safe reader of files a repository names: a leaf, also used by history and cmd
 	{"prompts/...", ""},
-	{"gitops", "lazyregexp"},
+	{"gitops", "lazyregexp gitops/gittest"},
 	// numbers written for people (sizes, dollars, counts): a leaf the commands, the loop's
 	// budget messages and the agents' rendering share
 	{"units", ""},
@@ -67,7 +67,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"lazyregexp", ""},
 	{"gitops/...", ""},
 	// tests only: the hermetic git environment and small repositories of the packages' tests
-	{"gitops/gittest", "gitops"},
+	{"gitops/gittest", ""},
+	// tests only: a buffer goroutines may share and a pseudo-terminal, for any package's tests
+	{"internal/testio", ""},
 
 	// measuring tools, not shipped
 	{"bench/...", "history"},

@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
@@ -155,18 +156,14 @@ type completionRig struct {
 // configuration kept inside the test's temporary directory.
 func newCompletionRig(t *testing.T) completionRig {
 	t.Helper()
-	home := t.TempDir()
+	gittest.Isolate(t)
+	home := os.Getenv("HOME")
 	dir := filepath.Join(home, "repo")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("HOME", home)
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CEILING_DIRECTORIES", home)
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gittest.Git(t, dir, "init", "-q")
 	if err := os.WriteFile(filepath.Join(dir, "PROMPT_review.md"), []byte("Review.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

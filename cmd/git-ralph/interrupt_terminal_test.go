@@ -10,13 +10,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // TestCtrlCAtTheTrustQuestionEndsTheLoopAsInterrupted: Ctrl+C while the loop asks on the
 // terminal whether to trust a repository's commands ends it at once with 130 (the
 // question waited for a line the user never types), and nothing ran.
 func TestCtrlCAtTheTrustQuestionEndsTheLoopAsInterrupted(t *testing.T) {
-	pty, tty := openPTY(t)
+	pty, tty := testio.OpenPTY(t)
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
 	scratchRepo(t)

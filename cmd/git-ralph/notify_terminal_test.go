@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // TestBellRingsOnATerminal: --notify bell writes one BEL to stderr when it is a terminal,
 // after the run's summary; on a pipe or a file it writes nothing.
 func TestBellRingsOnATerminal(t *testing.T) {
-	pty, tty := openPTY(t)
+	pty, tty := testio.OpenPTY(t)
 	t.Setenv("NO_COLOR", "1")
 	scratchRepo(t)
 	read := readUntil(pty, "\a")

@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // TestDashboardInChromium drives `git ralph serve` in real headless Chromium beside a
@@ -190,20 +191,6 @@ func TestTheTokenStaysWithTheDashboardInChromium(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe between a process's copying goroutine and the test's.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
-
 var servingAt = regexp.MustCompile(`^git ralph serve: open (http://git-ralph-[0-9a-f]+\.localhost:[0-9]+)/\?token=([0-9a-f]+)$`)
 
 // startServe runs `git ralph serve` in the work tree and returns its address and token;
@@ -212,7 +199,7 @@ func startServe(t *testing.T) (base, token string) {
 	t.Helper()
 	cmd := exec.Command("git-ralph", "serve")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var stderr syncBuffer
+	var stderr testio.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -4,42 +4,15 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
-)
 
-// openPTY opens a pseudo-terminal pair: what a program writes to tty, the test reads
-// from pty.
-func openPTY(t *testing.T) (pty, tty *os.File) {
-	t.Helper()
-	pty, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { pty.Close() })
-	var unlock int32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		t.Fatalf("unlocking the pty: %v", e)
-	}
-	var n uint32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
-		t.Fatalf("numbering the pty: %v", e)
-	}
-	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("opening the pty's terminal: %v", err)
-	}
-	t.Cleanup(func() { tty.Close() })
-	return pty, tty
-}
+	"github.com/git-ralph/git-ralph/gitops/gittest"
+	"github.com/git-ralph/git-ralph/internal/testio"
+)
 
 // readUntil reads pty on a goroutine of its own until what it read holds marker (or the
 // read fails), then sends all it read.
@@ -65,7 +38,7 @@ func readUntil(pty *os.File, marker string) <-chan string {
 func TestLoopOnATerminal(t *testing.T) {
 	for _, noColor := range []string{"", "1"} {
 		t.Run("NO_COLOR="+noColor, func(t *testing.T) {
-			pty, tty := openPTY(t)
+			pty, tty := testio.OpenPTY(t)
 			t.Setenv("NO_COLOR", noColor)
 			t.Setenv("TERM", "xterm")
 			scratchRepo(t)
@@ -95,21 +68,15 @@ func TestLoopOnATerminal(t *testing.T) {
 // scratchRepo makes a repository with a build prompt in a temporary directory and
 // changes into it for the test.
 func scratchRepo(t *testing.T) {
+	gittest.Isolate(t)
 	dir := t.TempDir()
 	t.Chdir(dir)
-	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
 	if err := os.WriteFile("PROMPT_build.md", []byte("Build one thing.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "PROMPT_build.md"},
-		{"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base"}} {
-		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gittest.Git(t, dir, "init", "-q") // on git's default branch, which the views show
+	gittest.Git(t, dir, "add", "PROMPT_build.md")
+	gittest.Git(t, dir, "commit", "-q", "-m", "base")
 }
 
 // TestTrustFromDevNullRefuses: with stdin on /dev/null there is no one to ask, so trust

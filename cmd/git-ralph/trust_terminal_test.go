@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // TestTrustQuestionShowsWhatWillRun asks the interactive trust question on a
 // pseudo-terminal about a validate command that hides itself with a carriage return and
 // an erase-line escape: the terminal gets the command spelled out, never the escape.
 func TestTrustQuestionShowsWhatWillRun(t *testing.T) {
-	pty, tty := openPTY(t)
+	pty, tty := testio.OpenPTY(t)
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
 	scratchRepo(t)

@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // TestWatchInTmux drives `git ralph watch` for real in tmux: it shows the iteration and
@@ -449,7 +450,7 @@ func TestWatchEndsWithItsTerminal(t *testing.T) {
 		waitGone(t, pid)
 	})
 	t.Run("terminal closed without a signal", func(t *testing.T) {
-		pty, tty := openPTY(t)
+		pty, tty := testio.OpenPTY(t)
 		setSize(t, tty, 30, 100)
 		watch := exec.Command("git-ralph", "watch")
 		watch.Stdin, watch.Stdout, watch.Stderr = tty, tty, tty

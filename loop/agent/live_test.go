@@ -4,12 +4,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // gatedWriter holds every write until open is closed, like a terminal paused by Ctrl+S.
 type gatedWriter struct {
 	open    chan struct{}
-	out     syncBuffer
+	out     testio.Buffer
 	flushed chan struct{}
 }
 

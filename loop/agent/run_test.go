@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 func run(t *testing.T, s Spec) Result {
@@ -257,28 +258,10 @@ func TestRunIsNotHeldUpByAStalledLiveReader(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer the live stream's goroutine may write while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // The live copy (--verbose) is redacted; the output the loop reads is not.
 func TestLiveOutputIsRedacted(t *testing.T) {
 	key := "ghp_" + strings.Repeat("a1B2", 9)
-	var live syncBuffer
+	var live testio.Buffer
 	res := run(t, Spec{Command: "printf 'token %s\\nno newline at the end' " + key, Live: &live})
 	if got, want := live.String(), "token [REDACTED:github-token]\nno newline at the end"; got != want {
 		t.Errorf("live = %q, want %q", got, want)

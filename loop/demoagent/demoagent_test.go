@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 )
 
 const prompt = "Study specs/ and IMPLEMENTATION_PLAN.md. Do one thing.\n"
@@ -23,20 +24,10 @@ const wantPlan = planHeader + `
 - [ ] reverse: print the lines of standard input in reverse order (bin/reverse, tests/test_reverse.sh)
 `
 
-// newRepo returns an empty git repository isolated from the user's and system's git config.
-func newRepo(t *testing.T) string {
-	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	dir := t.TempDir()
-	if err := gitops.Init(t.Context(), dir, "main"); err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range [][2]string{{"user.name", "Demo"}, {"user.email", "demo@example.com"}, {"commit.gpgsign", "false"}} {
-		git(t, dir, "config", kv[0], kv[1])
-	}
-	return dir
-}
+func TestMain(m *testing.M) { gittest.Main(m, nil) }
+
+// newRepo returns a repository with one empty commit on main.
+func newRepo(t *testing.T) string { return gittest.NewRepo(t) }
 
 // newProject returns a repository with the scaffold committed.
 func newProject(t *testing.T) string {
@@ -51,15 +42,6 @@ func newProject(t *testing.T) string {
 	return dir
 }
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := gitops.Git(t.Context(), dir, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // run runs one iteration of Main and returns its exit code and output lines.
 func run(t *testing.T, dir, mode string) (int, []string) {
 	t.Helper()
@@ -72,7 +54,7 @@ func last(lines []string) string { return lines[len(lines)-1] }
 
 func commitCount(t *testing.T, dir string) int {
 	t.Helper()
-	return strings.Count(git(t, dir, "rev-list", "HEAD"), "\n") + 1
+	return strings.Count(gittest.Git(t, dir, "rev-list", "HEAD"), "\n") + 1
 }
 
 func TestPlanThenBuildUntilSuccess(t *testing.T) {
@@ -85,7 +67,7 @@ func TestPlanThenBuildUntilSuccess(t *testing.T) {
 	if got := readFile(t, dir, PlanFile); got != wantPlan {
 		t.Fatalf("plan file:\n%s\nwant:\n%s", got, wantPlan)
 	}
-	if got := git(t, dir, "log", "-1", "--format=%s"); got != "plan: 3 items from specs, 0 done" {
+	if got := gittest.Git(t, dir, "log", "-1", "--format=%s"); got != "plan: 3 items from specs, 0 done" {
 		t.Errorf("plan commit subject = %q", got)
 	}
 	for i, feature := range []string{"count", "number", "reverse"} {
@@ -93,7 +75,7 @@ func TestPlanThenBuildUntilSuccess(t *testing.T) {
 	}
 	t.Logf("plan + 3 builds took %v", time.Since(start))
 	runProjectTests(t, dir)
-	if status := git(t, dir, "status", "--porcelain"); status != "" {
+	if status := gittest.Git(t, dir, "status", "--porcelain"); status != "" {
 		t.Errorf("work tree not clean after build:\n%s", status)
 	}
 	code, lines = run(t, dir, "plan")
@@ -113,12 +95,12 @@ func checkBuild(t *testing.T, dir, feature string, final bool) {
 	if got := commitCount(t, dir); got != before+1 {
 		t.Errorf("commits: %d -> %d, want one more", before, got)
 	}
-	changed := git(t, dir, "show", "--name-only", "--format=", "HEAD")
+	changed := gittest.Git(t, dir, "show", "--name-only", "--format=", "HEAD")
 	want := strings.Join([]string{PlanFile, "bin/" + feature, "tests/test_" + feature + ".sh"}, "\n")
 	if changed != want {
 		t.Errorf("files in commit:\n%s\nwant:\n%s", changed, want)
 	}
-	if mode := git(t, dir, "ls-files", "-s", "bin/"+feature); !strings.HasPrefix(mode, "100755 ") {
+	if mode := gittest.Git(t, dir, "ls-files", "-s", "bin/"+feature); !strings.HasPrefix(mode, "100755 ") {
 		t.Errorf("bin/%s is not committed executable: %s", feature, mode)
 	}
 	if !strings.Contains(output, "PASS tests/test_"+feature+".sh") {
@@ -253,7 +235,7 @@ func TestRunsAreDeterministic(t *testing.T) {
 			_, lines := run(t, dir, mode)
 			outputs[i] += strings.Join(lines, "\n") + "\n"
 		}
-		trees[i] = git(t, dir, "rev-parse", "HEAD^{tree}")
+		trees[i] = gittest.Git(t, dir, "rev-parse", "HEAD^{tree}")
 	}
 	if outputs[0] != outputs[1] {
 		t.Errorf("outputs differ:\n%s\n---\n%s", outputs[0], outputs[1])

@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -183,12 +182,4 @@ func (w *Workflow) Dependents(name string) []string {
 		}
 	}
 	return out
-}
-
-// describe is a one-line view of a stage's links, for status.
-func (w *Workflow) describe(s *Stage) string {
-	if needs := w.Needs(s); len(needs) > 0 {
-		return fmt.Sprintf("after %s", strings.Join(needs, ", "))
-	}
-	return ""
 }

@@ -3,37 +3,26 @@ package ledgerview
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 	"github.com/git-ralph/git-ralph/history/ledger"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(cmd.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+func TestMain(m *testing.M) { gittest.Main(m, nil) }
 
 // noteIteration commits n files on the current branch and notes the last commit as one
 // iteration that made them.
 func noteIteration(t *testing.T, dir, name string, n int) {
-	before := git(t, dir, "rev-parse", "HEAD")
+	before := gittest.Git(t, dir, "rev-parse", "HEAD")
 	for i := range n {
-		git(t, dir, "commit", "-q", "--allow-empty", "-m", name+" "+string(rune('a'+i)))
+		gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", name+" "+string(rune('a'+i)))
 	}
 	e := ledger.Entry{Run: "r", Iteration: 1, Mode: "build", Outcome: "success", Before: before, Commits: n}
-	if err := gitops.AppendNote(context.Background(), dir, loop.NotesRef, git(t, dir, "rev-parse", "HEAD"), ledger.Format(e)); err != nil {
+	if err := gitops.AppendNote(context.Background(), dir, loop.NotesRef, gittest.Git(t, dir, "rev-parse", "HEAD"), ledger.Format(e)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -53,10 +42,8 @@ func made(l *Ledger) map[string]bool {
 // start and the new commit are not all its own, and none is claimed.
 func TestAttributeAfterRebase(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
-	git(t, dir, "checkout", "-q", "-b", "feature")
+	dir := gittest.NewRepo(t)
+	gittest.Git(t, dir, "checkout", "-q", "-b", "feature")
 	noteIteration(t, dir, "it", 2)
 	l, err := Read(ctx, Request{Root: dir, Revs: []string{"main..feature"}, Warn: func(string) {}})
 	if err != nil {
@@ -65,10 +52,10 @@ func TestAttributeAfterRebase(t *testing.T) {
 	if by := made(l); !by["it a"] || len(by) != 1 || l.WithoutNote != 0 {
 		t.Fatalf("made by the iteration: %v, without a note: %d", by, l.WithoutNote)
 	}
-	git(t, dir, "checkout", "-q", "main")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "main moves")
-	git(t, dir, "checkout", "-q", "feature")
-	git(t, dir, "-c", "notes.rewriteRef="+loop.NotesRef, "rebase", "-q", "--keep-empty", "main")
+	gittest.Git(t, dir, "checkout", "-q", "main")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "main moves")
+	gittest.Git(t, dir, "checkout", "-q", "feature")
+	gittest.Git(t, dir, "-c", "notes.rewriteRef="+loop.NotesRef, "rebase", "-q", "--keep-empty", "main")
 	l, err = Read(ctx, Request{Root: dir, Revs: []string{"HEAD"}, Warn: func(string) {}})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/internal/testio"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
@@ -24,7 +25,7 @@ func TestPausedSaysWhereAndHowToGoOn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var out syncBuffer
+			var out testio.Buffer
 			p := &Progress{w: &out, quiet: true, now: time.Now}
 			p.Report(tt.event)
 			p.Report(loop.Resumed{Iteration: tt.event.Iteration, Paused: 90 * time.Second})

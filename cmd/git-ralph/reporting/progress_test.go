@@ -3,36 +3,18 @@ package reporting
 import (
 	"bytes"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/internal/testio"
 	"github.com/git-ralph/git-ralph/loop"
 )
-
-// syncBuffer is a buffer the countdown goroutine and the test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestLimitWaitCountsDownOnATerminalOnly(t *testing.T) {
 	wait := loop.Waiting{Iteration: 3, Kind: "limit", Message: "You've hit your limit", Until: time.Now().Add(time.Hour)}
 	for _, terminal := range []bool{true, false} {
-		var out syncBuffer
+		var out testio.Buffer
 		p := &Progress{w: &out, fancy: terminal, now: time.Now}
 		p.Report(wait)
 		time.Sleep(50 * time.Millisecond)
@@ -54,7 +36,7 @@ func TestLimitWaitCountsDownOnATerminalOnly(t *testing.T) {
 
 func TestStatusLineShowsElapsedAndOutputOnATerminalOnly(t *testing.T) {
 	for _, terminal := range []bool{true, false} {
-		var out syncBuffer
+		var out testio.Buffer
 		var printed atomic.Int64
 		printed.Store(1000)
 		p := &Progress{w: &out, fancy: terminal, statusLine: terminal, now: time.Now, output: printed.Load}

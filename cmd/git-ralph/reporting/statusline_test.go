@@ -6,6 +6,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/git-ralph/git-ralph/internal/testio"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
@@ -14,7 +15,7 @@ import (
 // runs on synctest's clock, so that a busy machine cannot make it late.
 func TestLimitCountdownEndsWithTheWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out syncBuffer
+		var out testio.Buffer
 		p := &Progress{w: &out, fancy: true, now: time.Now}
 		p.Report(loop.Waiting{Iteration: 1, Kind: "limit", Message: "limit", Until: time.Now().Add(200 * time.Millisecond)})
 		defer p.ticking.stop()
@@ -35,7 +36,7 @@ func TestLimitCountdownEndsWithTheWait(t *testing.T) {
 // A warning written from another goroutine (a hook, a signal) while the status line is
 // drawn starts on a line of its own, and the status line is not drawn twice over.
 func TestOtherWritesClearTheStatusLine(t *testing.T) {
-	var out syncBuffer
+	var out testio.Buffer
 	lw := &LockedWriter{w: &out}
 	drawStatus(lw, "iteration 1: 3s")
 	lw.Write([]byte("warning: hook failed\n"))

@@ -3,40 +3,14 @@
 package reporting
 
 import (
-	"fmt"
 	"os"
-	"syscall"
 	"testing"
-	"unsafe"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
-// openPTY opens a pseudo-terminal pair: what a program writes to tty, the test reads
-// from pty.
-func openPTY(t *testing.T) (pty, tty *os.File) {
-	t.Helper()
-	pty, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { pty.Close() })
-	var unlock int32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		t.Fatalf("unlocking the pty: %v", e)
-	}
-	var n uint32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
-		t.Fatalf("numbering the pty: %v", e)
-	}
-	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("opening the pty's terminal: %v", err)
-	}
-	t.Cleanup(func() { tty.Close() })
-	return pty, tty
-}
-
 func TestFancyTerminalOnlyOnATerminalWithoutNoColor(t *testing.T) {
-	_, tty := openPTY(t)
+	_, tty := testio.OpenPTY(t)
 	t.Setenv("TERM", "xterm")
 	t.Setenv("NO_COLOR", "")
 	if !IsTerminal(tty) || !fancyTerminal(tty) || !fancyTerminal(&LockedWriter{w: tty}) {

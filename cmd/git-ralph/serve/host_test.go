@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // getAs sends a GET to the test server with the Host header host, the token in the query
@@ -140,7 +142,7 @@ func TestOnEveryInterfaceOtherMachinesUseAnAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &testio.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, out) }()
 	defer func() { cancel(); <-done }()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/internal/testio"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 )
 
@@ -51,7 +52,7 @@ func (*panicSource) Loops(context.Context) ([]status.Run, error) {
 // A panic in a handler answers 500 with its words and prints one line, never a stack
 // trace on the terminal serve runs in (net/http's default prints one through the log).
 func TestAPanicIsA500NotAStackTrace(t *testing.T) {
-	var logged syncBuffer
+	var logged testio.Buffer
 	log.SetOutput(&logged)
 	t.Cleanup(func() { log.SetOutput(os.Stderr) })
 	r := serveForTest(t, &panicSource{})

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // fakeSource is one running loop with two iterations, strings hostile on purpose; its
@@ -475,7 +475,7 @@ func TestServePrintsTheURLAndStopsOnCancel(t *testing.T) {
 type running struct {
 	s    *Server
 	ln   net.Listener
-	out  *syncBuffer
+	out  *testio.Buffer
 	stop func() error // ends Serve and returns its error; fails the test past the grace/2
 }
 
@@ -491,7 +491,7 @@ func serveForTest(t *testing.T, src Source) *running {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &testio.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, out) }()
 	stopped := false
@@ -513,19 +513,6 @@ func serveForTest(t *testing.T, src Source) *running {
 	t.Cleanup(func() { stop() })
 	return &running{s: s, ln: ln, out: out, stop: stop}
 }
-
-// syncBuffer is a bytes.Buffer safe between the server's goroutine and the test's.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.buf.String() }
 
 // A button posts, goes back to the loop's page (303), and the page says once what the
 // action said, or its error; the text field's words reach the action; an action that

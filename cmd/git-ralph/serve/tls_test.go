@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 func TestOnlyLoopbackServesPlainHTTP(t *testing.T) {
@@ -46,10 +48,10 @@ func beyondLoopback(t *testing.T) net.Listener {
 
 // printedTLS serves s on ln, as 'git ralph serve' does, and returns the URL and the
 // fingerprint it printed.
-func printedTLS(t *testing.T, s *Server, ln net.Listener) (u, fingerprint string, out *syncBuffer) {
+func printedTLS(t *testing.T, s *Server, ln net.Listener) (u, fingerprint string, out *testio.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out = &syncBuffer{}
+	out = &testio.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, out) }()
 	t.Cleanup(func() { cancel(); <-done })

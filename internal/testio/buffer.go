@@ -1,0 +1,26 @@
+package testio
+
+import (
+	"bytes"
+	"sync"
+)
+
+// Buffer is a bytes.Buffer that a goroutine (a process's copier, a server, a countdown)
+// may write while the test reads it.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,2 @@
+// Package testio: for tests only, a buffer goroutines may share and a pseudo-terminal.
+package testio
