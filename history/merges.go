@@ -56,6 +56,11 @@ type Merge struct {
 	Conflicts  []string  `toml:"conflicts,omitempty"`
 	Output     string    `toml:"output,omitempty"` // the end of the validation's output, redacted
 	FinishedAt time.Time `toml:"finished_at,omitzero"`
+	// TreesFollowed: every work tree with the base checked out followed the merge when it
+	// landed. A tree that stands at the old version afterwards is then the user's own doing
+	// (a revert staged, the merge unstaged), which no later command may undo; only the
+	// records of earlier versions, which lack it, are looked at for a tree left behind.
+	TreesFollowed bool `toml:"trees_followed,omitempty"`
 }
 
 // mergesDir holds one file per loop that asked for a merge, NAME.toml, and its owner's

@@ -277,6 +277,10 @@ func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 func (r repo) finish(entry history.Merge, trees []Tree) (Outcome, error) {
 	r.removeScratch(entry.Scratch)
 	entry.State, entry.Phase, entry.Scratch, entry.FinishedAt = history.MergeMerged, "", "", time.Now().UTC()
+	entry.TreesFollowed = true
+	for _, t := range trees {
+		entry.TreesFollowed = entry.TreesFollowed && t.Problem == ""
+	}
 	return Outcome{Merge: entry, Trees: trees}, r.save(entry)
 }
 

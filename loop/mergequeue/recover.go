@@ -140,11 +140,13 @@ func updateHint(trees []Tree, e history.Merge) string {
 // the base branch still at its result, and the tree's index holding none of it (a
 // command killed between moving the base and the tree, by a version that recorded the
 // merge before its trees followed). Their changes are kept; a tree where git refuses is
-// named with the command that updates it, each time, until it is.
+// named with the command that updates it, each time, until it is. A merge whose record
+// says its trees followed is left alone: a tree at the old version is then the user's
+// doing (a revert staged), not a kill's.
 func (r repo) repairLagging(ctx context.Context, entries []history.Merge) []string {
 	var notes []string
 	for _, e := range entries {
-		if e.State != history.MergeMerged || e.Result == "" || e.Result == e.BaseBefore || e.BaseBefore == "" {
+		if e.State != history.MergeMerged || e.TreesFollowed || e.Result == "" || e.Result == e.BaseBefore || e.BaseBefore == "" {
 			continue
 		}
 		if refs, err := gitops.ResolveRefs(ctx, r.dir, e.BaseBranch); err != nil || refs[e.BaseBranch] != e.Result {
