@@ -192,7 +192,14 @@ func (r Result) StopCause() string {
 func Run(ctx context.Context, cfg Config, deps Deps) (Result, error) {
 	r := &runner{cfg: cfg, deps: deps.withDefaults()}
 	r.dogs = agent.NewWatchdogs(r.deps.Watchdog)
-	defer r.dogs.Close() // every agent of the run is gone by now
+	defer func() {
+		if p := recover(); p != nil {
+			// a panic may unwind while an agent runs: the watchdog is not told the run
+			// ended, so it sees this process die and stops the run's processes
+			panic(p)
+		}
+		r.dogs.Close() // every agent of the run is gone by now
+	}()
 	return r.run(ctx)
 }
 

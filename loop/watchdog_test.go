@@ -51,3 +51,39 @@ func TestOneWatchdogPerRun(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// panicsAfterIteration is a reporter whose code fails while the run goes on.
+type panicsAfterIteration struct{}
+
+func (panicsAfterIteration) Report(e Event) {
+	if _, ok := e.(IterationFinished); ok {
+		panic("a reporter's bug")
+	}
+}
+
+// TestAPanicLeavesTheWatchdogOnGuard: a panic that unwinds the run is not the run's
+// end: were the watchdog told the run is over, an agent still running (a panic in a
+// callback during its run) would outlive the process. Left untold, it sees the process
+// die and stops the run's processes.
+func TestAPanicLeavesTheWatchdogOnGuard(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, `echo "$RALPH_ITERATION" >> iterations`, 3)
+	out := filepath.Join(t.TempDir(), "watchdog.out")
+	build := func(marker string, grace time.Duration) *exec.Cmd {
+		return exec.Command("sh", "-c", `cat > "$1"`, "sh", out)
+	}
+	func() {
+		defer func() {
+			if p := recover(); p == nil {
+				t.Fatal("the reporter's panic did not reach the caller")
+			}
+		}()
+		Run(context.Background(), cfg, Deps{Reporter: panicsAfterIteration{}, Watchdog: build})
+	}()
+	for range 100 { // what it was told, had it been told, arrives within moments
+		if got, _ := os.ReadFile(out); len(got) > 0 {
+			t.Fatalf("the watchdog was told %q when a panic unwound the run, want nothing", got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
