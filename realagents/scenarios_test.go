@@ -37,8 +37,12 @@ var scenarios = []scenario{
 	{"quota", []turn{{Fail: &apiError{Kind: quotaError}}}, checkQuota, nil},
 	{"bad-credentials", []turn{{Fail: &apiError{Kind: authError}}}, checkBadCredentials, nil},
 	{"server-errors", append([]turn{
-		{Fail: &apiError{Kind: serverError}, Lasts: 2 * time.Second},
-		{Fail: &apiError{Kind: overloadedErr}, Lasts: 2 * time.Second},
+		// each error lasts a second: long enough for a CLI that retries on its own to
+		// give up on it, short enough that git-ralph's three quick retries (0.2 + 0.4 +
+		// 0.8 s apart, each a new CLI) outlast both on a fast machine (at 2 s each, a
+		// CLI that starts in under a second met the second error on its fourth attempt)
+		{Fail: &apiError{Kind: serverError}, Lasts: time.Second},
+		{Fail: &apiError{Kind: overloadedErr}, Lasts: time.Second},
 	}, successScript()...), checkServerErrors, nil},
 	{"hung-stream", []turn{{Hang: true}}, checkHungStream, nil},
 	// tasks and their checks (workflow_test.go)
