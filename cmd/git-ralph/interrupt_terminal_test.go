@@ -6,28 +6,16 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/git-ralph/git-ralph/internal/testio"
 )
 
 // TestCtrlCAtTheTrustQuestionEndsTheLoopAsInterrupted: Ctrl+C while the loop asks on the
 // terminal whether to trust a repository's commands ends it at once with 130 (the
 // question waited for a line the user never types), and nothing ran.
 func TestCtrlCAtTheTrustQuestionEndsTheLoopAsInterrupted(t *testing.T) {
-	pty, tty := testio.OpenPTY(t)
-	t.Setenv("NO_COLOR", "")
-	t.Setenv("TERM", "xterm")
-	scratchRepo(t)
-	if err := os.Mkdir(".ralph", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(".ralph", "config.toml"), []byte("validate = \"touch validated\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pty, tty := trustQuestionRepo(t, "validate = \"touch validated\"\n")
 	asked := make(chan struct{})
 	go func() {
 		var all []byte

@@ -18,17 +18,7 @@ import (
 // pseudo-terminal about a validate command that hides itself with a carriage return and
 // an erase-line escape: the terminal gets the command spelled out, never the escape.
 func TestTrustQuestionShowsWhatWillRun(t *testing.T) {
-	pty, tty := testio.OpenPTY(t)
-	t.Setenv("NO_COLOR", "")
-	t.Setenv("TERM", "xterm")
-	scratchRepo(t)
-	if err := os.Mkdir(".ralph", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	config := "validate = \"touch pwned #\\r\\u001b[2K  validate   make test\"\n"
-	if err := os.WriteFile(filepath.Join(".ralph", "config.toml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pty, tty := trustQuestionRepo(t, "validate = \"touch pwned #\\r\\u001b[2K  validate   make test\"\n")
 	read := make(chan string)
 	go func() {
 		var all []byte
@@ -69,4 +59,21 @@ func TestTrustQuestionShowsWhatWillRun(t *testing.T) {
 	if _, err := os.Stat("pwned"); err == nil {
 		t.Error("the command ran although the answer was no")
 	}
+}
+
+// trustQuestionRepo makes a scratch repository whose .ralph/config.toml is config, and
+// a pseudo-terminal on which the loop will ask whether to trust its commands.
+func trustQuestionRepo(t *testing.T, config string) (pty, tty *os.File) {
+	t.Helper()
+	pty, tty = testio.OpenPTY(t)
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("TERM", "xterm")
+	scratchRepo(t)
+	if err := os.Mkdir(".ralph", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(".ralph", "config.toml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return pty, tty
 }

@@ -55,26 +55,15 @@ var recordedOpencode = []struct {
 }
 
 func TestRecordedOpencode(t *testing.T) {
-	dir := filepath.Join("testdata", "recorded", "opencode")
-	exits := recordedExits(t, dir)
-	if len(exits) != len(recordedOpencode) {
-		t.Errorf("%s/exits.txt has %d recordings, the table %d", dir, len(exits), len(recordedOpencode))
+	files := make([]string, len(recordedOpencode))
+	for i, f := range recordedOpencode {
+		files[i] = f.file
 	}
-	for _, f := range recordedOpencode {
-		t.Run(strings.TrimSuffix(f.file, ".out"), func(t *testing.T) {
-			output, err := os.ReadFile(filepath.Join(dir, f.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			exit, ok := exits[f.file]
-			if !ok {
-				t.Fatalf("%s/exits.txt has no exit code for %s", dir, f.file)
-			}
-			got := read(t, "opencode", output, exit)
-			check(t, got, f.want)
-			checkRecordedUsage(t, got.Usage, f.usage)
-		})
-	}
+	readEachRecording(t, "opencode", files, func(t *testing.T, row int, got Report) {
+		f := recordedOpencode[row]
+		check(t, got, f.want)
+		checkRecordedUsage(t, got.Usage, f.usage)
+	})
 }
 
 func checkRecordedUsage(t *testing.T, got Usage, want *recordedUsage) {

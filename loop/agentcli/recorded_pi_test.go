@@ -59,29 +59,18 @@ var recordedPi = []struct {
 var zeroUsage = &recordedUsage{}
 
 func TestReadRecordedPi(t *testing.T) {
-	dir := filepath.Join("testdata", "recorded", "pi")
-	exits := recordedExits(t, dir)
-	if len(exits) != len(recordedPi) {
-		t.Errorf("%s/exits.txt has %d recordings, the table %d", dir, len(exits), len(recordedPi))
+	files := make([]string, len(recordedPi))
+	for i, f := range recordedPi {
+		files[i] = f.file
 	}
-	for _, f := range recordedPi {
-		t.Run(strings.TrimSuffix(f.file, ".out"), func(t *testing.T) {
-			output, err := os.ReadFile(filepath.Join(dir, f.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			exit, ok := exits[f.file]
-			if !ok {
-				t.Fatalf("%s/exits.txt has no exit code for %s", dir, f.file)
-			}
-			got := read(t, "pi", output, exit)
-			check(t, got, f.want)
-			checkRecordedUsage(t, got.Usage, f.usage)
-			if got.Usage.Model != "mock-coder" && f.usage != nil {
-				t.Errorf("model %q, want the one pi named", got.Usage.Model)
-			}
-		})
-	}
+	readEachRecording(t, "pi", files, func(t *testing.T, row int, got Report) {
+		f := recordedPi[row]
+		check(t, got, f.want)
+		checkRecordedUsage(t, got.Usage, f.usage)
+		if got.Usage.Model != "mock-coder" && f.usage != nil {
+			t.Errorf("model %q, want the one pi named", got.Usage.Model)
+		}
+	})
 }
 
 // piRecording returns the lines of a pi recording, from its first line up to and

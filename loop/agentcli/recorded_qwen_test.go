@@ -47,28 +47,17 @@ var recordedQwen = []struct {
 }
 
 func TestReadRecordedQwen(t *testing.T) {
-	dir := filepath.Join("testdata", "recorded", "qwen")
-	exits := recordedExits(t, dir)
-	if len(exits) != len(recordedQwen) {
-		t.Errorf("%s/exits.txt has %d recordings, the table %d", dir, len(exits), len(recordedQwen))
+	files := make([]string, len(recordedQwen))
+	for i, f := range recordedQwen {
+		files[i] = f.file
 	}
-	for _, f := range recordedQwen {
-		t.Run(strings.TrimSuffix(f.file, ".out"), func(t *testing.T) {
-			output, err := os.ReadFile(filepath.Join(dir, f.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			exit, ok := exits[f.file]
-			if !ok {
-				t.Fatalf("%s/exits.txt has no exit code for %s", dir, f.file)
-			}
-			got := read(t, "qwen", output, exit)
-			check(t, got, f.want)
-			if got.Usage != *f.usage {
-				t.Errorf("Usage = %+v, want %+v", got.Usage, *f.usage)
-			}
-		})
-	}
+	readEachRecording(t, "qwen", files, func(t *testing.T, row int, got Report) {
+		f := recordedQwen[row]
+		check(t, got, f.want)
+		if got.Usage != *f.usage {
+			t.Errorf("Usage = %+v, want %+v", got.Usage, *f.usage)
+		}
+	})
 }
 
 // TestReadQwenRefusals: what qwen-code 0.24.4 printed, on no network, with the preset's

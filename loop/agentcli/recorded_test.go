@@ -38,3 +38,29 @@ func recordedExits(t *testing.T, dir string) map[string]int {
 	}
 	return exits
 }
+
+// readEachRecording reads each of files, the rows of a CLI's table in order, from
+// testdata/recorded/CLI with the preset's reader and the exit code exits.txt gives it,
+// and hands each subtest its row's index and the report; the table and exits.txt must
+// name the same number of recordings.
+func readEachRecording(t *testing.T, cli string, files []string, each func(t *testing.T, row int, got Report)) {
+	t.Helper()
+	dir := filepath.Join("testdata", "recorded", cli)
+	exits := recordedExits(t, dir)
+	if len(exits) != len(files) {
+		t.Errorf("%s/exits.txt has %d recordings, the table %d", dir, len(exits), len(files))
+	}
+	for row, file := range files {
+		t.Run(strings.TrimSuffix(file, ".out"), func(t *testing.T) {
+			output, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			exit, ok := exits[file]
+			if !ok {
+				t.Fatalf("%s/exits.txt has no exit code for %s", dir, file)
+			}
+			each(t, row, read(t, cli, output, exit))
+		})
+	}
+}
