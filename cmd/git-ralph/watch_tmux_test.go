@@ -25,12 +25,7 @@ import (
 // checkpoint, x asks before it cancels, q quits while the loop goes on; NO_COLOR leaves
 // no escape codes on the screen, and without it the key bar is styled.
 func TestWatchInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing on CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
-	}
+	needTmux(t)
 	scratchRepo(t)
 	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -128,12 +123,7 @@ func TestWatchInTmux(t *testing.T) {
 // Enter show an iteration's diff, o its output, Esc goes back, ? lists every key, ↑
 // scrolls the output back; in colour the failed validation is red.
 func TestWatchIterationsInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing on CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
-	}
+	needTmux(t)
 	scratchRepo(t)
 	if err := os.WriteFile(".gitignore", []byte("go\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -313,12 +303,7 @@ func (tm *tmuxView) waitScreen(what string, texts ...string) {
 // one under the cursor as --loop NAME would, Esc goes back to the list (the cursor where
 // it was), q quits from either.
 func TestWatchPicksALoopInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing on CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
-	}
+	needTmux(t)
 	scratchRepo(t)
 	bin := installSelf(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -398,12 +383,7 @@ func injectedTexts(t *testing.T) string {
 // session reads EOF and nothing tells it more), where bubbletea alone ran on, redrawing for
 // no one.
 func TestWatchEndsWithItsTerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing on CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
-	}
+	needTmux(t)
 	scratchRepo(t)
 	bin := installSelf(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -510,12 +490,7 @@ func setSize(t *testing.T, tty *os.File, rows, cols uint16) {
 // header's badge says WAITING and the time left, counting down; the first iteration's
 // output is rendered for reading though no record names its agent yet.
 func TestWatchLimitWaitInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing on CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
-	}
+	needTmux(t)
 	scratchRepo(t)
 	bin := installSelf(t)
 	// a claude of the test's: its first run hits a usage limit that resets in 150 s
@@ -590,12 +565,7 @@ func waitingLeft(t *testing.T, screen string) time.Duration {
 // needs review; Enter opens a running loop, tab and Enter one of its iterations' diff,
 // Esc goes back to the loop and again to the list, the cursor on the same loop.
 func TestWatchFleetDrillInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing on CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
-	}
+	needTmux(t)
 	scratchRepo(t)
 	for _, v := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
 		t.Setenv(v, "T")
@@ -673,12 +643,7 @@ func TestWatchFleetDrillInTmux(t *testing.T) {
 // iterations list their cost, and the agent's text is rendered for reading; Enter on
 // an iteration shows its diff.
 func TestWatchWithClaudeInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing on CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
-	}
+	needTmux(t)
 	scratchRepo(t)
 	home := t.TempDir() // the user's spend is kept there, out of the work tree
 	t.Setenv("HOME", home)
@@ -723,4 +688,16 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"done with 
 	tm.keys("Tab", "k", "Enter")
 	tm.waitScreen("iteration 2's diff", "iteration 2 · diff", "+// Greet says hello (revision 2).", "-// Greet says hello (revision 1).")
 	tm.shot("diff", 100, 30)
+}
+
+// needTmux skips a test of the view in tmux where tmux is not installed, and fails it on
+// CI, where .ci/run installs it.
+func needTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing on CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed: the terminal view is tested in tmux (apt-get install tmux)")
+	}
 }
