@@ -89,15 +89,29 @@ func (r repo) followAll(ctx context.Context, entry history.Merge, trees []Tree) 
 // undoLanding puts the base branch back from the merge to its old commit after a tree
 // could not follow, the trees moved meanwhile first: never a branch ahead of its index.
 // It reports false when that cannot be done (a tree will not go back, or the base moved
-// on): the merge then stays landed and the trees that lag say so.
+// on): the merge then stays landed, the trees moved back follow it again, and the trees
+// that lag say so.
 func (r repo) undoLanding(ctx context.Context, entry history.Merge, moved []string) bool {
 	for i := len(moved) - 1; i >= 0; i-- {
 		if err := gitops.MoveCheckout(ctx, moved[i], entry.Result, entry.BaseBefore); err != nil {
+			r.followAgain(ctx, entry, moved[i+1:])
 			return false
 		}
 	}
 	reason := "git ralph merge " + entry.Name + " (undone: a work tree with the branch checked out could not follow)"
-	return gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.BaseBefore, entry.Result, reason) == nil
+	if err := gitops.SwapRef(ctx, r.dir, entry.BaseBranch, entry.BaseBefore, entry.Result, reason); err != nil {
+		r.followAgain(ctx, entry, moved)
+		return false
+	}
+	return true
+}
+
+// followAgain brings the trees an undo had moved back to the old commit to the merge
+// again, when the base stays there: never a branch ahead of its index.
+func (r repo) followAgain(ctx context.Context, entry history.Merge, paths []string) {
+	for _, path := range paths {
+		gitops.MoveCheckout(ctx, path, entry.BaseBefore, entry.Result) // a refusal: the tree is named as lagging
+	}
 }
 
 // lag is how a work tree's index stands to a merge from before to after: the paths the

@@ -185,3 +185,25 @@ func TestRecoverFinishesAMoveKilledHalfway(t *testing.T) {
 	}
 	assertFollowed(t, r, result)
 }
+
+// TestUndoThatCannotMoveTheBaseLeavesTheTreesWithIt: a landing undone after the base
+// moved on (a commit made on it meanwhile) cannot put the base back, so the merge stays;
+// the trees already moved back to the old commit follow the merge again rather than
+// stand behind their branch (a 'git commit -a' there would undo the merge).
+func TestUndoThatCannotMoveTheBaseLeavesTheTreesWithIt(t *testing.T) {
+	ctx := context.Background()
+	r, before, result := halfMerged(t)
+	e := history.Merge{Name: "k", BaseBranch: "refs/heads/main", BaseBefore: before, Result: result}
+	git(t, r.dir, "update-ref", "refs/heads/main", result, before)
+	if err := gitops.MoveCheckout(ctx, r.main, before, result); err != nil {
+		t.Fatal(err)
+	}
+	onTop := git(t, r.dir, "commit-tree", "-p", result, "-m", "meanwhile", result+"^{tree}")
+	git(t, r.dir, "update-ref", "refs/heads/main", onTop, result)
+	if r.undoLanding(ctx, e, []string{r.main}) {
+		t.Fatal("undoLanding put the base back although it had moved on")
+	}
+	if st := git(t, r.main, "status", "--porcelain", "--untracked-files=no"); st != "" {
+		t.Fatalf("git status = %q, want the tree with its branch (the merge's files kept)", st)
+	}
+}
