@@ -156,29 +156,56 @@ func (r repo) repairLagging(ctx context.Context, entries []history.Merge) []stri
 		if err != nil {
 			continue
 		}
+		followed := true
 		for _, path := range paths {
-			if note := r.repairTree(ctx, path, e); note != "" {
+			note, ok := r.repairTree(ctx, path, e)
+			if note != "" {
 				notes = append(notes, note)
 			}
+			followed = followed && ok
+		}
+		if followed {
+			r.markFollowed(e)
 		}
 	}
 	return notes
 }
 
-// repairTree brings one tree that lags behind the merge e to it, and says so.
-func (r repo) repairTree(ctx context.Context, path string, e history.Merge) string {
+// markFollowed records that every tree of the merged e follows it now, so that no later
+// look takes a revert the user stages there for a tree left behind: only while no
+// command owns the loop's record, and only if the record is still e.
+func (r repo) markFollowed(e history.Merge) {
+	own, err := history.HoldMerge(r.common, e.Name)
+	if err != nil {
+		return
+	}
+	defer own.Release()
+	now, found, err := history.LoadMerge(r.common, e.Name)
+	if err != nil || !found || now.State != e.State || now.Result != e.Result {
+		return
+	}
+	now.TreesFollowed = true
+	r.save(now)
+}
+
+// repairTree brings one tree that lags behind the merge e to it, and says so; ok reports
+// whether the tree follows the merge now.
+func (r repo) repairTree(ctx context.Context, path string, e history.Merge) (note string, ok bool) {
 	l, err := lagOf(ctx, path, e.BaseBefore, e.Result)
-	if err != nil || !l.lagging() {
-		return ""
+	if err != nil {
+		return "", false
+	}
+	if !l.lagging() {
+		return "", true
 	}
 	base := branchName(e.BaseBranch)
 	if err := moveAfterKill(ctx, path, e.BaseBefore, e.Result); err != nil {
 		why, _ := problem(err)
 		return fmt.Sprintf("the work tree %s has %s checked out, but its index and files are still those of %s, before the merge of %s: git refuses to bring them along (%s); committed as they are, they would undo the merge; once your changes are committed or put aside, update them: %s",
-			path, base, short(e.BaseBefore), e.Name, why, UpdateCommand(path, e.BaseBefore, e.Result))
+			path, base, short(e.BaseBefore), e.Name, why, UpdateCommand(path, e.BaseBefore, e.Result)), false
 	}
 	return fmt.Sprintf("the files of %s had not followed the merge of %s into %s: brought from %s to %s, your changes kept",
-		path, e.Name, base, short(e.BaseBefore), short(e.Result))
+		path, e.Name, base, short(e.BaseBefore), short(e.Result)), true
 }
 
 // removeOrphanScratches removes the scratch worktrees whose merge has no live command: a

@@ -102,6 +102,10 @@ func TestRecoverRepairsATreeLeftBehindAMergedRecord(t *testing.T) {
 	if notes, _ := Recover(ctx, r.dir); len(notes) != 0 {
 		t.Fatalf("a second Recover has nothing to do, said %q", notes)
 	}
+	// the record now says its tree followed: a revert the user stages later is theirs
+	if e, _, _ := history.LoadMerge(r.common, "k"); !e.TreesFollowed {
+		t.Fatalf("the record after the repair: %+v, want trees_followed", e)
+	}
 	// the user's next commit of everything keeps the merge
 	git(t, r.main, "commit", "-q", "-a", "-m", "mine")
 	if _, err := gitops.Git(ctx, r.main, "cat-file", "-e", "HEAD:k.txt"); err != nil {
