@@ -19,7 +19,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	// change nothing
 	{"cmd/git-ralph/doctor", "cmd/git-ralph/agentcheck cmd/git-ralph/display cmd/git-ralph/status cmd/git-ralph/trust loop/fleet loop/mergequeue history gitops"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
-	{"cmd/git-ralph/watch", "cmd/git-ralph/livelog loop/agentcli prompts/repofile"},
+	{"cmd/git-ralph/watch", "cmd/git-ralph/display cmd/git-ralph/livelog loop/agentcli prompts/repofile"},
 	// the views' reader of a running iteration's output log, rendered for people
 	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/livelog"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
 )
@@ -58,7 +59,9 @@ func readDiff(path string) ([]string, error) {
 	if cutShort {
 		data = data[:maxDiff]
 	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	// the diff holds what the agent wrote: its escape sequences are spelled out, never
+	// sent to the terminal
+	lines := strings.Split(strings.TrimRight(display.PrintableText(string(data)), "\n"), "\n")
 	if cutShort {
 		lines = append(lines, fmt.Sprintf("… the diff goes on past %d MiB", maxDiff>>20))
 	}
