@@ -22,7 +22,7 @@ const clearScreen = "\x1b[H\x1b[2J"
 // Ctrl+C ends the watch, not the loop, and is no error.
 func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal bool, tick time.Duration) error {
 	var last []byte
-	place := status.LoopAt(ctx, root) // once: which loop lives in a work tree does not change
+	place := status.LoopAt(ctx, root) // while it runs: which loop lives in a work tree does not change
 	for {
 		st, err := readStatus(ctx, root, path)
 		if err != nil {
@@ -30,6 +30,9 @@ func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal b
 		}
 		st.Place = place
 		if !st.Running {
+			// the loop's merge may have just landed or come to need review: the last
+			// status says where it stands now
+			st.Place = status.LoopAt(ctx, root)
 			switch {
 			case last == nil:
 			case terminal:
