@@ -15,7 +15,7 @@ import (
 func HooksDir(ctx context.Context, dir string) (string, error) {
 	path, err := Git(ctx, dir, "rev-parse", "--git-path", "hooks")
 	if err != nil {
-		return "", asNotRepo(dir, fmt.Errorf("finding the hooks directory: %w", err))
+		return "", AsNotRepo(dir, fmt.Errorf("finding the hooks directory: %w", err))
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
@@ -64,42 +64,12 @@ func CommitOf(ctx context.Context, dir, rev string) (string, bool, error) {
 	return out, true, nil
 }
 
-// WorkTreeClean reports whether dir's work tree has no staged, unstaged or untracked (not
-// ignored) change, reading the index without writing it.
-func WorkTreeClean(ctx context.Context, dir string) (bool, error) {
-	return cleanWorkTree(ctx, dir)
-}
-
-// AddWorktree checks out commit, detached, in a new linked worktree at path (which must
-// not exist), leaving the work tree at dir and its branch alone.
-func AddWorktree(ctx context.Context, dir, path, commit string) error {
-	if _, err := Git(ctx, dir, "worktree", "add", "--quiet", "--detach", path, commit); err != nil {
-		return fmt.Errorf("checking out %s in a temporary worktree: %w", short(commit), err)
+// TrackedChanges reports whether dir's index or work tree differs from its HEAD in a
+// tracked file (untracked files do not count).
+func TrackedChanges(ctx context.Context, dir string) (bool, error) {
+	out, err := Git(ctx, dir, "status", "--porcelain", "--untracked-files=no", "-z")
+	if err != nil {
+		return false, fmt.Errorf("reading the status of %s: %w", dir, err)
 	}
-	return nil
-}
-
-// RemoveWorktree deletes the linked worktree at path with whatever it holds, and its
-// administrative files in the repository. When git cannot (the directory is already
-// gone, say), it removes the directory itself and prunes git's record of it.
-func RemoveWorktree(ctx context.Context, dir, path string) error {
-	_, err := Git(ctx, dir, "worktree", "remove", "--force", "--force", path)
-	if err == nil {
-		return nil
-	}
-	if rmErr := os.RemoveAll(path); rmErr != nil {
-		return fmt.Errorf("removing the temporary worktree %s: %w", path, rmErr)
-	}
-	if _, err := Git(ctx, dir, "worktree", "prune"); err != nil {
-		return fmt.Errorf("pruning the temporary worktree %s: %w", path, err)
-	}
-	return nil
-}
-
-// short is the abbreviated form of a commit hash, for messages.
-func short(hash string) string {
-	if len(hash) > 7 {
-		return hash[:7]
-	}
-	return hash
+	return out != "", nil
 }

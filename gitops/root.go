@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/gitops/internal/gitstore"
 )
 
 // rootFromFiles finds the top of the work tree that contains dir as git discovers it —
@@ -15,7 +17,7 @@ import (
 // directory or work tree, dir inside a git directory, a .git that is a symlink or names
 // no git directory, a ceiling or a file system boundary reached, files another user
 // owns (git's safe.directory check), or a configuration that is not plain (see
-// plainConfig: it may name another work tree, make the repository bare, or be refused).
+// PlainConfig: it may name another work tree, make the repository bare, or be refused).
 func rootFromFiles(dir string) (string, bool) {
 	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
 		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "SUDO_UID"} {
@@ -82,7 +84,7 @@ func topAt(top string, info fs.FileInfo) (string, bool) {
 	if info.Mode().IsRegular() {
 		gitDir = gitDirOfFile(top)
 	}
-	if !ownedByUs(gitDir) || !validHead(gitDir) || !plainConfig(common) {
+	if !ownedByUs(gitDir) || !validHead(gitDir) || !gitstore.PlainConfig(common) {
 		return "", false
 	}
 	return top, true
@@ -91,7 +93,7 @@ func topAt(top string, info fs.FileInfo) (string, bool) {
 // gitDirOfFile is the git directory a .git file in top names ("" when unreadable, which
 // commonDirFromFiles has refused already).
 func gitDirOfFile(top string) string {
-	data, err := readSmall(filepath.Join(top, ".git"), maxLineFile)
+	data, err := gitstore.ReadSmall(filepath.Join(top, ".git"), gitstore.MaxLineFile)
 	if err != nil {
 		return ""
 	}
@@ -116,10 +118,10 @@ func validCommonDir(common string) bool {
 // validHead reports whether gitDir's HEAD names a branch or a commit, as git wants of
 // every git directory it takes (a linked work tree's own one too).
 func validHead(gitDir string) bool {
-	head, err := readSmall(filepath.Join(gitDir, "HEAD"), maxLineFile)
+	head, err := gitstore.ReadSmall(filepath.Join(gitDir, "HEAD"), gitstore.MaxLineFile)
 	text := strings.TrimRight(string(head), "\r\n")
 	ref, isRef := strings.CutPrefix(text, "ref: ")
-	return err == nil && (isRef && strings.HasPrefix(ref, "refs/") || isHash(text))
+	return err == nil && (isRef && strings.HasPrefix(ref, "refs/") || gitstore.IsHash(text))
 }
 
 // isGitDirectory reports whether d looks like a git directory itself (a bare repository,
