@@ -30,7 +30,7 @@ func (r repo) merge(ctx context.Context, req Request, loop history.WorktreeLoop,
 	}
 }
 
-// mergeOnce is one try: the journal (the loop's merge file) is saved before each step,
+// mergeOnce is one try: the merge record (the loop's merge file) is saved before each step,
 // so that a command killed at any moment leaves the next one enough to finish or undo it.
 func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeLoop, entry history.Merge) (Outcome, error) {
 	before, tip, err := r.tips(ctx, loop)
@@ -240,12 +240,12 @@ func (r repo) addScratch(ctx context.Context, path, commit string) error {
 // trees that have the base checked out along, keeping their changes (see trees.go).
 // Whether each can follow is asked first, while the landing record is flushed: when one
 // cannot, the base is not moved. The scratch worktree has served: it is removed while
-// the base moves (not while the landing record is flushed, whose journal commit would
+// the base moves (not while the landing record is flushed, whose file system journal commit would
 // carry its removal), and is gone before land returns (a try again reuses its place) and
 // before the merged record.
 func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 	entry.Phase, entry.Validator = history.PhaseLanding, 0
-	read := make(chan []Tree, 1)
+	read := make(chan []Checkout, 1)
 	go func() { read <- r.checkouts(ctx, entry.BaseBranch, entry.BaseBefore, entry.Result) }() // reads only: beside the record's flush
 	err := r.save(entry)
 	trees := <-read
@@ -274,14 +274,14 @@ func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 
 // finish records a merge whose base moved and whose work trees followed as merged, its
 // scratch worktree removed first (a kill between the two leaves it to the recovery).
-func (r repo) finish(entry history.Merge, trees []Tree) (Outcome, error) {
+func (r repo) finish(entry history.Merge, trees []Checkout) (Outcome, error) {
 	r.removeScratch(entry.Scratch)
 	entry.State, entry.Phase, entry.Scratch, entry.FinishedAt = history.MergeMerged, "", "", time.Now().UTC()
 	entry.TreesFollowed = true
 	for _, t := range trees {
 		entry.TreesFollowed = entry.TreesFollowed && t.Problem == ""
 	}
-	return Outcome{Merge: entry, Trees: trees}, r.save(entry)
+	return Outcome{Merge: entry, Checkouts: trees}, r.save(entry)
 }
 
 // alreadyMerged records a loop whose branch the base already holds.

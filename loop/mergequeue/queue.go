@@ -30,12 +30,12 @@ type Outcome struct {
 	history.Merge
 	FastForward   bool
 	AlreadyMerged bool
-	Trees         []Tree
+	Checkouts     []Checkout
 	Notes         []string // interrupted merges of earlier commands, finished or undone
 }
 
-// Tree is a work tree with the base branch checked out, and whether its files followed.
-type Tree struct {
+// Checkout is a work tree with the base branch checked out, and whether its files followed.
+type Checkout struct {
 	Path    string
 	Updated bool
 	Problem string   // why it could not follow

@@ -115,7 +115,7 @@ func (r repo) finishLanding(ctx context.Context, e history.Merge) string {
 }
 
 // treeProblems says which trees could not follow, and why.
-func treeProblems(trees []Tree) string {
+func treeProblems(trees []Checkout) string {
 	var parts []string
 	for _, t := range trees {
 		if t.Problem != "" {
@@ -126,7 +126,7 @@ func treeProblems(trees []Tree) string {
 }
 
 // updateHint is the command that brings each tree left behind to the merge.
-func updateHint(trees []Tree, e history.Merge) string {
+func updateHint(trees []Checkout, e history.Merge) string {
 	var parts []string
 	for _, t := range trees {
 		if t.Problem != "" {

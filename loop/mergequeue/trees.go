@@ -23,14 +23,14 @@ import (
 // branch moves from before to after, whether its files can follow (a dry run of the
 // two-tree merge: one git process for a clean tree, which always can). A tree that
 // cannot carries the reason as its Problem.
-func (r repo) checkouts(ctx context.Context, branch, before, after string) []Tree {
+func (r repo) checkouts(ctx context.Context, branch, before, after string) []Checkout {
 	paths, err := gitops.CheckedOut(ctx, r.dir, r.common, branch)
 	if err != nil {
-		return []Tree{{Path: r.main, Problem: err.Error()}}
+		return []Checkout{{Path: r.main, Problem: err.Error()}}
 	}
-	var trees []Tree
+	var trees []Checkout
 	for _, path := range paths {
-		t := Tree{Path: path}
+		t := Checkout{Path: path}
 		if err := gitops.CheckMoveCheckout(ctx, path, before, after); err != nil {
 			t.Problem, t.Paths = problem(err)
 		}
@@ -50,7 +50,7 @@ func problem(err error) (string, []string) {
 
 // inTheWay is the error of a merge not landed because a work tree with the base checked
 // out could not follow it, or nil when every tree can.
-func inTheWay(entry history.Merge, trees []Tree, undone bool) error {
+func inTheWay(entry history.Merge, trees []Checkout, undone bool) error {
 	for _, t := range trees {
 		if t.Problem == "" {
 			continue
@@ -73,7 +73,7 @@ func inTheWay(entry history.Merge, trees []Tree, undone bool) error {
 // followAll brings each tree from the base's old commit to the merge, after the base
 // moved. It stops at the first that refuses (a change made since the dry run) and
 // returns the trees it moved, for undoing them.
-func (r repo) followAll(ctx context.Context, entry history.Merge, trees []Tree) ([]Tree, []string, error) {
+func (r repo) followAll(ctx context.Context, entry history.Merge, trees []Checkout) ([]Checkout, []string, error) {
 	var moved []string
 	for i := range trees {
 		if err := gitops.MoveCheckout(ctx, trees[i].Path, entry.BaseBefore, entry.Result); err != nil {
@@ -166,13 +166,13 @@ func set(paths []string) map[string]bool {
 // catchUp brings the trees that have the base checked out to the merge a killed command
 // landed, each that still has some of it behind in its index (a tree that followed
 // already is left as it is). It returns the trees, and whether one refused.
-func (r repo) catchUp(ctx context.Context, entry history.Merge) (trees []Tree, moved []string, refused bool) {
+func (r repo) catchUp(ctx context.Context, entry history.Merge) (trees []Checkout, moved []string, refused bool) {
 	paths, err := gitops.CheckedOut(ctx, r.dir, r.common, entry.BaseBranch)
 	if err != nil {
-		return []Tree{{Path: r.main, Problem: err.Error()}}, nil, true
+		return []Checkout{{Path: r.main, Problem: err.Error()}}, nil, true
 	}
 	for _, path := range paths {
-		t := Tree{Path: path, Updated: true}
+		t := Checkout{Path: path, Updated: true}
 		l, err := lagOf(ctx, path, entry.BaseBefore, entry.Result)
 		if err == nil && l.partly() {
 			if err = moveAfterKill(ctx, path, entry.BaseBefore, entry.Result); err == nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // killedAfterSwap is what a merge killed between moving the base and its work tree
-// leaves: the landing record in the journal, main at the merge, and the main work tree's
+// leaves: its merge record at landing, main at the merge, and the main work tree's
 // index and files still at the old commit, with the user's edit of m.txt (a file the
 // merge does not change) not staged.
 func killedAfterSwap(t *testing.T, state string) (r repo, before, result string) {
@@ -85,7 +85,7 @@ func TestRecoverPutsTheBaseBackWhenAnEditIsInTheWay(t *testing.T) {
 		t.Fatalf("the user's file was overwritten: %q", data)
 	}
 	if _, found, _ := history.LoadMerge(r.common, "k"); found {
-		t.Fatal("the undone merge is still in the journal")
+		t.Fatal("the undone merge is still in the merge record")
 	}
 }
 
