@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -109,7 +111,7 @@ func openJournal(ctx context.Context, root string, warn func(string)) (*journal,
 // checkpoint takes the checkpoint the loop starts from, kept alive by the work tree's
 // latest refs from the moment it is written.
 func (j *journal) checkpoint(ctx context.Context) (gitops.Checkpoint, error) {
-	return gitops.TakeCheckpoint(ctx, j.root, j.latestRefs)
+	return gitsnap.TakeCheckpoint(ctx, j.root, j.latestRefs)
 }
 
 // latestRefs keep the work tree's last checkpoint alive: the one the next iteration starts
@@ -207,7 +209,7 @@ func checkpointRef(prefix string, n int, which string) string {
 // run in one work tree, ignores the refs/worktree/ refs of the others and prunes what only
 // they keep.
 func refPrefix(ctx context.Context, root string) (string, error) {
-	id, err := gitops.WorktreeID(ctx, root)
+	id, err := gitwt.WorktreeID(ctx, root)
 	if err != nil {
 		return "", err
 	}
@@ -272,7 +274,7 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 // is taken again (the work tree still holds it). When the missing object is the checkpoint
 // before's, nothing brings it back: the iteration is recorded without its changes (nil) and
 // with an empty diff, with a warning, rather than lost.
-func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitops.Changes, error) {
+func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitsnap.Changes, error) {
 	for attempt := 1; ; attempt++ {
 		after, err := j.keepAfter(ctx, it)
 		if err != nil {
@@ -295,18 +297,18 @@ func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Chec
 }
 
 // changesIf is no change when known, else nil: unknown.
-func changesIf(known bool) *gitops.Changes {
+func changesIf(known bool) *gitsnap.Changes {
 	if known {
-		return &gitops.Changes{}
+		return &gitsnap.Changes{}
 	}
 	return nil
 }
 
 // diff saves the iteration's unified diff, produced by git, to its record and counts it.
-func (j *journal) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitops.Changes, error) {
-	var changes gitops.Changes
+func (j *journal) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitsnap.Changes, error) {
+	var changes gitsnap.Changes
 	err := j.saveDiff(it, func(f io.Writer) (err error) {
-		changes, err = gitops.DiffCounted(ctx, j.root, it.before.Tree, after.Tree, f)
+		changes, err = gitsnap.DiffCounted(ctx, j.root, it.before.Tree, after.Tree, f)
 		return err
 	})
 	return changes, err
@@ -333,7 +335,7 @@ func (j *journal) saveDiff(it *iterationRecord, write func(io.Writer) error) err
 // taken, and is taken again.
 func (j *journal) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, error) {
 	for attempt := 1; ; attempt++ {
-		after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+		after, err := gitsnap.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
 			return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, it.before, after)...)
 		})
 		if !gitops.IsPruned(err) {
@@ -354,7 +356,7 @@ func (j *journal) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Ch
 
 // keepAfterAlone keeps the checkpoint after iteration it when the one before is lost.
 func (j *journal) keepAfterAlone(ctx context.Context, it *iterationRecord, lost error) (gitops.Checkpoint, error) {
-	after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
+	after, err := gitsnap.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
 		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, gitops.Checkpoint{}, after)...)
 	})
 	if err != nil {

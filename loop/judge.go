@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -105,7 +106,7 @@ func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, 
 		log = &head{w: saved, room: maxJudgeOutput} // a judge that floods fills no disk
 	}
 	// a judge must only read: what it changed is compared with the state it was shown
-	pre, preErr := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	pre, preErr := gitsnap.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	res, read, err := r.runJudge(ctx, i, prompt, log)
 	j.Duration, j.Usage = res.Duration, read.Usage
 	r.spend(res, read.Usage)
@@ -154,7 +155,7 @@ func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string
 	if pre.Tree == "" || ctx.Err() != nil {
 		return ""
 	}
-	post, err := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	post, err := gitsnap.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	if err != nil || (post.Head == pre.Head && post.Tree == pre.Tree) {
 		return ""
 	}
@@ -162,7 +163,7 @@ func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string
 	if post.Head != pre.Head {
 		what = append(what, "moved HEAD")
 	}
-	paths, _ := gitops.ChangedPaths(ctx, r.cfg.Dir, pre.Tree, post.Tree) // unread: HEAD may still say
+	paths, _ := gitsnap.ChangedPaths(ctx, r.cfg.Dir, pre.Tree, post.Tree) // unread: HEAD may still say
 	var files []string
 	for _, p := range paths {
 		if p != history.Dir && !strings.HasPrefix(p, history.Dir+"/") {
@@ -247,7 +248,7 @@ func (r *runner) iterationDiff(ctx context.Context, before gitops.Checkpoint) (s
 	if before.Tree == "" {
 		return "", "(The change could not be read: the checkpoint before the iteration is lost.)"
 	}
-	now, err := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	now, err := gitsnap.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	if err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}
@@ -257,7 +258,7 @@ func (r *runner) iterationDiff(ctx context.Context, before gitops.Checkpoint) (s
 	var diff capped
 	diff.limit = judgeDiffBytes
 	// bounded as the saved diff is: a huge change costs about its `git diff --stat`
-	changes, err := gitops.DiffCounted(ctx, r.cfg.Dir, before.Tree, now.Tree, &diff)
+	changes, err := gitsnap.DiffCounted(ctx, r.cfg.Dir, before.Tree, now.Tree, &diff)
 	if err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitnotes"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/ledger"
 )
@@ -31,7 +33,7 @@ func (r *runner) note(ctx context.Context, rec history.Record) string {
 	r.sweepNotes(ctx)
 	e := LedgerEntry(rec)
 	e.Commits = made
-	if err := gitops.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(e)); err != nil {
+	if err := gitnotes.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(e)); err != nil {
 		r.report(Warning{Message: fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err)})
 		return ""
 	}
@@ -46,7 +48,7 @@ func (r *runner) sweepNotes(ctx context.Context) {
 		return
 	}
 	r.notesSwept = true
-	if _, err := gitops.RemoveNotesScratch(ctx, r.cfg.Dir); err != nil {
+	if _, err := gitnotes.RemoveNotesScratch(ctx, r.cfg.Dir); err != nil {
 		r.report(Warning{Message: fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err)})
 	}
 }
@@ -74,8 +76,8 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 // the remote got meanwhile from elsewhere are merged first (gitops.PushNotes). A failure
 // is a warning, not a failed iteration: the branch itself reached the remote, and the
 // notes go with the next push.
-func (r *runner) pushNotes(ctx context.Context, i int, target gitops.PushTarget) {
-	err := gitops.PushNotes(ctx, r.cfg.Dir, target.Remote, NotesRef)
+func (r *runner) pushNotes(ctx context.Context, i int, target gitpush.PushTarget) {
+	err := gitnotes.PushNotes(ctx, r.cfg.Dir, target.Remote, NotesRef)
 	if err == nil {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
@@ -88,7 +89,7 @@ func (r *runner) stopOrphans(saved history.State) {
 // removeLeftovers removes the scratch index copies of snapshots that a killed loop (or
 // rollback) left in the git directory. The caller holds the lock, so none is in use.
 func (r *runner) removeLeftovers(ctx context.Context) {
-	if _, err := gitops.RemoveScratch(ctx, r.cfg.Dir); err != nil {
+	if _, err := gitsnap.RemoveScratch(ctx, r.cfg.Dir); err != nil {
 		r.report(Warning{Message: err.Error()})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/idle"
 )
@@ -176,7 +177,7 @@ func (r *runner) judgeValidation(i int, v *verdict, val Validation) {
 // validation. A failed push counts as a failed iteration; after SUCCESS it ends the run
 // as aborted, since the work is done but did not reach the remote. It returns the push's
 // result in words, and where it pushed when it did (the ledger's notes follow).
-func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) (string, *gitops.PushTarget) {
+func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) (string, *gitpush.PushTarget) {
 	if !r.cfg.Push || !v.outcome.Counts() || (val.Ran && !val.Passed) {
 		return "", nil
 	}
@@ -184,12 +185,12 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 	if err != nil || head == it.before.Head || head == "" {
 		return "", nil
 	}
-	target, err := gitops.ResolvePushTarget(ctx, r.cfg.Dir, r.cfg.Remote, r.cfg.Branch)
+	target, err := gitpush.ResolvePushTarget(ctx, r.cfg.Dir, r.cfg.Remote, r.cfg.Branch)
 	if err == nil {
 		err = r.scanBeforePush(ctx, head, target)
 	}
 	if err == nil {
-		err = gitops.Push(ctx, r.cfg.Dir, target)
+		err = gitpush.Push(ctx, r.cfg.Dir, target)
 	}
 	r.report(Pushed{Iteration: i, Target: target.String(), Commit: head, Err: err})
 	if err == nil {
@@ -206,7 +207,7 @@ func (r *runner) autoPush(ctx context.Context, i int, it *iterationRecord, v *ve
 // scanBeforePush refuses to push commits that add secrets (see ScanPush): what the remote
 // has not seen yet, from HEAD. The allow list is the one read when the run started, under
 // trust: an agent that writes its own entries into .ralph/secrets-allow changes nothing.
-func (r *runner) scanBeforePush(ctx context.Context, head string, target gitops.PushTarget) error {
+func (r *runner) scanBeforePush(ctx context.Context, head string, target gitpush.PushTarget) error {
 	warning, err := ScanPush(ctx, r.cfg.Dir, []string{head}, nil, target.Remote, r.cfg.SecretsAllow)
 	if warning != "" {
 		r.report(Warning{Message: warning})

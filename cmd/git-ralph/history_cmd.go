@@ -15,6 +15,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
@@ -261,7 +262,7 @@ func (c *HistoryCmd) savedDiff(ctx context.Context, w io.Writer, root string, st
 	if info, err := f.Stat(); err != nil || info.Size() == 0 {
 		return err // an iteration that changed nothing has an empty diff and no stat
 	}
-	return gitops.PatchStat(ctx, root, f, w)
+	return gitsnap.PatchStat(ctx, root, f, w)
 }
 
 // rangeDiff diffs the work tree kept at the start of span.First against the one kept at
@@ -276,9 +277,9 @@ func (c *HistoryCmd) rangeDiff(ctx context.Context, w io.Writer, root string, st
 		return err
 	}
 	if c.Stat {
-		return gitops.DiffStatText(ctx, root, from, to, w)
+		return gitsnap.DiffStatText(ctx, root, from, to, w)
 	}
-	return gitops.Diff(ctx, root, from, to, w)
+	return gitsnap.Diff(ctx, root, from, to, w)
 }
 
 // keptTree resolves one of the trees the loop keeps for iteration n.

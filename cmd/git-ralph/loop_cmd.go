@@ -9,6 +9,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
@@ -207,7 +208,7 @@ func preflightPush(ctx context.Context, set *settings) error {
 	if !set.loop.Push {
 		return nil
 	}
-	target, err := gitops.ResolvePushTarget(ctx, set.loop.Dir, set.loop.Remote, set.loop.Branch)
+	target, err := gitpush.ResolvePushTarget(ctx, set.loop.Dir, set.loop.Remote, set.loop.Branch)
 	if err != nil {
 		return explainPush(err, set.resolved)
 	}
@@ -221,7 +222,7 @@ func explainPush(err error, c *config.Config) error {
 	switch {
 	case errors.Is(err, gitops.ErrDetached):
 		return hints.Wrap(fmt.Errorf("push is on (%s) but %w", c.Push.Origin, err), "check out a branch, or run without --push")
-	case errors.Is(err, gitops.ErrNoRemote):
+	case errors.Is(err, gitpush.ErrNoRemote):
 		return hints.Wrap(fmt.Errorf("push is on (%s) but there is %w", c.Push.Origin, err), "add the remote with 'git remote add', or set remote in .ralph/config.toml")
 	}
 	return err

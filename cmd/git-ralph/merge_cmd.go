@@ -14,7 +14,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
 )
 
@@ -111,13 +111,13 @@ func mergeReview(where notify.Where, name string, out mergequeue.Outcome) notify
 // the main work tree's setting — not the loop's branch's, which the loop's agent could
 // have weakened — approved as the loop's commands are.
 func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *config.Config, error) {
-	req := mergequeue.Request{Name: c.Name, How: gitops.HowMerge,
+	req := mergequeue.Request{Name: c.Name, How: gitmerge.HowMerge,
 		Say: func(msg string) { fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(msg)) }}
 	switch {
 	case c.Squash:
-		req.How = gitops.HowSquash
+		req.How = gitmerge.HowSquash
 	case c.Rebase:
-		req.How = gitops.HowRebase
+		req.How = gitmerge.HowRebase
 	}
 	var flags []config.Flag
 	if c.Validate != nil {
@@ -185,7 +185,7 @@ func printMerge(w io.Writer, name string, out mergequeue.Outcome) error {
 	how := "merge commit"
 	if out.FastForward {
 		how = "fast-forward"
-	} else if out.How != gitops.HowMerge {
+	} else if out.How != gitmerge.HowMerge {
 		how = out.How
 	}
 	fmt.Fprintf(w, "Merged ralph/%s into %s (%s): %s is now at %s.\n", name, base, how, base, display.ShortHash(out.Result))
@@ -199,7 +199,7 @@ func printMerge(w io.Writer, name string, out mergequeue.Outcome) error {
 // printTrees says which work trees with the base checked out followed, and how to bring
 // along one that was left behind.
 func printTrees(w io.Writer, base string, out mergequeue.Outcome) {
-	for _, t := range out.Trees {
+	for _, t := range out.Checkouts {
 		if t.Updated {
 			fmt.Fprintf(w, "Updated the files of %s.\n", display.Printable(t.Path))
 			continue

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
@@ -162,7 +163,7 @@ func find(ctx context.Context, dir string) (repo, error) {
 	if err != nil {
 		return repo{}, err
 	}
-	main, err := gitops.MainWorktree(common)
+	main, err := gitwt.MainWorktree(common)
 	if err != nil {
 		return repo{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -20,7 +21,7 @@ func killedAfterSwap(t *testing.T, state string) (r repo, before, result string)
 	t.Helper()
 	r, before, result = halfMerged(t)
 	os.WriteFile(filepath.Join(r.main, "m.txt"), []byte("m\nmine\n"), 0o644)
-	e := history.Merge{Name: "k", State: state, How: gitops.HowMerge, BaseBranch: "refs/heads/main", RequestedAt: time.Now(),
+	e := history.Merge{Name: "k", State: state, How: gitmerge.HowMerge, BaseBranch: "refs/heads/main", RequestedAt: time.Now(),
 		BaseBefore: before, Tip: git(t, r.dir, "rev-parse", "ralph/k"), Result: result}
 	if state == history.MergeMerging {
 		e.Phase = history.PhaseLanding
@@ -137,7 +138,7 @@ func TestLagOf(t *testing.T) {
 	if err != nil || !l.lagging() {
 		t.Fatalf("lagOf a tree behind = %+v, %v; want lagging", l, err)
 	}
-	if err := gitops.MoveCheckout(ctx, r.main, before, result); err != nil {
+	if err := gitmerge.MoveCheckout(ctx, r.main, before, result); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(r.main, "k.txt"), []byte("changed\n"), 0o644)
@@ -199,7 +200,7 @@ func TestUndoThatCannotMoveTheBaseLeavesTheTreesWithIt(t *testing.T) {
 	r, before, result := halfMerged(t)
 	e := history.Merge{Name: "k", BaseBranch: "refs/heads/main", BaseBefore: before, Result: result}
 	git(t, r.dir, "update-ref", "refs/heads/main", result, before)
-	if err := gitops.MoveCheckout(ctx, r.main, before, result); err != nil {
+	if err := gitmerge.MoveCheckout(ctx, r.main, before, result); err != nil {
 		t.Fatal(err)
 	}
 	onTop := git(t, r.dir, "commit-tree", "-p", result, "-m", "meanwhile", result+"^{tree}")
