@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/gitops/gitwt"
 )
 
@@ -127,5 +129,57 @@ func TestMergeCommit(t *testing.T) {
 	built, err := MergeCommit(ctx, dir, base, tip, HowMerge, "merged")
 	if err != nil || built.Commit != "" || !slices.Equal(built.Conflicts, []string{"a.txt"}) {
 		t.Fatalf("a conflicting MergeCommit = %+v, %v; want a.txt listed", built, err)
+	}
+}
+
+// CopyCommit on the same tree and parent is the same commit; MergeTrees carries a change
+// over to a tree that has another.
+func TestCopyCommitAndMergeTrees(t *testing.T) {
+	ctx := context.Background()
+	dir := committedRepo(t)
+	base := run(t, dir, "rev-parse", "HEAD")
+	write(t, dir, "a.txt", "one\nand more\n")
+	run(t, dir, "commit", "-q", "-am", "subject\n\nbody line\n")
+	head := run(t, dir, "rev-parse", "HEAD")
+	chain, ok, err := gitops.FirstParentChain(ctx, dir, base, head)
+	if err != nil || !ok || !slices.Equal(chain, []string{head}) {
+		t.Fatalf("FirstParentChain = %v, %v, %v", chain, ok, err)
+	}
+	if _, ok, _ := gitops.FirstParentChain(ctx, dir, head, base); ok {
+		t.Error("going back counts as a chain")
+	}
+	copied, err := gitops.CopyCommit(ctx, dir, head, run(t, dir, "rev-parse", head+"^{tree}"), base)
+	if err != nil || copied != head {
+		t.Errorf("CopyCommit = %s, %v; want %s", copied, err, head)
+	}
+
+	baseTree, headTree := run(t, dir, "rev-parse", base+"^{tree}"), run(t, dir, "rev-parse", head+"^{tree}")
+	write(t, dir, "dir/b.txt", "two, edited\n")
+	ours, err := gitsnap.Snapshot(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ours: b.txt edited on top of head; carry base→head (a.txt) over to it: nothing to do
+	merged, err := MergeTrees(ctx, dir, baseTree, ours, headTree)
+	if err != nil || merged.Tree != ours {
+		t.Errorf("MergeTrees = %+v, %v; want ours", merged, err)
+	}
+	// carry head→base (a.txt back) over to ours: a.txt back, b.txt kept
+	merged, err = MergeTrees(ctx, dir, headTree, ours, baseTree)
+	if err != nil || merged.Tree == "" {
+		t.Fatalf("MergeTrees = %+v, %v", merged, err)
+	}
+	if a := run(t, dir, "cat-file", "-p", merged.Tree+":a.txt"); a != "one" {
+		t.Errorf("a.txt = %q", a)
+	}
+	if b := run(t, dir, "cat-file", "-p", merged.Tree+":dir/b.txt"); b != "two, edited" {
+		t.Errorf("b.txt = %q", b)
+	}
+	// a change to the same line conflicts
+	write(t, dir, "a.txt", "uno\n")
+	mine, _ := gitsnap.Snapshot(ctx, dir)
+	merged, err = MergeTrees(ctx, dir, baseTree, mine, headTree)
+	if err != nil || !slices.Equal(merged.Conflicts, []string{"a.txt"}) {
+		t.Errorf("MergeTrees = %+v, %v; want a conflict in a.txt", merged, err)
 	}
 }
