@@ -86,7 +86,7 @@ func parseWorktrees(out string) []Worktree {
 
 // AddBranchWorktree creates a linked work tree at path (which must not exist) with branch
 // checked out. With a start commit it creates the branch there first, and fails if the
-// branch exists; without one the branch must exist. No hook runs (see noHooks), so a
+// branch exists; without one the branch must exist. No hook runs (see gitops's noHooks), so a
 // post-checkout hook of the repository cannot act on the new tree.
 func AddBranchWorktree(ctx context.Context, dir, path, branch, start string) error {
 	args := []string{"worktree", "add", "--quiet", path, branch}

@@ -14,6 +14,7 @@ func IsHash(s string) bool {
 	return strings.Trim(s, "0123456789abcdef") == ""
 }
 
+// SplitNul splits git's NUL-separated output (-z) into its names, empty ones left out.
 func SplitNul(out string) []string {
 	var paths []string
 	for _, p := range strings.Split(out, "\x00") {
