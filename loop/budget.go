@@ -27,7 +27,7 @@ type Budget struct {
 // set reports whether any budget is set.
 func (b Budget) set() bool { return b.MaxCost > 0 || b.MaxTokens > 0 || b.DailyMaxCost > 0 }
 
-// runMean is what a budget's next iteration is usually judged from.
+// runMean is what a budget's next iteration is usually reckoned from.
 const runMean = "the run's mean per iteration"
 
 // warnAt is the share of a budget at which the loop warns, once per run.
@@ -109,12 +109,12 @@ type budgetLine struct {
 	cause        string  // max_cost, max_tokens or daily_max_cost
 	spent, limit float64 // dollars, or tokens
 	next         float64 // what one more iteration is expected to take; 0: unknown
-	basis        string  // what next is judged from
+	basis        string  // what next is reckoned from
 	tokens       bool
 	day          string // daily_max_cost: the local day
 }
 
-// budgetLines are the budgets set, with what is spent against them and what one more
+// lines are the budgets set, with what is spent against them and what one more
 // iteration is expected to take: the run's mean per iteration so far. Before the run's
 // first iteration there is none, and it runs, except against daily_max_cost when the
 // day's loops spent already: then their mean per attempt stands in.
@@ -136,7 +136,7 @@ func (b *budgets) lines(st history.State) []budgetLine {
 			b.warnDaily(err)
 		} else {
 			next, basis := meanCost, runMean
-			// a new run: judged by the day's loops, by their runs that reported a cost (a
+			// a new run: reckoned from the day's loops, by their runs that reported a cost (a
 			// codex loop's runs, whose cost is not known, would lower the mean)
 			if costed := today.Attempts - today.Uncosted; st.SpentIterations == 0 && costed > 0 {
 				next, basis = today.CostUSD/float64(costed), "the mean per agent run of your loops today"

@@ -350,7 +350,7 @@ func (r *runner) ready(ctx context.Context, i int) bool {
 		return false
 	}
 	// the wait or the pause may have lasted hours, during which other loops spent the
-	// day's budget (or the day changed): judged again before the agent costs more
+	// day's budget (or the day changed): weighed again before the agent costs more
 	if status, stop := r.stopBefore(ctx, i); stop {
 		r.res.Status = status
 		return false

@@ -45,7 +45,7 @@ func nudge(rep idle.Repetition) string {
 }
 
 // similarityRecord is the record's form of the check's figures; nil when nothing was
-// compared (the first iteration, the check off, an iteration that was not judged).
+// compared (the first iteration, the check off, an iteration that ended uncounted or failed).
 func similarityRecord(rep idle.Repetition) *history.Similarity {
 	if !rep.Measured {
 		return nil
