@@ -136,7 +136,8 @@ func (r *runner) try(ctx context.Context, i, n int, it *iterationRecord, prompt 
 	a.res, a.read = res, readOutput(r.cfg.Agent, res, r.deps.Now())
 	r.takes.end(ctx, take, res, a.read)
 	if a.read.Account != "" {
-		r.waits.shared.account, r.state.AgentAccount = a.read.Account, a.read.Account
+		r.waits.shared.learned(a.read.Account)
+		r.state.AgentAccount = a.read.Account
 	}
 	a.promise = ScanPromise(withoutEcho(a.read.Said, prompt))
 	a.final = finalWords(a.read.Final, prompt)

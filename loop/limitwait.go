@@ -190,6 +190,9 @@ type sharedLimits struct {
 	warn    func(string)
 }
 
+// learned keys the shared limits with the account the agent said it ran on.
+func (s *sharedLimits) learned(account string) { s.account = account }
+
 // share records a limit whose reset the agent stated, so that the user's other loops
 // of the same agent and account wait until then instead of spending an attempt to find
 // out. A limit without a stated reset (a bare 429) is not shared: its backoff is a guess.

@@ -76,3 +76,31 @@ func TestALimitIsWaitedOutToItsStatedReset(t *testing.T) {
 		t.Errorf("wait_until left in the state after the wait: %v", st.WaitUntil)
 	}
 }
+
+// A limit's wait that an earlier loop saved is waited out by the next loop to its saved
+// end, within max_limit_wait, before the first iteration: the time left, not the whole wait.
+func TestASavedWaitIsWaitedOutToItsEnd(t *testing.T) {
+	dir := newRepo(t)
+	clock := &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	until := clock.Now().Add(50 * time.Minute)
+	if err := history.SaveState(dir, history.State{Run: "r", Mode: "build", Active: true, Iteration: 1,
+		WaitUntil: until, LimitMessage: "Rate limit exceeded"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config(dir, "touch ran", 2)
+	cfg.MaxLimitWait = time.Hour
+	rec := &recorder{}
+	res, err := Run(context.Background(), cfg, Deps{Reporter: rec, Now: clock.Now, After: clock.After})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, statErr := os.Stat(filepath.Join(dir, "ran")); res.Status != StatusMaxIters || res.Last != 2 || statErr != nil {
+		t.Fatalf("status %s after iteration %d, agent ran: %v; want the saved wait, then iteration 2", res.Status, res.Last, statErr == nil)
+	}
+	if w, ok := rec.events[1].(Waiting); !ok || !w.Resumed || !w.Until.Equal(until) || w.Message != "Rate limit exceeded" {
+		t.Errorf("second event = %#v, want the resumed wait until %v", rec.events[1], until)
+	}
+	if len(clock.slept) != 1 || clock.slept[0] != 50*time.Minute {
+		t.Errorf("the loop slept %v, want one sleep of 50m", clock.slept)
+	}
+}
