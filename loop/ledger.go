@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitnotes"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/ledger"
 )
@@ -39,7 +41,7 @@ func (n *notes) note(ctx context.Context, rec history.Record) string {
 	n.sweep(ctx)
 	e := LedgerEntry(rec)
 	e.Commits = made
-	if err := gitops.AppendNote(ctx, n.dir, NotesRef, after, ledger.Format(e)); err != nil {
+	if err := gitnotes.AppendNote(ctx, n.dir, NotesRef, after, ledger.Format(e)); err != nil {
 		n.warn(fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err))
 		return ""
 	}
@@ -54,7 +56,7 @@ func (n *notes) sweep(ctx context.Context) {
 		return
 	}
 	n.swept = true
-	if _, err := gitops.RemoveNotesScratch(ctx, n.dir); err != nil {
+	if _, err := gitnotes.RemoveNotesScratch(ctx, n.dir); err != nil {
 		n.warn(fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err))
 	}
 }
@@ -82,8 +84,8 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 // the remote got meanwhile from elsewhere are merged first (gitops.PushNotes). A failure
 // is a warning, not a failed iteration: the branch itself reached the remote, and the
 // notes go with the next push.
-func (n *notes) push(ctx context.Context, i int, target gitops.PushTarget) {
-	err := gitops.PushNotes(ctx, n.dir, target.Remote, NotesRef)
+func (n *notes) push(ctx context.Context, i int, target gitpush.PushTarget) {
+	err := gitnotes.PushNotes(ctx, n.dir, target.Remote, NotesRef)
 	if err == nil {
 		return
 	}
