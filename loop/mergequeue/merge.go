@@ -32,7 +32,7 @@ func (r repo) merge(ctx context.Context, req Request, loop history.WorktreeLoop,
 	}
 }
 
-// mergeOnce is one try: the journal (the loop's merge file) is saved before each step,
+// mergeOnce is one try: the merge record (the loop's merge file) is saved before each step,
 // so that a command killed at any moment leaves the next one enough to finish or undo it.
 func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeLoop, entry history.Merge) (Outcome, error) {
 	before, tip, err := r.tips(ctx, loop)
