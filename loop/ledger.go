@@ -49,7 +49,7 @@ func (n *notes) note(ctx context.Context, rec history.Record) string {
 }
 
 // sweep removes, before the run's first note, the scratch refs of note writers that
-// died halfway (gitops.RemoveNotesScratch): then, not at the loop's start, which stays
+// died halfway (gitnotes.RemoveNotesScratch): then, not at the loop's start, which stays
 // as quick as it was.
 func (n *notes) sweep(ctx context.Context) {
 	if n.swept {
@@ -81,7 +81,7 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 }
 
 // push sends the ledger after a push of the branch to target, without force; notes
-// the remote got meanwhile from elsewhere are merged first (gitops.PushNotes). A failure
+// the remote got meanwhile from elsewhere are merged first (gitnotes.PushNotes). A failure
 // is a warning, not a failed iteration: the branch itself reached the remote, and the
 // notes go with the next push.
 func (n *notes) push(ctx context.Context, i int, target gitpush.PushTarget) {

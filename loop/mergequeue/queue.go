@@ -17,7 +17,7 @@ import (
 // Request is one `git ralph merge NAME`.
 type Request struct {
 	Name            string // the worktree loop whose branch is merged
-	How             string // gitops.HowMerge, HowSquash or HowRebase
+	How             string // gitmerge.HowMerge, HowSquash or HowRebase
 	Validate        string // the command the merged result must pass; "" for none
 	ValidateTimeout time.Duration
 	// Say is told what the queue does while it works (waiting, validating); optional.

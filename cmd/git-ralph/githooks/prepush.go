@@ -57,7 +57,7 @@ func HeadUpdate(ctx context.Context, root string) ([]RefUpdate, error) {
 	return []RefUpdate{{LocalRef: "HEAD", LocalSHA: head, RemoteRef: "", RemoteSHA: zero}}, nil
 }
 
-// IsAutoPush reports whether the push is the loop's own (gitops.AutoPushEnv is set).
+// IsAutoPush reports whether the push is the loop's own (gitpush.AutoPushEnv is set).
 func IsAutoPush() bool {
 	name, value, _ := strings.Cut(gitpush.AutoPushEnv, "=")
 	return os.Getenv(name) == value
