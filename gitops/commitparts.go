@@ -28,15 +28,6 @@ func RootCommits(ctx context.Context, dir string) ([]string, error) {
 	return roots, nil
 }
 
-// RemoteURL is the URL of the named remote, or "" when it has none.
-func RemoteURL(ctx context.Context, dir, remote string) string {
-	out, err := Git(ctx, dir, "config", "--get", "remote."+remote+".url")
-	if err != nil {
-		return ""
-	}
-	return out
-}
-
 // CommitParts reads the first parent and the tree of commit: what a commit that wraps a
 // checkpoint's tree says of it.
 func CommitParts(ctx context.Context, dir, commit string) (parent, tree string, err error) {

@@ -141,3 +141,17 @@ func CountAhead(ctx context.Context, dir, base, tip string) (int, error) {
 	}
 	return n, nil
 }
+
+// CommitOf resolves rev (a hash, a ref, an annotated tag) to the commit it names. It
+// reports false when rev names no commit, e.g. a tag of a tree or a blob.
+func CommitOf(ctx context.Context, dir, rev string) (string, bool, error) {
+	out, err := Git(ctx, dir, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	var gitErr *Error
+	if errors.As(err, &gitErr) && gitErr.ExitCode == 1 {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("resolving %s: %w", rev, err)
+	}
+	return out, true, nil
+}

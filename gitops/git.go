@@ -257,3 +257,12 @@ func GitPath(ctx context.Context, dir, name string) (string, error) {
 	gitPaths.Store(key, path)
 	return path, nil
 }
+
+// AsNotRepo turns git's "not a git repository" failure into ErrNotRepo.
+func AsNotRepo(dir string, err error) error {
+	var gitErr *Error
+	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository") {
+		return fmt.Errorf("%s: %w", dir, ErrNotRepo)
+	}
+	return err
+}

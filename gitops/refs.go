@@ -11,14 +11,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Checkpoint is the state of a repository at one moment: the commit HEAD points to ("" on an
-// unborn branch) and a tree object holding the whole working tree, uncommitted and untracked
-// (but not ignored) files included. Equal trees mean equal working-tree contents.
-type Checkpoint struct {
-	Head string
-	Tree string
-}
-
 // IsPruned reports whether err is git failing on an object that is not (or no longer) in the
 // repository, on a ref lock held by a concurrent gc's pack-refs, or on writing an object
 // into a directory of .git/objects that a concurrent prune removed as empty: what a
@@ -71,15 +63,6 @@ func headGoGit(dir string) (string, bool) {
 		return "", false // unborn branches land here too; git tells them from broken refs
 	}
 	return ref.Hash().String(), true
-}
-
-// AsNotRepo turns git's "not a git repository" failure into ErrNotRepo.
-func AsNotRepo(dir string, err error) error {
-	var gitErr *Error
-	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository") {
-		return fmt.Errorf("%s: %w", dir, ErrNotRepo)
-	}
-	return err
 }
 
 // KeepAlive points ref (a full name such as refs/ralph/iterations/12/start) at hash, so that gc

@@ -135,3 +135,30 @@ func isGitDirectory(d string) bool {
 	_, commondir := os.Stat(filepath.Join(d, "commondir"))
 	return objects == nil || commondir == nil
 }
+
+// QuickRoot finds the top of the work tree containing dir by looking for a .git entry
+// (a directory, or the file of a linked worktree or submodule) in dir and its parents,
+// without starting git: the pre-push hook has to be fast when it has nothing to do.
+// It reports false when git might answer differently (GIT_DIR or GIT_WORK_TREE in the
+// environment) or when no .git is found; callers then ask git with Root.
+func QuickRoot(dir string) (string, bool) {
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} {
+		if os.Getenv(name) != "" {
+			return "", false
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
