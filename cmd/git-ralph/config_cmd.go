@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
 // ConfigCmd is `git ralph config`.
@@ -24,11 +26,11 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	warnSettings(s.Stderr, set.resolved)
-	if lifted := set.resolved.LiftedLimit; lifted != nil {
+	launch.WarnSettings(s.Stderr, set.Resolved)
+	if lifted := set.Resolved.LiftedLimit; lifted != nil {
 		fmt.Fprintf(s.Stderr, "warning: %s: a loop here refuses to start\nhint: %s\n", lifted, lifted.Hint())
 	}
-	entries := set.entries()
+	entries := set.Entries()
 	if c.JSON {
 		type entry struct {
 			Key    string `json:"key"`
@@ -43,8 +45,8 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	printEntries(s.Stdout, entries)
-	if cmds := set.resolved.RepoCommands(); len(cmds) > 0 {
+	launch.PrintEntries(s.Stdout, entries)
+	if cmds := set.Resolved.RepoCommands(); len(cmds) > 0 {
 		trusted, err := trustStore().Trusted(root, cmds)
 		state := "trusted"
 		switch {

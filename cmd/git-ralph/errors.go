@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
 // exitError ends the program with a specific exit code; err, when set, is printed first.
@@ -59,6 +60,26 @@ func report(w io.Writer, err error) int {
 		}
 	}
 	return code
+}
+
+// The exit codes of the commands beyond the loop's statuses (loop.Status.ExitCode) and a
+// workflow's (workflow.ExitDone, …): those of starting a loop are launch's; help.ExitCodes
+// has a row for each.
+const (
+	exitBusy        = launch.ExitBusy        // another loop holds the work tree's lock
+	exitInterrupted = launch.ExitInterrupted // stopped by SIGINT or SIGTERM
+)
+
+// exitFrom turns an exit code that launch chose into the command's exitError.
+func exitFrom(err error) error {
+	var exit *launch.ExitError
+	if !errors.As(err, &exit) {
+		return err
+	}
+	if exit == err || exit.Err == nil { // as launch returned it, or a quiet exit
+		return &exitError{code: exit.Code, err: exit.Err}
+	}
+	return &exitError{code: exit.Code, err: err}
 }
 
 // exitReaderGone is the exit status of a command whose reader went away (`git ralph

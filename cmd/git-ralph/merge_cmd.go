@@ -13,6 +13,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
@@ -82,7 +83,7 @@ func (c *MergeCmd) merge(ctx context.Context, s Streams, here string, notes *not
 		return mergequeue.Outcome{}, err
 	}
 	if notes == nil {
-		notes = newNotifier(s, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
+		notes = launch.NewNotifier(s.Stderr, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
 		defer notes.Close(hurry)
 	}
 	out, err := target.Merge(ctx, req)
@@ -130,11 +131,11 @@ func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *con
 	if c.Notify != "" {
 		flags = append(flags, config.Flag{Key: "notify", Name: "--notify", Raw: c.Notify})
 	}
-	resolved, err := loadConfig(mainTree, flags)
+	resolved, err := launch.LoadConfig(mainTree, flags)
 	if err != nil {
 		return req, nil, err
 	}
-	warnSettings(s.Stderr, resolved)
+	launch.WarnSettings(s.Stderr, resolved)
 	req.Validate, req.ValidateTimeout = resolved.Validate.V, resolved.ValidateTimeout.V
 	if held != nil {
 		req.ValidateTimeout = held.ValidateTimeout.V

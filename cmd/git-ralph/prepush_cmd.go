@@ -10,6 +10,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history/redact"
@@ -52,7 +53,7 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 	if err := githooks.RefuseMidIteration(ctx, root, lockPath, updates); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(root, nil)
+	cfg, err := launch.LoadConfig(root, nil)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/loop/workflow"
@@ -38,7 +39,7 @@ func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
 	if c.Revoke {
 		return revokeAll(s, store, root)
 	}
-	resolved, err := loadConfig(root, nil)
+	resolved, err := launch.LoadConfig(root, nil)
 	if err != nil {
 		return err
 	}
