@@ -13,6 +13,11 @@ var allowed = []struct{ pkg, mayImport string }{
 	// each other (Go refuses a cycle), never the command package
 	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
 	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
+	// starting loops: the settings resolved into a loop.Config with its reporters, hooks and
+	// notifications, in this tree, a worktree or a replay, and the child loops of best-of
+	// and workflows; it uses the capabilities below it, never the views or the other
+	// commands' packages (the command package hands it trust and merges as functions)
+	{"cmd/git-ralph/launch", "cmd/git-ralph/agentcheck cmd/git-ralph/config cmd/git-ralph/display cmd/git-ralph/eventhooks cmd/git-ralph/hints cmd/git-ralph/notify cmd/git-ralph/reporting cmd/git-ralph/schedule cmd/git-ralph/trust loop loop/... history history/... prompts prompts/... gitops"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they

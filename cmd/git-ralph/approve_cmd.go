@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
@@ -74,7 +73,7 @@ func changeGate(ctx context.Context, s Streams, name, stage string, change func(
 	if err != nil {
 		return err
 	}
-	lock, err := launch.WorkflowLock(ctx, root, wf.Name)
+	lock, err := workflowLock(ctx, root, wf.Name)
 	if err != nil {
 		return err
 	}

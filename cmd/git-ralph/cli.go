@@ -13,6 +13,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -182,6 +183,29 @@ func lockPath(ctx context.Context, root string) (string, error) { return launch.
 // acquireLock takes the repository's lock; another holder's is an exit of exitBusy.
 func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
 	lock, err := launch.AcquireLock(ctx, root)
+	return lock, exitFrom(err)
+}
+
+// The helpers of launch that the other commands share, under the names they know.
+
+func loadConfig(root string, flags []config.Flag) (*config.Config, error) {
+	return launch.LoadConfig(root, flags)
+}
+
+func warnSettings(w io.Writer, c *config.Config) { launch.WarnSettings(w, c) }
+
+func printEntries(w io.Writer, list []config.Entry) { launch.PrintEntries(w, list) }
+
+func shortTask(task string) string { return launch.ShortTask(task) }
+
+func newNotifier(s Streams, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
+	return launch.NewNotifier(s.Stderr, list, where, log)
+}
+
+// workflowLock keeps two runs of one workflow apart; another holder's is an exit of
+// exitBusy.
+func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
+	lock, err := launch.WorkflowLock(ctx, root, name)
 	return lock, exitFrom(err)
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
 // ConfigCmd is `git ralph config`.
@@ -26,7 +24,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	launch.WarnSettings(s.Stderr, set.Resolved)
+	warnSettings(s.Stderr, set.Resolved)
 	if lifted := set.Resolved.LiftedLimit; lifted != nil {
 		fmt.Fprintf(s.Stderr, "warning: %s: a loop here refuses to start\nhint: %s\n", lifted, lifted.Hint())
 	}
@@ -45,7 +43,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	launch.PrintEntries(s.Stdout, entries)
+	printEntries(s.Stdout, entries)
 	if cmds := set.Resolved.RepoCommands(); len(cmds) > 0 {
 		trusted, err := trustStore().Trusted(root, cmds)
 		state := "trusted"

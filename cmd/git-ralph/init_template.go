@@ -8,7 +8,6 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/prompts"
 	"github.com/git-ralph/git-ralph/prompts/templates"
@@ -19,9 +18,9 @@ import (
 // usual commented file with the template's settings, and .ralph/.gitignore; nothing is
 // overwritten without --force.
 func (c *InitCmd) fromTemplate(s Streams, root string) error {
-	t, err := templates.Find(launch.TemplateDirs(root), c.Template)
+	t, err := templates.Find(templateDirs(root), c.Template)
 	if err != nil {
-		return hints.Wrap(fmt.Errorf("init --template: %w", err), "%s", launch.TemplateHint(err))
+		return hints.Wrap(fmt.Errorf("init --template: %w", err), "%s", templateHint(err))
 	}
 	files := []scaffoldFile{
 		{prompts.FileName("build"), t.Prompt},

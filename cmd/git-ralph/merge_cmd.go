@@ -13,7 +13,6 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
@@ -83,7 +82,7 @@ func (c *MergeCmd) merge(ctx context.Context, s Streams, here string, notes *not
 		return mergequeue.Outcome{}, err
 	}
 	if notes == nil {
-		notes = launch.NewNotifier(s.Stderr, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
+		notes = newNotifier(s, resolved.Notify.V, notify.Where{Repository: filepath.Base(target.MainTree()), Loop: c.Name}, nil)
 		defer notes.Close(hurry)
 	}
 	out, err := target.Merge(ctx, req)
@@ -131,11 +130,11 @@ func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *con
 	if c.Notify != "" {
 		flags = append(flags, config.Flag{Key: "notify", Name: "--notify", Raw: c.Notify})
 	}
-	resolved, err := launch.LoadConfig(mainTree, flags)
+	resolved, err := loadConfig(mainTree, flags)
 	if err != nil {
 		return req, nil, err
 	}
-	launch.WarnSettings(s.Stderr, resolved)
+	warnSettings(s.Stderr, resolved)
 	req.Validate, req.ValidateTimeout = resolved.Validate.V, resolved.ValidateTimeout.V
 	if held != nil {
 		req.ValidateTimeout = held.ValidateTimeout.V

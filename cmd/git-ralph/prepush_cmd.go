@@ -10,7 +10,6 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history/redact"
@@ -53,7 +52,7 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 	if err := githooks.RefuseMidIteration(ctx, root, lockPath, updates); err != nil {
 		return err
 	}
-	cfg, err := launch.LoadConfig(root, nil)
+	cfg, err := loadConfig(root, nil)
 	if err != nil {
 		return err
 	}

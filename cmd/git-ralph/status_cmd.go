@@ -12,7 +12,6 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
@@ -95,7 +94,7 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	}
 	field("mode", "%s", orDash(st.Mode))
 	if st.Task != "" {
-		field("task", "%s", launch.ShortTask(st.Task))
+		field("task", "%s", shortTask(st.Task))
 	}
 	if st.Template != "" {
 		field("template", "%s", st.Template)

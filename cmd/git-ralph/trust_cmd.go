@@ -16,7 +16,6 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/loop/workflow"
@@ -39,7 +38,7 @@ func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
 	if c.Revoke {
 		return revokeAll(s, store, root)
 	}
-	resolved, err := launch.LoadConfig(root, nil)
+	resolved, err := loadConfig(root, nil)
 	if err != nil {
 		return err
 	}
