@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -139,17 +140,10 @@ func (c *LoopCmd) flags() []config.Flag {
 	return fs
 }
 
-// text is a flag's value given as a number or a duration, "" when not given.
-func text[T interface{ *int | *time.Duration }](v T) string {
-	switch v := any(v).(type) {
-	case *int:
-		if v != nil {
-			return strconv.Itoa(*v)
-		}
-	case *time.Duration:
-		if v != nil {
-			return v.String()
-		}
+// text is a number's or a duration's flag value, "" when it was not given.
+func text[T int | time.Duration](v *T) string {
+	if v == nil {
+		return ""
 	}
-	return ""
+	return fmt.Sprint(*v)
 }
