@@ -216,7 +216,7 @@ func TestExitCodesAreTheCodes(t *testing.T) {
 		"exitBusy": exitBusy, "exitMergeConflict": exitMergeConflict, "exitMergeInvalid": exitMergeInvalid,
 		"exitInterrupted": exitInterrupted, "exitReaderGone": exitReaderGone, "exitDoctorFailed": exitDoctorFailed,
 		"ExitDone": workflow.ExitDone, "ExitFailed": workflow.ExitFailed, "ExitAwaiting": workflow.ExitAwaiting,
-		"ExitInterrupted": workflow.ExitInterrupted, "ExitBusy": launch.ExitBusy,
+		"ExitInterrupted": workflow.ExitInterrupted, "ExitBusy": launch.ExitBusy, "ExitOK": launch.ExitOK,
 	}
 	if launch.ExitFailed != workflow.ExitFailed || launch.ExitInterrupted != workflow.ExitInterrupted {
 		t.Errorf("launch's and the workflows' codes of one name differ")

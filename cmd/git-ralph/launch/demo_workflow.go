@@ -12,6 +12,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
+	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
 // demoRequest is what the demo asks the hierarchy workflow to build.
@@ -35,11 +36,11 @@ func (c *Demo) runWorkflow(ctx context.Context, dir, agentCmd string) error {
 		args  []string
 		want  int
 	}{
-		{"The workflow, as 'git ralph init --workflow hierarchy' wrote it: plan → spec → phase → code", []string{"workflow", "status", "hierarchy"}, 0},
-		{"Run it: the plan stage writes plans/001-greet.plan.md and waits for your approval (exit 7)", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, 7},
-		{"You read the plan and approve it (or: git ralph reject plan --feedback \"…\")", []string{"approve", "plan"}, 0},
-		{"Run it again: spec, phase, then code in a worktree of its own, merged through the merge queue", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, 0},
-		{"Where it stands", []string{"workflow", "status", "hierarchy"}, 0},
+		{"The workflow, as 'git ralph init --workflow hierarchy' wrote it: plan → spec → phase → code", []string{"workflow", "status", "hierarchy"}, ExitOK},
+		{"Run it: the plan stage writes plans/001-greet.plan.md and waits for your approval (exit 7)", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, workflow.ExitAwaiting},
+		{"You read the plan and approve it (or: git ralph reject plan --feedback \"…\")", []string{"approve", "plan"}, ExitOK},
+		{"Run it again: spec, phase, then code in a worktree of its own, merged through the merge queue", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, workflow.ExitDone},
+		{"Where it stands", []string{"workflow", "status", "hierarchy"}, ExitOK},
 	}
 	for _, step := range steps {
 		fmt.Fprintf(c.Stdout, "%s\n$ git ralph %s\n", step.title, shellWords(step.args))
@@ -83,7 +84,7 @@ func (c *Demo) runStep(ctx context.Context, dir string, args []string) (int, err
 	case err != nil:
 		return 0, err
 	}
-	return 0, nil
+	return ExitOK, nil
 }
 
 func shellWords(args []string) string {

@@ -5,6 +5,7 @@ import "fmt"
 // The exit codes of starting a loop beyond its own statuses (loop.Status.ExitCode): the
 // command package names them in its table (errors.go), and help.ExitCodes has their rows.
 const (
+	ExitOK          = 0   // the command did what it was asked (a loop: SUCCESS)
 	ExitFailed      = 1   // an error before or outside any iteration
 	ExitBusy        = 75  // another loop holds the work tree's lock (EX_TEMPFAIL)
 	ExitInterrupted = 130 // SIGINT, SIGTERM, SIGHUP or git ralph cancel --now

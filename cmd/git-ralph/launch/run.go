@@ -92,7 +92,7 @@ func (l *Loop) drive(ctx context.Context, here, root string, where Place, set *S
 		}
 		return &ExitError{Code: ExitFailed, Err: Explain(err)}
 	}
-	if l.Merge != nil && res.Status.ExitCode() == 0 {
+	if l.Merge != nil && res.Status.ExitCode() == ExitOK {
 		return l.Merge(ctx, here, set.Resolved, out.notes)
 	}
 	return Exit(res.Status.ExitCode())
