@@ -62,26 +62,6 @@ func report(w io.Writer, err error) int {
 	return code
 }
 
-// The exit codes of the commands beyond the loop's statuses (loop.Status.ExitCode) and a
-// workflow's (workflow.ExitDone, …): those of starting a loop are launch's; help.ExitCodes
-// has a row for each.
-const (
-	exitBusy        = launch.ExitBusy        // another loop holds the work tree's lock
-	exitInterrupted = launch.ExitInterrupted // stopped by SIGINT or SIGTERM
-)
-
-// exitFrom turns an exit code that launch chose into the command's exitError.
-func exitFrom(err error) error {
-	var exit *launch.ExitError
-	if !errors.As(err, &exit) {
-		return err
-	}
-	if exit == err || exit.Err == nil { // as launch returned it, or a quiet exit
-		return &exitError{code: exit.Code, err: exit.Err}
-	}
-	return &exitError{code: exit.Code, err: err}
-}
-
 // exitReaderGone is the exit status of a command whose reader went away (`git ralph
 // templates | head -1`): the status a shell reports for git, which dies of SIGPIPE there.
 // git-ralph catches SIGPIPE (see watchSignals: a loop must outlive a closed stream to stop
@@ -98,4 +78,20 @@ func readerGone(err error) bool {
 		return false
 	}
 	return pe.Path == os.Stdout.Name() || pe.Path == os.Stderr.Name()
+}
+
+// exitBusy is the exit code when another loop holds the work tree's lock: launch's, which
+// takes the lock.
+const exitBusy = launch.ExitBusy
+
+// exitFrom turns an exit code that launch chose into the command's exitError.
+func exitFrom(err error) error {
+	var exit *launch.ExitError
+	if !errors.As(err, &exit) {
+		return err
+	}
+	if exit == err || exit.Err == nil { // as launch returned it, or a quiet exit
+		return &exitError{code: exit.Code, err: exit.Err}
+	}
+	return &exitError{code: exit.Code, err: err}
 }
