@@ -27,23 +27,6 @@ type BestOfFlags struct {
 // which the candidate gets with its own name.
 var bestOfOnly = map[string]bool{"best-of": true, "jobs": true, "score": true, "worktree": true, "merge": true}
 
-// checkBestOf refuses best-of flags that cannot apply.
-func (c *LoopCmd) checkBestOf() error {
-	switch {
-	case c.BestOf == nil && (c.Jobs != 0 || c.Score != ""):
-		return hints.Wrap(errors.New("--jobs and --score need --best-of N"), "e.g. git ralph loop --best-of 3 --score 'CMD'")
-	case c.BestOf == nil:
-		return nil
-	case c.Jobs < 0:
-		return hints.Wrap(fmt.Errorf("--jobs %d: must be at least 1", c.Jobs), "leave it out to run as many candidates at a time as the machine has cores")
-	case c.JSON:
-		return hints.Wrap(errors.New("--best-of has no JSON form"), "run 'git ralph loop --worktree NAME-k --json' for one candidate, or 'git ralph runs --json'")
-	case c.DryRun:
-		return hints.Wrap(errors.New("--best-of has no dry run"), "'git ralph loop --dry-run' shows the prompt every candidate gets")
-	}
-	return nil
-}
-
 // runBestOf runs the candidates as child git-ralph processes, each `loop --worktree
 // NAME-k` with this command's other flags (launch.BestOf), then ranks them. Candidates
 // that ended already (a best-of run again after an interruption) are not run again.
@@ -52,18 +35,25 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if err != nil {
 		return err
 	}
-	b := &launch.BestOf{Streams: launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr}, Signals: in.launch(), Trust: approvals{s},
-		Name: c.Worktree, N: *c.BestOf, Jobs: c.Jobs, Options: *c.options()}
-	names, err := b.Candidates()
+	name := c.Worktree
+	if name == "" {
+		name = fleet.DefaultBestOfName
+	}
+	names, err := fleet.CandidateNames(name, *c.BestOf)
 	if err != nil {
 		return err
 	}
-	if b.Child, err = candidateLoop(c); err != nil {
+	child, err := candidateLoop(c)
+	if err != nil {
 		return err
 	}
-	if err := b.Run(ctx, here, names); err != nil {
+	b := &launch.BestOf{Streams: launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr}, Signals: in.launch(), Trust: approvals{s},
+		N: *c.BestOf, Jobs: c.Jobs, Child: child, Options: *c.options()}
+	todo, err := b.Start(ctx, here, names)
+	if err != nil {
 		return err
 	}
+	b.RunCandidates(ctx, here, todo)
 	if ctx.Err() != nil {
 		return exitFrom(launch.StoppedBestOf(ctx, s.Stderr, here, names))
 	}

@@ -66,7 +66,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err := o.Check(c.Merge, c.BestOf != nil); err != nil {
 		return err
 	}
-	if err := c.checkBestOf(); err != nil {
+	if err := o.CheckBestOf(c.BestOf, c.Jobs, c.Score); err != nil {
 		return err
 	}
 	if c.BestOf != nil {

@@ -14,48 +14,57 @@ import (
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
+// CheckBestOf refuses the flags of `loop --best-of N` (n, jobs, score) that cannot apply,
+// alone or with o.
+func (o *Options) CheckBestOf(n *int, jobs int, score string) error {
+	switch {
+	case n == nil && (jobs != 0 || score != ""):
+		return hints.Wrap(errors.New("--jobs and --score need --best-of N"), "e.g. git ralph loop --best-of 3 --score 'CMD'")
+	case n == nil:
+		return nil
+	case jobs < 0:
+		return hints.Wrap(fmt.Errorf("--jobs %d: must be at least 1", jobs), "leave it out to run as many candidates at a time as the machine has cores")
+	case o.JSON:
+		return hints.Wrap(errors.New("--best-of has no JSON form"), "run 'git ralph loop --worktree NAME-k --json' for one candidate, or 'git ralph runs --json'")
+	case o.DryRun:
+		return hints.Wrap(errors.New("--best-of has no dry run"), "'git ralph loop --dry-run' shows the prompt every candidate gets")
+	}
+	return nil
+}
+
 // BestOf is the start of `loop --best-of N`: the candidates NAME-1 … NAME-N, each a child
 // loop with the same flags, task and prompt in a worktree of its own.
 type BestOf struct {
 	Streams
 	Signals Signals
 	Trust   Trust
-	Name    string    // the candidates' NAME (--worktree), "" for fleet.DefaultBestOfName
 	N       int       // --best-of
 	Jobs    int       // --jobs, 0 for the machine's cores
 	Child   ChildLoop // every candidate's command line, but its --worktree
 	Options Options   // the loop's options, for the preflight
 }
 
-// Candidates are the names of the candidates.
-func (b *BestOf) Candidates() ([]string, error) {
-	name := b.Name
-	if name == "" {
-		name = fleet.DefaultBestOfName
-	}
-	return fleet.CandidateNames(name, b.N)
-}
-
-// Run runs those of the candidates names that have not ended yet (a best-of run again
-// after an interruption), after checking their settings once, and returns when all have
-// ended, or, after a Ctrl+C, when the running ones have stopped.
-func (b *BestOf) Run(ctx context.Context, here string, names []string) error {
+// Start returns those of the candidates names that have not ended yet (a best-of run
+// again after an interruption), having checked their settings once and said the plan.
+func (b *BestOf) Start(ctx context.Context, here string, names []string) ([]string, error) {
 	todo, err := fleet.Unfinished(ctx, here, names)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(todo) > 0 { // all ended: only the ranking again, which needs no agent
 		if err := b.preflight(here); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	sayPlan(b.Stderr, names, todo, b.jobs())
-	return b.runCandidates(ctx, here, todo)
+	return todo, nil
 }
 
-// runCandidates runs each candidate of todo as a child loop in its worktree, at most
-// jobs at a time, their lines marked with their names.
-func (b *BestOf) runCandidates(ctx context.Context, here string, todo []string) error {
+// RunCandidates runs each candidate of todo as a child loop in its worktree, at most
+// jobs at a time, their lines marked with their names; it returns when all have ended,
+// or, after a Ctrl+C, when the running ones have stopped. A candidate that could not
+// start is a warning; one that failed said why in its own lines.
+func (b *BestOf) RunCandidates(ctx context.Context, here string, todo []string) {
 	outs, errs := fleet.NewPrefixed(b.Stdout), fleet.NewPrefixed(b.Stderr)
 	results := fleet.RunEach(ctx, todo, b.jobs(), func(ctx context.Context, cand string) error {
 		child := b.Child
@@ -76,7 +85,6 @@ func (b *BestOf) runCandidates(ctx context.Context, here string, todo []string) 
 			fmt.Fprintf(b.Stderr, "warning: the candidate %s did not run: %s\n", cand, display.PrintableText(err.Error()))
 		}
 	}
-	return nil
 }
 
 // preflight checks, once for all candidates, the settings, the agent and the trust of
