@@ -13,11 +13,6 @@ var allowed = []struct{ pkg, mayImport string }{
 	// each other (Go refuses a cycle), never the command package
 	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
 	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
-	// starting loops: the settings resolved into a loop.Config with its reporters, hooks and
-	// notifications, in this tree, a worktree or a replay, and the child loops of best-of
-	// and workflows; it uses the capabilities below it, never the views or the other
-	// commands' packages (the command package hands it trust and merges as functions)
-	{"cmd/git-ralph/launch", "cmd/git-ralph/agentcheck cmd/git-ralph/config cmd/git-ralph/display cmd/git-ralph/eventhooks cmd/git-ralph/hints cmd/git-ralph/notify cmd/git-ralph/reporting cmd/git-ralph/schedule cmd/git-ralph/trust loop loop/... history history/... prompts prompts/... gitops"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they
@@ -30,6 +25,11 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,
 	// where the live log is) and streams the live log as watch shows it
 	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli internal/testio"},
+	// starting loops: the settings resolved into a loop.Config with its reporters, hooks and
+	// notifications, in this tree, a worktree or a replay, and the child loops of best-of
+	// and workflows; it uses the capabilities below it, never the views or the other
+	// commands' packages (the command package hands it trust and merges as functions)
+	{"cmd/git-ralph/launch", "cmd/git-ralph/agentcheck cmd/git-ralph/config cmd/git-ralph/display cmd/git-ralph/eventhooks cmd/git-ralph/hints cmd/git-ralph/notify cmd/git-ralph/reporting cmd/git-ralph/schedule cmd/git-ralph/trust loop loop/... history history/... prompts prompts/... gitops gitops/..."},
 
 	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
 	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees

@@ -177,6 +177,10 @@ func commandName(ctx *kong.Context) string {
 	return strings.Join(names, " ")
 }
 
+// runWatchdog runs the watchdog when args ask for it (launch.RunWatchdog), and reports
+// whether they did.
+func runWatchdog(args []string) bool { return launch.RunWatchdog(args) }
+
 // repoRoot finds the work tree the command runs in.
 func repoRoot(ctx context.Context) (string, error) { return launch.RepoRoot(ctx) }
 

@@ -2,17 +2,13 @@
 // it as `git ralph`.
 package main
 
-import (
-	"os"
-
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
-)
+import "os"
 
 func main() { os.Exit(Main()) }
 
 // Main runs git-ralph with the process's arguments and streams and returns its exit code.
 func Main() int {
-	if launch.RunWatchdog(os.Args[1:]) {
+	if runWatchdog(os.Args[1:]) {
 		return 0
 	}
 	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
