@@ -72,6 +72,9 @@ type Streams struct {
 	Interrupted <-chan struct{}
 }
 
+// launch is where the lines of a loop that launch starts go: these streams.
+func (s Streams) launch() launch.Streams { return launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr} }
+
 const description = `Drive an AI coding agent CLI through fresh-context iterations (the Ralph loop).
 
 Each iteration starts the agent as a new process with a prompt built from PROMPT_<mode>.md,

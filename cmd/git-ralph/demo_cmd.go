@@ -18,7 +18,7 @@ type DemoCmd struct {
 // iterations until the agent signals SUCCESS (or the hierarchy workflow), and shows what
 // happened.
 func (c *DemoCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
-	d := &launch.Demo{Streams: launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr}, Signals: in.launch(),
+	d := &launch.Demo{Streams: s.launch(), Signals: in.launch(),
 		Keep: c.Keep, Workflow: c.Workflow, FirstLoop: firstLoop,
 		Scaffold: func(dir string) error {
 			_, err := writeScaffold(dir, false)

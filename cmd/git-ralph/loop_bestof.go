@@ -47,7 +47,7 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if err != nil {
 		return err
 	}
-	b := &launch.BestOf{Streams: launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr}, Signals: in.launch(), Trust: approvals{s},
+	b := &launch.BestOf{Streams: s.launch(), Signals: in.launch(), Trust: approvals{s},
 		N: *c.BestOf, Jobs: c.Jobs, Child: child, Options: *c.options()}
 	todo, err := b.Start(ctx, here, names)
 	if err != nil {

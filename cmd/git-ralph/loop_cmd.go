@@ -72,7 +72,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.BestOf != nil {
 		return c.runBestOf(ctx, s, in)
 	}
-	l := &launch.Loop{Options: *o, Streams: launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr},
+	l := &launch.Loop{Options: *o, Streams: s.launch(),
 		Signals: in.launch(), Trust: approvals{s}, Interrupted: stoppedByInterrupt}
 	if c.Merge {
 		l.Merge = func(ctx context.Context, here string, resolved *config.Config, notes *notify.Notifier) error {

@@ -43,7 +43,7 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	if err := c.preflight(s, root, wf); err != nil {
 		return err
 	}
-	w := &launch.Workflow{Streams: launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr}, Signals: in.launch(),
+	w := &launch.Workflow{Streams: s.launch(), Signals: in.launch(),
 		Root: root, Workflow: wf, Agent: c.Agent, AgentCmd: c.AgentCmd, Notify: c.Notify,
 		Merge: func(ctx context.Context, st *workflow.Stage, name string) error {
 			merge := &MergeCmd{Name: name, Notify: c.Notify}
