@@ -10,8 +10,12 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -67,6 +71,9 @@ type Streams struct {
 	// terminal stops waiting for its answer then (nil: never).
 	Interrupted <-chan struct{}
 }
+
+// launch is where the lines of a loop that launch starts go: these streams.
+func (s Streams) launch() launch.Streams { return launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr} }
 
 const description = `Drive an AI coding agent CLI through fresh-context iterations (the Ralph loop).
 
@@ -124,7 +131,7 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		var parseErr *kong.ParseError
 		if errors.As(err, &parseErr) {
-			return report(s.Stderr, hints.Wrap(explainVerboseValue(args, explainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
+			return report(s.Stderr, hints.Wrap(launch.ExplainVerboseValue(args, explainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
 		}
 		return report(s.Stderr, err)
 	}
@@ -171,6 +178,70 @@ func commandName(ctx *kong.Context) string {
 		names = append([]string{n.Name}, names...)
 	}
 	return strings.Join(names, " ")
+}
+
+// runWatchdog runs the watchdog when args ask for it (launch.RunWatchdog), and reports
+// whether they did.
+func runWatchdog(args []string) bool { return launch.RunWatchdog(args) }
+
+// repoRoot finds the work tree the command runs in.
+func repoRoot(ctx context.Context) (string, error) { return launch.RepoRoot(ctx) }
+
+// lockPath is where the repository's single-instance lock lives (launch.LockPath).
+func lockPath(ctx context.Context, root string) (string, error) { return launch.LockPath(ctx, root) }
+
+// acquireLock takes the repository's lock; another holder's is an exit of exitBusy.
+func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
+	lock, err := launch.AcquireLock(ctx, root)
+	return lock, exitFrom(err)
+}
+
+// The helpers of launch that the other commands share, under the names they know.
+
+func loadConfig(root string, flags []config.Flag) (*config.Config, error) {
+	return launch.LoadConfig(root, flags)
+}
+
+func warnSettings(w io.Writer, c *config.Config) { launch.WarnSettings(w, c) }
+
+func printEntries(w io.Writer, list []config.Entry) { launch.PrintEntries(w, list) }
+
+func shortTask(task string) string { return launch.ShortTask(task) }
+
+func newNotifier(s Streams, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
+	return launch.NewNotifier(s.Stderr, list, where, log)
+}
+
+// workflowLock keeps two runs of one workflow apart; another holder's is an exit of
+// exitBusy.
+func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
+	lock, err := launch.WorkflowLock(ctx, root, name)
+	return lock, exitFrom(err)
+}
+
+// LoopFlag is --loop, which the commands that act on one loop share.
+type LoopFlag struct {
+	Loop string `name:"loop" help:"Act on the loop NAME ('git ralph runs' lists them; main is the main work tree's) instead of this work tree's." placeholder:"NAME"`
+}
+
+// root is the work tree of the loop the command acts on: the one named by --loop, else
+// the one the command runs in.
+func (f LoopFlag) root(ctx context.Context) (string, error) { return launch.LoopRoot(ctx, f.Loop) }
+
+// approvals are the user's approvals as launch asks for them: on this terminal, in the
+// user's trust store.
+type approvals struct{ s Streams }
+
+func (a approvals) Require(root string, resolved *config.Config, alsoAt ...string) error {
+	return requireTrust(a.s, root, resolved, alsoAt...)
+}
+
+func (a approvals) Trusted(cmds map[string]string, root string, alsoAt ...string) (bool, error) {
+	ok, err := trustedIn(trustStore(), cmds, root, alsoAt...)
+	if err != nil {
+		return false, trustError(err)
+	}
+	return ok, nil
 }
 
 // workDir is where the command was started; git runs subcommands in the user's directory.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
@@ -43,7 +44,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	// with --worktree NAME, the loop's worktree if it exists, as a dry run finds it:
 	// doctor creates nothing
 	lc.DryRun = true
-	root, where, err := lc.worktreeLoop(ctx, Streams{Stdin: s.Stdin, Stdout: io.Discard, Stderr: io.Discard}, here)
+	root, where, err := launch.WorktreeLoop(ctx, io.Discard, here, lc.options())
 	if err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	set.trustedAt = where.trustedAt
+	set.TrustedAt = where.TrustedAt
 	in, err := doctorInput(ctx, set, true)
 	if err != nil {
 		return err
@@ -73,18 +74,18 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 
 // doctorInput is what the checks look at, from the loop's resolved settings. withCron:
 // look at the repository's cron entries too.
-func doctorInput(ctx context.Context, set *settings, withCron bool) (doctor.Input, error) {
-	root := set.loop.Dir
+func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doctor.Input, error) {
+	root := set.Loop.Dir
 	lock, err := lockPath(ctx, root)
 	if err != nil {
 		return doctor.Input{}, err
 	}
 	home, _ := os.UserHomeDir()
 	in := doctor.Input{Root: root, LockPath: lock,
-		Preset: set.loop.Agent.Name, Program: set.loop.Agent.Program, AgentCmd: set.loop.AgentCmd,
-		Validate: set.loop.ValidateCmd, Until: set.loop.Until,
-		RepoCommands: set.resolved.RepoCommands(), Trust: trustStore(), TrustedAt: set.trustedAt,
-		Retention: set.loop.Retention, DailyMaxCost: set.loop.Budget.DailyMaxCost,
+		Preset: set.Loop.Agent.Name, Program: set.Loop.Agent.Program, AgentCmd: set.Loop.AgentCmd,
+		Validate: set.Loop.ValidateCmd, Until: set.Loop.Until,
+		RepoCommands: set.Resolved.RepoCommands(), Trust: trustStore(), TrustedAt: set.TrustedAt,
+		Retention: set.Loop.Retention, DailyMaxCost: set.Loop.Budget.DailyMaxCost,
 		Env: os.Getenv, Home: home, GOOS: runtime.GOOS, Now: time.Now()}
 	if withCron {
 		in.Cron = func(ctx context.Context) ([]doctor.CronEntry, error) { return cronEntries(ctx, root) }
@@ -113,22 +114,22 @@ func cronEntries(ctx context.Context, root string) ([]doctor.CronEntry, error) {
 // settingsCheck is the loop's own preflight but for the agent's program, which the
 // agent check says: the settings together, the prompt of the mode, the judge, the push
 // target.
-func settingsCheck(ctx context.Context, set *settings) doctor.Result {
-	err := set.loop.Validate()
+func settingsCheck(ctx context.Context, set *launch.Settings) doctor.Result {
+	err := set.Loop.Validate()
 	if errors.Is(err, loop.ErrNoAgent) {
 		err = nil // the agent check says it
 	}
 	if err == nil {
-		_, err = prompts.Assemble(prompts.Spec{Dir: set.loop.Dir, Mode: set.loop.Mode, Files: set.loop.Prompts, Task: set.loop.Task, Frame: set.loop.Template.Prompt})
+		_, err = prompts.Assemble(prompts.Spec{Dir: set.Loop.Dir, Mode: set.Loop.Mode, Files: set.Loop.Prompts, Task: set.Loop.Task, Frame: set.Loop.Template.Prompt})
 	}
 	if err == nil {
-		err = set.judgeProblem()
+		err = set.JudgeProblem()
 	}
 	if err == nil {
-		err = preflightPush(ctx, set)
+		err = launch.PreflightPush(ctx, set)
 	}
 	if err != nil {
-		err = explain(err)
+		err = launch.Explain(err)
 		r := doctor.Result{Name: "settings", Status: doctor.Fail, Detail: err.Error()}
 		var h interface{ Hint() string }
 		if errors.As(err, &h) {
@@ -136,7 +137,7 @@ func settingsCheck(ctx context.Context, set *settings) doctor.Result {
 		}
 		return r
 	}
-	return doctor.Result{Name: "settings", Status: doctor.OK, Detail: fmt.Sprintf("the settings and the prompt of mode %s are in order", set.loop.Mode)}
+	return doctor.Result{Name: "settings", Status: doctor.OK, Detail: fmt.Sprintf("the settings and the prompt of mode %s are in order", set.Loop.Mode)}
 }
 
 // printDoctor prints a line a check, its mark, name and what it found, and each line of
@@ -204,7 +205,7 @@ func utf8Locale(getenv func(string) string) bool {
 // warnDoctor runs the checks for schedule add, which is about to write the cron entry
 // (so the entries' PATHs are not looked at), and prints the failures as warnings: the
 // entry is added all the same, since the problem may be fixed before it runs.
-func warnDoctor(ctx context.Context, w io.Writer, set *settings) {
+func warnDoctor(ctx context.Context, w io.Writer, set *launch.Settings) {
 	in, err := doctorInput(ctx, set, false)
 	if err != nil {
 		fmt.Fprintf(w, "warning: the checks of 'git ralph doctor' did not run: %s\n", display.PrintableText(err.Error()))

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
 // exitError ends the program with a specific exit code; err, when set, is printed first.
@@ -25,6 +26,22 @@ func (e *exitError) Error() string {
 }
 
 func (e *exitError) Unwrap() error { return e.err }
+
+// exitBusy is the exit code when another loop holds the work tree's lock: launch's, which
+// takes the lock.
+const exitBusy = launch.ExitBusy
+
+// exitFrom turns an exit code that launch chose into the command's exitError.
+func exitFrom(err error) error {
+	var exit *launch.ExitError
+	if !errors.As(err, &exit) {
+		return err
+	}
+	if exit == err || exit.Err == nil { // as launch returned it, or a quiet exit
+		return &exitError{code: exit.Code, err: exit.Err}
+	}
+	return &exitError{code: exit.Code, err: err}
+}
 
 // exitCode is a quiet exit with code: the reason has been reported already.
 func exitCode(code int) error { return &exitError{code: code} }

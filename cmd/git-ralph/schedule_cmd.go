@@ -11,6 +11,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
 
@@ -60,7 +61,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 // settings they resolve to with the repository's config, the prompt, the agent program,
 // the push target and trust. It returns the job, the settings it runs with and what
 // deserves a warning.
-func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (schedule.Job, *settings, []string, error) {
+func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (schedule.Job, *launch.Settings, []string, error) {
 	lc, err := parseLoopFlags(c.LoopFlags)
 	if err != nil {
 		return schedule.Job{}, nil, nil, err
@@ -69,10 +70,10 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 	if err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
-	if err := preflight(ctx, set); err != nil {
+	if err := launch.Preflight(ctx, set); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
-	if err := requireTrust(s, root, set.resolved); err != nil {
+	if err := requireTrust(s, root, set.Resolved); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
 	exe, warnings, err := schedule.Executable()
@@ -88,13 +89,13 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 
 // scheduledPrograms are the paths of the programs the loop will run, the agent and the
 // validate command, where they were found: cron's PATH must find them too.
-func scheduledPrograms(set *settings) []string {
+func scheduledPrograms(set *launch.Settings) []string {
 	programs := []agentcheck.Result{}
-	if check, any := set.checkAgent(); any {
+	if check, any := set.CheckAgent(); any {
 		programs = append(programs, check)
 	}
-	if set.loop.ValidateCmd != "" {
-		programs = append(programs, agentcheck.Command(set.loop.Dir, set.loop.ValidateCmd))
+	if set.Loop.ValidateCmd != "" {
+		programs = append(programs, agentcheck.Command(set.Loop.Dir, set.Loop.ValidateCmd))
 	}
 	var paths []string
 	for _, check := range programs {
@@ -141,7 +142,7 @@ func checkCronFlags(lc *LoopCmd) error {
 	case lc.DryRun:
 		return hints.Wrap(errors.New("--dry-run runs nothing: the entry would only print the settings every time"),
 			"try the flags now with 'git ralph loop --dry-run …', then schedule them without it")
-	case lc.Verbose.on() && lc.Quiet:
+	case lc.Verbose.On() && lc.Quiet:
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	return nil

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
-	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
@@ -89,28 +83,4 @@ func workflowCommands(wf *workflow.Workflow, agentFlag bool) map[string]string {
 func requireWorkflowTrust(s Streams, root string, wf *workflow.Workflow, cmds map[string]string) error {
 	return requireApproval(s, approval{cmds: cmds, key: workflowTrustKey(root, wf),
 		file: wf.File, whose: "The workflow " + wf.File, trustCmd: "git ralph workflow trust " + wf.Name})
-}
-
-// stageCommandTimeout bounds an on_complete or on_failure command.
-const stageCommandTimeout = 10 * time.Minute
-
-// runStageCommand runs a stage's on_complete or on_failure command as hooks run: sh -c
-// in the repository root, in a process group of its own stopped whole at the timeout,
-// told the workflow, the stage and its loop's exit code.
-func runStageCommand(ctx context.Context, s Streams, root, wf, stage, key, command string, code int) error {
-	fmt.Fprintf(s.Stderr, "git-ralph: workflow %s: %s of %s: %s\n", wf, key, stage, display.Printable(command))
-	// the marker lets the watchdog stop what the command started if git-ralph is killed
-	marker := fmt.Sprintf("RALPH_STAGE_COMMAND=%s.%s.%d.%d", wf, stage, os.Getpid(), time.Now().UnixNano())
-	res, err := agent.Run(ctx, agent.Spec{Command: command, Dir: root, Prompt: bytes.NewReader(nil), Timeout: stageCommandTimeout,
-		Env:       []string{"RALPH_WORKFLOW=" + wf, "RALPH_STAGE=" + stage, "RALPH_STAGE_EXIT_CODE=" + strconv.Itoa(code), marker},
-		MaxOutput: 64 << 10, Live: s.Stderr, Marker: marker, Watchdog: watchdogCommand})
-	switch {
-	case err != nil:
-		return fmt.Errorf("could not run: %w", err)
-	case res.TimedOut:
-		return fmt.Errorf("timed out after %s", stageCommandTimeout)
-	case res.ExitCode != 0:
-		return errors.New("exit status " + strconv.Itoa(res.ExitCode))
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"errors"
@@ -15,19 +15,19 @@ import (
 type Verbose string
 
 const (
-	verboseRendered Verbose = "rendered"
-	verboseRaw      Verbose = "raw"
-	verboseOff      Verbose = "off"
+	VerboseRendered Verbose = "rendered"
+	VerboseRaw      Verbose = "raw"
+	VerboseOff      Verbose = "off"
 )
 
-// on reports whether the flag asks for the agent's output.
-func (v Verbose) on() bool { return v == verboseRendered || v == verboseRaw }
+// On reports whether the flag asks for the agent's output.
+func (v Verbose) On() bool { return v == VerboseRendered || v == VerboseRaw }
 
 // Decode reads --verbose (rendered), --verbose=raw, and the bool spellings git-ralph's
 // other flags take (--verbose=false is off).
 func (v *Verbose) Decode(ctx *kong.DecodeContext) error {
 	if ctx.Scan.Peek().Type != kong.FlagValueToken {
-		*v = verboseRendered
+		*v = VerboseRendered
 		return nil
 	}
 	token := ctx.Scan.Pop()
@@ -37,11 +37,11 @@ func (v *Verbose) Decode(ctx *kong.DecodeContext) error {
 	}
 	switch strings.ToLower(value) {
 	case "raw":
-		*v = verboseRaw
+		*v = VerboseRaw
 	case "true", "1", "yes", "rendered":
-		*v = verboseRendered
+		*v = VerboseRendered
 	case "false", "0", "no", "off": // off: as --best-of spells it for its candidates
-		*v = verboseOff
+		*v = VerboseOff
 	default:
 		return fmt.Errorf("--verbose=%s: want --verbose (rendered for reading) or --verbose=raw (as the agent prints it)", value)
 	}
@@ -51,9 +51,9 @@ func (v *Verbose) Decode(ctx *kong.DecodeContext) error {
 // IsBool lets --verbose stand alone, like a bool flag.
 func (v *Verbose) IsBool() bool { return true }
 
-// explainVerboseValue turns kong's "unexpected argument raw" after a bare --verbose (or -v)
+// ExplainVerboseValue turns kong's "unexpected argument raw" after a bare --verbose (or -v)
 // into what was meant: like a bool flag, --verbose takes its value after "=".
-func explainVerboseValue(args []string, err error) error {
+func ExplainVerboseValue(args []string, err error) error {
 	for i, a := range args {
 		if (a == "--verbose" || a == "-v") && i+1 < len(args) && args[i+1] == "raw" &&
 			strings.Contains(err.Error(), "unexpected argument raw") {

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"testing"
@@ -11,9 +11,9 @@ func TestTestGraceTakesOnlyAPositiveDuration(t *testing.T) {
 		"": 0, "500ms": 500 * time.Millisecond, "300s": 300 * time.Second,
 		"0s": 0, "-1s": 0, "5": 0, "soon": 0,
 	} {
-		t.Setenv(testGraceEnv, value)
+		t.Setenv(TestGraceEnv, value)
 		if got := testGrace(); got != want {
-			t.Errorf("%s=%q: grace %v, want %v", testGraceEnv, value, got, want)
+			t.Errorf("%s=%q: grace %v, want %v", TestGraceEnv, value, got, want)
 		}
 	}
 }

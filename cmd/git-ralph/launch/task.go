@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"errors"
@@ -24,40 +24,40 @@ const maxTask = repofile.TextLimit
 // chooseTask sets the run's task: the argument, --task-file, or, given neither, the task
 // of the unfinished run the loop resumes (and that run's template, given none). It says
 // where the task came from for --dry-run.
-func (c *LoopCmd) chooseTask(s *settings) error {
-	task, from, err := c.givenTask(s.loop.Dir)
+func (s *Settings) chooseTask(o *Options) error {
+	task, from, err := o.givenTask(s.Loop.Dir)
 	if err != nil {
 		return err
 	}
-	s.loop.Task, s.taskFrom = task, from
+	s.Loop.Task, s.taskFrom = task, from
 	if err := s.fromUnfinishedRun(); err != nil {
 		return err
 	}
-	if s.loop.Task != "" {
-		s.extra = append(s.extra, config.Entry{Key: "task", Value: shortTask(s.loop.Task), Origin: config.Origin{Kind: config.FromDefault, Name: s.taskFrom}})
+	if s.Loop.Task != "" {
+		s.extra = append(s.extra, config.Entry{Key: "task", Value: ShortTask(s.Loop.Task), Origin: config.Origin{Kind: config.FromDefault, Name: s.taskFrom}})
 	}
 	return nil
 }
 
 // fromUnfinishedRun gives a loop that resumes the unfinished run what that run was started
 // with and this loop was not given again: its task and its template.
-func (s *settings) fromUnfinishedRun() error {
-	saved := history.PeekState(s.loop.Dir) // a corrupt file stays for the loop to report
-	if resume, _ := loop.Resumes(s.loop, saved); !resume {
+func (s *Settings) fromUnfinishedRun() error {
+	saved := history.PeekState(s.Loop.Dir) // a corrupt file stays for the loop to report
+	if resume, _ := loop.Resumes(s.Loop, saved); !resume {
 		return nil
 	}
 	from := "the unfinished run " + saved.Run
-	if s.loop.Task == "" && saved.Task != "" {
-		s.loop.Task, s.taskFrom = saved.Task, from
+	if s.Loop.Task == "" && saved.Task != "" {
+		s.Loop.Task, s.taskFrom = saved.Task, from
 	}
-	if s.loop.Template.Name == "" && saved.Template != "" {
+	if s.Loop.Template.Name == "" && saved.Template != "" {
 		return s.useTemplate(saved.Template, from)
 	}
 	return nil
 }
 
-// shortTask is the task in one line of at most 60 characters, for status and settings.
-func shortTask(task string) string {
+// ShortTask is the task in one line of at most 60 characters, for status and settings.
+func ShortTask(task string) string {
 	line := strings.Join(strings.Fields(task), " ")
 	if r := []rune(line); len(r) > 60 {
 		return string(r[:59]) + "…"
@@ -66,24 +66,24 @@ func shortTask(task string) string {
 }
 
 // givenTask is the task given on the command line, and where from.
-func (c *LoopCmd) givenTask(root string) (string, string, error) {
+func (o *Options) givenTask(root string) (string, string, error) {
 	switch {
-	case c.Task != "" && c.TaskFile != "":
+	case o.Task != "" && o.TaskFile != "":
 		return "", "", hints.Wrap(errors.New("give the task or --task-file, not both"), `git ralph loop "fix the failing tests" | git ralph loop --task-file task.md`)
-	case c.TaskFile != "":
-		task, err := readTaskFile(c.TaskFile)
-		return task, "--task-file " + c.TaskFile, err
-	case c.Task == "":
+	case o.TaskFile != "":
+		task, err := readTaskFile(o.TaskFile)
+		return task, "--task-file " + o.TaskFile, err
+	case o.Task == "":
 		return "", "", nil
-	case strings.TrimSpace(c.Task) == "":
+	case strings.TrimSpace(o.Task) == "":
 		return "", "", hints.Wrap(errors.New("the task is empty"), `say what to do: git ralph loop "fix the failing tests"`)
-	case c.Task == "raw" && c.Verbose == verboseRendered: // --verbose raw: the parser took raw for the task
+	case o.Task == "raw" && o.Verbose == VerboseRendered: // --verbose raw: the parser took raw for the task
 		return "", "", hints.Wrap(errors.New("--verbose takes its value after '=': --verbose=raw"), `a task of one word "raw" is not one: say it in more words`)
 	}
-	if err := notAModeName(root, c.Task); err != nil {
+	if err := notAModeName(root, o.Task); err != nil {
 		return "", "", err
 	}
-	return c.Task, "the command line", nil
+	return o.Task, "the command line", nil
 }
 
 // readTaskFile reads --task-file: the user's own file, wherever it is, but a regular file

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"context"
@@ -32,18 +32,18 @@ type replaySource struct {
 // chooseReplay makes the recording in dir the agent: git-ralph itself plays it
 // (`git-ralph replay-agent`), and the preset it was recorded with reads the output, so
 // the same tokens, cost and promises come out as when it was recorded.
-func (s *settings) chooseReplay(dir string, origin config.Origin) error {
+func (s *Settings) chooseReplay(dir string, origin config.Origin) error {
 	if dir == "" {
 		return hints.Wrap(fmt.Errorf("agent %q (%s) names no recording", replayPrefix, origin), "give the directory a loop recorded with --record DIR: --agent replay:DIR")
 	}
-	if s.loop.AgentCmd != "" {
+	if s.Loop.AgentCmd != "" {
 		return hints.Wrap(errors.New("--agent replay:DIR plays the recording as the agent, and agent_cmd names another"), "drop --agent-cmd (or agent_cmd) for the replay")
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
-	if err := outsideWorkTree(s.loop.Dir, abs, "--agent replay:DIR"); err != nil {
+	if err := outsideWorkTree(s.Loop.Dir, abs, "--agent replay:DIR"); err != nil {
 		return err
 	}
 	m, err := recording.ReadManifest(abs)
@@ -54,15 +54,15 @@ func (s *settings) chooseReplay(dir string, origin config.Origin) error {
 	if err != nil {
 		return err
 	}
-	if s.loop.AgentCmd, err = selfCommand("replay-agent", "--speed", strconv.FormatFloat(speed, 'g', -1, 64), abs); err != nil {
+	if s.Loop.AgentCmd, err = selfCommand("replay-agent", "--speed", strconv.FormatFloat(speed, 'g', -1, 64), abs); err != nil {
 		return err
 	}
-	s.loop.Replay, s.replay = true, &replaySource{dir: abs, manifest: m}
+	s.Loop.Replay, s.replay = true, &replaySource{dir: abs, manifest: m}
 	what := "replay of a recording read as text"
 	if m.Agent != "" {
 		what = "replay of a recording read as " + m.Agent
 	}
-	s.extra = append(s.extra, config.Entry{Key: "agent command", Value: s.loop.AgentCmd,
+	s.extra = append(s.extra, config.Entry{Key: "agent command", Value: s.Loop.AgentCmd,
 		Origin: config.Origin{Kind: config.FromDefault, Name: what}})
 	if m.Agent == "" {
 		return nil
@@ -94,19 +94,19 @@ func replaySpeed(text string) (float64, error) {
 
 // checkReplay refuses to replay a recording made in another repository, unless
 // --replay-force: its changes would not apply, or would apply to the wrong project.
-func (c *LoopCmd) checkReplay(ctx context.Context, set *settings) error {
+func checkReplay(ctx context.Context, o *Options, set *Settings) error {
 	if set.replay == nil {
-		if c.ReplaySpeed != "" || c.ReplayForce {
+		if o.ReplaySpeed != "" || o.ReplayForce {
 			return hints.Wrap(errors.New("--replay-speed and --replay-force go with --agent replay:DIR"), "drop them, or replay a recording")
 		}
 		return nil
 	}
-	here, err := recording.IdentityOf(ctx, set.loop.Dir)
+	here, err := recording.IdentityOf(ctx, set.Loop.Dir)
 	if err != nil {
 		return err
 	}
 	recorded := set.replay.manifest.Repository
-	if recorded.Matches(here) || c.ReplayForce {
+	if recorded.Matches(here) || o.ReplayForce {
 		return nil
 	}
 	return hints.Wrap(fmt.Errorf("%s: %w (%s; this one: %s)", set.replay.dir, recording.ErrOtherRepository, recorded, here),
@@ -114,22 +114,22 @@ func (c *LoopCmd) checkReplay(ctx context.Context, set *settings) error {
 }
 
 // recorder opens the recording of --record, if any.
-func (c *LoopCmd) recorder(ctx context.Context, set *settings) (*recording.Recorder, error) {
-	if c.Record == "" {
+func recorder(ctx context.Context, o *Options, set *Settings) (*recording.Recorder, error) {
+	if o.Record == "" {
 		return nil, nil
 	}
-	dir, err := filepath.Abs(c.Record)
+	dir, err := filepath.Abs(o.Record)
 	if err != nil {
 		return nil, err
 	}
-	if err := outsideWorkTree(set.loop.Dir, dir, "--record DIR"); err != nil {
+	if err := outsideWorkTree(set.Loop.Dir, dir, "--record DIR"); err != nil {
 		return nil, err
 	}
-	m := recording.Manifest{GitRalph: versionText(), Agent: set.loop.Agent.Name, CreatedAt: time.Now().UTC()}
-	if !set.loop.Replay {
-		m.AgentCmd = set.loop.AgentCmd
+	m := recording.Manifest{GitRalph: o.Version, Agent: set.Loop.Agent.Name, CreatedAt: time.Now().UTC()}
+	if !set.Loop.Replay {
+		m.AgentCmd = set.Loop.AgentCmd
 	}
-	r, err := recording.Create(ctx, dir, set.loop.Dir, m)
+	r, err := recording.Create(ctx, dir, set.Loop.Dir, m)
 	switch {
 	case errors.Is(err, recording.ErrNotRecording):
 		return nil, hints.Wrap(fmt.Errorf("--record: %w", err), "record into a new or empty directory")

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"fmt"
@@ -34,20 +34,21 @@ type loopOutputs struct {
 
 // outputs opens what the run reports to. A log that cannot be opened is a warning, not
 // a reason to leave the agent idle.
-func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts) *loopOutputs {
-	o := &loopOutputs{progress: reporting.NewProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: in.hurry}
+func (l *Loop) outputs(root string, set *Settings) *loopOutputs {
+	s, c := l.Streams, &l.Options
+	o := &loopOutputs{progress: reporting.NewProgress(s.Stderr, c.Quiet), live: &outputCounter{}, hurry: l.Signals.Hurry}
 	o.reporter = reporting.Reporters{o.progress}
 	if c.JSON {
 		o.reporter = append(o.reporter, reporting.NewJSONStream(root, s.Stdout))
 	}
-	if c.Verbose.on() || set.resolved.ShowAgentOutput.V && !c.Quiet {
+	if c.Verbose.On() || set.Resolved.ShowAgentOutput.V && !c.Quiet {
 		o.live.w = s.Stdout
 		if c.JSON {
 			o.live.w = s.Stderr // stdout carries events only
 		}
-		if c.Verbose != verboseRaw && set.loop.Agent.Format != agentcli.Text {
+		if c.Verbose != VerboseRaw && set.Loop.Agent.Format != agentcli.Text {
 			// a preset's JSON, rendered for reading; a custom agent's text passes as is
-			o.live.w = agentcli.NewRenderWriter(o.live.w, set.loop.Agent.Format)
+			o.live.w = agentcli.NewRenderWriter(o.live.w, set.Loop.Agent.Format)
 		}
 	}
 	if o.progress.Fancy() && o.live.w == nil { // the agent's own output would tear it
@@ -62,22 +63,24 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 	} else if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
 	}
-	log, err := reporting.OpenRunLog(root, c.logLevel(set.resolved.LogLevel))
+	log, err := reporting.OpenRunLog(root, c.logLevel(set.Resolved.LogLevel))
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
 	} else {
 		o.log = log
-		log.KeepSettings(set.entries())
+		log.KeepSettings(set.Entries())
 		o.reporter = append(o.reporter, log)
-		in.observe(func(sig os.Signal) { log.Signal(sig.String()) })
+		if l.Signals.Observe != nil {
+			l.Signals.Observe(func(sig os.Signal) { log.Signal(sig.String()) })
+		}
 	}
-	o.hooks = eventhooks.New(set.resolved.Hooks, root, reporting.NewEventEncoder(root).Encode, func(r eventhooks.Result) {
+	o.hooks = eventhooks.New(set.Resolved.Hooks, root, reporting.NewEventEncoder(root).Encode, func(r eventhooks.Result) {
 		o.hookFailed(s.Stderr, r)
 	})
 	if o.hooks.Any() {
 		o.reporter = append(o.reporter, o.hooks)
 	}
-	o.notes = c.notifier(s, root, set, o.log)
+	o.notes = l.notifier(root, set, o.log)
 	if o.notes.Any() {
 		o.reporter = append(o.reporter, o.notes)
 	}
@@ -87,7 +90,7 @@ func (c *LoopCmd) outputs(s Streams, root string, set *settings, in *interrupts)
 // logLevel is the structured log's level: log_level's, but with --quiet no lower than
 // warnings unless --log-level itself chose it: a run asked to be quiet (from cron, say)
 // keeps its log to what went wrong too.
-func (c *LoopCmd) logLevel(setting config.Value[string]) string {
+func (c *Options) logLevel(setting config.Value[string]) string {
 	if c.Quiet && setting.Origin.Kind != config.FromFlag && (setting.V == "debug" || setting.V == "info") {
 		return "warn"
 	}
@@ -96,47 +99,47 @@ func (c *LoopCmd) logLevel(setting config.Value[string]) string {
 
 // notifier sends the notify setting's messages for this loop; a failed one is a warning
 // on stderr and in the log (when there is one).
-func (c *LoopCmd) notifier(s Streams, root string, set *settings, log *reporting.RunLog) *notify.Notifier {
+func (l *Loop) notifier(root string, set *Settings, log *reporting.RunLog) *notify.Notifier {
 	repo := root
-	if len(set.trustedAt) > 0 { // a worktree loop: named after the main work tree
-		repo = set.trustedAt[0]
+	if len(set.TrustedAt) > 0 { // a worktree loop: named after the main work tree
+		repo = set.TrustedAt[0]
 	}
-	return newNotifier(s, set.resolved.Notify.V, notify.Where{Repository: filepath.Base(repo), Loop: c.Worktree}, log)
+	return NewNotifier(l.Streams.Stderr, set.Resolved.Notify.V, notify.Where{Repository: filepath.Base(repo), Loop: l.Worktree}, log)
 }
 
 // startFailed notifies that the loop could not start (its agent or validate command
 // missing, say): from cron, nobody reads its stderr. Only through destinations the user
 // chose or approved: a repository's webhooks are under trust, not asked for here.
-func (c *LoopCmd) startFailed(s Streams, root string, set *settings, err error) {
-	notify := set.resolved.Notify
+func (l *Loop) startFailed(root string, set *Settings, err error) {
+	notify := set.Resolved.Notify
 	if notify.Origin.Kind == config.FromRepo {
-		ok, terr := trustedIn(trustStore(), set.resolved.RepoCommands(), root, set.trustedAt...)
+		ok, terr := l.Trust.Trusted(set.Resolved.RepoCommands(), root, set.TrustedAt...)
 		if !ok || terr != nil {
 			return
 		}
 	}
-	n := c.notifier(s, root, set, nil)
+	n := l.notifier(root, set, nil)
 	n.Failed(err)
 	n.Close(nil)
 }
 
-// newNotifier makes the notifier of a notify setting; its warnings go to stderr, and to
+// NewNotifier makes the notifier of a notify setting; its warnings go to stderr, and to
 // log unless nil.
-func newNotifier(s Streams, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
+func NewNotifier(stderr io.Writer, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
 	var bell io.Writer
-	if reporting.IsTerminal(s.Stderr) {
-		bell = s.Stderr
+	if reporting.IsTerminal(stderr) {
+		bell = stderr
 	}
 	return notify.New(notify.Destinations(list, bell), where, func(f notify.Failure) {
-		fmt.Fprintf(s.Stderr, "warning: notification to %s failed for %s: %v\n", display.Printable(f.Destination), f.Event, display.Printable(f.Err.Error()))
+		fmt.Fprintf(stderr, "warning: notification to %s failed for %s: %v\n", display.Printable(f.Destination), f.Event, display.Printable(f.Err.Error()))
 		if log != nil {
 			log.NotifyFailed(f.Destination, f.Event, f.Err, f.Duration)
 		}
 	})
 }
 
-func (o *loopOutputs) deps(in *interrupts) loop.Deps {
-	return loop.Deps{Reporter: o.reporter, Live: o.live, Hurry: in.hurry, Finish: in.finish, Watchdog: watchdogCommand,
+func (o *loopOutputs) deps(sig Signals) loop.Deps {
+	return loop.Deps{Reporter: o.reporter, Live: o.live, Hurry: sig.Hurry, Finish: sig.Finish, Watchdog: WatchdogCommand,
 		Grace: testGrace()}
 }
 

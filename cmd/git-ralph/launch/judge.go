@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"errors"
@@ -15,30 +15,30 @@ import (
 // checkJudge looks for the judge's program before any iteration runs: a misspelt
 // --judge would otherwise fail every judged iteration, each after an agent run paid for.
 // A preset's name is that preset (its program); anything else is a command.
-func (s *settings) checkJudge() (agentcheck.Result, bool) {
-	judge := s.loop.Judge
+func (s *Settings) checkJudge() (agentcheck.Result, bool) {
+	judge := s.Loop.Judge
 	if judge == "" {
 		return agentcheck.Result{}, false
 	}
 	if preset, ok := agentcli.Lookup(judge); ok {
-		return agentcheck.Program(s.loop.Dir, preset.Program), true
+		return agentcheck.Program(s.Loop.Dir, preset.Program), true
 	}
-	return agentcheck.Command(s.loop.Dir, judge), true
+	return agentcheck.Command(s.Loop.Dir, judge), true
 }
 
-// judgeProblem is checkJudge's finding as an error with a hint, or nil.
-func (s *settings) judgeProblem() error {
+// JudgeProblem is checkJudge's finding as an error with a hint, or nil.
+func (s *Settings) JudgeProblem() error {
 	check, any := s.checkJudge()
 	if !any || check.OK {
 		return nil
 	}
-	return hints.Wrap(fmt.Errorf("judge (%s): %s", s.resolved.Judge.Origin, check.Problem),
+	return hints.Wrap(fmt.Errorf("judge (%s): %s", s.Resolved.Judge.Origin, check.Problem),
 		"judge is an agent preset (%s) or a command whose program exists; fix it where it is set ('git ralph config' shows where)", strings.Join(agentcli.Names(), ", "))
 }
 
 // showJudgeCheck is the dry run's line about the judge's program.
-func showJudgeCheck(w io.Writer, s *settings) bool {
-	if err := s.judgeProblem(); err != nil {
+func showJudgeCheck(w io.Writer, s *Settings) bool {
+	if err := s.JudgeProblem(); err != nil {
 		var h interface{ Hint() string }
 		errors.As(err, &h)
 		fail(w, err.Error())
@@ -47,7 +47,7 @@ func showJudgeCheck(w io.Writer, s *settings) bool {
 	}
 	if check, any := s.checkJudge(); any {
 		fmt.Fprintf(w, "  ✓ judge program exists: %s\n", display.Printable(orWhat(check)))
-		showJudgeMode(w, s.loop.Judge)
+		showJudgeMode(w, s.Loop.Judge)
 	}
 	return true
 }

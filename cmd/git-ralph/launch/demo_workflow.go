@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
+	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
 // demoRequest is what the demo asks the hierarchy workflow to build.
@@ -21,13 +22,13 @@ const demoRequest = "# Request\n\nTwo commands: bin/greet, which prints \"hello,
 // scratch repository dir: the plan stops at its gate (exit 7), the demo approves it as a
 // person would, and the next run goes through spec, phase and code, the code stage in a
 // worktree merged through the queue. Each step is the git ralph command a user types.
-func (c *DemoCmd) runWorkflow(ctx context.Context, s Streams, in *interrupts, dir, agentCmd string) error {
+func (c *Demo) runWorkflow(ctx context.Context, dir, agentCmd string) error {
 	defer func() {
 		if !c.Keep {
 			os.RemoveAll(fleet.Place(dir, "")) // the worktrees beside the scratch repository
 		}
 	}()
-	if err := scaffoldDemoWorkflow(ctx, dir); err != nil {
+	if err := c.scaffoldWorkflow(ctx, dir); err != nil {
 		return fmt.Errorf("setting up the demo workflow: %w", err)
 	}
 	steps := []struct {
@@ -35,56 +36,47 @@ func (c *DemoCmd) runWorkflow(ctx context.Context, s Streams, in *interrupts, di
 		args  []string
 		want  int
 	}{
-		{"The workflow, as 'git ralph init --workflow hierarchy' wrote it: plan → spec → phase → code", []string{"workflow", "status", "hierarchy"}, 0},
-		{"Run it: the plan stage writes plans/001-greet.plan.md and waits for your approval (exit 7)", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, 7},
-		{"You read the plan and approve it (or: git ralph reject plan --feedback \"…\")", []string{"approve", "plan"}, 0},
-		{"Run it again: spec, phase, then code in a worktree of its own, merged through the merge queue", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, 0},
-		{"Where it stands", []string{"workflow", "status", "hierarchy"}, 0},
+		{"The workflow, as 'git ralph init --workflow hierarchy' wrote it: plan → spec → phase → code", []string{"workflow", "status", "hierarchy"}, ExitOK},
+		{"Run it: the plan stage writes plans/001-greet.plan.md and waits for your approval (exit 7)", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, workflow.ExitAwaiting},
+		{"You read the plan and approve it (or: git ralph reject plan --feedback \"…\")", []string{"approve", "plan"}, ExitOK},
+		{"Run it again: spec, phase, then code in a worktree of its own, merged through the merge queue", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, workflow.ExitDone},
+		{"Where it stands", []string{"workflow", "status", "hierarchy"}, ExitOK},
 	}
 	for _, step := range steps {
-		fmt.Fprintf(s.Stdout, "%s\n$ git ralph %s\n", step.title, shellWords(step.args))
-		code, err := runDemoStep(ctx, s, in, dir, step.args)
+		fmt.Fprintf(c.Stdout, "%s\n$ git ralph %s\n", step.title, shellWords(step.args))
+		code, err := c.runStep(ctx, dir, step.args)
 		if err != nil {
 			return err
 		}
 		if code != step.want {
-			return &exitError{code: code, err: fmt.Errorf("the demo's step 'git ralph %s' ended with exit code %d instead of %d", step.args[0], code, step.want)}
+			return &ExitError{Code: code, Err: fmt.Errorf("the demo's step 'git ralph %s' ended with exit code %d instead of %d", step.args[0], code, step.want)}
 		}
-		fmt.Fprintf(s.Stdout, "→ exit code %d\n\n", code)
+		fmt.Fprintf(c.Stdout, "→ exit code %d\n\n", code)
 	}
-	c.summariseWorkflow(ctx, s.Stdout, dir, agentCmd)
+	c.summariseWorkflow(ctx, c.Stdout, dir, agentCmd)
 	return nil
 }
 
-// scaffoldDemoWorkflow writes the hierarchy workflow and the demo's request, committed.
-func scaffoldDemoWorkflow(ctx context.Context, dir string) error {
-	files, err := workflowScaffold("hierarchy")
-	if err != nil {
+// scaffoldWorkflow writes the hierarchy workflow and the demo's request, committed.
+func (c *Demo) scaffoldWorkflow(ctx context.Context, dir string) error {
+	if err := c.ScaffoldWorkflow(dir, demoRequest); err != nil {
 		return err
 	}
-	for i, f := range files {
-		if strings.HasSuffix(f.path, "/request.md") {
-			files[i].body = demoRequest
-		}
-	}
-	if _, err := writeFiles(dir, files, false); err != nil {
-		return err
-	}
-	_, err = gitops.CommitAll(ctx, dir, "Ralph workflow hierarchy")
+	_, err := gitops.CommitAll(ctx, dir, "Ralph workflow hierarchy")
 	return err
 }
 
-// runDemoStep runs one git ralph command in dir as a child process, its output indented.
-func runDemoStep(ctx context.Context, s Streams, in *interrupts, dir string, args []string) (int, error) {
+// runStep runs one git ralph command in dir as a child process, its output indented.
+func (c *Demo) runStep(ctx context.Context, dir string, args []string) (int, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, fmt.Errorf("finding git-ralph's own executable: %w", err)
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
-	out := &indented{w: s.Stdout, prefix: "    │ "}
+	out := &indented{w: c.Stdout, prefix: "    │ "}
 	cmd.Stdout, cmd.Stderr = out, out
-	err = fleet.RunChild(ctx, in.hurry, cmd)
+	err = fleet.RunChild(ctx, c.Signals.Hurry, cmd)
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
@@ -92,7 +84,7 @@ func runDemoStep(ctx context.Context, s Streams, in *interrupts, dir string, arg
 	case err != nil:
 		return 0, err
 	}
-	return 0, nil
+	return ExitOK, nil
 }
 
 func shellWords(args []string) string {
@@ -103,7 +95,7 @@ func shellWords(args []string) string {
 	return strings.Join(words, " ")
 }
 
-func (c *DemoCmd) summariseWorkflow(ctx context.Context, w io.Writer, dir, agentCmd string) {
+func (c *Demo) summariseWorkflow(ctx context.Context, w io.Writer, dir, agentCmd string) {
 	fmt.Fprintf(w, "What happened, in git (newest first):\n")
 	if log, err := gitops.Log(ctx, dir, 20); err == nil {
 		for _, line := range log {

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"os"
@@ -12,10 +12,10 @@ import (
 // agent (agent.Watch) instead of a command: `git-ralph __watchdog MARKER GRACE`.
 const watchdogArg = "__watchdog"
 
-// watchdogCommand starts this same program as the watchdog of the agent that carries
+// WatchdogCommand starts this same program as the watchdog of the agent that carries
 // marker. argv[0] stays git-ralph whatever the program file is called (the tests run it
 // as a copy of the test binary that dispatches on that name).
-func watchdogCommand(marker string, grace time.Duration) *exec.Cmd {
+func WatchdogCommand(marker string, grace time.Duration) *exec.Cmd {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = os.Args[0]
@@ -23,8 +23,8 @@ func watchdogCommand(marker string, grace time.Duration) *exec.Cmd {
 	return &exec.Cmd{Path: exe, Args: []string{"git-ralph", watchdogArg, marker, grace.String()}}
 }
 
-// runWatchdog runs the watchdog when args ask for it, and reports whether they did.
-func runWatchdog(args []string) bool {
+// RunWatchdog runs the watchdog when args ask for it, and reports whether they did.
+func RunWatchdog(args []string) bool {
 	if len(args) != 3 || args[0] != watchdogArg {
 		return false
 	}

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
+	trustfile "github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
@@ -21,27 +21,27 @@ import (
 // with their origins, the prompt files, the agent's program, the push target, whether
 // the repository's commands are trusted, and the assembled prompt. It exits 0 when
 // everything checks out, 1 otherwise, and runs nothing.
-func dryRun(ctx context.Context, s Streams, set *settings) error {
-	w, cfg := s.Stdout, set.loop
+func dryRun(ctx context.Context, w io.Writer, trust Trust, set *Settings) error {
+	cfg := set.Loop
 	fmt.Fprintf(w, "=== Dry run: %s ===\n\nSettings:\n", cfg.Mode)
-	printEntries(w, set.entries())
+	PrintEntries(w, set.Entries())
 	fmt.Fprintf(w, "\nChecks:\n")
 	ok := true
 	if err := cfg.Validate(); err != nil {
-		ok = fail(w, explain(err).Error())
+		ok = fail(w, Explain(err).Error())
 	}
-	if check, any := set.checkAgent(); any {
+	if check, any := set.CheckAgent(); any {
 		ok = showAgentCheck(w, check) && ok
 	}
 	ok = showJudgeCheck(w, set) && ok
 	if cfg.Push {
 		ok = showPushCheck(ctx, w, set) && ok
 	}
-	ok = showTrustCheck(w, set) && ok
+	ok = showTrustCheck(w, trust, set) && ok
 	prompt, err := prompts.Assemble(nextPrompt(cfg))
 	if err != nil {
-		ok = fail(w, explain(err).Error())
-		if h, isHinted := explain(err).(interface{ Hint() string }); isHinted {
+		ok = fail(w, Explain(err).Error())
+		if h, isHinted := Explain(err).(interface{ Hint() string }); isHinted {
 			fmt.Fprintf(w, "    %s\n", display.PrintableText(h.Hint()))
 		}
 	} else {
@@ -55,7 +55,7 @@ func dryRun(ctx context.Context, s Streams, set *settings) error {
 		}
 	}
 	if !ok {
-		return &exitError{code: 1, err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
+		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
 	}
 	text := prompt.Text()
 	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), display.PrintableText(prompt.Marked()))
@@ -112,29 +112,29 @@ func showAgentCheck(w io.Writer, c agentcheck.Result) bool {
 	return c.OK
 }
 
-func showPushCheck(ctx context.Context, w io.Writer, set *settings) bool {
-	if err := preflightPush(ctx, set); err != nil {
+func showPushCheck(ctx context.Context, w io.Writer, set *Settings) bool {
+	if err := PreflightPush(ctx, set); err != nil {
 		return fail(w, err.Error())
 	}
-	fmt.Fprintf(w, "  ✓ push target: %s\n", set.pushTarget)
+	fmt.Fprintf(w, "  ✓ push target: %s\n", set.PushTarget)
 	return true
 }
 
-func showTrustCheck(w io.Writer, set *settings) bool {
-	cmds := set.resolved.RepoCommands()
+func showTrustCheck(w io.Writer, trust Trust, set *Settings) bool {
+	cmds := set.Resolved.RepoCommands()
 	if len(cmds) == 0 {
 		return true
 	}
-	trusted, err := trustedIn(trustStore(), cmds, set.loop.Dir, set.trustedAt...)
+	trusted, err := trust.Trusted(cmds, set.Loop.Dir, set.TrustedAt...)
 	switch {
 	case err != nil:
-		return fail(w, trustError(err).Error())
+		return fail(w, err.Error())
 	case !trusted:
 		fail(w, "the commands of .ralph/config.toml are not trusted yet")
 		fmt.Fprintf(w, "    run 'git ralph trust' after reading them (a terminal run asks first)\n")
 		return false
 	}
-	fmt.Fprintf(w, "  ✓ the commands of .ralph/config.toml are trusted (%s)\n", trust.FileName)
+	fmt.Fprintf(w, "  ✓ the commands of .ralph/config.toml are trusted (%s)\n", trustfile.FileName)
 	return true
 }
 
