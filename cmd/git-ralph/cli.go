@@ -152,9 +152,6 @@ func parseWhole(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Con
 	return k, kctx, err
 }
 
-// exitInterrupted is the exit code of a command stopped by SIGINT or SIGTERM.
-const exitInterrupted = 130
-
 // isExit reports whether err already carries the exit code to use.
 func isExit(err error) bool {
 	var exit *exitError

@@ -25,10 +25,6 @@ type DoctorCmd struct {
 	LoopFlags []string `arg:"" optional:"" name:"loop-flags" help:"Flags of 'git ralph loop', after --, to check the run they would make: git ralph doctor -- --agent codex."`
 }
 
-// exitDoctorFailed is doctor's exit code when a check failed: an unattended run would
-// fail (warnings alone exit 0).
-const exitDoctorFailed = 1
-
 // Run checks what an unattended loop in this work tree would trip over, prints one
 // line a check, and exits exitDoctorFailed when one failed.
 func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {

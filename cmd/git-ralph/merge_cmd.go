@@ -36,15 +36,6 @@ type MergeCmd struct {
 	held *config.Config
 }
 
-// The exit codes of `merge` beyond 0 (merged) and 1 (an error): the base branch was
-// left where it was and the loop needs review. Past the loop's codes (0–7), because
-// `loop --worktree NAME --merge` exits with the merge's code after SUCCESS, and a script
-// must not read a conflict as a usage limit (4) or a failing merged result as a budget (5).
-const (
-	exitMergeConflict = 8
-	exitMergeInvalid  = 9
-)
-
 // Run queues the merge, waits for its turn, and reports what became of it.
 func (c *MergeCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.Squash && c.Rebase {
