@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/historyview"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/fielderr"
 	"github.com/git-ralph/git-ralph/history"
@@ -112,12 +113,12 @@ func (c *LogsCmd) printPrompt(s Streams, root string) error {
 	if err != nil {
 		return err
 	}
-	prompt, err := keptPrompt(store, n)
+	prompt, err := historyview.KeptPrompt(store, n)
 	if err != nil {
 		return err
 	}
 	p := reporting.NewLinePrinter(s.Stdout, reporting.AsIs, c.Lines)
-	for _, line := range strings.SplitAfter(promptText(prompt), "\n") {
+	for _, line := range strings.SplitAfter(historyview.PromptText(prompt), "\n") {
 		if line != "" {
 			p.Add([]byte(strings.TrimSuffix(line, "\n")))
 		}

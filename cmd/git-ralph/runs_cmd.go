@@ -79,9 +79,9 @@ func runsTable(w io.Writer, runs []status.Run, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tBRANCH\tSTATE\tITERATION\tLAST OUTCOME\tVALIDATION\tAHEAD\tPATH")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", display.Printable(r.Name), display.Printable(orDash(r.Branch)),
-			display.Printable(runState(r, now)), runIteration(r), display.Printable(orDash(r.LastOutcome)),
-			display.Printable(orDash(r.Validation)), runAhead(r), display.Printable(r.Path))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", display.Printable(r.Name), display.Printable(display.OrDash(r.Branch)),
+			display.Printable(runState(r, now)), runIteration(r), display.Printable(display.OrDash(r.LastOutcome)),
+			display.Printable(display.OrDash(r.Validation)), runAhead(r), display.Printable(r.Path))
 	}
 	return tw.Flush()
 }

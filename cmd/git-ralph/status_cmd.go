@@ -92,21 +92,21 @@ func printStatus(w io.Writer, st status.Status, now time.Time) error {
 	if st.State == nil {
 		return tw.Flush()
 	}
-	field("mode", "%s", orDash(st.Mode))
+	field("mode", "%s", display.OrDash(st.Mode))
 	if st.Task != "" {
 		field("task", "%s", shortTask(st.Task))
 	}
 	if st.Template != "" {
 		field("template", "%s", st.Template)
 	}
-	field("run", "%s", orDash(st.Run))
+	field("run", "%s", display.OrDash(st.Run))
 	field("iteration", "%s", statusIteration(st))
 	field("errors", "%d in a row, %d in total", st.ConsecutiveErrors, st.ErrorCount)
 	field("idle iterations", "%d", st.IdleIterations)
 	if st.LastError != "" {
 		field("last error", "%s", st.LastError)
 	}
-	field("last commit", "%s", orDash(display.ShortHash(st.LastCommit)))
+	field("last commit", "%s", display.OrDash(display.ShortHash(st.LastCommit)))
 	if !st.StartedAt.IsZero() {
 		field("started", "%s (%s %s)", localTime(st.StartedAt), map[bool]string{true: "running for", false: "ran for"}[st.Running], display.Duration(st.Elapsed(now)))
 	}
@@ -161,7 +161,7 @@ func notRunning(st status.Status) string {
 	if st.Active {
 		return fmt.Sprintf("not running: the last run was interrupted or crashed without stopping cleanly; '%s' resumes it at iteration %d", start, st.Iteration+1)
 	}
-	ended := fmt.Sprintf("the last run stopped (%s, exit %d)", orDash(string(st.StopReason)), st.ExitCode)
+	ended := fmt.Sprintf("the last run stopped (%s, exit %d)", display.OrDash(string(st.StopReason)), st.ExitCode)
 	next := fmt.Sprintf("'%s' resumes it at iteration %d", start, st.Iteration+1)
 	if st.StopReason.Finished() {
 		next = fmt.Sprintf("'%s' starts a new run", start)

@@ -99,7 +99,7 @@ func printWorkflow(s Streams, v workflowView) error {
 	tw := tabwriter.NewWriter(s.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STAGE\tSTATUS\tAFTER\tRUNS\tITERATIONS\tEXIT\tNOTE")
 	for _, st := range v.Stages {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", st.Name, st.Status, orDash(strings.Join(st.Needs, ",")),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", st.Name, st.Status, display.OrDash(strings.Join(st.Needs, ",")),
 			st.Runs, st.Iterations, exitText(st.ExitCode), display.Printable(stageNote(st)))
 	}
 	if err := tw.Flush(); err != nil {

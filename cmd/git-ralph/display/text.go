@@ -19,3 +19,11 @@ func ShortHash(hash string) string {
 	}
 	return hash
 }
+
+// OrDash is s, or "-" where s is empty: a table's cell with nothing to say.
+func OrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
