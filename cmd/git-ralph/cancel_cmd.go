@@ -96,7 +96,7 @@ func (c *CancelCmd) stopLeftover(root string, s Streams, noLoop error) error {
 	if len(stopped) == 0 {
 		return noLoop
 	}
-	fmt.Fprintf(s.Stdout, "stopped the agent the dead loop left running (pid %s)\n", joinPIDs(stopped))
+	fmt.Fprintf(s.Stdout, "stopped the agent the dead loop left running (pid %s)\n", status.JoinPIDs(stopped))
 	return nil
 }
 

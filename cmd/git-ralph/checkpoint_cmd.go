@@ -95,7 +95,7 @@ func printCheckpoints(w io.Writer, list []rollback.Checkpoint) error {
 		if cp.Dirty {
 			tree = "dirty"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cp.Label, localTime(cp.Time), commit, tree, display.Printable(cp.Message))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cp.Label, display.LocalTime(cp.Time), commit, tree, display.Printable(cp.Message))
 	}
 	return tw.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -29,7 +30,7 @@ func (c *PauseCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if already && !req.At.IsZero() {
-		fmt.Fprintf(s.Stdout, "a pause was already asked at %s\n", localTime(req.At))
+		fmt.Fprintf(s.Stdout, "a pause was already asked at %s\n", display.LocalTime(req.At))
 	}
 	holder, err := runningLoop(ctx, root)
 	switch {

@@ -39,7 +39,7 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	for _, l := range status.ActiveLimits(now) {
-		fmt.Fprintf(s.Stdout, "Shared limit: %s\n", display.PrintableText(sharedLimit(l, now)))
+		fmt.Fprintf(s.Stdout, "Shared limit: %s\n", display.PrintableText(status.LimitLine(l, now)))
 	}
 	if today := status.ReadToday(now, dailyBudget(runs)); today != nil {
 		fmt.Fprintf(s.Stdout, "Spent today: %s\n", display.PrintableText(today.Line()))

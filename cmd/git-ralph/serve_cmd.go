@@ -184,14 +184,14 @@ func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, er
 	}
 	var last serve.LiveLog // the format is looked up once per iteration
 	return func() (serve.LiveLog, error) {
-		st, err := readStatus(ctx, m.Path, path)
+		st, err := status.Load(ctx, m.Path, path)
 		if err != nil {
 			return serve.LiveLog{}, err
 		}
 		if m.Worktree != nil {
 			st.Place.Name = m.Name // its status names 'loop --worktree NAME'
 		}
-		live := serve.LiveLog{State: display.Printable(statusSummary(st))}
+		live := serve.LiveLog{State: display.Printable(status.Summary(st))}
 		if st.State == nil || st.HistoryIteration == 0 {
 			return live, nil
 		}

@@ -162,7 +162,7 @@ func (w *watchedCheckpoints) line(ctx context.Context, root string, now time.Tim
 		w.text = "checkpoints: none ('c' takes one)"
 	default:
 		last := list[len(list)-1]
-		w.text = fmt.Sprintf("checkpoints: %d, the last %s at %s", len(list), display.Printable(last.Label), localTime(last.Time))
+		w.text = fmt.Sprintf("checkpoints: %d, the last %s at %s", len(list), display.Printable(last.Label), display.LocalTime(last.Time))
 	}
 	return w.text
 }

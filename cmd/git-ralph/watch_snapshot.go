@@ -26,12 +26,12 @@ type watchReader struct {
 
 // snapshot reads the loop's state, its run's records and where its live output is.
 func (w *watchReader) snapshot(ctx context.Context, now time.Time) (watch.Snapshot, error) {
-	st, err := readStatus(ctx, w.root, w.lock)
+	st, err := status.Load(ctx, w.root, w.lock)
 	if err != nil {
 		return watch.Snapshot{}, err
 	}
 	st.Place = w.place
-	snap := watch.Snapshot{Loop: w.place.Name, Branch: w.branch, Now: now, Status: statusSummary(st), State: watchState(st, now)}
+	snap := watch.Snapshot{Loop: w.place.Name, Branch: w.branch, Now: now, Status: status.Summary(st), State: watchState(st, now)}
 	if snap.Loop == "" {
 		snap.Loop = "main"
 	}

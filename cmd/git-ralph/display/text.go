@@ -1,6 +1,9 @@
 package display
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // ShellQuote quotes s as one word for sh, whatever it holds.
 func ShellQuote(s string) string {
@@ -26,4 +29,22 @@ func OrDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// LocalTime is t in the local zone as "2006-01-02 15:04:05", or "unknown time".
+func LocalTime(t time.Time) string {
+	if t.IsZero() {
+		return "unknown time"
+	}
+	return t.Local().Format(time.DateTime)
+}
+
+// ShortTask is a loop's task in one line of at most 60 characters, for status and the
+// settings' listing.
+func ShortTask(task string) string {
+	line := strings.Join(strings.Fields(task), " ")
+	if r := []rune(line); len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return line
 }
