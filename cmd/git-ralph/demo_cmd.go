@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
@@ -119,7 +120,7 @@ func newDemoRepo(ctx context.Context, dir string) error {
 	if err := demoagent.Scaffold(dir); err != nil {
 		return err
 	}
-	if _, err := writeScaffold(dir, false); err != nil {
+	if _, err := scaffold.Write(dir, false); err != nil {
 		return err
 	}
 	_, err := gitops.CommitAll(ctx, dir, "textkit: specs and Ralph prompts")

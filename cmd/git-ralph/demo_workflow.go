@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -58,16 +59,16 @@ func (c *DemoCmd) runWorkflow(ctx context.Context, s Streams, in *interrupts, di
 
 // scaffoldDemoWorkflow writes the hierarchy workflow and the demo's request, committed.
 func scaffoldDemoWorkflow(ctx context.Context, dir string) error {
-	files, err := workflowScaffold("hierarchy")
+	files, err := scaffold.Workflow("hierarchy")
 	if err != nil {
 		return err
 	}
 	for i, f := range files {
-		if strings.HasSuffix(f.path, "/request.md") {
-			files[i].body = demoRequest
+		if strings.HasSuffix(f.Path, "/request.md") {
+			files[i].Body = demoRequest
 		}
 	}
-	if _, err := writeFiles(dir, files, false); err != nil {
+	if _, err := scaffold.WriteFiles(dir, files, false); err != nil {
 		return err
 	}
 	_, err = gitops.CommitAll(ctx, dir, "Ralph workflow hierarchy")

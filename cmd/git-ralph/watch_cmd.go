@@ -157,7 +157,7 @@ func (w *watchedCheckpoints) line(ctx context.Context, root string, now time.Tim
 	list, err := rollback.List(ctx, root)
 	switch {
 	case err != nil:
-		w.text = "checkpoints: unreadable (" + oneLineText(err.Error()) + ")"
+		w.text = "checkpoints: unreadable (" + display.OneLine(err.Error()) + ")"
 	case len(list) == 0:
 		w.text = "checkpoints: none ('c' takes one)"
 	default:
@@ -166,5 +166,3 @@ func (w *watchedCheckpoints) line(ctx context.Context, root string, now time.Tim
 	}
 	return w.text
 }
-
-func oneLineText(s string) string { return display.Printable(strings.Join(strings.Fields(s), " ")) }

@@ -41,7 +41,7 @@ func (w *watchReader) snapshot(ctx context.Context, now time.Time) (watch.Snapsh
 	snap.Mode, snap.Max, snap.Iteration = st.Mode, st.MaxIterations, st.Iteration
 	switch {
 	case st.Task != "":
-		snap.Task = "task " + oneLineText(st.Task)
+		snap.Task = "task " + display.OneLine(st.Task)
 	case st.Template != "":
 		snap.Task = "template " + st.Template
 	}

@@ -48,3 +48,6 @@ func ShortTask(task string) string {
 	}
 	return line
 }
+
+// OneLine is s on one line, its runs of white space one space, terminal-safe.
+func OneLine(s string) string { return Printable(strings.Join(strings.Fields(s), " ")) }
