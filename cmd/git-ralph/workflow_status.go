@@ -107,7 +107,7 @@ func printWorkflow(s Streams, v workflowView) error {
 	}
 	for _, st := range v.Stages {
 		if st.Problem != "" && st.Status == history.StageFailed {
-			fmt.Fprintf(s.Stdout, "\n%s failed:\n%s\n", st.Name, indent(st.Problem))
+			fmt.Fprintf(s.Stdout, "\n%s failed:\n%s\n", st.Name, display.IndentOutput(st.Problem))
 		}
 	}
 	_, err := fmt.Fprintf(s.Stdout, "\nNext: %s\n", display.PrintableText(v.Next))

@@ -51,3 +51,12 @@ func ShortTask(task string) string {
 
 // OneLine is s on one line, its runs of white space one space, terminal-safe.
 func OneLine(s string) string { return Printable(strings.Join(strings.Fields(s), " ")) }
+
+// IndentOutput puts two spaces before each line of a command's output, spelled out for
+// the terminal; no output is "(no output)".
+func IndentOutput(text string) string {
+	if text == "" {
+		return "  (no output)"
+	}
+	return "  " + strings.ReplaceAll(PrintableText(text), "\n", "\n  ")
+}
