@@ -155,7 +155,7 @@ func (r repoSource) Loops(ctx context.Context) ([]status.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runsOf(ctx, r.here, members, time.Now()), nil
+	return status.RunsOf(ctx, r.here, members, time.Now()), nil
 }
 
 // store opens the named loop's history; a loop that does not exist is serve.ErrNotFound.

@@ -100,7 +100,7 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 		if err != nil {
 			return watch.Loops{}, err
 		}
-		return fleetLoops(runsOf(ctx, here, members, time.Now()))
+		return fleetLoops(status.RunsOf(ctx, here, members, time.Now()))
 	}
 	open := func(name string) (*watch.Model, error) { return loopView(ctx, LoopFlag{Loop: name}, color) }
 	view := watch.NewFleet("no loop is running in this work tree; the repository's loops:", first, read, open, color)
@@ -110,7 +110,7 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 // fleetLoops is runs as the fleet view lists them: in `runs`'s columns.
 func fleetLoops(runs []status.Run) (watch.Loops, error) {
 	var table bytes.Buffer
-	if err := runsTable(&table, runs, time.Now()); err != nil {
+	if err := status.RunsTable(&table, runs, time.Now()); err != nil {
 		return watch.Loops{}, err
 	}
 	rows := strings.Split(strings.TrimRight(table.String(), "\n"), "\n")
