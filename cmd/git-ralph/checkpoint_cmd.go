@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -44,7 +45,7 @@ func (c *CheckpointCmd) Run(ctx context.Context, s Streams) error {
 		at = display.ShortHash(cp.Commit)
 	}
 	fmt.Fprintf(s.Stdout, "checkpoint %s: %s, %s (kept at %s)\n", cp.Label, at, tree, cp.Ref)
-	if holder, err := runningLoop(ctx, root); err == nil {
+	if holder, err := status.RunningLoop(ctx, root); err == nil {
 		fmt.Fprintf(s.Stdout, "note: a loop is running here (pid %d): the checkpoint holds the work tree as it is now, in the middle of an iteration\n", holder.PID)
 	}
 	loop := ""

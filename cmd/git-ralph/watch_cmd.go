@@ -34,7 +34,7 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 	}
 	terminal := reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stdout)
 	_, noColor := os.LookupEnv("NO_COLOR")
-	if _, err := runningLoop(ctx, root); errors.Is(err, errNoLoop) && c.Loop == "" {
+	if _, err := status.RunningLoop(ctx, root); errors.Is(err, status.ErrNoLoop) && c.Loop == "" {
 		if !terminal {
 			fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
 			if err := (&RunsCmd{}).Run(ctx, s); err != nil {
