@@ -199,7 +199,7 @@ func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, er
 		if live.Iteration == last.Iteration {
 			live.Format = last.Format
 		} else {
-			_, live.Format = lastRecorded(store, live.Iteration)
+			_, live.Format = status.LastRecorded(store, live.Iteration)
 		}
 		last = live
 		return live, nil
