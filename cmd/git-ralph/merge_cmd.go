@@ -82,19 +82,11 @@ func (c *MergeCmd) merge(ctx context.Context, s Streams, here string, notes *not
 		return out, err
 	}
 	if out.State == "needs-review" {
-		notes.Send(mergeview.ReviewNote(notes.Where(), c.Name, out, reviewCode(out)))
-		return out, &exitError{code: reviewCode(out), err: mergeview.ReviewError(c.Name, out)}
+		notes.Send(mergeview.ReviewNote(notes.Where(), c.Name, out, reviewCode(out.Problem)))
+		return out, &exitError{code: reviewCode(out.Problem), err: mergeview.ReviewError(c.Name, out)}
 	}
 	mergeview.Merged(s.Stdout, c.Name, out)
 	return out, nil
-}
-
-// reviewCode is the exit code of a merge left for review, which says the problem.
-func reviewCode(out mergequeue.Outcome) int {
-	if out.Problem == "conflict" {
-		return exitMergeConflict
-	}
-	return exitMergeInvalid
 }
 
 // request is the merge to queue, with the validate command resolved: --validate, else
