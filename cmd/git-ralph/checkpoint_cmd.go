@@ -76,7 +76,7 @@ func (c *CheckpointsCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if c.JSON {
-		return printJSON(s.Stdout, list)
+		return display.JSON(s.Stdout, list)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(s.Stdout, "no checkpoints yet ('git ralph checkpoint LABEL' takes one)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -178,19 +177,6 @@ func workDir() (string, error) {
 		return "", fmt.Errorf("finding the current directory: %w", err)
 	}
 	return dir, nil
-}
-
-// printJSON writes the records as an indented JSON array; no records is [].
-func printJSON(w io.Writer, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding JSON: %w", err)
-	}
-	if string(data) == "null" {
-		data = []byte("[]")
-	}
-	_, err = fmt.Fprintf(w, "%s\n", data)
-	return err
 }
 
 // orDash is display.OrDash for the best-of table (loop_bestof.go), until it moves with the

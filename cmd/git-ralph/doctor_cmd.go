@@ -52,7 +52,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	}
 	results := append([]doctor.Result{settingsCheck(ctx, set)}, doctor.Run(ctx, in)...)
 	if c.JSON {
-		err = printJSON(s.Stdout, results)
+		err = display.JSON(s.Stdout, results)
 	} else {
 		err = doctor.Print(s.Stdout, results, doctor.UTF8Locale(os.Getenv))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/historyview"
 	"github.com/git-ralph/git-ralph/history"
@@ -46,7 +47,7 @@ func (c *HistoryCmd) Run(ctx context.Context, s Streams) error {
 	}
 	historyview.ReportBad(s.Stderr, bad)
 	if c.JSON {
-		return printJSON(s.Stdout, recs)
+		return display.JSON(s.Stdout, recs)
 	}
 	if err := historyview.Table(s.Stdout, recs); err != nil {
 		return err

@@ -28,7 +28,7 @@ func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if c.JSON {
-		return printJSON(s.Stdout, runs)
+		return display.JSON(s.Stdout, runs)
 	}
 	if err := status.PrintRuns(s.Stdout, runs, now); err != nil {
 		return err

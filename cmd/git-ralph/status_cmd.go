@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
@@ -45,7 +46,7 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	}
 	st.Place = status.LoopAt(ctx, root)
 	if c.JSON {
-		return printJSON(s.Stdout, st)
+		return display.JSON(s.Stdout, st)
 	}
 	if err := status.Print(s.Stdout, st, time.Now()); err != nil {
 		return err
