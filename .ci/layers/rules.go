@@ -17,7 +17,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they
 	// change nothing
-	{"cmd/git-ralph/doctor", "cmd/git-ralph/agentcheck cmd/git-ralph/display cmd/git-ralph/status cmd/git-ralph/trust loop/fleet loop/mergequeue history gitops"},
+	{"cmd/git-ralph/doctor", "cmd/git-ralph/agentcheck cmd/git-ralph/display cmd/git-ralph/schedule cmd/git-ralph/status cmd/git-ralph/trust loop/fleet loop/mergequeue history gitops"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
 	{"cmd/git-ralph/watch", "cmd/git-ralph/display cmd/git-ralph/livelog loop/agentcli prompts/repofile"},
 	// the views' reader of a running iteration's output log, rendered for people

@@ -15,20 +15,21 @@ import (
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
+	"github.com/git-ralph/git-ralph/prompts"
 )
 
-// journal is the run's durable memory: the state file, one record per iteration with
-// its diff and output, and the refs that keep every checkpoint alive for rollback and
-// for diffs after a rebase or gc.
-type journal struct {
-	root  string
-	refs  string // where this work tree's refs go: refPrefix
-	store *history.Store
-	state history.State
-	warn  func(string)
+// logbook is the run's durable memory of its iterations: one record per iteration with
+// its prompt, output and diff, and the refs that keep every checkpoint alive for rollback
+// and for diffs after a rebase or gc. (The run's state file is stateFile's.)
+type logbook struct {
+	root   string
+	refs   string // where this work tree's refs go: refPrefix
+	store  *history.Store
+	pruner *history.Pruner // the retention, applied after each iteration; nil: keep all
+	warn   func(string)
 }
 
-// iterationRecord is what the journal keeps while one iteration runs.
+// iterationRecord is what the logbook keeps while one iteration runs.
 type iterationRecord struct {
 	number  int // unique in the repository
 	before  gitops.Checkpoint
@@ -90,7 +91,9 @@ func afterCutWord(b []byte) []byte {
 	return b[i:]
 }
 
-func openJournal(ctx context.Context, root string, warn func(string)) (*journal, error) {
+// openLogbook opens the history of the work tree at root, with the retention to apply
+// (zero: keep all).
+func openLogbook(ctx context.Context, root string, retention history.Retention, warn func(string)) (*logbook, error) {
 	store, err := history.OpenStore(root)
 	if err != nil {
 		return nil, err
@@ -103,36 +106,32 @@ func openJournal(ctx context.Context, root string, warn func(string)) (*journal,
 	if err != nil {
 		return nil, err
 	}
-	return &journal{root: root, refs: refs, store: store, warn: warn}, nil
+	b := &logbook{root: root, refs: refs, store: store, warn: warn}
+	if retention != (history.Retention{}) {
+		b.pruner = &history.Pruner{Store: store, Retention: retention}
+	}
+	return b, nil
 }
 
 // checkpoint takes the checkpoint the loop starts from, kept alive by the work tree's
 // latest refs from the moment it is written.
-func (j *journal) checkpoint(ctx context.Context) (gitops.Checkpoint, error) {
-	return gitops.TakeCheckpoint(ctx, j.root, j.latestRefs)
+func (b *logbook) checkpoint(ctx context.Context) (gitops.Checkpoint, error) {
+	return gitops.TakeCheckpoint(ctx, b.root, b.latestRefs)
 }
 
 // latestRefs keep the work tree's last checkpoint alive: the one the next iteration starts
 // from, before that iteration's own refs exist, so that a gc meanwhile prunes none of it.
-func (j *journal) latestRefs(c gitops.Checkpoint) []gitops.Ref {
-	return []gitops.Ref{{Name: j.refs + "latest", Hash: c.Head}, {Name: j.refs + "latest-tree", Hash: c.Tree}}
-}
-
-// save writes the state atomically.
-func (j *journal) save() error {
-	if err := history.SaveState(j.root, j.state); err != nil {
-		return fmt.Errorf("saving the loop's state: %w", err)
-	}
-	return nil
+func (b *logbook) latestRefs(c gitops.Checkpoint) []gitops.Ref {
+	return []gitops.Ref{{Name: b.refs + "latest", Hash: c.Head}, {Name: b.refs + "latest-tree", Hash: c.Tree}}
 }
 
 // begin allocates the iteration's number and opens its output log.
-func (j *journal) begin(before gitops.Checkpoint, now time.Time, logLimit int) (*iterationRecord, error) {
-	n, err := j.store.Next()
+func (b *logbook) begin(before gitops.Checkpoint, now time.Time, logLimit int) (*iterationRecord, error) {
+	n, err := b.store.Next()
 	if err != nil {
 		return nil, fmt.Errorf("numbering the iteration: %w", err)
 	}
-	out, err := os.Create(j.store.OutputPath(n))
+	out, err := os.Create(b.store.OutputPath(n))
 	if err != nil {
 		return nil, fmt.Errorf("creating the iteration's output log: %w", err)
 	}
@@ -154,27 +153,40 @@ var checkpointKinds = []string{"before", "before-tree", "after", "after-tree"}
 
 // prune applies the retention settings after iteration n (its history number): the
 // oldest iterations lose their saved output and diff, and the refs that kept their
-// checkpoints, so that git can collect what only they held. A failure is a warning: the iteration itself is saved.
-func (r *runner) prune(ctx context.Context, n int) {
-	if r.cfg.Retention == (history.Retention{}) {
-		return
+// checkpoints, so that git can collect what only they held. A failure is for a warning:
+// the iteration itself is saved.
+func (b *logbook) prune(ctx context.Context, n int) error {
+	if b.pruner == nil {
+		return nil
 	}
-	if r.pruner == nil {
-		r.pruner = &history.Pruner{Store: r.journal.store, Retention: r.cfg.Retention}
-	}
-	pruned, err := r.pruner.Pruned(n)
+	pruned, err := b.pruner.Pruned(n)
 	var refs []string
 	for _, n := range pruned {
 		for _, which := range checkpointKinds {
-			refs = append(refs, checkpointRef(r.journal.refs, n, which))
+			refs = append(refs, checkpointRef(b.refs, n, which))
 		}
 	}
-	if refErr := gitops.DeleteRefs(ctx, r.journal.root, refs); refErr != nil {
+	if refErr := gitops.DeleteRefs(ctx, b.root, refs); refErr != nil {
 		err = errors.Join(err, refErr)
 	}
-	if err != nil {
-		r.report(Warning{Message: fmt.Sprintf("cannot prune the history: %v", err)})
+	return err
+}
+
+// keepPrompt keeps iteration n's prompt in its history directory (redacted, bounded),
+// and says what it was made of. A prompt that cannot be kept is a warning: the agent
+// need not wait for the record of what it was told.
+func (b *logbook) keepPrompt(n int, prompt prompts.Prompt, text string) PromptInfo {
+	info := PromptInfo{Bytes: len(text)}
+	for _, s := range prompt.Sections {
+		info.Sections = append(info.Sections, PromptPart{Title: s.Title, Source: s.Source, Bytes: len(s.Body)})
 	}
+	cut, err := b.store.SavePrompt(n, text)
+	if err != nil {
+		b.warn(err.Error())
+		return info
+	}
+	info.Kept, info.Cut = b.relative(b.store.PromptPath(n)), cut
+	return info
 }
 
 // CheckpointRef names the ref that keeps one of iteration n's checkpoints alive in the work
@@ -242,13 +254,13 @@ func bookkeeping(ctx context.Context, grace time.Duration, hurry <-chan struct{}
 }
 
 // finish measures what the iteration changed, saves its diff and record, and returns
-// the checkpoint after it and the changes. judge sees the checkpoint after and completes
+// the checkpoint after it and the record. observe sees the checkpoint after and completes
 // the record before it is saved (the idle watch's figures go into it).
-func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Result, rec history.Record, judge func(gitops.Checkpoint, *history.Record)) (gitops.Checkpoint, history.Record, error) {
+func (b *logbook) finish(ctx context.Context, it *iterationRecord, res agent.Result, rec history.Record, observe func(gitops.Checkpoint, *history.Record)) (gitops.Checkpoint, history.Record, error) {
 	if err := it.output.close(res.Output, res.OutputBytes); err != nil {
 		return gitops.Checkpoint{}, rec, fmt.Errorf("saving the output of iteration %d: %w", it.number, err)
 	}
-	after, changes, err := j.measure(ctx, it)
+	after, changes, err := b.measure(ctx, it)
 	if err != nil {
 		return after, rec, fmt.Errorf("reading the repository after iteration %d: %w", rec.RunIteration, err)
 	}
@@ -257,10 +269,10 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 	if changes != nil {
 		rec.FilesChanged, rec.Insertions, rec.Deletions = changes.Files, changes.Insertions, changes.Deletions
 	}
-	rec.OutputPath = j.relative(j.store.OutputPath(it.number))
-	rec.DiffPath = j.relative(j.store.DiffPath(it.number))
-	judge(after, &rec)
-	if err := j.store.Save(rec); err != nil {
+	rec.OutputPath = b.relative(b.store.OutputPath(it.number))
+	rec.DiffPath = b.relative(b.store.DiffPath(it.number))
+	observe(after, &rec)
+	if err := b.store.Save(rec); err != nil {
 		return after, rec, fmt.Errorf("saving the record of iteration %d: %w", it.number, err)
 	}
 	return after, rec, nil
@@ -272,24 +284,24 @@ func (j *journal) finish(ctx context.Context, it *iterationRecord, res agent.Res
 // is taken again (the work tree still holds it). When the missing object is the checkpoint
 // before's, nothing brings it back: the iteration is recorded without its changes (nil) and
 // with an empty diff, with a warning, rather than lost.
-func (j *journal) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitops.Changes, error) {
+func (b *logbook) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitops.Changes, error) {
 	for attempt := 1; ; attempt++ {
-		after, err := j.keepAfter(ctx, it)
+		after, err := b.keepAfter(ctx, it)
 		if err != nil {
 			return after, nil, err
 		}
 		if it.before.Tree == "" || after.Tree == it.before.Tree { // lost (and said so), or no change
-			return after, changesIf(it.before.Tree != ""), j.saveDiff(it, nil)
+			return after, changesIf(it.before.Tree != ""), b.saveDiff(it, nil)
 		}
-		changes, err := j.diff(ctx, it, after)
+		changes, err := b.diff(ctx, it, after)
 		switch {
 		case err == nil:
 			return after, &changes, nil
 		case !gitops.IsPruned(err):
 			return after, nil, err
 		case attempt == measureAttempts:
-			j.lostBefore(it, err)
-			return after, nil, j.saveDiff(it, nil)
+			b.lostBefore(it, err)
+			return after, nil, b.saveDiff(it, nil)
 		}
 	}
 }
@@ -303,18 +315,18 @@ func changesIf(known bool) *gitops.Changes {
 }
 
 // diff saves the iteration's unified diff, produced by git, to its record and counts it.
-func (j *journal) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitops.Changes, error) {
+func (b *logbook) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitops.Changes, error) {
 	var changes gitops.Changes
-	err := j.saveDiff(it, func(f io.Writer) (err error) {
-		changes, err = gitops.DiffCounted(ctx, j.root, it.before.Tree, after.Tree, f)
+	err := b.saveDiff(it, func(f io.Writer) (err error) {
+		changes, err = gitops.DiffCounted(ctx, b.root, it.before.Tree, after.Tree, f)
 		return err
 	})
 	return changes, err
 }
 
 // saveDiff writes the iteration's diff file with write, or empty when write is nil.
-func (j *journal) saveDiff(it *iterationRecord, write func(io.Writer) error) error {
-	f, err := os.Create(j.store.DiffPath(it.number))
+func (b *logbook) saveDiff(it *iterationRecord, write func(io.Writer) error) error {
+	f, err := os.Create(b.store.DiffPath(it.number))
 	if err != nil {
 		return fmt.Errorf("saving the diff of iteration %d: %w", it.number, err)
 	}
@@ -331,20 +343,20 @@ func (j *journal) saveDiff(it *iterationRecord, write func(io.Writer) error) err
 // its refs. When that fails on a missing object, the one before is what a gc pruned if git
 // no longer has its commit or tree; otherwise the new checkpoint was pruned while being
 // taken, and is taken again.
-func (j *journal) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, error) {
+func (b *logbook) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, error) {
 	for attempt := 1; ; attempt++ {
-		after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
-			return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, it.before, after)...)
+		after, err := gitops.TakeCheckpoint(ctx, b.root, func(after gitops.Checkpoint) []gitops.Ref {
+			return append(b.latestRefs(after), checkpointRefs(b.refs, it.number, it.before, after)...)
 		})
 		if !gitops.IsPruned(err) {
 			return after, err
 		}
-		missing, merr := gitops.MissingObjects(ctx, j.root, it.before.Head, it.before.Tree)
+		missing, merr := gitops.MissingObjects(ctx, b.root, it.before.Head, it.before.Tree)
 		if merr != nil {
 			return after, merr
 		}
 		if len(missing) > 0 {
-			return j.keepAfterAlone(ctx, it, err)
+			return b.keepAfterAlone(ctx, it, err)
 		}
 		if attempt == measureAttempts {
 			return after, err
@@ -353,39 +365,28 @@ func (j *journal) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Ch
 }
 
 // keepAfterAlone keeps the checkpoint after iteration it when the one before is lost.
-func (j *journal) keepAfterAlone(ctx context.Context, it *iterationRecord, lost error) (gitops.Checkpoint, error) {
-	after, err := gitops.TakeCheckpoint(ctx, j.root, func(after gitops.Checkpoint) []gitops.Ref {
-		return append(j.latestRefs(after), checkpointRefs(j.refs, it.number, gitops.Checkpoint{}, after)...)
+func (b *logbook) keepAfterAlone(ctx context.Context, it *iterationRecord, lost error) (gitops.Checkpoint, error) {
+	after, err := gitops.TakeCheckpoint(ctx, b.root, func(after gitops.Checkpoint) []gitops.Ref {
+		return append(b.latestRefs(after), checkpointRefs(b.refs, it.number, gitops.Checkpoint{}, after)...)
 	})
 	if err != nil {
 		return after, err
 	}
-	j.lostBefore(it, lost)
+	b.lostBefore(it, lost)
 	it.before.Tree = "" // unknown: measure records no changes
 	return after, nil
 }
 
-func (j *journal) lostBefore(it *iterationRecord, err error) {
-	j.warn(fmt.Sprintf("iteration %d is recorded without its changes: a git object of the checkpoint it started from is missing (pruned by a concurrent git gc?): %v", it.number, err))
+func (b *logbook) lostBefore(it *iterationRecord, err error) {
+	b.warn(fmt.Sprintf("iteration %d is recorded without its changes: a git object of the checkpoint it started from is missing (pruned by a concurrent git gc?): %v", it.number, err))
 }
 
 // measureAttempts bounds how often measure takes the checkpoint after an iteration again.
 const measureAttempts = 3
 
-func (j *journal) relative(path string) string {
-	if rel, err := filepath.Rel(j.root, path); err == nil {
+func (b *logbook) relative(path string) string {
+	if rel, err := filepath.Rel(b.root, path); err == nil {
 		return rel
 	}
 	return path
-}
-
-// record builds the history record of an agent's result (without the git parts).
-func record(run string, i int, mode string, started, ended time.Time, res agent.Result, outcome Outcome, promise Promise) history.Record {
-	rec := history.Record{Run: run, RunIteration: i, Mode: mode, StartedAt: started, EndedAt: ended,
-		DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Outcome: string(outcome),
-		Signal: string(promise), TimedOut: res.TimedOut}
-	if res.Signal != 0 {
-		rec.KilledBy = SignalName(res.Signal)
-	}
-	return rec
 }
