@@ -102,6 +102,15 @@ func parserOptions(s Streams, exit func(int)) []kong.Option {
 // helpExit carries the exit code of --help or --version out of kong's Exit hook.
 type helpExit struct{ code int }
 
+// orDash is display.OrDash for the best-of table (loop_bestof.go), until it moves with the
+// loop's code.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
 // run reads the command line and runs the command. It builds kong's parser over the one
 // command the line names where it can: the whole CLI's costs 2–3 ms at every start
 // (cli_one_command.go says when the whole one reads the line all the same).
@@ -158,9 +167,6 @@ func parseWhole(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Con
 	kctx, err := k.Parse(joinNegativeValues(k, args))
 	return k, kctx, err
 }
-
-// exitInterrupted is the exit code of a command stopped by SIGINT or SIGTERM.
-const exitInterrupted = 130
 
 // isExit reports whether err already carries the exit code to use.
 func isExit(err error) bool {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 )
 
 // DemoCmd is `git ralph demo`: the whole tool at work on a scratch repository, with a
@@ -21,20 +22,20 @@ func (c *DemoCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	d := &launch.Demo{Streams: s.launch(), Signals: in.launch(),
 		Keep: c.Keep, Workflow: c.Workflow, FirstLoop: firstLoop,
 		Scaffold: func(dir string) error {
-			_, err := writeScaffold(dir, false)
+			_, err := scaffold.Write(dir, false)
 			return err
 		},
 		ScaffoldWorkflow: func(dir, request string) error {
-			files, err := workflowScaffold("hierarchy")
+			files, err := scaffold.Workflow("hierarchy")
 			if err != nil {
 				return err
 			}
 			for i, f := range files {
-				if strings.HasSuffix(f.path, "/request.md") {
-					files[i].body = request
+				if strings.HasSuffix(f.Path, "/request.md") {
+					files[i].Body = request
 				}
 			}
-			_, err = writeFiles(dir, files, false)
+			_, err = scaffold.WriteFiles(dir, files, false)
 			return err
 		},
 	}

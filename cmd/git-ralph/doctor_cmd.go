@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
@@ -25,10 +23,6 @@ type DoctorCmd struct {
 	JSON      bool     `name:"json" help:"Print the checks as a JSON array of {name, status, detail, hint}."`
 	LoopFlags []string `arg:"" optional:"" name:"loop-flags" help:"Flags of 'git ralph loop', after --, to check the run they would make: git ralph doctor -- --agent codex."`
 }
-
-// exitDoctorFailed is doctor's exit code when a check failed: an unattended run would
-// fail (warnings alone exit 0).
-const exitDoctorFailed = 1
 
 // Run checks what an unattended loop in this work tree would trip over, prints one
 // line a check, and exits exitDoctorFailed when one failed.
@@ -59,9 +53,9 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	}
 	results := append([]doctor.Result{settingsCheck(ctx, set)}, doctor.Run(ctx, in)...)
 	if c.JSON {
-		err = printJSON(s.Stdout, results)
+		err = display.JSON(s.Stdout, results)
 	} else {
-		err = printDoctor(s.Stdout, results, utf8Locale(os.Getenv))
+		err = doctor.Print(s.Stdout, results, doctor.UTF8Locale(os.Getenv))
 	}
 	if err != nil {
 		return err
@@ -140,68 +134,6 @@ func settingsCheck(ctx context.Context, set *launch.Settings) doctor.Result {
 	return doctor.Result{Name: "settings", Status: doctor.OK, Detail: fmt.Sprintf("the settings and the prompt of mode %s are in order", set.Loop.Mode)}
 }
 
-// printDoctor prints a line a check, its mark, name and what it found, and each line of
-// its hint below it; then the verdict. unicode: the marks ✓ ✗ !, else ok, FAIL, warn.
-func printDoctor(w io.Writer, results []doctor.Result, unicode bool) error {
-	width := 0
-	for _, r := range results {
-		width = max(width, len(r.Name))
-	}
-	var b strings.Builder
-	failed, warned := 0, 0
-	for _, r := range results {
-		switch r.Status {
-		case doctor.Fail:
-			failed++
-		case doctor.Warn:
-			warned++
-		}
-		m := mark(r.Status, unicode)
-		fmt.Fprintf(&b, "%s %-*s  %s\n", m, width, r.Name, display.Printable(r.Detail))
-		if r.Hint != "" {
-			indent := strings.Repeat(" ", utf8.RuneCountInString(m)+1+width+2) // under the detail
-			for _, line := range strings.Split(display.PrintableText(r.Hint), "\n") {
-				fmt.Fprintf(&b, "%shint: %s\n", indent, line)
-			}
-		}
-	}
-	b.WriteString(verdict(failed, warned) + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func mark(st doctor.Status, unicode bool) string {
-	marks := map[doctor.Status][2]string{doctor.OK: {"ok  ", "✓"}, doctor.Warn: {"warn", "!"}, doctor.Fail: {"FAIL", "✗"}}
-	if unicode {
-		return marks[st][1]
-	}
-	return marks[st][0]
-}
-
-func verdict(failed, warned int) string {
-	warnings := ""
-	if warned > 0 {
-		warnings = fmt.Sprintf(" (%d warning%s)", warned, map[bool]string{true: "", false: "s"}[warned == 1])
-	}
-	if failed > 0 {
-		return fmt.Sprintf("%d check%s failed%s: an unattended run would fail", failed, map[bool]string{true: "", false: "s"}[failed == 1], warnings)
-	}
-	return "ready for an unattended run" + warnings
-}
-
-// utf8Locale reports whether the locale's character set is UTF-8 (LC_ALL, else
-// LC_CTYPE, else LANG, as setlocale reads them): the marks ✓ ✗ ! need it, and cron
-// runs with no locale at all, so cron.log gets the words.
-func utf8Locale(getenv func(string) string) bool {
-	for _, key := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := getenv(key); v != "" {
-			v = strings.ToLower(v)
-			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
-		}
-	}
-	return false
-}
-
 // warnDoctor runs the checks for schedule add, which is about to write the cron entry
 // (so the entries' PATHs are not looked at), and prints the failures as warnings: the
 // entry is added all the same, since the problem may be fixed before it runs.
@@ -211,15 +143,5 @@ func warnDoctor(ctx context.Context, w io.Writer, set *launch.Settings) {
 		fmt.Fprintf(w, "warning: the checks of 'git ralph doctor' did not run: %s\n", display.PrintableText(err.Error()))
 		return
 	}
-	for _, r := range doctor.Run(ctx, in) {
-		if r.Status != doctor.Fail {
-			continue
-		}
-		fmt.Fprintf(w, "warning: %s: %s\n", r.Name, display.Printable(r.Detail))
-		if r.Hint != "" {
-			for _, line := range strings.Split(display.PrintableText(r.Hint), "\n") {
-				fmt.Fprintf(w, "hint: %s\n", line)
-			}
-		}
-	}
+	doctor.PrintFailures(w, doctor.Run(ctx, in))
 }

@@ -214,7 +214,7 @@ func TestExitCodesAreTheCodes(t *testing.T) {
 	}
 	knownExits := map[string]int{
 		"exitBusy": exitBusy, "exitMergeConflict": exitMergeConflict, "exitMergeInvalid": exitMergeInvalid,
-		"exitInterrupted": exitInterrupted, "exitReaderGone": exitReaderGone, "exitDoctorFailed": exitDoctorFailed,
+		"exitInterrupted": exitInterrupted, "exitSuccess": exitSuccess, "exitFailure": exitFailure, "exitReaderGone": exitReaderGone, "exitDoctorFailed": exitDoctorFailed,
 		"ExitDone": workflow.ExitDone, "ExitFailed": workflow.ExitFailed, "ExitAwaiting": workflow.ExitAwaiting,
 		"ExitInterrupted": workflow.ExitInterrupted, "ExitBusy": launch.ExitBusy, "ExitOK": launch.ExitOK,
 	}

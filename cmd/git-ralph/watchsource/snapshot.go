@@ -1,4 +1,4 @@
-package main
+package watchsource
 
 import (
 	"context"
@@ -14,24 +14,24 @@ import (
 // shownIterations bounds the iterations the view lists: the run's last ones.
 const shownIterations = 200
 
-// watchReader reads what the view shows, files only, every tick. What does not change
+// Reader reads what the view shows, files only, every tick. What does not change
 // while the view runs (which loop, its branch) is found once, with git, before; the
 // records of finished iterations, which never change, are read once each.
-type watchReader struct {
-	root, lock string
-	place      status.Place
-	branch     string
+type Reader struct {
+	Root, Lock string       // the work tree and its loop's lock
+	Place      status.Place // which loop lives there
+	Branch     string       // its branch
 	records    map[int]history.Record
 }
 
-// snapshot reads the loop's state, its run's records and where its live output is.
-func (w *watchReader) snapshot(ctx context.Context, now time.Time) (watch.Snapshot, error) {
-	st, err := readStatus(ctx, w.root, w.lock)
+// Snapshot reads the loop's state, its run's records and where its live output is.
+func (w *Reader) Snapshot(ctx context.Context, now time.Time) (watch.Snapshot, error) {
+	st, err := status.Load(ctx, w.Root, w.Lock)
 	if err != nil {
 		return watch.Snapshot{}, err
 	}
-	st.Place = w.place
-	snap := watch.Snapshot{Loop: w.place.Name, Branch: w.branch, Now: now, Status: statusSummary(st), State: watchState(st, now)}
+	st.Place = w.Place
+	snap := watch.Snapshot{Loop: w.Place.Name, Branch: w.Branch, Now: now, Status: status.Summary(st), State: state(st, now)}
 	if snap.Loop == "" {
 		snap.Loop = "main"
 	}
@@ -41,7 +41,7 @@ func (w *watchReader) snapshot(ctx context.Context, now time.Time) (watch.Snapsh
 	snap.Mode, snap.Max, snap.Iteration = st.Mode, st.MaxIterations, st.Iteration
 	switch {
 	case st.Task != "":
-		snap.Task = "task " + oneLineText(st.Task)
+		snap.Task = "task " + display.OneLine(st.Task)
 	case st.Template != "":
 		snap.Task = "template " + st.Template
 	}
@@ -55,7 +55,7 @@ func (w *watchReader) snapshot(ctx context.Context, now time.Time) (watch.Snapsh
 		snap.WaitUntil = st.WaitUntil
 	}
 	w.spend(&snap, st.State, now)
-	store, err := history.OpenStore(w.root)
+	store, err := history.OpenStore(w.Root)
 	if err != nil {
 		return printable(snap), nil
 	}
@@ -63,8 +63,8 @@ func (w *watchReader) snapshot(ctx context.Context, now time.Time) (watch.Snapsh
 	return printable(snap), nil
 }
 
-// watchState is the badge of the loop st describes.
-func watchState(st status.Status, now time.Time) watch.State {
+// state is the badge of the loop st describes.
+func state(st status.Status, now time.Time) watch.State {
 	switch {
 	case st.Paused():
 		return watch.Paused
@@ -88,7 +88,7 @@ func watchState(st status.Status, now time.Time) watch.State {
 
 // spend is the run's spend against each of its budgets (the daily one against what all
 // the user's loops spent today); a line when it has none.
-func (w *watchReader) spend(snap *watch.Snapshot, st *history.State, now time.Time) {
+func (w *Reader) spend(snap *watch.Snapshot, st *history.State, now time.Time) {
 	if st.MaxCost > 0 {
 		snap.Budgets = append(snap.Budgets, watch.Budget{Name: "max_cost", Used: st.SpentUSD, Limit: st.MaxCost,
 			Text: display.Dollars(st.SpentUSD) + " of " + display.Dollars(st.MaxCost)})
@@ -108,7 +108,7 @@ func (w *watchReader) spend(snap *watch.Snapshot, st *history.State, now time.Ti
 
 // iterations lists the run's recorded iterations (and the running one), the mean of
 // their durations and the agent and model of the last.
-func (w *watchReader) iterations(snap *watch.Snapshot, store *history.Store, st status.Status) {
+func (w *Reader) iterations(snap *watch.Snapshot, store *history.Store, st status.Status) {
 	running := st.Running && st.InIteration && st.HistoryIteration > 0
 	var rows []watch.Iteration
 	var total time.Duration
@@ -160,7 +160,7 @@ func (w *watchReader) iterations(snap *watch.Snapshot, store *history.Store, st 
 }
 
 // record reads iteration n's record, once: a saved record does not change.
-func (w *watchReader) record(store *history.Store, n int) (history.Record, bool) {
+func (w *Reader) record(store *history.Store, n int) (history.Record, bool) {
 	if rec, ok := w.records[n]; ok {
 		return rec, true
 	}
@@ -204,29 +204,4 @@ func printable(s watch.Snapshot) watch.Snapshot {
 		}
 	}
 	return s
-}
-
-// lastRecorded finds, in the few records up to n, the last validation result and the agent
-// preset whose output format renders the live log (the running iteration has no record
-// yet: its loop's earlier ones say which agent it runs). Text when no record names one.
-func lastRecorded(store *history.Store, n int) (validation string, format agentcli.Format) {
-	found := false
-	for i := n; i >= 1 && n-i < 10; i-- {
-		rec, err := store.Get(i)
-		if err != nil {
-			continue
-		}
-		if validation == "" {
-			validation = rec.Validation
-		}
-		if !found && rec.Agent != "" {
-			if p, ok := agentcli.Lookup(rec.Agent); ok {
-				format, found = p.Format, true
-			}
-		}
-		if validation != "" && found {
-			break
-		}
-	}
-	return validation, format
 }

@@ -1,4 +1,4 @@
-package main
+package status
 
 import (
 	"bytes"
@@ -7,24 +7,22 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 )
 
 // clearScreen moves the cursor home and clears the terminal, for a full redraw.
 const clearScreen = "\x1b[H\x1b[2J"
 
-// watchStatus is `git ralph status --watch`: it reads the status every tick (files only:
+// Watch is `git ralph status --watch`: it reads the status every tick (files only:
 // the lock, the state, the pause request; git only once, to know which loop it is, so
 // watching costs the loop nothing) and shows it until the loop ends, then prints the final status, merge state included.
 // On a terminal it redraws the screen; elsewhere (a log, a pipe) it prints the status each
 // time it changes, the running clock aside. With no loop running it prints the status once.
 // Ctrl+C ends the watch, not the loop, and is no error.
-func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal bool, tick time.Duration) error {
+func Watch(ctx context.Context, w io.Writer, root, path string, terminal bool, tick time.Duration) error {
 	var last []byte
-	place := status.LoopAt(ctx, root) // while it runs: which loop lives in a work tree does not change
+	place := LoopAt(ctx, root) // while it runs: which loop lives in a work tree does not change
 	for {
-		st, err := readStatus(ctx, root, path)
+		st, err := Load(ctx, root, path)
 		if err != nil {
 			return err
 		}
@@ -32,7 +30,7 @@ func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal b
 		if !st.Running {
 			// the loop's merge may have just landed or come to need review: the last
 			// status says where it stands now
-			st.Place = status.LoopAt(ctx, root)
+			st.Place = LoopAt(ctx, root)
 			switch {
 			case last == nil:
 			case terminal:
@@ -40,10 +38,10 @@ func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal b
 			default:
 				fmt.Fprintln(w)
 			}
-			if err := printStatus(w, st, time.Now()); err != nil {
+			if err := Print(w, st, time.Now()); err != nil {
 				return err
 			}
-			printMergeState(ctx, w, root)
+			PrintMerge(ctx, w, root)
 			return nil
 		}
 		key := changeKey(st)
@@ -51,7 +49,7 @@ func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal b
 		case terminal:
 			var b bytes.Buffer
 			b.WriteString(clearScreen)
-			if err := printStatus(&b, st, time.Now()); err != nil {
+			if err := Print(&b, st, time.Now()); err != nil {
 				return err
 			}
 			if _, err := w.Write(b.Bytes()); err != nil {
@@ -61,7 +59,7 @@ func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal b
 			if last != nil {
 				fmt.Fprintln(w)
 			}
-			if err := printStatus(w, st, time.Now()); err != nil {
+			if err := Print(w, st, time.Now()); err != nil {
 				return err
 			}
 		}
@@ -75,7 +73,7 @@ func watchStatus(ctx context.Context, w io.Writer, root, path string, terminal b
 }
 
 // changeKey is what makes a status new to a reader of a log: everything but the clock.
-func changeKey(st status.Status) []byte {
+func changeKey(st Status) []byte {
 	st.ElapsedMS = nil
 	b, _ := json.Marshal(st)
 	return b

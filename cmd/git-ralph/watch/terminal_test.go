@@ -1,4 +1,4 @@
-package main
+package watch
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func (idleView) View() string { return "watching" }
 func ended(t *testing.T, ctx context.Context, in io.Reader, out io.Writer) error {
 	t.Helper()
 	done := make(chan error, 1)
-	go func() { done <- runView(ctx, idleView{}, in, out) }()
+	go func() { done <- RunView(ctx, idleView{}, in, out) }()
 	select {
 	case err := <-done:
 		return err
@@ -56,13 +56,13 @@ func TestAViewEndsWithItsTerminal(t *testing.T) {
 		}
 		defer r.Close()
 		w.Close()
-		if err := ended(t, context.Background(), r, io.Discard); !errors.Is(err, errTerminalClosed) {
-			t.Errorf("the view ended with %v, want %v", err, errTerminalClosed)
+		if err := ended(t, context.Background(), r, io.Discard); !errors.Is(err, ErrTerminalClosed) {
+			t.Errorf("the view ended with %v, want %v", err, ErrTerminalClosed)
 		}
 	})
 	t.Run("input failing", func(t *testing.T) {
-		if err := ended(t, context.Background(), failingIO{eio}, io.Discard); !errors.Is(err, errTerminalClosed) {
-			t.Errorf("the view ended with %v, want %v", err, errTerminalClosed)
+		if err := ended(t, context.Background(), failingIO{eio}, io.Discard); !errors.Is(err, ErrTerminalClosed) {
+			t.Errorf("the view ended with %v, want %v", err, ErrTerminalClosed)
 		}
 	})
 	t.Run("output failing", func(t *testing.T) {
@@ -72,8 +72,8 @@ func TestAViewEndsWithItsTerminal(t *testing.T) {
 		}
 		defer r.Close()
 		defer w.Close() // the input stays open: only the output fails
-		if err := ended(t, context.Background(), r, failingIO{eio}); !errors.Is(err, errTerminalClosed) {
-			t.Errorf("the view ended with %v, want %v", err, errTerminalClosed)
+		if err := ended(t, context.Background(), r, failingIO{eio}); !errors.Is(err, ErrTerminalClosed) {
+			t.Errorf("the view ended with %v, want %v", err, ErrTerminalClosed)
 		}
 	})
 	t.Run("quit", func(t *testing.T) {

@@ -1,20 +1,18 @@
-package main
+package doctor
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
 )
 
 func TestPrintDoctorMarksAndHints(t *testing.T) {
-	results := []doctor.Result{
-		{Name: "agent", Status: doctor.OK, Detail: "claude found at /bin/claude"},
-		{Name: "agent-login", Status: doctor.Warn, Detail: "unknown", Hint: "run it\nby hand"},
-		{Name: "trust", Status: doctor.Fail, Detail: "not approved\x1b[2K", Hint: "git ralph trust"},
+	results := []Result{
+		{Name: "agent", Status: OK, Detail: "claude found at /bin/claude"},
+		{Name: "agent-login", Status: Warn, Detail: "unknown", Hint: "run it\nby hand"},
+		{Name: "trust", Status: Fail, Detail: "not approved\x1b[2K", Hint: "git ralph trust"},
 	}
 	var ascii, marks strings.Builder
-	if err := printDoctor(&ascii, results, false); err != nil {
+	if err := Print(&ascii, results, false); err != nil {
 		t.Fatal(err)
 	}
 	want := "ok   agent        claude found at /bin/claude\n" +
@@ -27,7 +25,7 @@ func TestPrintDoctorMarksAndHints(t *testing.T) {
 	if ascii.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", ascii.String(), want)
 	}
-	if err := printDoctor(&marks, results[:1], true); err != nil {
+	if err := Print(&marks, results[:1], true); err != nil {
 		t.Fatal(err)
 	}
 	if marks.String() != "✓ agent  claude found at /bin/claude\nready for an unattended run\n" {
@@ -48,7 +46,7 @@ func TestUTF8Locale(t *testing.T) {
 		{map[string]string{"LC_CTYPE": "C.UTF-8", "LANG": "C"}, true},
 	}
 	for _, tt := range tests {
-		if got := utf8Locale(func(k string) string { return tt.env[k] }); got != tt.want {
+		if got := UTF8Locale(func(k string) string { return tt.env[k] }); got != tt.want {
 			t.Errorf("%v: got %v", tt.env, got)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package scaffold
 
 import (
 	"regexp"
@@ -12,7 +12,7 @@ import (
 // configuration must be added there too.
 func TestInitConfigNamesEverySetting(t *testing.T) {
 	for _, key := range config.Keys() {
-		if !regexp.MustCompile(`(?m)^# ` + regexp.QuoteMeta(key) + ` = `).MatchString(configTemplate) {
+		if !regexp.MustCompile(`(?m)^# ` + regexp.QuoteMeta(key) + ` = `).MatchString(ConfigTemplate) {
 			t.Errorf("templates/config.toml does not name %s", key)
 		}
 	}

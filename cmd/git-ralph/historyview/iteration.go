@@ -1,4 +1,4 @@
-package main
+package historyview
 
 import (
 	"errors"
@@ -15,32 +15,32 @@ import (
 	"github.com/git-ralph/git-ralph/units"
 )
 
-// printIteration is `history --verbose N`: iteration n's row of the table and the rest of
+// Iteration is `history --verbose N`: iteration n's row of the table and the rest of
 // its record, then the prompt its agent was given. A record or a prompt that cannot be
 // read is a line saying so, and the other is shown all the same.
-func printIteration(s Streams, store *history.Store, n int) error {
+func Iteration(w io.Writer, store *history.Store, n int) error {
 	if !hasDir(store, n) {
 		return hints.MissingIteration(store, n, "record")
 	}
 	rec, err := store.Get(n)
 	switch {
 	case errors.Is(err, history.ErrNoRecord):
-		fmt.Fprintf(s.Stdout, "iteration %d has no record: it is still running, or its loop stopped before saving it\n", n)
+		fmt.Fprintf(w, "iteration %d has no record: it is still running, or its loop stopped before saving it\n", n)
 	case err != nil:
-		fmt.Fprintf(s.Stdout, "record: cannot be read: %s\n", display.PrintableText(err.Error()))
+		fmt.Fprintf(w, "record: cannot be read: %s\n", display.PrintableText(err.Error()))
 	default:
-		if err := printTable(s.Stdout, []history.Record{rec}); err != nil {
+		if err := Table(w, []history.Record{rec}); err != nil {
 			return err
 		}
-		printDetails(s.Stdout, rec)
+		printDetails(w, rec)
 	}
-	prompt, err := keptPrompt(store, n)
+	prompt, err := KeptPrompt(store, n)
 	if err != nil {
-		fmt.Fprintf(s.Stdout, "\nprompt: %s\n", display.PrintableText(err.Error()))
+		fmt.Fprintf(w, "\nprompt: %s\n", display.PrintableText(err.Error()))
 		return nil
 	}
-	fmt.Fprintf(s.Stdout, "\nprompt (%s, as kept: secrets redacted):\n", display.Size(int64(len(prompt))))
-	_, err = io.WriteString(s.Stdout, promptText(prompt))
+	fmt.Fprintf(w, "\nprompt (%s, as kept: secrets redacted):\n", display.Size(int64(len(prompt))))
+	_, err = io.WriteString(w, PromptText(prompt))
 	return err
 }
 
@@ -78,9 +78,9 @@ func printDetails(w io.Writer, r history.Record) {
 	}
 }
 
-// keptPrompt reads iteration n's kept prompt. Its errors say why there is none: pruned,
+// KeptPrompt reads iteration n's kept prompt. Its errors say why there is none: pruned,
 // kept by no iteration of an older git-ralph, refused (not a regular file, too large).
-func keptPrompt(store *history.Store, n int) ([]byte, error) {
+func KeptPrompt(store *history.Store, n int) ([]byte, error) {
 	data, err := store.ReadPrompt(n)
 	if err == nil {
 		return data, nil
@@ -109,10 +109,10 @@ func hasDir(store *history.Store, n int) bool {
 	return err == nil
 }
 
-// promptText is a kept prompt as a terminal shows it: line breaks and tabs as they are,
+// PromptText is a kept prompt as a terminal shows it: line breaks and tabs as they are,
 // every other control character spelled out (a prompt carries a repository's files and
 // injected texts), ending with a line break.
-func promptText(prompt []byte) string {
+func PromptText(prompt []byte) string {
 	text := display.PrintableText(string(prompt))
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"

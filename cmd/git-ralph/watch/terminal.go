@@ -1,4 +1,4 @@
-package main
+package watch
 
 import (
 	"context"
@@ -10,24 +10,24 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// errTerminalClosed ends a full-screen view whose terminal is gone.
-var errTerminalClosed = errors.New("the terminal closed (its input ended or failed, or its output failed)")
+// ErrTerminalClosed ends a full-screen view whose terminal is gone.
+var ErrTerminalClosed = errors.New("the terminal closed (its input ended or failed, or its output failed)")
 
 // viewTeardown bounds how long a view that must end (its terminal gone, a signal) waits
 // for bubbletea to restore the terminal: a terminal that takes no more output (its tmux
 // server stopped, not dead) would hold that forever.
 const viewTeardown = 3 * time.Second
 
-// runView runs a full-screen view (watch's, the loop picker's) on the terminal of in and
+// RunView runs a full-screen view (watch's, the loop picker's) on the terminal of in and
 // out until it quits, ctx ends (Ctrl+C from outside, SIGTERM, SIGHUP: the watch ends,
 // the loop goes on) or the terminal goes: input at its end (a terminal whose other side
 // closed reads as EOF, which bubbletea takes for no more keys and runs on, redrawing for
-// no one), input or output failing. Its error is errTerminalClosed then; ctx's end is no
+// no one), input or output failing. Its error is ErrTerminalClosed then; ctx's end is no
 // error.
-func runView(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) error {
+func RunView(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) error {
 	viewCtx, end := context.WithCancelCause(ctx)
 	defer end(nil)
-	gone := func() { end(errTerminalClosed) }
+	gone := func() { end(ErrTerminalClosed) }
 	// signals end the view through ctx alone (watchSignals cancels it on SIGINT, SIGTERM
 	// and SIGHUP): bubbletea's own handler would race it to say how the view ended
 	// the mouse: its wheel scrolls the output (Shift held, the terminal selects text)
@@ -49,8 +49,8 @@ func runView(ctx context.Context, m tea.Model, in io.Reader, out io.Writer) erro
 		}
 	}
 	switch {
-	case errors.Is(context.Cause(viewCtx), errTerminalClosed):
-		return errTerminalClosed
+	case errors.Is(context.Cause(viewCtx), ErrTerminalClosed):
+		return ErrTerminalClosed
 	case errors.Is(err, tea.ErrProgramKilled), errors.Is(err, tea.ErrInterrupted), errors.Is(err, context.Canceled), ctx.Err() != nil:
 		return nil
 	}

@@ -1,9 +1,10 @@
-package main
+package scaffold
 
 import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -23,36 +24,14 @@ var builtinWorkflows embed.FS
 // builtinWorkflowNames are the workflows init --workflow scaffolds.
 var builtinWorkflowNames = []string{"hierarchy"}
 
-// initWorkflow writes a built-in workflow: its file, .ralph/workflows/NAME.toml, and its
-// prompts under .ralph/workflows/NAME/, never overwriting without --force; and makes
-// .ralph/.gitignore share them.
-func (c *InitCmd) initWorkflow(s Streams, root string) error {
-	files, err := workflowScaffold(c.Workflow)
-	if err != nil {
-		return err
-	}
-	written, err := writeFiles(root, files, c.Force)
-	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {
-		return err
-	}
-	if err := shareWorkflows(s, root); err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Stdout, "next:\n"+
-		"  $EDITOR .ralph/workflows/%[1]s/request.md    # what you want built\n"+
-		"  git add .ralph && git commit -m 'Ralph workflow %[1]s'\n"+
-		"  git ralph workflow run %[1]s --agent claude   # stops at the plan for your approval (exit 7)\n", c.Workflow)
-	return nil
-}
-
-// workflowScaffold is the built-in workflow name's files.
-func workflowScaffold(name string) ([]scaffoldFile, error) {
+// Workflow is the files of the built-in workflow name: its file and its prompts.
+func Workflow(name string) ([]File, error) {
 	dir := path.Join("templates", name)
 	entries, err := builtinWorkflows.ReadDir(dir)
 	if err != nil || !slices.Contains(builtinWorkflowNames, name) { // path.Join cleans x/../hierarchy into one
 		return nil, hints.Wrap(fmt.Errorf("no built-in workflow %q", name), "the built-in workflows: %s", strings.Join(builtinWorkflowNames, ", "))
 	}
-	var files []scaffoldFile
+	var files []File
 	for _, e := range entries {
 		body, err := builtinWorkflows.ReadFile(path.Join(dir, e.Name()))
 		if err != nil {
@@ -62,14 +41,14 @@ func workflowScaffold(name string) ([]scaffoldFile, error) {
 		if e.Name() == name+".toml" {
 			target = workflow.FilePath(name)
 		}
-		files = append(files, scaffoldFile{target, string(body)})
+		files = append(files, File{target, string(body)})
 	}
 	return files, nil
 }
 
-// shareWorkflows makes .ralph/.gitignore let .ralph/workflows/ into git: it writes the
+// ShareWorkflows makes .ralph/.gitignore let .ralph/workflows/ into git: it writes the
 // file when there is none, and adds the lines to one written before workflows existed.
-func shareWorkflows(s Streams, root string) error {
+func ShareWorkflows(w io.Writer, root string) error {
 	if err := history.EnsureGitignore(root); err != nil {
 		return err
 	}
@@ -95,6 +74,6 @@ func shareWorkflows(s Streams, root string) error {
 	if err := r.WriteFile(name, append(data, history.GitignoreWorkflows...), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	fmt.Fprintf(s.Stdout, "added .ralph/workflows/ to what .ralph/.gitignore shares\n")
+	fmt.Fprintf(w, "added .ralph/workflows/ to what .ralph/.gitignore shares\n")
 	return nil
 }

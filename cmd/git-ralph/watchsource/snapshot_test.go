@@ -1,4 +1,4 @@
-package main
+package watchsource
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ func TestWatchState(t *testing.T) {
 		{status.Status{State: ran(history.StopInterrupted)}, watch.Stopped},
 		{status.Status{}, watch.NotRun},
 	} {
-		if got := watchState(c.st, now); got != c.want {
+		if got := state(c.st, now); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.st, got, c.want)
 		}
 	}
@@ -63,7 +63,7 @@ func TestWatchIterations(t *testing.T) {
 	}
 	st := status.Status{Running: true, State: &history.State{Run: "now", InIteration: true}, HistoryIteration: 4}
 	var snap watch.Snapshot
-	(&watchReader{root: root}).iterations(&snap, store, st)
+	(&Reader{Root: root}).iterations(&snap, store, st)
 	var got []string
 	for _, it := range snap.Iterations {
 		got = append(got, strings.TrimSpace(it.Outcome+" "+it.Validation+" "+it.Cost))
@@ -89,7 +89,7 @@ func TestWatchBudgets(t *testing.T) {
 		t.Fatal(err)
 	}
 	var snap watch.Snapshot
-	(&watchReader{}).spend(&snap, &history.State{SpentUSD: 1.2, MaxCost: 5, SpentTokens: 1000, MaxTokens: 4000, DailyMaxCost: 10}, now)
+	(&Reader{}).spend(&snap, &history.State{SpentUSD: 1.2, MaxCost: 5, SpentTokens: 1000, MaxTokens: 4000, DailyMaxCost: 10}, now)
 	var got []string
 	for _, b := range snap.Budgets {
 		got = append(got, b.Text)

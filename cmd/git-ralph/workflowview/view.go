@@ -1,9 +1,8 @@
-package main
+package workflowview
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,14 +13,8 @@ import (
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
-// WorkflowStatusCmd is `git ralph workflow status NAME`.
-type WorkflowStatusCmd struct {
-	Name string `arg:"" help:"The workflow: .ralph/workflows/NAME.toml."`
-	JSON bool   `name:"json" help:"Print the stages as JSON (see docs/reference/events.md)."`
-}
-
-// stageView is one stage as status shows it.
-type stageView struct {
+// Stage is one stage as `workflow status` shows it; its JSON form is --json's.
+type Stage struct {
 	Name       string              `json:"name"`
 	Status     history.StageStatus `json:"status"`
 	Needs      []string            `json:"needs"`
@@ -41,47 +34,18 @@ type stageView struct {
 	Stage      *workflow.Stage     `json:"-"`
 }
 
-type workflowView struct {
-	Workflow string      `json:"workflow"`
-	File     string      `json:"file"`
-	Stages   []stageView `json:"stages"`
-	Next     string      `json:"next"`
+// View is the workflow as `workflow status` shows it: its stages in order (the
+// handlers of on_failure last) and the next step.
+type View struct {
+	Workflow string  `json:"workflow"`
+	File     string  `json:"file"`
+	Stages   []Stage `json:"stages"`
+	Next     string  `json:"next"`
 }
 
-// Run prints the stages in order, their states, and the next step.
-func (c *WorkflowStatusCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
-	if err != nil {
-		return err
-	}
-	wf, err := workflow.Load(root, c.Name)
-	if err != nil {
-		return err
-	}
-	state, err := history.LoadWorkflow(root, wf.Name)
-	if err != nil {
-		return err
-	}
-	view := workflowView{Workflow: wf.Name, File: wf.File, Next: workflow.NextStep(wf, &state)}
-	order := wf.Order()
-	for _, st := range wf.Stages {
-		if st.Handler {
-			order = append(order, st)
-		}
-	}
-	for _, st := range order {
-		view.Stages = append(view.Stages, newStageView(wf, st, state.Stage(st.Name)))
-	}
-	if c.JSON {
-		enc := json.NewEncoder(s.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(view)
-	}
-	return printWorkflow(s, view)
-}
-
-func newStageView(wf *workflow.Workflow, st *workflow.Stage, ss *history.StageState) stageView {
-	v := stageView{Name: st.Name, Status: ss.Status, Needs: wf.Needs(st), Gate: st.Gate, Worktree: ss.Worktree,
+// newStage is stage st of wf with its state ss.
+func newStage(wf *workflow.Workflow, st *workflow.Stage, ss *history.StageState) Stage {
+	v := Stage{Name: st.Name, Status: ss.Status, Needs: wf.Needs(st), Gate: st.Gate, Worktree: ss.Worktree,
 		Unmerged: ss.Unmerged, Handler: st.Handler, Runs: ss.Runs, Iterations: ss.Iterations, Run: ss.Run, Problem: ss.Problem,
 		Feedback: ss.Feedback, StaleSince: ss.StaleSince, EndedAt: ss.EndedAt}
 	if v.Needs == nil {
@@ -94,12 +58,13 @@ func newStageView(wf *workflow.Workflow, st *workflow.Stage, ss *history.StageSt
 	return v
 }
 
-func printWorkflow(s Streams, v workflowView) error {
-	fmt.Fprintf(s.Stdout, "Workflow %s (%s)\n", v.Workflow, v.File)
-	tw := tabwriter.NewWriter(s.Stdout, 0, 0, 2, ' ', 0)
+// Print prints the stages as a table, the failures' problems under it, and the next step.
+func Print(w io.Writer, v View) error {
+	fmt.Fprintf(w, "Workflow %s (%s)\n", v.Workflow, v.File)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STAGE\tSTATUS\tAFTER\tRUNS\tITERATIONS\tEXIT\tNOTE")
 	for _, st := range v.Stages {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", st.Name, st.Status, orDash(strings.Join(st.Needs, ",")),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", st.Name, st.Status, display.OrDash(strings.Join(st.Needs, ",")),
 			st.Runs, st.Iterations, exitText(st.ExitCode), display.Printable(stageNote(st)))
 	}
 	if err := tw.Flush(); err != nil {
@@ -107,14 +72,15 @@ func printWorkflow(s Streams, v workflowView) error {
 	}
 	for _, st := range v.Stages {
 		if st.Problem != "" && st.Status == history.StageFailed {
-			fmt.Fprintf(s.Stdout, "\n%s failed:\n%s\n", st.Name, indent(st.Problem))
+			fmt.Fprintf(w, "\n%s failed:\n%s\n", st.Name, display.IndentOutput(st.Problem))
 		}
 	}
-	_, err := fmt.Fprintf(s.Stdout, "\nNext: %s\n", display.PrintableText(v.Next))
+	_, err := fmt.Fprintf(w, "\nNext: %s\n", display.PrintableText(v.Next))
 	return err
 }
 
-func stageNote(st stageView) string {
+// stageNote is the NOTE column: the gate, the worktree, the branch, and what else applies.
+func stageNote(st Stage) string {
 	var notes []string
 	if st.Gate != "" {
 		notes = append(notes, "gate: "+st.Gate)
@@ -138,7 +104,7 @@ func stageNote(st stageView) string {
 }
 
 // unmergedNote says what becomes of the branch of a gated worktree stage not merged yet.
-func unmergedNote(st stageView) string {
+func unmergedNote(st Stage) string {
 	branch := strings.TrimPrefix(fleet.BranchPrefix, "refs/heads/") + st.Worktree
 	switch st.Status {
 	case history.StageApproved:
@@ -149,6 +115,7 @@ func unmergedNote(st stageView) string {
 	return branch + " not merged: merged once approved"
 }
 
+// exitText is the EXIT column: the stage's last exit code, "-" before it ended.
 func exitText(code *int) string {
 	if code == nil {
 		return "-"
@@ -156,9 +123,25 @@ func exitText(code *int) string {
 	return fmt.Sprint(*code)
 }
 
+// firstLine is the first line of s, with " …" where more follows.
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// New is the view of wf with its state.
+func New(wf *workflow.Workflow, state *history.WorkflowState) View {
+	view := View{Workflow: wf.Name, File: wf.File, Next: workflow.NextStep(wf, state)}
+	order := wf.Order()
+	for _, st := range wf.Stages {
+		if st.Handler {
+			order = append(order, st)
+		}
+	}
+	for _, st := range order {
+		view.Stages = append(view.Stages, newStage(wf, st, state.Stage(st.Name)))
+	}
+	return view
 }
