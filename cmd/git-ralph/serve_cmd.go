@@ -37,7 +37,7 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	srv, err := serve.New(repoSource{here: here}, c.Addr)
+	srv, err := serve.New(repoSource{here: here, picks: newMergePicker(here)}, c.Addr)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,10 @@ func (r repoSource) Merges(ctx context.Context) (map[string]history.Merge, error
 
 // repoSource reads the repository's loops for the dashboard, as runs and history do,
 // taking nothing a running loop needs (no lock, no merge recovery: serve only looks).
-type repoSource struct{ here string }
+type repoSource struct {
+	here  string
+	picks *mergePicker // the best-of candidates' merges it starts; nil: it merges none
+}
 
 // Loops are the runs `git ralph runs` lists, read by the same runsOf, but not through
 // readRuns: that recovers killed merges (a write) and warns on the terminal serve runs in.
