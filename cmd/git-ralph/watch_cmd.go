@@ -91,7 +91,7 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 	if err != nil {
 		return err
 	}
-	first, err := fleetLoops(runs)
+	first, err := fleetLoopsOf(ctx, here, runs)
 	if err != nil {
 		return err
 	}
@@ -100,10 +100,15 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 		if err != nil {
 			return watch.Loops{}, err
 		}
-		return fleetLoops(runsOf(ctx, here, members, time.Now()))
+		return fleetLoopsOf(ctx, here, runsOf(ctx, here, members, time.Now()))
 	}
 	open := func(name string) (*watch.Model, error) { return loopView(ctx, LoopFlag{Loop: name}, color) }
 	view := watch.NewFleet("no loop is running in this work tree; the repository's loops:", first, read, open, color)
+	picks := newMergePicker(here) // m: a best-of candidate's merge, as serve's button starts it
+	view.SetMerge(func(group, candidate string) (string, error) {
+		said, err := picks.pick(ctx, group, candidate)
+		return said, withHint(err)
+	})
 	return runView(ctx, view, s.Stdin, s.Stdout)
 }
 
