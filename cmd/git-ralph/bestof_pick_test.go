@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/gitops/gittest"
@@ -195,4 +196,48 @@ func TestPickRefuses(t *testing.T) {
 	if len(p.picked()) != 0 {
 		t.Errorf("a refused pick started %v", p.picked())
 	}
+}
+
+// TestWatchBestOfPickInTmux: watch's list of loops shows the best-of's candidates in
+// rank order, the winner starred; m on the winner asks, y merges it through the queue
+// (main gains its work) and the list then shows it merged.
+func TestWatchBestOfPickInTmux(t *testing.T) {
+	needTmux(t)
+	for _, v := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"} {
+		t.Setenv(v, "T")
+	}
+	for _, v := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(v, "t@example.com")
+	}
+	bestOfRepo(t)
+	here, _ := os.Getwd()
+	branch := strings.TrimSpace(gittest.Git(t, here, "symbolic-ref", "--short", "HEAD"))
+	os.Unsetenv("TMUX")
+	t.Setenv("TERM", "xterm-256color")
+	tm := startTmux(t, "NO_COLOR=1 git-ralph watch")
+	tm.waitScreen("the best-of ranked", "best-of best-of: ranked", "winner ★ best-of-3", "RANK", "★  1 best-of-3", "   2 best-of-", "m merge this best-of candidate")
+	tm.keys("m")
+	tm.waitScreen("m refused on main", "m merges a candidate of a best-of; main is not one")
+	tm.keys("j") // one key at a time: keys sent at once reach the view as one
+	tm.waitScreen("the cursor on the winner", "> ★  1 best-of-3")
+	tm.keys("m")
+	tm.waitScreen("the question", "merge best-of-3 into "+branch+"? y/n")
+	tm.keys("y")
+	tm.waitScreen("the merge started", "started git ralph merge best-of-3")
+	waitFor(t, "best-of-3 to land", func() bool {
+		return strings.Contains(gittest.Git(t, here, "log", "--format=%s", branch), "work of best-of-3")
+	})
+	tm.waitScreen("the candidate merged", "best-of-3  ralph/best-of-3  merged")
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
+
+	tm = startTmuxSized(t, "git-ralph watch", 110, 12)
+	tm.waitScreen("the list in colour", "★  1 best-of-3")
+	for _, k := range []string{"j", "j"} {
+		tm.keys(k)
+		time.Sleep(100 * time.Millisecond)
+	}
+	tm.keys("m")
+	tm.waitScreen("the question in colour", "merge best-of-1 into")
+	tm.shot("bestof", 110, 12)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
@@ -86,8 +87,17 @@ func groupNote(g fleet.Ranking, winner fleet.Figures, won bool) string {
 	case !g.IsRanked():
 		return fmt.Sprintf("best-of %s: %d candidates; ranking when all have ended", g.Name, len(g.Candidates))
 	case !won:
-		return fmt.Sprintf("best-of %s: ranked %s; no candidate ran an iteration", g.Name, localTime(g.RankedAt))
+		return fmt.Sprintf("best-of %s: ranked %s; no candidate ran an iteration", g.Name, rankedAt(g.RankedAt))
 	}
-	return fmt.Sprintf("best-of %s: ranked %s, the winner ★ %s (validation %s); m merges the candidate under the cursor",
-		g.Name, localTime(g.RankedAt), winner.Name, display.Printable(winner.Validation.Text()))
+	return fmt.Sprintf("best-of %s: ranked %s, winner ★ %s (validation %s)",
+		g.Name, rankedAt(g.RankedAt), winner.Name, display.Printable(winner.Validation.Text()))
+}
+
+// rankedAt is when a ranking was made, short: the time today, else the day and time.
+func rankedAt(t time.Time) string {
+	t = t.Local()
+	if y, m, d := t.Date(); y == time.Now().Year() && m == time.Now().Month() && d == time.Now().Day() {
+		return t.Format("15:04")
+	}
+	return t.Format("Jan 2 15:04")
 }

@@ -42,7 +42,7 @@ func TestGroupRunsForTheFleetView(t *testing.T) {
 	if c := cands["wip-1"]; c.Rank != 0 || c.Mergeable || c.Group != "wip" {
 		t.Errorf("wip-1: %+v", c)
 	}
-	if len(notes) != 2 || !strings.Contains(notes[0], "the winner ★ try-3") || !strings.Contains(notes[1], "ranking when all have ended") {
+	if len(notes) != 2 || !strings.Contains(notes[0], "winner ★ try-3") || !strings.Contains(notes[1], "ranking when all have ended") {
 		t.Errorf("notes %q", notes)
 	}
 }
