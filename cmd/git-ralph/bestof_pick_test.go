@@ -27,7 +27,22 @@ import (
 // It returns the directory of git-ralph's program.
 func bestOfRepo(t *testing.T) string {
 	t.Helper()
+	return bestOfRepoNamed(t, "", "best-of")
+}
+
+// bestOfRepoNamed is bestOfRepo in a directory named repo ("": the test's), the best-of
+// named group.
+func bestOfRepoNamed(t *testing.T, repo, group string) string {
+	t.Helper()
 	scratchRepo(t)
+	if repo != "" {
+		here, _ := os.Getwd()
+		moved := filepath.Join(filepath.Dir(here), repo)
+		if err := os.Rename(here, moved); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(moved)
+	}
 	bin := installSelf(t)
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	if err := os.MkdirAll(".ralph", 0o755); err != nil {
@@ -40,9 +55,9 @@ func bestOfRepo(t *testing.T) string {
 	gittest.Git(t, dir, "add", ".ralph/config.toml")
 	gittest.Git(t, dir, "commit", "-qm", "validation")
 	ralph(t, "trust", "--yes")
-	out, err := exec.Command("git-ralph", "loop", "--best-of", "3", "--jobs", "3", "--max", "1", "--agent-cmd",
+	out, err := exec.Command("git-ralph", "loop", "--best-of", "3", "--worktree", group, "--jobs", "3", "--max", "1", "--agent-cmd",
 		`case $PWD in *-3) echo good > out.txt;; *) echo bad > out.txt;; esac; git add out.txt; git commit -qm "work of $(basename $PWD)"`).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "Winner: best-of-3 ") {
+	if err != nil || !strings.Contains(string(out), "Winner: "+group+"-3 ") {
 		t.Fatalf("the best-of: %v\n%s", err, out)
 	}
 	return bin
@@ -240,4 +255,43 @@ func TestWatchBestOfPickInTmux(t *testing.T) {
 	tm.keys("m")
 	tm.waitScreen("the question in colour", "merge best-of-1 into")
 	tm.shot("bestof", 110, 12)
+}
+
+// TestBestOfPickInChromium: `git ralph serve` in headless Chromium shows the best-of as
+// one section, the winner first and marked; Merge this one asks first (here answered
+// yes), and the page then says the merge started and, once read again, that the queue
+// merged it. RALPH_SCREENSHOTS=1 saves docs/images/dashboard-bestof.png.
+func TestBestOfPickInChromium(t *testing.T) {
+	b := startChromium(t)
+	bestOfRepoNamed(t, "greeter", "greet")
+	here, _ := os.Getwd()
+	branch := strings.TrimSpace(gittest.Git(t, here, "symbolic-ref", "--short", "HEAD"))
+	base, token := startServe(t)
+	b.open(base + "/?token=" + token)
+	b.waitFor("the best-of's section", `document.querySelector('#bestof-greet tr.winner[data-candidate="greet-3"]') !== null`)
+	if first := b.text(`#bestof-greet tbody tr td:nth-child(2)`); !strings.HasPrefix(first, "greet-3") || !strings.Contains(first, "★ winner") {
+		t.Errorf("the first row: %q, want greet-3, the winner", first)
+	}
+	if asks, _ := b.eval(`document.querySelector('form[action="/bestof/greet/merge"]').getAttribute("data-confirm")`).(string); !strings.HasPrefix(asks, "Merge greet-3 into "+branch+"?") {
+		t.Errorf("the button asks %q", asks)
+	}
+	b.save("dashboard-bestof")
+	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true})
+	b.open(base + "/")
+	if w := b.eval("document.documentElement.scrollWidth"); w.(float64) > 390 {
+		t.Errorf("the overview with a best-of on a 390 px phone is %v px wide: it scrolls sideways", w)
+	}
+	b.save("dashboard-bestof-phone")
+	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1200, "height": 800, "deviceScaleFactor": 1, "mobile": false})
+	b.open(base + "/")
+	b.eval(`window.confirm = function () { return true; }; true`) // the person says yes
+	b.click(`tr[data-candidate="greet-3"] button.pick`)
+	if said := b.text("#said"); !strings.Contains(said, "started git ralph merge greet-3") {
+		t.Errorf("after the button the page says %q", said)
+	}
+	waitFor(t, "greet-3 to land", func() bool {
+		return strings.Contains(gittest.Git(t, here, "log", "--format=%s", branch), "work of greet-3")
+	})
+	b.open(base + "/")
+	b.waitFor("the merge queue's word", `document.querySelector('tr[data-candidate="greet-3"]').innerText.includes("merged into `+branch+`")`)
 }

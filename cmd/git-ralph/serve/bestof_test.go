@@ -110,7 +110,7 @@ func TestOverviewShowsABestOfGroupRanked(t *testing.T) {
 	for _, want := range []string{
 		`<tr class="winner" data-candidate="try-2">`, "★ winner", "ranked Nov 28 21:03", "scored by <code>./score.sh</code>",
 		`<span class="badge validation ok">passed</span>`, `<span class="badge validation fail">failed: exit code 1 &lt;x&gt;</span>`,
-		"12 lines", "1 line", `<td class="num">9</td>`,
+		"12 lines", "1 line", `<td class="num" data-label="score">9</td>`,
 		"merging into main (validating)", // the queue's state of the candidate it merges
 	} {
 		if !strings.Contains(try, want) {
