@@ -113,6 +113,9 @@ func LoadRanking(ctx context.Context, dir, name string) (Ranking, bool, error) {
 // back as an error naming the file and what is wrong, never a panic or a ranking that
 // names loops that are not its candidates.
 func loadRanking(commonDir, name string) (Ranking, bool, error) {
+	if CheckName(name) != nil { // a name from a URL or a key: no group has it, and no path is made of it
+		return Ranking{}, false, nil
+	}
 	path := rankingFile(commonDir, name)
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

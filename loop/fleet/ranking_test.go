@@ -183,6 +183,15 @@ func TestRankingFileHostile(t *testing.T) {
 			}
 		})
 	}
+	// a name that is no loop's names no file: "../x" would read outside the directory
+	if err := os.WriteFile(filepath.Join(common, "ralph", "x.toml"), []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../x", "", "a/b", "main"} {
+		if _, found, err := LoadRanking(ctx, dir, name); found || err != nil {
+			t.Errorf("LoadRanking(%q) = found %v, %v; want none", name, found, err)
+		}
+	}
 	// a directory where the file should be
 	path := rankingFile(common, "dir")
 	if err := os.MkdirAll(path, 0o755); err != nil {

@@ -79,6 +79,9 @@ func (f *Fleet) question() string {
 func (f *Fleet) confirmKey(k tea.KeyMsg) tea.Cmd {
 	name := f.asking
 	f.asking = ""
+	if k.String() == "ctrl+c" {
+		return tea.Quit
+	}
 	if k.String() != "y" && k.String() != "Y" {
 		f.list.said, f.list.saidBad = "not merged", false
 		return nil

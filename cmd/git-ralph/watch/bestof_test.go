@@ -116,6 +116,14 @@ func TestFleetMergeKeyAsksThenMerges(t *testing.T) {
 		t.Error("the command after the merge is not a read of the loops")
 	}
 
+	pressFleet(f, "m")
+	if _, cmd := f.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); cmd == nil || cmd() != tea.Quit() {
+		t.Error("Ctrl+C at the question does not quit")
+	}
+	if len(m.asked) != 1 {
+		t.Errorf("Ctrl+C merged: %v", m.asked)
+	}
+
 	m.err = errors.New("another merge is under way: feat is merging")
 	pressFleet(f, "m")
 	f.Update(pressFleet(f, "y")())
