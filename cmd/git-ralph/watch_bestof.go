@@ -65,7 +65,9 @@ func groupRuns(runs []status.Run, groups []fleet.Ranking) ([]status.Run, map[str
 			cands[name] = c
 			tail = append(tail, r)
 		}
-		notes = append(notes, groupNote(g, winner, won))
+		if anyCandidate(cands, g.Name) {
+			notes = append(notes, groupNote(g, winner, won))
+		} // else its candidates are all pruned: the group is gone with them
 	}
 	var out []status.Run
 	for _, r := range runs {
@@ -100,4 +102,14 @@ func rankedAt(t time.Time) string {
 		return t.Format("15:04")
 	}
 	return t.Format("Jan 2 15:04")
+}
+
+// anyCandidate reports whether a loop of the list is a candidate of the group.
+func anyCandidate(cands map[string]watch.Candidate, group string) bool {
+	for _, c := range cands {
+		if c.Group == group {
+			return true
+		}
+	}
+	return false
 }

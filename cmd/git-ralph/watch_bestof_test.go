@@ -21,6 +21,7 @@ func TestGroupRunsForTheFleetView(t *testing.T) {
 		{Name: "try", Candidates: []string{"try-1", "try-2", "try-3"}, RankedAt: time.Now(),
 			Ranked: []fleet.Figures{ran("try-3"), ran("try-2"), {Name: "try-1"}}},
 		{Name: "wip", Candidates: []string{"wip-1", "wip-2"}},
+		{Name: "pruned", Candidates: []string{"pruned-1"}}, // its candidates all gone: not shown
 	}
 	ordered, cands, notes := groupRuns(runs, groups)
 	var names []string

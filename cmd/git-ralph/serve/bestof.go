@@ -84,6 +84,9 @@ func (s *Server) bestOfSections(ctx context.Context, cards []loopCard) (sections
 	taken := map[string]bool{}
 	picked := src.Picked()
 	for _, g := range groups {
+		if !anyListed(g, byName) { // its candidates all pruned: the group is gone with them
+			continue
+		}
 		sec := bestOfSection{Name: g.Name, Ranked: g.IsRanked(), Score: g.Score, Flash: s.flashes.take(groupKey(g.Name)), CSRF: s.csrf}
 		if sec.Ranked {
 			sec.RankedAt = g.RankedAt.Local().Format("Jan 2 15:04")
@@ -172,3 +175,13 @@ func (s *Server) pickMerge(w http.ResponseWriter, r *http.Request) {
 
 // bestOfAnchor is the id of a group's section on the overview.
 func bestOfAnchor(group string) string { return "bestof-" + url.PathEscape(group) }
+
+// anyListed reports whether one of the group's candidates is among the loops.
+func anyListed(g fleet.Ranking, loops map[string]*loopCard) bool {
+	for _, c := range g.Candidates {
+		if loops[c] != nil {
+			return true
+		}
+	}
+	return false
+}

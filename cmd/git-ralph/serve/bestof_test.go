@@ -53,6 +53,7 @@ func (b *bestOfSource) BestOfs(context.Context) ([]fleet.Ranking, []error, error
 	return []fleet.Ranking{
 		{Name: "try", Candidates: []string{"try-1", "try-2", "try-3"}, Score: "./score.sh", RankedAt: time.Date(2026, 11, 28, 21, 3, 0, 0, time.Local), Ranked: ranked},
 		{Name: "wip", Candidates: []string{"wip-1", "wip-2"}, StartedAt: time.Now()},
+		{Name: "pruned", Candidates: []string{"pruned-1", "pruned-2"}}, // its candidates all gone
 	}, b.bad, nil
 }
 
@@ -138,6 +139,9 @@ func TestOverviewShowsABestOfGroupRanked(t *testing.T) {
 	}
 	if !strings.Contains(page, `data-loop="main"`) || !strings.Contains(page, "x.toml cannot be read &lt;torn&gt;") {
 		t.Error("the other loops or the unreadable ranking are not shown")
+	}
+	if strings.Contains(page, "bestof-pruned") {
+		t.Error("a group whose candidates are all gone is shown")
 	}
 	if !strings.Contains(page, `/static/actions.js`) {
 		t.Error("the page lacks the script that asks before a merge")
