@@ -259,8 +259,8 @@ func TestWatchBestOfPickInTmux(t *testing.T) {
 
 // TestBestOfPickInChromium: `git ralph serve` in headless Chromium shows the best-of as
 // one section, the winner first and marked; Merge this one asks first (here answered
-// yes), and the page then says the merge started and, once read again, that the queue
-// merged it. RALPH_SCREENSHOTS=1 saves docs/images/dashboard-bestof.png.
+// yes), and the page then says the merge started and, read again by itself while the
+// merge runs, that the queue merged it. RALPH_SCREENSHOTS=1 saves docs/images/dashboard-bestof.png.
 func TestBestOfPickInChromium(t *testing.T) {
 	b := startChromium(t)
 	bestOfRepoNamed(t, "greeter", "greet")
@@ -292,6 +292,8 @@ func TestBestOfPickInChromium(t *testing.T) {
 	waitFor(t, "greet-3 to land", func() bool {
 		return strings.Contains(gittest.Git(t, here, "log", "--format=%s", branch), "work of greet-3")
 	})
-	b.open(base + "/")
-	b.waitFor("the merge queue's word", `document.querySelector('tr[data-candidate="greet-3"]').innerText.includes("merged into `+branch+`")`)
+	// the page follows the merge by itself while it runs: no reload by hand
+	b.waitFor("the merge queue's word", `document.querySelector('tr[data-candidate="greet-3"]') !== null && `+
+		`document.querySelector('tr[data-candidate="greet-3"]').innerText.includes("merged into `+branch+`")`)
+	b.waitFor("the merge's end", `document.querySelector('tr[data-candidate="greet-3"] .picked').innerText.includes("the merge started here ended")`)
 }

@@ -187,7 +187,8 @@ func TestMergeThisOneQueuesThatCandidate(t *testing.T) {
 	_, page := get(t, c, ts.URL+"/?token="+s.token)
 	try := section(t, page, "try")
 	if !strings.Contains(try, `<p class="said" id="said">started: git ralph merge try-1</p>`) ||
-		!strings.Contains(try, "merging from here: <code>.ralph/logs/merge-try-1.log</code>") {
+		!strings.Contains(try, `<div class="picked" data-running>merging from here: <code>.ralph/logs/merge-try-1.log</code>`) ||
+		!strings.Contains(page, `<script src="/static/bestof.js" defer>`) {
 		t.Errorf("the section does not say the merge started:\n%s", try)
 	}
 	_, again := get(t, c, ts.URL+"/")
