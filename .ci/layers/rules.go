@@ -28,8 +28,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the views' reader of a running iteration's output log, rendered for people
 	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,
-	// where the live log is) and streams the live log as watch shows it
-	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli internal/testio"},
+	// where the live log is) and streams the live log as watch shows it; the best-of
+	// rankings as fleet keeps and words them
+	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli loop/fleet internal/testio"},
 
 	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
 	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees
