@@ -1,0 +1,323 @@
+package apiagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The defaults of Request's zero values.
+const (
+	DefaultMaxTurns      = 100
+	DefaultBashTimeout   = 10 * time.Minute
+	DefaultIdleTimeout   = 5 * time.Minute
+	DefaultMaxToolOutput = 32 << 10
+	DefaultRetries       = 3
+	DefaultBackoff       = 2 * time.Second
+	// DefaultAnthropicMaxOutput is the reply's max_tokens, which the Messages API requires;
+	// the OpenAI protocols leave it to the server unless Request.MaxOutput is set.
+	DefaultAnthropicMaxOutput = 16384
+	maxRetryWait              = time.Minute // the longest a retry-after is waited inside Run
+	maxErrorBody              = 64 << 10
+)
+
+// timeNow is the clock of the answers' reset times.
+var timeNow = time.Now
+
+// Request is one iteration of an API agent.
+type Request struct {
+	Protocol string // Anthropic, Responses or Chat
+	Model    string
+	BaseURL  string // the API's base URL ("http://localhost:11434/v1"); the vendor's own when empty
+	Key      string // the API key; "" sends none (a local server). Never written anywhere.
+	WorkTree string // the directory the tools work in
+	Prompt   string // the assembled prompt: the conversation's one user message
+	// MaxTurns is how many model requests the iteration may make; a model still calling
+	// tools after them fails the iteration (TooManyTurns). 0: DefaultMaxTurns.
+	MaxTurns int
+	// MaxContext caps the conversation's tokens: a turn that reaches it, or tool results
+	// that would take the next request over it, fail the iteration (ContextFull). 0: no
+	// cap of git-ralph's own (the model's window still applies, and fails the same way).
+	MaxContext int64
+	// MaxOutput is a reply's output tokens; 0: DefaultAnthropicMaxOutput for Anthropic,
+	// the server's default for the others.
+	MaxOutput int
+	// BashTimeout is the longest one bash call runs; 0: DefaultBashTimeout.
+	BashTimeout time.Duration
+	// IdleTimeout fails a request whose answer sends nothing for that long (Timeout);
+	// 0: DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// MaxToolOutput bounds each tool result the model is given, in bytes; 0:
+	// DefaultMaxToolOutput.
+	MaxToolOutput int
+	// Retries is how many times a request that failed in a transient way is tried again;
+	// 0: DefaultRetries, negative: none. Backoff is the first wait, doubled each time; 0:
+	// DefaultBackoff.
+	Retries int
+	Backoff time.Duration
+	// Marker is an environment entry (RALPH_RUN=…) that the bash tool's processes carry,
+	// so that the run's watchdog finds them if git-ralph dies; one of Run's own when "".
+	Marker string
+	// Out receives the exchange as JSON lines (see Record); nil: nowhere.
+	Out io.Writer
+	// Client is the HTTP client; http.DefaultClient's transport when nil.
+	Client *http.Client
+}
+
+// Result is what one iteration of an API agent did.
+type Result struct {
+	// Said is the model's own text of every turn, joined by newlines: never its thinking
+	// nor a tool's result. The promise (<promise>SUCCESS</promise>) is looked for here.
+	Said string
+	// Final is the text of the model's last turn that had any.
+	Final string
+	Turns int   // the model requests made
+	Usage Usage // the tokens of every turn
+	Model string
+	Err   *Error // nil when the model ended its turn
+}
+
+// Run runs one iteration: a fresh conversation of the built-in system prompt and
+// req.Prompt, the model's tool calls run in req.WorkTree, until the model ends its turn
+// or a limit is reached. The returned error is Result.Err.
+func Run(ctx context.Context, req Request) (Result, error) {
+	r, err := newRun(req)
+	if err != nil {
+		return Result{Model: req.Model, Err: err}, err
+	}
+	defer r.tools.close()
+	r.rec.write(Record{Type: RecStart, Protocol: req.Protocol, Model: req.Model, BaseURL: r.base})
+	res := r.converse(ctx)
+	if res.Err != nil {
+		r.rec.write(errorRecord(RecError, res.Turns, 0, res.Err))
+	}
+	r.rec.write(Record{Type: RecEnd, Turns: res.Turns, Usage: &res.Usage})
+	if res.Err != nil {
+		return res, res.Err
+	}
+	return res, nil
+}
+
+// run is one iteration under way.
+type run struct {
+	req    Request
+	base   string
+	proto  protocol
+	tools  *toolbox
+	rec    *recorder
+	client *http.Client
+	scrub  func([]byte) []byte
+}
+
+func newRun(req Request) (*run, *Error) {
+	proto, ok := newProtocol(req.Protocol)
+	if !ok {
+		return nil, &Error{Kind: Fatal, Message: fmt.Sprintf("no API protocol %q: it is %q, %q or %q", req.Protocol, Anthropic, Responses, Chat)}
+	}
+	if req.Model == "" {
+		return nil, &Error{Kind: Fatal, Message: "no model named: an API agent needs one"}
+	}
+	req = withDefaults(req)
+	scrub := scrubber(req.Key)
+	tools, err := openToolbox(req.WorkTree, req.MaxToolOutput, bashSettings{
+		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key), marker: req.Marker, maxOutput: req.MaxToolOutput,
+	}, scrub)
+	if err != nil {
+		return nil, &Error{Kind: Fatal, Message: err.Error()}
+	}
+	base := req.BaseURL
+	if base == "" {
+		base = defaultBase(req.Protocol)
+	}
+	client := req.Client
+	if client == nil {
+		client = &http.Client{}
+	}
+	return &run{req: req, base: base, proto: proto, tools: tools, client: client, scrub: scrub,
+		rec: &recorder{w: req.Out, start: time.Now(), scrub: scrub}}, nil
+}
+
+func withDefaults(req Request) Request {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&req.BashTimeout, DefaultBashTimeout)
+	def(&req.IdleTimeout, DefaultIdleTimeout)
+	def(&req.Backoff, DefaultBackoff)
+	if req.MaxTurns <= 0 {
+		req.MaxTurns = DefaultMaxTurns
+	}
+	if req.MaxToolOutput <= 0 {
+		req.MaxToolOutput = DefaultMaxToolOutput
+	}
+	if req.Retries == 0 {
+		req.Retries = DefaultRetries
+	}
+	if req.MaxOutput <= 0 && req.Protocol == Anthropic {
+		req.MaxOutput = DefaultAnthropicMaxOutput
+	}
+	if req.Marker == "" {
+		req.Marker = "RALPH_RUN=api-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	}
+	return req
+}
+
+// bashEnv is what the bash tool adds to git-ralph's environment: the marker, and every
+// variable that holds the key emptied.
+func bashEnv(marker, key string) []string {
+	env := []string{marker}
+	if key == "" {
+		return env
+	}
+	for _, kv := range os.Environ() {
+		if name, value, ok := strings.Cut(kv, "="); ok && value != "" && strings.Contains(value, key) {
+			env = append(env, name+"=")
+		}
+	}
+	return env
+}
+
+// converse is the iteration's turns.
+func (r *run) converse(ctx context.Context) Result {
+	res := Result{Model: r.req.Model}
+	r.rec.write(Record{Type: RecSystem, Text: systemPrompt})
+	r.rec.write(Record{Type: RecPrompt, Text: r.req.Prompt})
+	r.proto.begin(systemPrompt, r.req.Prompt, toolSpecs)
+	var said []string
+	defer func() { res.Said = strings.Join(said, "\n") }()
+	for turn := 1; ; turn++ {
+		if turn > r.req.MaxTurns {
+			res.Err = &Error{Kind: TooManyTurns, Message: fmt.Sprintf("the model was still calling tools after %d turns, the most an iteration may take", r.req.MaxTurns)}
+			return res
+		}
+		body, err := r.proto.body(r.req.Model, r.req.MaxOutput)
+		if err != nil {
+			res.Err = &Error{Kind: Fatal, Message: "building the request: " + err.Error()}
+			return res
+		}
+		rep, apiErr := r.exchange(ctx, turn, body)
+		if apiErr != nil {
+			res.Err = apiErr
+			return res
+		}
+		res.Turns = turn
+		res.Usage.add(rep.Usage)
+		if rep.Text != "" {
+			said = append(said, rep.Text)
+			res.Final = rep.Text
+		}
+		size := rep.Usage.context()
+		if size == 0 { // the server reported no usage: the request's size says roughly
+			size = int64(len(body)+len(rep.Text)) / 4
+		}
+		r.recordReply(turn, rep, size)
+		if rep.ContextFull {
+			res.Err = &Error{Kind: ContextFull, Message: fmt.Sprintf("the model stopped with its context window full (%d tokens)", size)}
+			return res
+		}
+		if len(rep.Calls) == 0 {
+			return res
+		}
+		added := r.runTools(ctx, turn, rep.Calls)
+		if err := r.checkContext(size, added); err != nil {
+			res.Err = err
+			return res
+		}
+		if ctx.Err() != nil {
+			res.Err = &Error{Kind: Interrupted, Message: "interrupted"}
+			return res
+		}
+	}
+}
+
+// checkContext fails the iteration when the conversation, size tokens after the last
+// turn plus the results of its tools (added bytes, about four to a token), would go
+// over the cap: the model is never sent a conversation cut short.
+func (r *run) checkContext(size int64, added int) *Error {
+	capTokens := r.req.MaxContext
+	if capTokens <= 0 {
+		return nil
+	}
+	next := size + int64(added)/4
+	if next <= capTokens {
+		return nil
+	}
+	return &Error{Kind: ContextFull, Message: fmt.Sprintf("the conversation would reach about %d tokens, over the cap of %d (max_context)", next, capTokens)}
+}
+
+func (r *run) recordReply(turn int, rep reply, size int64) {
+	if rep.Thinking != "" {
+		r.rec.write(Record{Type: RecThinking, Turn: turn, Text: rep.Thinking})
+	}
+	if rep.Text != "" {
+		r.rec.write(Record{Type: RecText, Turn: turn, Text: rep.Text})
+	}
+	u := rep.Usage
+	r.rec.write(Record{Type: RecUsage, Turn: turn, Usage: &u, Context: size, Stop: rep.Stop})
+}
+
+// runTools runs the turn's calls in order, records them, and gives the results to the
+// conversation; it returns the results' size in bytes.
+func (r *run) runTools(ctx context.Context, turn int, calls []toolCall) int {
+	results := make([]toolResult, len(calls))
+	added := 0
+	for i, c := range calls {
+		r.rec.write(Record{Type: RecToolCall, Turn: turn, ID: c.ID, Name: c.Name, Input: rawInput(c.Input)})
+		if ctx.Err() != nil {
+			results[i] = toolResult{Call: c, Output: "not run: the iteration was interrupted", IsError: true}
+		} else {
+			results[i] = r.tools.run(ctx, c)
+		}
+		res := results[i]
+		r.rec.write(Record{Type: RecToolResult, Turn: turn, ID: c.ID, Name: c.Name, Output: res.Output, IsError: res.IsError})
+		added += len(res.Output)
+	}
+	r.proto.answer(results)
+	return added
+}
+
+// exchange sends one turn's request, trying again after a transient failure.
+func (r *run) exchange(ctx context.Context, turn int, body []byte) (reply, *Error) {
+	wait := r.req.Backoff
+	for attempt := 1; ; attempt++ {
+		r.rec.write(Record{Type: RecRequest, Turn: turn, Attempt: attempt, Bytes: len(body)})
+		rep, err := r.attempt(ctx, body)
+		if err == nil {
+			return rep, nil
+		}
+		err.Message = string(r.scrub([]byte(err.Message)))
+		if !err.retryable() || r.req.Retries < 0 || attempt > r.req.Retries {
+			return rep, err
+		}
+		pause := max(wait, min(err.RetryAfter, maxRetryWait))
+		rec := errorRecord(RecRetry, turn, attempt, err)
+		rec.WaitMS = pause.Milliseconds()
+		r.rec.write(rec)
+		select {
+		case <-ctx.Done():
+			return reply{}, &Error{Kind: Interrupted, Message: "interrupted while waiting to try again after: " + err.Message}
+		case <-time.After(pause):
+		}
+		wait *= 2
+	}
+}
+
+func errorRecord(typ string, turn, attempt int, e *Error) Record {
+	rec := Record{Type: typ, Turn: turn, Attempt: attempt, Kind: e.Kind.String(), Status: e.Status, Message: e.Message}
+	if !e.ResetAt.IsZero() {
+		at := e.ResetAt.UTC()
+		rec.ResetAt = &at
+	}
+	return rec
+}
+
+// errIdle is the cause of a request cancelled because its answer went silent.
+var errIdle = errors.New("idle")
