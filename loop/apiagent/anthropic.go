@@ -57,7 +57,7 @@ func (a *anthropic) body(model string, maxOutput int) ([]byte, error) {
 	last := &messages[len(messages)-1]
 	last.Content = slices.Clone(last.Content)
 	last.Content[len(last.Content)-1] = withCache(last.Content[len(last.Content)-1])
-	return json.Marshal(map[string]any{
+	return marshal(map[string]any{
 		"model": model, "max_tokens": maxOutput, "stream": true,
 		"system":   []any{map[string]any{"type": "text", "text": a.system, "cache_control": map[string]string{"type": "ephemeral"}}},
 		"tools":    tools,
@@ -234,13 +234,4 @@ func (a *anthropic) finish(rep *reply, blocks []*anthropicBlock) {
 	if len(content) > 0 {
 		a.messages = append(a.messages, anthropicMessage{Role: "assistant", Content: content})
 	}
-}
-
-// mustJSON marshals a value made of maps, strings and raw JSON, which cannot fail.
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic("apiagent: " + err.Error())
-	}
-	return b
 }

@@ -43,7 +43,7 @@ func (c *chat) body(model string, maxOutput int) ([]byte, error) {
 	if maxOutput > 0 {
 		body["max_tokens"] = maxOutput
 	}
-	return json.Marshal(body)
+	return marshal(body)
 }
 
 func (c *chat) answer(results []toolResult) {

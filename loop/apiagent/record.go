@@ -81,7 +81,7 @@ func (r *recorder) write(rec Record) {
 		return
 	}
 	rec.MS = time.Since(r.start).Milliseconds()
-	line, err := json.Marshal(rec)
+	line, err := marshal(rec)
 	if err != nil {
 		return
 	}
@@ -100,7 +100,7 @@ func rawInput(input []byte) json.RawMessage {
 	if json.Valid(input) {
 		return json.RawMessage(input)
 	}
-	quoted, _ := json.Marshal(string(input))
+	quoted, _ := marshal(string(input))
 	return quoted
 }
 
@@ -110,7 +110,7 @@ func scrubber(key string) func([]byte) []byte {
 		return func(b []byte) []byte { return b }
 	}
 	raw := []byte(key)
-	quoted, _ := json.Marshal(key)
+	quoted, _ := marshal(key)
 	escaped := quoted[1 : len(quoted)-1]
 	return func(b []byte) []byte {
 		b = bytes.ReplaceAll(b, raw, []byte("[api key]"))

@@ -47,7 +47,7 @@ func (o *responses) body(model string, maxOutput int) ([]byte, error) {
 	if maxOutput > 0 {
 		body["max_output_tokens"] = maxOutput
 	}
-	return json.Marshal(body)
+	return marshal(body)
 }
 
 func (o *responses) answer(results []toolResult) {

@@ -186,8 +186,8 @@ func bashEnv(marker, key string) []string {
 }
 
 // converse is the iteration's turns.
-func (r *run) converse(ctx context.Context) Result {
-	res := Result{Model: r.req.Model}
+func (r *run) converse(ctx context.Context) (res Result) {
+	res.Model = r.req.Model
 	r.rec.write(Record{Type: RecSystem, Text: systemPrompt})
 	r.rec.write(Record{Type: RecPrompt, Text: r.req.Prompt})
 	r.proto.begin(systemPrompt, r.req.Prompt, toolSpecs)

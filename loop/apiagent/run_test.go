@@ -1,0 +1,165 @@
+package apiagent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-ralph/git-ralph/gitops/gittest"
+)
+
+var protocols = []string{Anthropic, Responses, Chat}
+
+// everyTool is a task done with every tool: a file written, listed, read, edited,
+// found, searched, then committed with bash, and the promise said.
+func everyTool() []step {
+	return []step{
+		{thinking: "I should look first.", text: "Writing the file.", in: 1000, out: 50, cacheWrite: 200, calls: []call{
+			{toolWrite, obj{"path": "docs/hello.txt", "content": "hello\nworld\n"}},
+			{toolList, obj{"path": "docs"}},
+		}},
+		{in: 100, out: 40, cacheRead: 1200, calls: []call{
+			{toolRead, obj{"path": "docs/hello.txt", "offset": 2, "limit": 1}},
+			{toolEdit, obj{"path": "docs/hello.txt", "old_text": "world", "new_text": "git-ralph"}},
+			{toolGlob, obj{"pattern": "**/*.txt"}},
+			{toolGrep, obj{"pattern": "RALPH", "ignore_case": true}},
+		}},
+		{in: 80, out: 30, cacheRead: 1400, calls: []call{
+			{toolBash, obj{"command": "git add docs/hello.txt && git commit -qm 'Add hello' && git log --format=%s -1"}},
+		}},
+		{text: "Committed hello.txt. <promise>SUCCESS</promise>", in: 60, out: 20, cacheRead: 1500},
+	}
+}
+
+func TestRunDoesATaskWithEveryToolAndCommits(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			dir := gittest.NewRepo(t)
+			m := newMock(t, proto, everyTool()...)
+			res, err, recs, _ := runMock(t, m, dir, nil)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if got := gittest.Git(t, dir, "log", "--format=%s", "-1"); got != "Add hello" {
+				t.Errorf("the last commit is %q, want the one the model made through bash", got)
+			}
+			if got := gittest.Git(t, dir, "show", "HEAD:docs/hello.txt"); got != "hello\ngit-ralph" {
+				t.Errorf("the committed file is %q, want it written and edited", got)
+			}
+			if res.Turns != 4 || !strings.Contains(res.Said, "<promise>SUCCESS</promise>") || !strings.HasPrefix(res.Said, "Writing the file.") {
+				t.Errorf("turns %d, said %q", res.Turns, res.Said)
+			}
+			if strings.Contains(res.Said, "look first") || strings.Contains(res.Said, "hello\nworld") {
+				t.Errorf("Said has the thinking or a tool's result: %q", res.Said)
+			}
+			if res.Final != "Committed hello.txt. <promise>SUCCESS</promise>" {
+				t.Errorf("Final = %q", res.Final)
+			}
+			want := Usage{Input: 1240, Output: 140, CacheRead: 4100}
+			if proto == Anthropic {
+				want.CacheWrite = 200
+			}
+			if res.Usage != want {
+				t.Errorf("usage %+v, want %+v (the cache apart from the input)", res.Usage, want)
+			}
+			checkResults(t, recs)
+			checkRequests(t, m, proto)
+		})
+	}
+}
+
+// checkResults checks what the tools told the model, as the exchange records it.
+func checkResults(t *testing.T, recs []Record) {
+	t.Helper()
+	results := ofType(recs, RecToolResult)
+	calls := ofType(recs, RecToolCall)
+	if len(results) != 7 || len(calls) != 7 {
+		t.Fatalf("%d tool calls and %d results recorded, want 7 of each", len(calls), len(results))
+	}
+	for i, want := range []string{
+		"created docs/hello.txt (12 bytes)", "hello.txt (12 bytes)", "     2\tworld", "replaced 1 occurrence in docs/hello.txt",
+		"docs/hello.txt", "docs/hello.txt:2: git-ralph", "exit code 0\nAdd hello",
+	} {
+		if results[i].IsError || !strings.Contains(results[i].Output, want) || results[i].ID != calls[i].ID {
+			t.Errorf("result %d (%s): %q (error %v), want %q", i, results[i].Name, results[i].Output, results[i].IsError, want)
+		}
+	}
+	if th := ofType(recs, RecThinking); len(th) != 1 || th[0].Text != "I should look first." {
+		t.Errorf("thinking records: %+v", th)
+	}
+	if len(ofType(recs, RecUsage)) != 4 || len(ofType(recs, RecEnd)) != 1 || recs[0].Type != RecStart {
+		t.Errorf("the exchange lacks its start, a turn's usage or its end: %+v", recs)
+	}
+}
+
+// checkRequests checks what the model was sent: the key in the vendor's header, the
+// system prompt, the tools, and each tool's result going back under its call's id.
+func checkRequests(t *testing.T, m *mock, proto string) {
+	t.Helper()
+	h := m.heads[0]
+	if proto == Anthropic && (h.Get("x-api-key") != testKey || h.Get("anthropic-version") == "") ||
+		proto != Anthropic && h.Get("Authorization") != "Bearer "+testKey {
+		t.Errorf("the request's headers do not carry the key as %s takes it: %v", proto, h)
+	}
+	first, last := m.body(0), m.body(3)
+	for _, want := range []string{"<promise>SUCCESS</promise>", `"name":"bash"`, `"name":"edit_file"`, "Add hello.txt and commit it.", `"stream":true`} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first request lacks %s: %s", want, first)
+		}
+	}
+	callID := map[string]string{Anthropic: `"tool_use_id":"toolu_2_0"`, Responses: `"call_id":"call_2_0"`, Chat: `"tool_call_id":"call_2_0"`}[proto]
+	if !strings.Contains(last, callID) || !strings.Contains(last, `exit code 0\nAdd hello`) {
+		t.Errorf("the last request lacks the bash call's result under its id %s: %s", callID, last)
+	}
+	if strings.Contains(last, `"id":"fc_`) || strings.Contains(last, `"id":"msg_`) {
+		t.Errorf("the conversation sends back ids of items the server did not store: %s", last)
+	}
+	if proto == Responses && !strings.Contains(last, `"encrypted_content":"ZW5j"`) {
+		t.Errorf("the encrypted reasoning is not sent back: %s", last)
+	}
+	if proto == Anthropic && !strings.Contains(last, `"signature":"c2ln"`) {
+		t.Errorf("the signed thinking is not sent back: %s", last)
+	}
+}
+
+// A path the file tools refuse is the model's to hear about, not the iteration's end.
+func TestRefusedPathsAreToldToTheModel(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			dir := gittest.NewRepo(t)
+			outside := filepath.Join(filepath.Dir(dir), "outside.txt")
+			os.WriteFile(outside, []byte("secret"), 0o644)
+			m := newMock(t, proto,
+				step{calls: []call{
+					{toolRead, obj{"path": "../outside.txt"}},
+					{toolWrite, obj{"path": ".git/hooks/pre-commit", "content": "#!/bin/sh\n"}},
+					{"rm_rf", obj{"path": "."}},
+					{toolEdit, `{"path": "a.txt", "old_te`},
+				}},
+				step{text: "I cannot."})
+			res, err, recs, _ := runMock(t, m, dir, nil)
+			if err != nil || res.Turns != 2 {
+				t.Fatalf("Run: %v after %d turns, want the iteration to go on after refusals", err, res.Turns)
+			}
+			results := ofType(recs, RecToolResult)
+			for i, want := range []string{"outside the work tree", "inside .git", `there is no tool "rm_rf"`, "not the JSON object it takes"} {
+				if !results[i].IsError || !strings.Contains(results[i].Output, want) {
+					t.Errorf("result %d: %q (error %v), want a refusal saying %q", i, results[i].Output, results[i].IsError, want)
+				}
+				if !strings.Contains(m.body(1), jsonText(want)) {
+					t.Errorf("the model was not told %q", want)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, ".git/hooks/pre-commit")); err == nil {
+				t.Errorf("a hook was written into .git")
+			}
+		})
+	}
+}
+
+// jsonText is s as it appears inside a JSON string.
+func jsonText(s string) string {
+	b := mustJSON(s)
+	return string(b[1 : len(b)-1])
+}
