@@ -13,14 +13,17 @@ import (
 // stopped: its timeout, the iteration's interruption, or what it left running.
 const bashGrace = 2 * time.Second
 
+// bashHeader is room kept in a bash result's bound for the lines before the output: the
+// output's end is kept (where the failure is), so that the bound does not cut it.
+const bashHeader = 128
+
 // bashSettings say how the bash tool runs its commands.
 type bashSettings struct {
 	timeout time.Duration // the longest a call may run
 	// env is added to git-ralph's environment: the marker, and the key's variables
 	// emptied, so that a command cannot print the key into the conversation.
-	env       []string
-	marker    string // see agent.Spec.Marker
-	maxOutput int    // bytes of output kept (the end)
+	env    []string
+	marker string // see agent.Spec.Marker
 }
 
 type bashArgs struct {
@@ -42,7 +45,7 @@ func (t *toolbox) runBash(ctx context.Context, a bashArgs) (string, error) {
 	}
 	res, err := agent.Run(ctx, agent.Spec{
 		Command: a.Command, Dir: t.dir, Env: t.bash.env, Timeout: timeout, Grace: bashGrace,
-		MaxOutput: t.bash.maxOutput, Marker: t.bash.marker,
+		MaxOutput: max(t.maxOut-bashHeader, 64), Marker: t.bash.marker,
 	})
 	if err != nil {
 		return "", refuse("the command could not start: %v", err)

@@ -134,7 +134,7 @@ func rawString(raw json.RawMessage) string {
 var contextWords = lazyregexp.New(`(?i)prompt is too long|maximum context length|context[ _-]length[ _-]exceeded|exceeds? the (?:available )?context (?:size|window|length)|context window (?:is )?exceeded|too many tokens in the (?:prompt|input)|input is too long`)
 
 // The words of a limit that waiting will not clear soon.
-var permanentWords = lazyregexp.New(`(?i)insufficient_quota|exceeded your current quota|credit balance is too low|billing|spend(?:ing)? (?:limit|cap)|monthly|no credits|payment required`)
+var permanentWords = lazyregexp.New(`(?i)insufficient_quota|exceeded your current quota|credit balance is too low|billing|spend(?:ing)? (?:limit|cap)|monthly|(?:no|insufficient|out of) credits|payment required`)
 
 // classify turns a vendor's error into an Error: status is the HTTP status (0 for an error
 // event inside a stream, whose words alone decide), h the answer's headers (nil inside a
@@ -151,7 +151,7 @@ func classify(status int, h http.Header, e apiError, now time.Time) *Error {
 	switch err.Kind {
 	case Limit:
 		err.ResetAt = resetAt(h, now)
-		err.Permanent = permanentWords.MatchString(e.Type + " " + e.Code + " " + e.Message)
+		err.Permanent = status == http.StatusPaymentRequired || permanentWords.MatchString(e.Type+" "+e.Code+" "+e.Message)
 	case Transient:
 		if at := retryAfter(h, now); !at.IsZero() {
 			err.RetryAfter = at.Sub(now)

@@ -126,7 +126,7 @@ func newRun(req Request) (*run, *Error) {
 	req = withDefaults(req)
 	scrub := scrubber(req.Key)
 	tools, err := openToolbox(req.WorkTree, req.MaxToolOutput, bashSettings{
-		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key), marker: req.Marker, maxOutput: req.MaxToolOutput,
+		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key), marker: req.Marker,
 	}, scrub)
 	if err != nil {
 		return nil, &Error{Kind: Fatal, Message: err.Error()}

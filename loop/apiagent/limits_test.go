@@ -1,0 +1,65 @@
+package apiagent
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/git-ralph/git-ralph/gitops/gittest"
+)
+
+func TestMaxTurnsFailsTheIteration(t *testing.T) {
+	busy := step{in: 10, out: 5, calls: []call{{toolList, obj{}}}}
+	m := newMock(t, Chat, busy, busy, busy)
+	res, err, recs, _ := runMock(t, m, gittest.NewRepo(t), func(r *Request) { r.MaxTurns = 2 })
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != TooManyTurns || !strings.Contains(e.Message, "after 2 turns") {
+		t.Fatalf("Run: %v, want the turns used up", err)
+	}
+	if res.Turns != 2 || m.requests() != 2 || len(ofType(recs, RecToolResult)) != 2 {
+		t.Errorf("%d turns, %d requests, %d tool results: want the last turn's tools run and no third request", res.Turns, m.requests(), len(ofType(recs, RecToolResult)))
+	}
+}
+
+func TestContextCap(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		proto string
+		steps []step
+		turns int
+	}{
+		// the turn's own usage reaches the cap: no further request
+		{"reached", Anthropic, []step{{in: 100, cacheRead: 900, out: 10, calls: []call{{toolList, obj{}}}}}, 1},
+		// the tools' results would take the next request over it
+		{"would reach", Responses, []step{{in: 100, out: 10, calls: []call{{toolBash, obj{"command": "seq 1 2000"}}}}}, 1},
+		// the model said its window is full
+		{"the model's window", Anthropic, []step{{text: "so far", in: 100, out: 10, stop: "model_context_window_exceeded"}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMock(t, tc.proto, tc.steps...)
+			res, err, _, _ := runMock(t, m, gittest.NewRepo(t), func(r *Request) { r.MaxContext = 1000 })
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != ContextFull {
+				t.Fatalf("Run: %v, want the context full", err)
+			}
+			if res.Turns != tc.turns || m.requests() != len(tc.steps) {
+				t.Errorf("%d turns, %d requests", res.Turns, m.requests())
+			}
+		})
+	}
+}
+
+// Request's mistakes are fatal at once, before any request.
+func TestRunRefusesABadRequest(t *testing.T) {
+	for _, req := range []Request{
+		{Protocol: "gemini", Model: "m", WorkTree: t.TempDir()},
+		{Protocol: Chat, WorkTree: t.TempDir()},
+		{Protocol: Chat, Model: "m", WorkTree: "/no/such/dir"},
+	} {
+		res, err := Run(t.Context(), req)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != Fatal || res.Err != e {
+			t.Errorf("%+v: %v, want a fatal error", req, err)
+		}
+	}
+}
