@@ -54,9 +54,10 @@ func (a *anthropic) body(model string, maxOutput int) ([]byte, error) {
 		tools[i] = tool{t.Name, t.Description, t.Schema}
 	}
 	messages := slices.Clone(a.messages)
-	last := &messages[len(messages)-1]
-	last.Content = slices.Clone(last.Content)
-	last.Content[len(last.Content)-1] = withCache(last.Content[len(last.Content)-1])
+	if last := &messages[len(messages)-1]; len(last.Content) > 0 {
+		last.Content = slices.Clone(last.Content)
+		last.Content[len(last.Content)-1] = withCache(last.Content[len(last.Content)-1])
+	}
 	return marshal(map[string]any{
 		"model": model, "max_tokens": maxOutput, "stream": true,
 		"system":   []any{map[string]any{"type": "text", "text": a.system, "cache_control": map[string]string{"type": "ephemeral"}}},
@@ -76,6 +77,9 @@ func withCache(block json.RawMessage) json.RawMessage {
 }
 
 func (a *anthropic) answer(results []toolResult) {
+	if len(results) == 0 {
+		return // a user message without content is refused
+	}
 	content := make([]json.RawMessage, len(results))
 	for i, r := range results {
 		content[i] = mustJSON(map[string]any{"type": "tool_result", "tool_use_id": r.Call.ID,
