@@ -1,9 +1,13 @@
 package apiagent
 
 import (
+	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-ralph/git-ralph/gitops/gittest"
 )
@@ -61,5 +65,30 @@ func TestRunRefusesABadRequest(t *testing.T) {
 		if !errors.As(err, &e) || e.Kind != Fatal || res.Err != e {
 			t.Errorf("%+v: %v, want a fatal error", req, err)
 		}
+	}
+}
+
+func TestInterruptedRequest(t *testing.T) {
+	m := newMock(t, Anthropic, step{hang: true})
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	_, err := Run(ctx, Request{Protocol: Anthropic, Model: "m", BaseURL: m.base(), Key: testKey, WorkTree: gittest.NewRepo(t), Prompt: "p"})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != Interrupted {
+		t.Fatalf("Run: %v, want interrupted", err)
+	}
+}
+
+// A redirect is not followed: it would take the key's header to another server.
+func TestRedirectIsNotFollowed(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the redirect was followed with headers %v", r.Header)
+	}))
+	defer other.Close()
+	m := newMock(t, Anthropic, step{status: http.StatusTemporaryRedirect, headers: map[string]string{"Location": other.URL + "/v1/messages"}, body: "{}"})
+	_, err, _, _ := runMock(t, m, gittest.NewRepo(t), nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != Fatal || e.Status != http.StatusTemporaryRedirect {
+		t.Fatalf("Run: %v, want a fatal error of the redirect", err)
 	}
 }

@@ -66,7 +66,8 @@ type Request struct {
 	Marker string
 	// Out receives the exchange as JSON lines (see Record); nil: nowhere.
 	Out io.Writer
-	// Client is the HTTP client; http.DefaultClient's transport when nil.
+	// Client is the HTTP client (its transport, its proxy); a plain one when nil. Run
+	// follows no redirect either way.
 	Client *http.Client
 }
 
@@ -135,10 +136,13 @@ func newRun(req Request) (*run, *Error) {
 	if base == "" {
 		base = defaultBase(req.Protocol)
 	}
-	client := req.Client
-	if client == nil {
-		client = &http.Client{}
+	client := &http.Client{}
+	if req.Client != nil {
+		*client = *req.Client
 	}
+	// A redirect would carry the key's header (x-api-key) to wherever it points: the
+	// answer is taken as it is, and a 3xx fails the iteration as any unexpected answer.
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &run{req: req, base: base, proto: proto, tools: tools, client: client, scrub: scrub,
 		rec: &recorder{w: req.Out, start: time.Now(), scrub: scrub}}, nil
 }
