@@ -22,8 +22,9 @@ type bashSettings struct {
 	timeout time.Duration // the longest a call may run
 	// env is added to git-ralph's environment: the marker, and the key's variables
 	// emptied, so that a command cannot print the key into the conversation.
-	env    []string
-	marker string // see agent.Spec.Marker
+	env       []string
+	marker    string           // see agent.Spec.Marker
+	watchdogs *agent.Watchdogs // see agent.Spec.Watchdogs; nil: none
 }
 
 type bashArgs struct {
@@ -45,7 +46,7 @@ func (t *toolbox) runBash(ctx context.Context, a bashArgs) (string, error) {
 	}
 	res, err := agent.Run(ctx, agent.Spec{
 		Command: a.Command, Dir: t.dir, Env: t.bash.env, Timeout: timeout, Grace: bashGrace,
-		MaxOutput: max(t.maxOut-bashHeader, 64), Marker: t.bash.marker,
+		MaxOutput: max(t.maxOut-bashHeader, 64), Marker: t.bash.marker, Watchdogs: t.bash.watchdogs,
 	})
 	if err != nil {
 		return "", refuse("the command could not start: %v", err)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
 // The defaults of Request's zero values.
@@ -64,6 +66,9 @@ type Request struct {
 	// Marker is an environment entry (RALPH_RUN=…) that the bash tool's processes carry,
 	// so that the run's watchdog finds them if git-ralph dies; one of Run's own when "".
 	Marker string
+	// Watchdogs is the run's shared watchdog (see agent.Spec.Watchdogs), which stops the
+	// bash tool's processes if git-ralph dies during a call; none when nil.
+	Watchdogs *agent.Watchdogs
 	// Out receives the exchange as JSON lines (see Record); nil: nowhere.
 	Out io.Writer
 	// Client is the HTTP client (its transport, its proxy); a plain one when nil. Run
@@ -127,7 +132,7 @@ func newRun(req Request) (*run, *Error) {
 	req = withDefaults(req)
 	scrub := scrubber(req.Key)
 	tools, err := openToolbox(req.WorkTree, req.MaxToolOutput, bashSettings{
-		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key), marker: req.Marker,
+		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key), marker: req.Marker, watchdogs: req.Watchdogs,
 	}, scrub)
 	if err != nil {
 		return nil, &Error{Kind: Fatal, Message: err.Error()}
