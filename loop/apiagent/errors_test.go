@@ -112,6 +112,10 @@ func TestRunClassifiesFailures(t *testing.T) {
 		{"failed mid-stream", Responses, []step{{errorEv: `{"type":"error","code":"context_length_exceeded","message":"Your input exceeds the context window of this model."}`}}, ContextFull, 1},
 		{"a server's error chunk", Chat, []step{{text: "x", errorEv: `{"error":{"message":"rate limit exceeded","type":"rate_limit_error"}}`}}, Limit, 1},
 		{"a stream that never ends", Responses, []step{{hang: true}}, Timeout, 1},
+		{"a stream closed before its end, then through", Anthropic, []step{{text: "Hal", noEnd: true}, ok}, 0, 2},
+		{"a stream closed before its end every time", Responses, []step{{text: "Hal", noEnd: true}, {noEnd: true}, {noEnd: true}}, Transient, 3},
+		{"a stream closed before its finish reason", Chat, []step{{text: "Hal", noEnd: true}, ok}, 0, 2},
+		{"response.failed", Responses, []step{{errorEv: `{"type":"response.failed","response":{"status":"failed","error":{"code":"rate_limit_exceeded","message":"Rate limit reached for requests"}}}`}}, Limit, 1},
 	} {
 		t.Run(tc.proto+" "+tc.name, func(t *testing.T) {
 			m := newMock(t, tc.proto, tc.steps...)

@@ -44,6 +44,7 @@ type step struct {
 	hang    bool              // the stream starts, then nothing comes
 	cut     bool              // the stream stops in the middle of an event
 	errorEv string            // the stream ends with this error event's data
+	noEnd   bool              // the stream ends between events, before its last one
 }
 
 // mock is a scripted vendor API: each request takes the next step.
@@ -207,6 +208,9 @@ func anthropicTurn(w *sseWriter, n int, s step) {
 	if s.stop != "" {
 		stop = s.stop
 	}
+	if s.noEnd {
+		return
+	}
 	if s.errorEv != "" {
 		w.event("error", s.errorEv)
 		return
@@ -261,6 +265,9 @@ func responsesTurn(w *sseWriter, n int, s step) {
 		item(obj{"type": "function_call", "id": id, "call_id": callID, "name": c.name, "arguments": "", "status": "in_progress"},
 			obj{"type": "function_call", "id": id, "call_id": callID, "name": c.name, "arguments": c.args(), "status": "completed"}, deltas...)
 	}
+	if s.noEnd {
+		return
+	}
 	if s.errorEv != "" {
 		w.event("error", s.errorEv)
 		return
@@ -296,6 +303,9 @@ func chatTurn(w *sseWriter, n int, s step) {
 			chunk(obj{"tool_calls": []any{obj{"index": j, "function": obj{"arguments": part}}}}, nil)
 		}
 		finish = "tool_calls"
+	}
+	if s.noEnd {
+		return
 	}
 	if s.errorEv != "" {
 		w.event("", s.errorEv)
