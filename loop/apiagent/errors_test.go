@@ -100,6 +100,8 @@ func TestRunClassifiesFailures(t *testing.T) {
 		requests int
 	}{
 		{"anthropic limit", Anthropic, []step{{status: 429, headers: map[string]string{"retry-after": "120"}, body: anthropicRateLimit}}, Limit, 1},
+		{"a limit that resets within LimitWait, then through", Chat, []step{{status: 429, headers: map[string]string{"retry-after-ms": "50"}, body: openAIRateLimit}, ok}, 0, 2},
+		{"a permanent limit is not waited", Responses, []step{{status: 429, headers: map[string]string{"retry-after-ms": "50"}, body: openAIQuota}}, Limit, 1},
 		{"openai limit", Responses, []step{{status: 429, headers: map[string]string{"x-ratelimit-remaining-tokens": "0", "x-ratelimit-reset-tokens": "2m0s"}, body: openAIRateLimit}}, Limit, 1},
 		{"bad key is not retried", Chat, []step{{status: 401, body: `{"error":{"message":"Incorrect API key provided: ` + testKey + `","code":"invalid_api_key"}}`}}, Fatal, 1},
 		{"overloaded, then through", Anthropic, []step{{status: 529, body: anthropicOverload}, ok}, 0, 2},
@@ -120,7 +122,7 @@ func TestRunClassifiesFailures(t *testing.T) {
 		t.Run(tc.proto+" "+tc.name, func(t *testing.T) {
 			m := newMock(t, tc.proto, tc.steps...)
 			res, err, recs, _ := runMock(t, m, gittest.NewRepo(t), func(r *Request) {
-				r.Retries, r.IdleTimeout = 2, 300*time.Millisecond
+				r.Retries, r.IdleTimeout, r.LimitWait = 2, 300*time.Millisecond, time.Second
 			})
 			if m.requests() != tc.requests {
 				t.Errorf("%d requests, want %d", m.requests(), tc.requests)

@@ -63,6 +63,11 @@ type Request struct {
 	// DefaultBackoff.
 	Retries int
 	Backoff time.Duration
+	// LimitWait is the longest wait for a rate limit to reset inside Run, so that a short
+	// per-minute limit does not cost the conversation; a limit that resets later (or
+	// that is permanent, or whose reset the server did not say) fails the iteration
+	// (Limit), for the loop to wait. 0: none waited inside.
+	LimitWait time.Duration
 	// Marker is an environment entry (RALPH_RUN=…) that the bash tool's processes carry,
 	// so that the run's watchdog finds them if git-ralph dies; one of Run's own when "".
 	Marker string
@@ -293,9 +298,10 @@ func (r *run) runTools(ctx context.Context, turn int, calls []toolCall) int {
 	return added
 }
 
-// exchange sends one turn's request, trying again after a transient failure.
+// exchange sends one turn's request, trying again after a transient failure, or after
+// a limit that resets within LimitWait.
 func (r *run) exchange(ctx context.Context, turn int, body []byte) (reply, *Error) {
-	wait := r.req.Backoff
+	tries := retries{backoff: r.req.Backoff}
 	for attempt := 1; ; attempt++ {
 		r.rec.write(Record{Type: RecRequest, Turn: turn, Attempt: attempt, Bytes: len(body)})
 		rep, err := r.attempt(ctx, body)
@@ -303,10 +309,10 @@ func (r *run) exchange(ctx context.Context, turn int, body []byte) (reply, *Erro
 			return rep, nil
 		}
 		err.Message = string(r.scrub([]byte(err.Message)))
-		if !err.retryable() || r.req.Retries < 0 || attempt > r.req.Retries {
+		pause, again := tries.after(err, r.req)
+		if !again {
 			return rep, err
 		}
-		pause := max(wait, min(err.RetryAfter, maxRetryWait))
 		rec := errorRecord(RecRetry, turn, attempt, err)
 		rec.WaitMS = pause.Milliseconds()
 		r.rec.write(rec)
@@ -315,8 +321,38 @@ func (r *run) exchange(ctx context.Context, turn int, body []byte) (reply, *Erro
 			return reply{}, &Error{Kind: Interrupted, Message: "interrupted while waiting to try again after: " + err.Message}
 		case <-time.After(pause):
 		}
-		wait *= 2
 	}
+}
+
+// maxLimitWaits is how many limits one turn waits out inside Run before it fails.
+const maxLimitWaits = 3
+
+// retries counts one turn's tries again.
+type retries struct {
+	transient, limits int
+	backoff           time.Duration // the next transient failure's wait
+}
+
+// after says whether a request that failed with err is sent again, and after how long: a
+// transient failure while Retries last (the backoff, doubling, or the server's
+// retry-after up to a minute); a limit that is not permanent and resets within
+// LimitWait, at its reset.
+func (t *retries) after(err *Error, req Request) (time.Duration, bool) {
+	switch {
+	case err.retryable() && req.Retries >= 0 && t.transient < req.Retries:
+		t.transient++
+		pause := max(t.backoff, min(err.RetryAfter, maxRetryWait))
+		t.backoff *= 2
+		return pause, true
+	case err.Kind == Limit && !err.Permanent && !err.ResetAt.IsZero() && t.limits < maxLimitWaits:
+		until := err.ResetAt.Sub(timeNow())
+		if until > req.LimitWait {
+			return 0, false
+		}
+		t.limits++
+		return max(until, 0), true
+	}
+	return 0, false
 }
 
 func errorRecord(typ string, turn, attempt int, e *Error) Record {
