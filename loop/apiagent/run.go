@@ -88,7 +88,7 @@ type Result struct {
 	Said string
 	// Final is the text of the model's last turn that had any.
 	Final string
-	Turns int   // the model requests made
+	Turns int   // the model's turns read whole (a request that failed is not one)
 	Usage Usage // the tokens of every turn
 	Model string
 	Err   *Error // nil when the model ended its turn
@@ -212,44 +212,57 @@ func (r *run) converse(ctx context.Context) (res Result) {
 			res.Err = &Error{Kind: TooManyTurns, Message: fmt.Sprintf("the model was still calling tools after %d turns, the most an iteration may take", r.req.MaxTurns)}
 			return res
 		}
-		body, err := r.proto.body(r.req.Model, r.req.MaxOutput)
-		if err != nil {
-			res.Err = &Error{Kind: Fatal, Message: "building the request: " + err.Error()}
-			return res
+		rep, size, err := r.ask(ctx, turn)
+		if rep != nil {
+			res.Turns = turn
+			res.Usage.add(rep.Usage)
+			if rep.Text != "" {
+				said = append(said, rep.Text)
+				res.Final = rep.Text
+			}
 		}
-		rep, apiErr := r.exchange(ctx, turn, body)
-		if apiErr != nil {
-			res.Err = apiErr
-			return res
+		if err == nil && len(rep.Calls) > 0 {
+			err = r.act(ctx, turn, rep.Calls, size)
 		}
-		res.Turns = turn
-		res.Usage.add(rep.Usage)
-		if rep.Text != "" {
-			said = append(said, rep.Text)
-			res.Final = rep.Text
-		}
-		size := rep.Usage.context()
-		if size == 0 { // the server reported no usage: the request's size says roughly
-			size = int64(len(body)+len(rep.Text)) / 4
-		}
-		r.recordReply(turn, rep, size)
-		if rep.ContextFull {
-			res.Err = &Error{Kind: ContextFull, Message: fmt.Sprintf("the model stopped with its context window full (%d tokens)", size)}
-			return res
-		}
-		if len(rep.Calls) == 0 {
-			return res
-		}
-		added := r.runTools(ctx, turn, rep.Calls)
-		if err := r.checkContext(size, added); err != nil {
+		if err != nil || len(rep.Calls) == 0 {
 			res.Err = err
 			return res
 		}
-		if ctx.Err() != nil {
-			res.Err = &Error{Kind: Interrupted, Message: "interrupted"}
-			return res
-		}
 	}
+}
+
+// ask sends the conversation and reads the model's turn, which it records with the
+// conversation's size after it. The reply is nil when none came.
+func (r *run) ask(ctx context.Context, turn int) (*reply, int64, *Error) {
+	body, err := r.proto.body(r.req.Model, r.req.MaxOutput)
+	if err != nil {
+		return nil, 0, &Error{Kind: Fatal, Message: "building the request: " + err.Error()}
+	}
+	rep, apiErr := r.exchange(ctx, turn, body)
+	if apiErr != nil {
+		return nil, 0, apiErr
+	}
+	size := rep.Usage.context()
+	if size == 0 { // the server reported no usage: the request's size says roughly
+		size = int64(len(body)+len(rep.Text)) / 4
+	}
+	r.recordReply(turn, rep, size)
+	if rep.ContextFull {
+		return &rep, size, &Error{Kind: ContextFull, Message: fmt.Sprintf("the model stopped with its context window full (%d tokens)", size)}
+	}
+	return &rep, size, nil
+}
+
+// act runs the turn's tool calls and checks that the conversation may go on.
+func (r *run) act(ctx context.Context, turn int, calls []toolCall, size int64) *Error {
+	added := r.runTools(ctx, turn, calls)
+	if err := r.checkContext(size, added); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return &Error{Kind: Interrupted, Message: "interrupted"}
+	}
+	return nil
 }
 
 // checkContext fails the iteration when the conversation, size tokens after the last
