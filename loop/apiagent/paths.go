@@ -15,8 +15,11 @@ func (t *toolbox) local(p string) (string, error) {
 		return ".", nil
 	}
 	if filepath.IsAbs(p) {
-		rel, err := filepath.Rel(t.dir, filepath.Clean(p))
-		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		rel, ok := within(t.dir, p)
+		if !ok {
+			rel, ok = within(t.realDir, p)
+		}
+		if !ok {
 			return "", refuse("%s is outside the work tree %s: give a path inside it, relative to its top", p, t.dir)
 		}
 		p = rel
@@ -26,6 +29,12 @@ func (t *toolbox) local(p string) (string, error) {
 		return "", refuse("%s is outside the work tree: give a path inside it, relative to its top", p)
 	}
 	return p, nil
+}
+
+// within is absolute path p relative to dir, when it is inside it.
+func within(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, filepath.Clean(p))
+	return rel, err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // writable is p (see local) when a tool may write it: never inside .git, whose files git

@@ -65,9 +65,10 @@ type responsesEvent struct {
 	Type     string          `json:"type"`
 	Item     json.RawMessage `json:"item"`
 	Response struct {
-		Status            string          `json:"status"`
-		Usage             *responsesUsage `json:"usage"`
-		Error             json.RawMessage `json:"error"`
+		Status            string            `json:"status"`
+		Output            []json.RawMessage `json:"output"`
+		Usage             *responsesUsage   `json:"usage"`
+		Error             json.RawMessage   `json:"error"`
 		IncompleteDetails struct {
 			Reason string `json:"reason"`
 		} `json:"incomplete_details"`
@@ -125,6 +126,9 @@ func (o *responses) read(s *sseReader) (reply, error) {
 			rep.Stop = e.Response.Status
 			if reason := e.Response.IncompleteDetails.Reason; reason != "" {
 				rep.Stop += ": " + reason
+			}
+			if len(items) == 0 { // a server that streams no items still lists them at the end
+				items = e.Response.Output
 			}
 			o.finish(&rep, items)
 			return rep, nil

@@ -192,7 +192,8 @@ func bashEnv(marker, key string) []string {
 		return env
 	}
 	for _, kv := range os.Environ() {
-		if name, value, ok := strings.Cut(kv, "="); ok && value != "" && strings.Contains(value, key) {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && (value == key || len(key) >= 8 && strings.Contains(value, key)) {
 			env = append(env, name+"=")
 		}
 	}

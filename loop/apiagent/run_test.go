@@ -1,6 +1,9 @@
 package apiagent
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,4 +165,18 @@ func TestRefusedPathsAreToldToTheModel(t *testing.T) {
 func jsonText(s string) string {
 	b := mustJSON(s)
 	return string(b[1 : len(b)-1])
+}
+
+// A Responses server that streams no output items still lists them in
+// response.completed: the reply is read from there.
+func TestResponsesOutputFromTheCompletedResponse(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"type":"response.completed","response":{"status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"<promise>SUCCESS</promise>"}]}],"usage":{"input_tokens":10,"output_tokens":3}}}`+"\n\n")
+	}))
+	defer srv.Close()
+	res, err := Run(t.Context(), Request{Protocol: Responses, Model: "m", BaseURL: srv.URL, WorkTree: gittest.NewRepo(t), Prompt: "p"})
+	if err != nil || res.Said != "<promise>SUCCESS</promise>" || res.Usage.Input != 10 {
+		t.Errorf("Run: %v, said %q, usage %+v", err, res.Said, res.Usage)
+	}
 }

@@ -47,6 +47,7 @@ func schema(properties string, required ...string) json.RawMessage {
 // toolbox runs the tools in one work tree, each path resolved inside it by an os.Root.
 type toolbox struct {
 	dir      string // the work tree, absolute
+	realDir  string // dir with its symbolic links resolved, as pwd may print it
 	root     *os.Root
 	maxOut   int // bytes of a tool's result the model is given
 	bash     bashSettings
@@ -62,7 +63,11 @@ func openToolbox(dir string, maxOut int, bash bashSettings, scrub func([]byte) [
 	if err != nil {
 		return nil, fmt.Errorf("opening the work tree: %w", err)
 	}
-	return &toolbox{dir: abs, root: root, maxOut: maxOut, bash: bash, scrubKey: scrub}, nil
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
+	return &toolbox{dir: abs, realDir: real, root: root, maxOut: maxOut, bash: bash, scrubKey: scrub}, nil
 }
 
 func (t *toolbox) close() { t.root.Close() }

@@ -209,3 +209,22 @@ func TestToolResultsAreBoundedAndKeyFree(t *testing.T) {
 		t.Errorf("a long listing: %d bytes, %q", len(res.Output), res.Output)
 	}
 }
+
+// An absolute path inside the work tree is its relative path, whether it names the work
+// tree as git-ralph was given it or with its links resolved (as pwd may print it).
+func TestAbsolutePathsInsideTheWorkTree(t *testing.T) {
+	_, dir := newToolbox(t)
+	link := filepath.Join(t.TempDir(), "link")
+	must(t, os.Symlink(dir, link))
+	tb, err := openToolbox(link, DefaultMaxToolOutput, bashSettings{timeout: time.Minute}, scrubber(testKey))
+	must(t, err)
+	defer tb.close()
+	for _, p := range []string{filepath.Join(link, "a.txt"), filepath.Join(dir, "a.txt")} {
+		if res := use(t, tb, toolRead, obj{"path": p}); res.IsError || !strings.Contains(res.Output, "three") {
+			t.Errorf("read %s: %q", p, res.Output)
+		}
+	}
+	if res := use(t, tb, toolWrite, obj{"path": filepath.Join(dir, "b.txt"), "content": "b"}); res.IsError {
+		t.Errorf("write by the resolved path: %q", res.Output)
+	}
+}
