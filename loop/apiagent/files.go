@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 const (
@@ -109,7 +111,7 @@ func (t *toolbox) write(a writeArgs) (string, error) {
 			return "", t.pathError(a.Path, err)
 		}
 	}
-	if err := t.root.WriteFile(rel, []byte(*a.Content), mode); err != nil {
+	if err := t.replaceFile(rel, []byte(*a.Content), mode); err != nil {
 		return "", t.pathError(a.Path, err)
 	}
 	verb := "created"
@@ -157,7 +159,7 @@ func (t *toolbox) edit(a editArgs) (string, error) {
 	if a.ReplaceAll {
 		n = -1
 	}
-	if err := t.root.WriteFile(rel, []byte(strings.Replace(text, a.OldText, a.NewText, n)), info.Mode().Perm()); err != nil {
+	if err := t.replaceFile(rel, []byte(strings.Replace(text, a.OldText, a.NewText, n)), info.Mode().Perm()); err != nil {
 		return "", t.pathError(a.Path, err)
 	}
 	if a.ReplaceAll {
@@ -225,4 +227,30 @@ func entryLine(e fs.DirEntry) string {
 		return fmt.Sprintf("%s (%d bytes)\n", e.Name(), info.Size())
 	}
 	return e.Name() + "\n"
+}
+
+// replaceFile writes data as the file rel by writing a new file beside it and renaming it
+// over the old one: a file that is a hard link to another (to one of .git's, made with
+// bash) is replaced, not written through, and a crash leaves the old file or the new one,
+// never half of it.
+func (t *toolbox) replaceFile(rel string, data []byte, mode fs.FileMode) error {
+	tmp := filepath.Join(filepath.Dir(rel), fmt.Sprintf(".%s.git-ralph-%d.tmp", filepath.Base(rel), time.Now().UnixNano()))
+	f, err := t.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = t.root.Chmod(tmp, mode) // the umask may have taken bits off
+	}
+	if err == nil {
+		err = t.root.Rename(tmp, rel)
+	}
+	if err != nil {
+		_ = t.root.Remove(tmp)
+	}
+	return err
 }

@@ -228,3 +228,45 @@ func TestAbsolutePathsInsideTheWorkTree(t *testing.T) {
 		t.Errorf("write by the resolved path: %q", res.Output)
 	}
 }
+
+// A file hard-linked to one of .git's (bash can make one) is replaced by the file tools,
+// never written through.
+func TestWritesDoNotGoThroughHardLinks(t *testing.T) {
+	tb, dir := newToolbox(t)
+	gitFile := filepath.Join(dir, ".git", "description")
+	before, err := os.ReadFile(gitFile)
+	must(t, err)
+	must(t, os.Link(gitFile, filepath.Join(dir, "w.txt")))
+	must(t, os.Link(gitFile, filepath.Join(dir, "e.txt")))
+	if res := use(t, tb, toolWrite, obj{"path": "w.txt", "content": "written"}); res.IsError {
+		t.Fatalf("write: %q", res.Output)
+	}
+	if res := use(t, tb, toolEdit, obj{"path": "e.txt", "old_text": string(before[:5]), "new_text": "edited"}); res.IsError {
+		t.Fatalf("edit: %q", res.Output)
+	}
+	if after, _ := os.ReadFile(gitFile); string(after) != string(before) {
+		t.Errorf(".git/description was written through a hard link: %q", after)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "w.txt")); string(got) != "written" {
+		t.Errorf("w.txt is %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("a temporary file was left: %s", e.Name())
+		}
+	}
+}
+
+func TestEditKeepsTheFilesMode(t *testing.T) {
+	tb, dir := newToolbox(t)
+	script := filepath.Join(dir, "run.sh")
+	must(t, os.WriteFile(script, []byte("#!/bin/sh\necho one\n"), 0o755))
+	must(t, os.Chmod(script, 0o755))
+	if res := use(t, tb, toolEdit, obj{"path": "run.sh", "old_text": "one", "new_text": "two"}); res.IsError {
+		t.Fatalf("edit: %q", res.Output)
+	}
+	if info, err := os.Stat(script); err != nil || info.Mode().Perm() != 0o755 {
+		t.Errorf("run.sh's mode after the edit: %v (%v), want 0755", info.Mode(), err)
+	}
+}
