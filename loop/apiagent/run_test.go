@@ -121,6 +121,9 @@ func checkRequests(t *testing.T, m *mock, proto string) {
 	if proto == Responses && !strings.Contains(last, `"encrypted_content":"ZW5j"`) {
 		t.Errorf("the encrypted reasoning is not sent back: %s", last)
 	}
+	if proto == Anthropic && strings.Count(last, `"cache_control"`) != 2 {
+		t.Errorf("the request does not mark the system prompt and the last block, and only them, for the cache: %s", last)
+	}
 	if proto == Anthropic && !strings.Contains(last, `"signature":"c2ln"`) {
 		t.Errorf("the signed thinking is not sent back: %s", last)
 	}
