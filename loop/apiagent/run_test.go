@@ -183,3 +183,29 @@ func TestResponsesOutputFromTheCompletedResponse(t *testing.T) {
 		t.Errorf("Run: %v, said %q, usage %+v", err, res.Said, res.Usage)
 	}
 }
+
+// The exchange's lines carry the whole result: read back, they give what Run returned.
+func TestReadExchangeGivesRunsResult(t *testing.T) {
+	for _, tc := range []struct {
+		proto string
+		steps []step
+	}{
+		{Anthropic, everyTool()},
+		{Chat, append(everyTool()[:2], step{status: 401, body: `{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}`})},
+		{Responses, []step{{status: 429, headers: map[string]string{"retry-after": "60"}, body: openAIRateLimit}}},
+	} {
+		m := newMock(t, tc.proto, tc.steps...)
+		res, _, _, text := runMock(t, m, gittest.NewRepo(t), func(r *Request) { r.Retries = -1 })
+		got, err := ReadExchange(strings.NewReader(text))
+		if err != nil {
+			t.Fatalf("ReadExchange: %v", err)
+		}
+		if got.Said != res.Said || got.Final != res.Final || got.Turns != res.Turns || got.Usage != res.Usage || got.Model != res.Model ||
+			(got.Err == nil) != (res.Err == nil) || got.Err != nil && (got.Err.Kind != res.Err.Kind || got.Err.Message != res.Err.Message || !got.Err.ResetAt.Equal(res.Err.ResetAt)) {
+			t.Errorf("%s: read back %+v (err %v), Run returned %+v (err %v)", tc.proto, got, got.Err, res, res.Err)
+		}
+	}
+	if _, err := ReadExchange(strings.NewReader("{\"type\":\"start\"}\nnot json\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("a bad line: %v", err)
+	}
+}
