@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +92,35 @@ func TestRedirectIsNotFollowed(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != Fatal || e.Status != http.StatusTemporaryRedirect {
 		t.Fatalf("Run: %v, want a fatal error of the redirect", err)
+	}
+}
+
+// A read-only run (a judge's) is offered no tool that writes, and one called anyway is refused.
+func TestReadOnlyRun(t *testing.T) {
+	dir := gittest.NewRepo(t)
+	m := newMock(t, Anthropic,
+		step{calls: []call{{toolWrite, obj{"path": "x.txt", "content": "x"}}, {toolBash, obj{"command": "touch y.txt"}}, {toolList, obj{}}}},
+		step{text: "PASS"})
+	res, err, recs, _ := runMock(t, m, dir, func(r *Request) { r.ReadOnly = true })
+	if err != nil || res.Said != "PASS" {
+		t.Fatalf("Run: %v, said %q", err, res.Said)
+	}
+	first := m.body(0)
+	for _, name := range []string{toolWrite, toolEdit, toolBash} {
+		if strings.Contains(first, `"name":"`+name+`"`) {
+			t.Errorf("a read-only run offers %s", name)
+		}
+	}
+	if !strings.Contains(first, `"name":"grep"`) || !strings.Contains(first, "You may only read it") {
+		t.Errorf("the read-only run's request: %.300s", first)
+	}
+	results := ofType(recs, RecToolResult)
+	if !results[0].IsError || !results[1].IsError || results[2].IsError || !strings.Contains(results[0].Output, "may only read") {
+		t.Errorf("results: %+v", results)
+	}
+	for _, f := range []string{"x.txt", "y.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("a read-only run made %s", f)
+		}
 	}
 }

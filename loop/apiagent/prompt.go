@@ -14,3 +14,7 @@ Paths are relative to the work tree's top; none may leave it, and the file tools
 Leave your work in git: when a step works (it builds, the tests pass), commit it with the bash tool (git add, git commit -m "…"), with a message that says what changed and why. Work that is not committed may be lost.
 
 When the whole task is done and committed, say so by writing <promise>SUCCESS</promise> in your final message. Write it only then, never to describe it or when the work is partial. Then end your turn without calling a tool.`
+
+// readOnlyPrompt is the system prompt of a read-only run (a judge's): it may look at the
+// work tree, never change it.
+const readOnlyPrompt = `You are reviewing a git repository for git-ralph. You may only read it: your tools are read_file (by line ranges), list_dir, glob and grep, in the repository's work tree, with paths relative to its top. You cannot change any file or run any command. Answer in your final message, as the user's message asks, then end your turn without calling a tool.`

@@ -74,6 +74,10 @@ type Request struct {
 	// Watchdogs is the run's shared watchdog (see agent.Spec.Watchdogs), which stops the
 	// bash tool's processes if git-ralph dies during a call; none when nil.
 	Watchdogs *agent.Watchdogs
+	// ReadOnly offers the model only the tools that read (read_file, list_dir, glob,
+	// grep) and a system prompt that says so: a judge's run, which must not change the
+	// repository it judges.
+	ReadOnly bool
 	// Out receives the exchange as JSON lines (see Record); nil: nowhere.
 	Out io.Writer
 	// Client is the HTTP client (its transport, its proxy); a plain one when nil. Run
@@ -142,6 +146,7 @@ func newRun(req Request) (*run, *Error) {
 	if err != nil {
 		return nil, &Error{Kind: Fatal, Message: err.Error()}
 	}
+	tools.readOnly = req.ReadOnly
 	base := req.BaseURL
 	if base == "" {
 		base = defaultBase(req.Protocol)
@@ -203,9 +208,13 @@ func bashEnv(marker, key string) []string {
 // converse is the iteration's turns.
 func (r *run) converse(ctx context.Context) (res Result) {
 	res.Model = r.req.Model
-	r.rec.write(Record{Type: RecSystem, Text: systemPrompt})
+	system, tools := systemPrompt, toolSpecs
+	if r.req.ReadOnly {
+		system, tools = readOnlyPrompt, readOnlySpecs()
+	}
+	r.rec.write(Record{Type: RecSystem, Text: system})
 	r.rec.write(Record{Type: RecPrompt, Text: r.req.Prompt})
-	r.proto.begin(systemPrompt, r.req.Prompt, toolSpecs)
+	r.proto.begin(system, r.req.Prompt, tools)
 	var said []string
 	defer func() { res.Said = strings.Join(said, "\n") }()
 	for turn := 1; ; turn++ {

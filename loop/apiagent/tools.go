@@ -52,6 +52,7 @@ type toolbox struct {
 	maxOut   int // bytes of a tool's result the model is given
 	bash     bashSettings
 	scrubKey func([]byte) []byte
+	readOnly bool // the tools that write are refused
 }
 
 func openToolbox(dir string, maxOut int, bash bashSettings, scrub func([]byte) []byte) (*toolbox, error) {
@@ -91,7 +92,24 @@ func (t *toolbox) run(ctx context.Context, c toolCall) toolResult {
 	return res
 }
 
+// writes are the tools a read-only run is not offered.
+var writes = map[string]bool{toolWrite: true, toolEdit: true, toolBash: true}
+
+// readOnlySpecs are the tools of a read-only run.
+func readOnlySpecs() []toolSpec {
+	var specs []toolSpec
+	for _, s := range toolSpecs {
+		if !writes[s.Name] {
+			specs = append(specs, s)
+		}
+	}
+	return specs
+}
+
 func (t *toolbox) dispatch(ctx context.Context, c toolCall) (string, error) {
+	if t.readOnly && writes[c.Name] {
+		return "", refuse("%s is not offered: this run may only read the work tree", c.Name)
+	}
 	switch c.Name {
 	case toolRead:
 		return withArgs(c, t.read)
