@@ -133,8 +133,10 @@ func rawString(raw json.RawMessage) string {
 // context length is", llama.cpp's "exceeds the available context size", and others'.
 var contextWords = lazyregexp.New(`(?i)prompt is too long|maximum context length|context[ _-]length[ _-]exceeded|exceeds? the (?:available )?context (?:size|window|length)|context window (?:is )?exceeded|too many tokens in the (?:prompt|input)|input is too long`)
 
-// The words of a limit that waiting will not clear soon.
-var permanentWords = lazyregexp.New(`(?i)insufficient_quota|exceeded your current quota|credit balance is too low|billing|spend(?:ing)? (?:limit|cap)|monthly|(?:no|insufficient|out of) credits|payment required`)
+// The words of a limit that waiting will not clear soon; OpenAI's "Request too large for
+// gpt-4o … on tokens per min (TPM)" is a request larger than the key's whole per-minute
+// budget, which no wait lets through.
+var permanentWords = lazyregexp.New(`(?i)insufficient_quota|exceeded your current quota|credit balance is too low|billing|spend(?:ing)? (?:limit|cap)|monthly|(?:no|insufficient|out of) credits|payment required|request too large for .* per min`)
 
 // classify turns a vendor's error into an Error: status is the HTTP status (0 for an error
 // event inside a stream, whose words alone decide), h the answer's headers (nil inside a

@@ -57,6 +57,8 @@ func TestClassify(t *testing.T) {
 			openAIRateLimit, Limit, 6 * time.Minute, false},
 		{"openai retry-after-ms", 429, map[string]string{"retry-after-ms": "1500"}, openAIRateLimit, Limit, 1500 * time.Millisecond, false},
 		{"openai quota", 429, nil, openAIQuota, Limit, 0, true},
+		{"openai request over the key's per-minute budget", 429, nil,
+			`{"error":{"message":"Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 45000.","type":"tokens","code":"rate_limit_exceeded"}}`, Limit, 0, true},
 		{"openai server error", 500, nil, openAIServer, Transient, 0, false},
 		{"openai 503", 503, nil, `upstream connect error`, Transient, 0, false},
 		{"openai context", 400, nil, openAIContext, ContextFull, 0, false},
