@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func Run(ctx context.Context, req Request) (Result, error) {
 		return Result{Model: req.Model, Err: err}, err
 	}
 	defer r.tools.close()
-	r.rec.write(Record{Type: RecStart, Protocol: req.Protocol, Model: req.Model, BaseURL: r.base})
+	r.rec.write(Record{Type: RecStart, Protocol: req.Protocol, Model: req.Model, BaseURL: redactedURL(r.base)})
 	res := r.converse(ctx)
 	if res.Err != nil {
 		r.rec.write(errorRecord(RecError, res.Turns, 0, res.Err))
@@ -389,3 +390,13 @@ func errorRecord(typ string, turn, attempt int, e *Error) Record {
 
 // errIdle is the cause of a request cancelled because its answer went silent.
 var errIdle = errors.New("idle")
+
+// redactedURL is a URL as the exchange shows it: without the password a user may have put
+// in it.
+func redactedURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	return u.Redacted()
+}

@@ -209,3 +209,9 @@ func TestReadExchangeGivesRunsResult(t *testing.T) {
 		t.Errorf("a bad line: %v", err)
 	}
 }
+
+func TestTheExchangeShowsNoPasswordOfTheURL(t *testing.T) {
+	if got := redactedURL("https://user:hunter22@proxy.example/v1"); strings.Contains(got, "hunter22") || !strings.Contains(got, "proxy.example") {
+		t.Errorf("redactedURL: %q", got)
+	}
+}
