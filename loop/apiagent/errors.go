@@ -97,6 +97,9 @@ func parseAPIError(body []byte) apiError {
 	if json.Unmarshal(body, &top) != nil {
 		return apiError{Message: strings.TrimSpace(string(body))}
 	}
+	if top.Type == "error" {
+		top.Type = "" // the event's type (the Responses API's error event), not the error's
+	}
 	e := apiError{Type: top.Type, Code: rawString(top.Code), Message: top.Message}
 	var inner struct {
 		Type    string          `json:"type"`

@@ -114,6 +114,8 @@ func TestRunClassifiesFailures(t *testing.T) {
 		{"a stream cut mid-event every time", Anthropic, []step{{cut: true}, {cut: true}, {cut: true}}, Transient, 3},
 		{"overloaded mid-stream, then through", Anthropic, []step{{text: "Hal", errorEv: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}, ok}, 0, 2},
 		{"failed mid-stream", Responses, []step{{errorEv: `{"type":"error","code":"context_length_exceeded","message":"Your input exceeds the context window of this model."}`}}, ContextFull, 1},
+		{"an error event without a code", Responses, []step{{errorEv: `{"type":"error","message":"The connection to the model broke","param":null,"sequence_number":4}`}, ok}, 0, 2},
+		{"an error event's code", Responses, []step{{errorEv: `{"type":"error","code":"server_is_overloaded","message":"overloaded","sequence_number":4}`}, ok}, 0, 2},
 		{"a server's error chunk", Chat, []step{{text: "x", errorEv: `{"error":{"message":"rate limit exceeded","type":"rate_limit_error"}}`}}, Limit, 1},
 		{"a stream that never ends", Responses, []step{{hang: true}}, Timeout, 1},
 		{"a stream that never ends", Anthropic, []step{{hang: true}}, Timeout, 1},
