@@ -116,6 +116,7 @@ func TestRunClassifiesFailures(t *testing.T) {
 		{"failed mid-stream", Responses, []step{{errorEv: `{"type":"error","code":"context_length_exceeded","message":"Your input exceeds the context window of this model."}`}}, ContextFull, 1},
 		{"an error event without a code", Responses, []step{{errorEv: `{"type":"error","message":"The connection to the model broke","param":null,"sequence_number":4}`}, ok}, 0, 2},
 		{"an error event's code", Responses, []step{{errorEv: `{"type":"error","code":"server_is_overloaded","message":"overloaded","sequence_number":4}`}, ok}, 0, 2},
+		{"a model that refuses encrypted reasoning, asked again without", Responses, []step{{status: 400, body: `{"error":{"message":"Encrypted content is not supported with this model.","type":"invalid_request_error","param":"include","code":null}}`}, ok}, 0, 2},
 		{"a server's error chunk", Chat, []step{{text: "x", errorEv: `{"error":{"message":"rate limit exceeded","type":"rate_limit_error"}}`}}, Limit, 1},
 		{"a stream that never ends", Responses, []step{{hang: true}}, Timeout, 1},
 		{"a stream that never ends", Anthropic, []step{{hang: true}}, Timeout, 1},
@@ -181,6 +182,24 @@ func TestReportHasTheCLIsKinds(t *testing.T) {
 		}
 		if u := res.Report().Usage; u.InputTokens != 3 || u.CacheReadTokens != 7 || u.CacheWriteTokens != 1 || u.CachedInInput {
 			t.Errorf("usage %+v", u)
+		}
+	}
+}
+
+// A model that does not reason refuses the encrypted reasoning: the turn is asked again
+// without it, and so are the turns after.
+func TestResponsesWithoutEncryptedReasoning(t *testing.T) {
+	m := newMock(t, Responses,
+		step{status: 400, body: `{"error":{"message":"Encrypted content is not supported with this model.","type":"invalid_request_error","param":"include","code":null}}`},
+		step{in: 10, out: 5, calls: []call{{toolList, obj{}}}},
+		step{text: "done", in: 10, out: 5})
+	res, err, _, _ := runMock(t, m, gittest.NewRepo(t), nil)
+	if err != nil || res.Said != "done" {
+		t.Fatalf("Run: %v, said %q", err, res.Said)
+	}
+	for i, want := range []bool{true, false, false} {
+		if got := strings.Contains(m.body(i), `"include"`); got != want {
+			t.Errorf("request %d asks for the encrypted reasoning: %v, want %v", i+1, got, want)
 		}
 	}
 }

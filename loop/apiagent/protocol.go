@@ -83,6 +83,12 @@ type protocol interface {
 	answer(results []toolResult)
 }
 
+// downgrader is a protocol whose requests have an optional part that a server may
+// refuse (see responses.downgrade).
+type downgrader interface {
+	downgrade(e *Error) bool
+}
+
 func newProtocol(name string) (protocol, bool) {
 	switch name {
 	case Anthropic:

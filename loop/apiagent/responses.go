@@ -17,6 +17,20 @@ type responses struct {
 	system string
 	tools  []toolSpec
 	input  []json.RawMessage
+	// plain: the model refused the encrypted reasoning (a model that does not reason,
+	// such as gpt-4.1: "Encrypted content is not supported with this model"), so it is
+	// not asked for again.
+	plain bool
+}
+
+// downgrade stops asking for the encrypted reasoning when the server refused it, and
+// reports whether it did: the request is then sent again without it.
+func (o *responses) downgrade(e *Error) bool {
+	if o.plain || e.Status != 400 || !strings.Contains(strings.ToLower(e.Message), "encrypted content") {
+		return false
+	}
+	o.plain = true
+	return true
 }
 
 func (o *responses) path() string { return "/responses" }
@@ -42,7 +56,10 @@ func (o *responses) body(model string, maxOutput int) ([]byte, error) {
 	}
 	body := map[string]any{
 		"model": model, "instructions": o.system, "input": o.input, "tools": tools,
-		"stream": true, "store": false, "include": []string{"reasoning.encrypted_content"},
+		"stream": true, "store": false,
+	}
+	if !o.plain {
+		body["include"] = []string{"reasoning.encrypted_content"}
 	}
 	if maxOutput > 0 {
 		body["max_output_tokens"] = maxOutput

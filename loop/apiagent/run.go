@@ -245,11 +245,12 @@ func (r *run) converse(ctx context.Context) (res Result) {
 // ask sends the conversation and reads the model's turn, which it records with the
 // conversation's size after it. The reply is nil when none came.
 func (r *run) ask(ctx context.Context, turn int) (*reply, int64, *Error) {
-	body, err := r.proto.body(r.req.Model, r.req.MaxOutput)
-	if err != nil {
-		return nil, 0, &Error{Kind: Fatal, Message: "building the request: " + err.Error()}
+	body, rep, apiErr := r.send(ctx, turn)
+	if d, ok := r.proto.(downgrader); ok && apiErr != nil && d.downgrade(apiErr) {
+		retry := errorRecord(RecRetry, turn, 0, apiErr)
+		r.rec.write(retry)
+		body, rep, apiErr = r.send(ctx, turn)
 	}
-	rep, apiErr := r.exchange(ctx, turn, body)
 	if apiErr != nil {
 		return nil, 0, apiErr
 	}
@@ -262,6 +263,16 @@ func (r *run) ask(ctx context.Context, turn int) (*reply, int64, *Error) {
 		return &rep, size, &Error{Kind: ContextFull, Message: fmt.Sprintf("the model stopped with its context window full (%d tokens)", size)}
 	}
 	return &rep, size, nil
+}
+
+// send builds the turn's request and exchanges it.
+func (r *run) send(ctx context.Context, turn int) ([]byte, reply, *Error) {
+	body, err := r.proto.body(r.req.Model, r.req.MaxOutput)
+	if err != nil {
+		return nil, reply{}, &Error{Kind: Fatal, Message: "building the request: " + err.Error()}
+	}
+	rep, apiErr := r.exchange(ctx, turn, body)
+	return body, rep, apiErr
 }
 
 // act runs the turn's tool calls and checks that the conversation may go on.
