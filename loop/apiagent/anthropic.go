@@ -6,7 +6,10 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
 // anthropicVersion is the Messages API version the requests ask for.
@@ -19,6 +22,27 @@ type anthropic struct {
 	system   string
 	tools    []toolSpec
 	messages []anthropicMessage
+	// maxOutput is the model's own largest max_tokens, once a request over it was
+	// refused ("max_tokens: 16384 > 8192, which is the maximum allowed …"); 0: none known.
+	maxOutput int
+}
+
+// maxTokensRule reads the largest max_tokens the model allows from the API's refusal.
+var maxTokensRule = lazyregexp.New(`max_tokens: \d+ > (\d+)`)
+
+// downgrade lowers max_tokens to the model's largest when the API refused it for being
+// over it, and reports whether it did: the request is then sent again.
+func (a *anthropic) downgrade(e *Error) bool {
+	m := maxTokensRule.FindStringSubmatch(e.Message)
+	if e.Status != 400 || m == nil || a.maxOutput != 0 {
+		return false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n <= 0 {
+		return false
+	}
+	a.maxOutput = n
+	return true
 }
 
 type anthropicMessage struct {
@@ -57,6 +81,9 @@ func (a *anthropic) body(model string, maxOutput int) ([]byte, error) {
 	if last := &messages[len(messages)-1]; len(last.Content) > 0 {
 		last.Content = slices.Clone(last.Content)
 		last.Content[len(last.Content)-1] = withCache(last.Content[len(last.Content)-1])
+	}
+	if a.maxOutput > 0 {
+		maxOutput = min(maxOutput, a.maxOutput)
 	}
 	return marshal(map[string]any{
 		"model": model, "max_tokens": maxOutput, "stream": true,

@@ -16,6 +16,19 @@ import (
 type chat struct {
 	tools    []toolSpec
 	messages []json.RawMessage
+	// completionTokens: the model takes the output cap as max_completion_tokens, having
+	// refused max_tokens (OpenAI's reasoning models).
+	completionTokens bool
+}
+
+// downgrade names the output cap max_completion_tokens when the server refused
+// max_tokens for it, and reports whether it did: the request is then sent again.
+func (c *chat) downgrade(e *Error) bool {
+	if c.completionTokens || e.Status != 400 || !strings.Contains(e.Message, "max_completion_tokens") {
+		return false
+	}
+	c.completionTokens = true
+	return true
 }
 
 func (c *chat) path() string { return "/chat/completions" }
@@ -40,7 +53,10 @@ func (c *chat) body(model string, maxOutput int) ([]byte, error) {
 		"model": model, "messages": c.messages, "tools": tools, "stream": true,
 		"stream_options": map[string]bool{"include_usage": true},
 	}
-	if maxOutput > 0 {
+	switch {
+	case maxOutput > 0 && c.completionTokens:
+		body["max_completion_tokens"] = maxOutput
+	case maxOutput > 0:
 		body["max_tokens"] = maxOutput
 	}
 	return marshal(body)

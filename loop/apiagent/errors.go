@@ -134,7 +134,7 @@ func rawString(raw json.RawMessage) string {
 // The vendors' words for a conversation longer than the model's window: Anthropic's
 // "prompt is too long: 201234 tokens > 200000 maximum", OpenAI's and vLLM's "maximum
 // context length is", llama.cpp's "exceeds the available context size", and others'.
-var contextWords = lazyregexp.New(`(?i)prompt is too long|maximum context length|context[ _-]length[ _-]exceeded|exceeds? the (?:available )?context (?:size|window|length)|context window (?:is )?exceeded|too many tokens in the (?:prompt|input)|input is too long`)
+var contextWords = lazyregexp.New(`(?i)prompt is too long|maximum context length|context[ _-]length[ _-]exceeded|exceeds? the (?:available )?context (?:size|window|length)|context window (?:is )?exceeded|exceed context limit|too many tokens in the (?:prompt|input)|input is too long`)
 
 // The words of a limit that waiting will not clear soon; OpenAI's "Request too large for
 // gpt-4o … on tokens per min (TPM)" is a request larger than the key's whole per-minute

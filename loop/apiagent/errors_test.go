@@ -51,6 +51,7 @@ func TestClassify(t *testing.T) {
 		{"anthropic bad key", 401, nil, anthropicAuth, Fatal, 0, false},
 		{"anthropic overloaded", 529, nil, anthropicOverload, Transient, 0, false},
 		{"anthropic prompt too long", 400, nil, anthropicTooLong, ContextFull, 0, false},
+		{"anthropic input and max_tokens over the window", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"input length and ` + "`max_tokens`" + ` exceed context limit: 188240 + 21333 > 200000, decrease input length or ` + "`max_tokens`" + ` and try again"}}`, ContextFull, 0, false},
 		{"openai 429 x-ratelimit-reset", 429, map[string]string{
 			"x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "6m0s",
 			"x-ratelimit-remaining-tokens": "1000", "x-ratelimit-reset-tokens": "20ms"},
@@ -200,6 +201,27 @@ func TestResponsesWithoutEncryptedReasoning(t *testing.T) {
 	for i, want := range []bool{true, false, false} {
 		if got := strings.Contains(m.body(i), `"include"`); got != want {
 			t.Errorf("request %d asks for the encrypted reasoning: %v, want %v", i+1, got, want)
+		}
+	}
+}
+
+// A request refused for its output cap is sent again with the cap the model takes.
+func TestOutputCapRefusedThenAdapted(t *testing.T) {
+	for _, tc := range []struct {
+		proto, refusal, first, again string
+	}{
+		{Anthropic, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 16384 > 8192, which is the maximum allowed number of output tokens for claude-3-5-haiku-20241022"}}`,
+			`"max_tokens":16384`, `"max_tokens":8192`},
+		{Chat, `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}}`,
+			`"max_tokens":16384`, `"max_completion_tokens":16384`},
+	} {
+		m := newMock(t, tc.proto, step{status: 400, body: tc.refusal}, step{text: "done", in: 1, out: 1})
+		res, err, _, _ := runMock(t, m, gittest.NewRepo(t), func(r *Request) { r.MaxOutput = 16384 })
+		if err != nil || res.Said != "done" {
+			t.Fatalf("%s: Run: %v", tc.proto, err)
+		}
+		if !strings.Contains(m.body(0), tc.first) || !strings.Contains(m.body(1), tc.again) {
+			t.Errorf("%s: the requests' caps: %.200s … then %.200s", tc.proto, m.body(0), m.body(1))
 		}
 	}
 }
