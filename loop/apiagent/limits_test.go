@@ -60,7 +60,11 @@ func TestRunRefusesABadRequest(t *testing.T) {
 	for _, req := range []Request{
 		{Protocol: "gemini", Model: "m", WorkTree: t.TempDir()},
 		{Protocol: Chat, WorkTree: t.TempDir()},
-		{Protocol: Chat, Model: "m", WorkTree: "/no/such/dir"},
+		{Protocol: Chat, Model: "m", WorkTree: "/no/such/dir", Prompt: "p"},
+		{Protocol: Chat, Model: "m", Prompt: "p"},
+		{Protocol: Chat, Model: "m", WorkTree: t.TempDir(), Prompt: " "},
+		{Protocol: Chat, Model: "m", WorkTree: t.TempDir(), Prompt: "p", BaseURL: "localhost:11434"},
+		{Protocol: Chat, Model: "m", WorkTree: t.TempDir(), Prompt: "p", BaseURL: "ftp://example.com"},
 	} {
 		res, err := Run(t.Context(), req)
 		var e *Error

@@ -139,6 +139,12 @@ func newRun(req Request) (*run, *Error) {
 	if req.Model == "" {
 		return nil, &Error{Kind: Fatal, Message: "no model named: an API agent needs one"}
 	}
+	if req.WorkTree == "" || strings.TrimSpace(req.Prompt) == "" {
+		return nil, &Error{Kind: Fatal, Message: "an API agent needs a work tree and a prompt"}
+	}
+	if err := checkBase(req.BaseURL); err != nil {
+		return nil, err
+	}
 	req = withDefaults(req)
 	scrub := scrubber(req.Key)
 	tools, err := openToolbox(req.WorkTree, req.MaxToolOutput, bashSettings{
@@ -410,4 +416,16 @@ func redactedURL(raw string) string {
 		return "(a URL that does not parse)"
 	}
 	return u.Redacted()
+}
+
+// checkBase refuses a base URL that no request could reach ("" is the vendor's own).
+func checkBase(base string) *Error {
+	if base == "" {
+		return nil
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &Error{Kind: Fatal, Message: fmt.Sprintf("the API's base URL %q is not an http:// or https:// URL with a host (such as http://localhost:11434/v1)", redactedURL(base))}
+	}
+	return nil
 }
