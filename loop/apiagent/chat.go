@@ -111,8 +111,8 @@ func (c *chat) read(s *sseReader) (reply, error) {
 	finished := false
 	for {
 		ev, err := s.next()
-		if err == io.EOF && finished {
-			break
+		if (err == io.EOF || errors.Is(err, errCut)) && finished {
+			break // the answer is whole; what was cut is [DONE] or a usage chunk
 		}
 		if err == io.EOF {
 			return rep, errors.New("the stream ended before its finish reason")

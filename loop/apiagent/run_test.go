@@ -215,3 +215,19 @@ func TestTheExchangeShowsNoPasswordOfTheURL(t *testing.T) {
 		t.Errorf("redactedURL: %q", got)
 	}
 }
+
+// A compatible server that ends its stream right after the finish reason, even within
+// its last event ("data: [DONE]" without the blank line), has answered whole.
+func TestChatStreamEndingAfterItsFinishReason(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"<promise>SUCCESS</promise>"},"finish_reason":null}]}`+"\n\n")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+		io.WriteString(w, "data: [DONE]")
+	}))
+	defer srv.Close()
+	res, err := Run(t.Context(), Request{Protocol: Chat, Model: "m", BaseURL: srv.URL, WorkTree: gittest.NewRepo(t), Prompt: "p", Retries: -1})
+	if err != nil || res.Said != "<promise>SUCCESS</promise>" {
+		t.Errorf("Run: %v, said %q", err, res.Said)
+	}
+}
