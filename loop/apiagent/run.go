@@ -234,8 +234,9 @@ func (r *run) converse(ctx context.Context) (res Result) {
 			res.Turns = turn
 			res.Usage.add(rep.Usage)
 			if rep.Text != "" {
-				said = append(said, rep.Text)
-				res.Final = rep.Text
+				text := string(r.scrub([]byte(rep.Text))) // the key, were a server to echo it
+				said = append(said, text)
+				res.Final = text
 			}
 		}
 		if err == nil && len(rep.Calls) > 0 {
