@@ -48,6 +48,10 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
 	{"loop/agentcli/...", ""},
+	// an agent without a CLI: git-ralph talks to the model's API itself; its bash tool runs
+	// as loop/agent runs an agent (a process group, leftovers stopped), its result reads as
+	// loop/agentcli's Report
+	{"loop/apiagent", "loop/agent loop/agentcli lazyregexp gitops/gittest"},
 	{"loop/demoagent", "gitops gitops/gittest prompts/repofile lazyregexp"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
 	{"loop/recording", "gitops gitops/gittest history/redact lazyregexp"},
