@@ -12,7 +12,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/mergeview"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
 )
 
@@ -93,13 +93,13 @@ func (c *MergeCmd) merge(ctx context.Context, s Streams, here string, notes *not
 // the main work tree's setting — not the loop's branch's, which the loop's agent could
 // have weakened — approved as the loop's commands are.
 func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *config.Config, error) {
-	req := mergequeue.Request{Name: c.Name, How: gitops.HowMerge,
+	req := mergequeue.Request{Name: c.Name, How: gitmerge.HowMerge,
 		Say: func(msg string) { fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(msg)) }}
 	switch {
 	case c.Squash:
-		req.How = gitops.HowSquash
+		req.How = gitmerge.HowSquash
 	case c.Rebase:
-		req.How = gitops.HowRebase
+		req.How = gitmerge.HowRebase
 	}
 	var flags []config.Flag
 	if c.Validate != nil {

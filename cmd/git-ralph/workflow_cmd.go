@@ -83,7 +83,7 @@ func (c *MergeCmd) mergeStage(ctx context.Context, s Streams, root string, hurry
 	if err != nil {
 		return err
 	}
-	for _, t := range out.Trees {
+	for _, t := range out.Checkouts {
 		if !t.Updated && samePlace(t.Path, root) {
 			return hints.Wrap(fmt.Errorf("ralph/%s was merged, but the files of the main work tree were not updated (%s)", c.Name, t.Problem),
 				"commit or move away what is changed there, run %s, then 'git ralph workflow run' again", mergequeue.UpdateCommand(t.Path, out.BaseBefore, out.Result))

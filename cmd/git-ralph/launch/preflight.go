@@ -10,6 +10,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
@@ -75,7 +76,7 @@ func PreflightPush(ctx context.Context, set *Settings) error {
 	if !set.Loop.Push {
 		return nil
 	}
-	target, err := gitops.ResolvePushTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
+	target, err := gitpush.ResolvePushTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
 	if err != nil {
 		return explainPush(err, set.Resolved)
 	}
@@ -89,7 +90,7 @@ func explainPush(err error, c *config.Config) error {
 	switch {
 	case errors.Is(err, gitops.ErrDetached):
 		return hints.Wrap(fmt.Errorf("push is on (%s) but %w", c.Push.Origin, err), "check out a branch, or run without --push")
-	case errors.Is(err, gitops.ErrNoRemote):
+	case errors.Is(err, gitpush.ErrNoRemote):
 		return hints.Wrap(fmt.Errorf("push is on (%s) but there is %w", c.Push.Origin, err), "add the remote with 'git remote add', or set remote in .ralph/config.toml")
 	}
 	return err
