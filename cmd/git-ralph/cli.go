@@ -15,6 +15,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -234,22 +235,6 @@ type LoopFlag struct {
 // the one the command runs in.
 func (f LoopFlag) root(ctx context.Context) (string, error) { return launch.LoopRoot(ctx, f.Loop) }
 
-// approvals are the user's approvals as launch asks for them: on this terminal, in the
-// user's trust store.
-type approvals struct{ s Streams }
-
-func (a approvals) Require(root string, resolved *config.Config, alsoAt ...string) error {
-	return requireTrust(a.s, root, resolved, alsoAt...)
-}
-
-func (a approvals) Trusted(cmds map[string]string, root string, alsoAt ...string) (bool, error) {
-	ok, err := trustedIn(trustStore(), cmds, root, alsoAt...)
-	if err != nil {
-		return false, trustError(err)
-	}
-	return ok, nil
-}
-
 // workDir is where the command was started; git runs subcommands in the user's directory.
 func workDir() (string, error) {
 	dir, err := os.Getwd()
@@ -257,4 +242,9 @@ func workDir() (string, error) {
 		return "", fmt.Errorf("finding the current directory: %w", err)
 	}
 	return dir, nil
+}
+
+// terminal is where a command asks the user for approvals: these streams.
+func (s Streams) terminal() trust.Terminal {
+	return trust.Terminal{In: s.Stdin, Out: s.Stderr, Interrupted: s.Interrupted}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 )
 
 // ConfigCmd is `git ralph config`.
@@ -45,11 +47,11 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 	}
 	printEntries(s.Stdout, entries)
 	if cmds := set.Resolved.RepoCommands(); len(cmds) > 0 {
-		trusted, err := trustStore().Trusted(root, cmds)
+		trusted, err := trust.User().Trusted(root, cmds)
 		state := "trusted"
 		switch {
 		case err != nil:
-			state = "unknown: " + trustError(err).Error()
+			state = "unknown: " + trust.Explain(err).Error()
 		case !trusted:
 			state = "NOT trusted: run 'git ralph trust' to approve them"
 		}

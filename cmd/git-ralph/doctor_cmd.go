@@ -14,6 +14,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
 )
@@ -78,7 +79,7 @@ func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doct
 	in := doctor.Input{Root: root, LockPath: lock,
 		Preset: set.Loop.Agent.Name, Program: set.Loop.Agent.Program, AgentCmd: set.Loop.AgentCmd,
 		Validate: set.Loop.ValidateCmd, Until: set.Loop.Until,
-		RepoCommands: set.Resolved.RepoCommands(), Trust: trustStore(), TrustedAt: set.TrustedAt,
+		RepoCommands: set.Resolved.RepoCommands(), Trust: trust.User(), TrustedAt: set.TrustedAt,
 		Retention: set.Loop.Retention, DailyMaxCost: set.Loop.Budget.DailyMaxCost,
 		Env: os.Getenv, Home: home, GOOS: runtime.GOOS, Now: time.Now()}
 	if withCron {

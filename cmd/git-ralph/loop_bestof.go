@@ -45,7 +45,7 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if err != nil {
 		return err
 	}
-	b := &launch.BestOf{Streams: s.launch(), Signals: in.launch(), Trust: approvals{s},
+	b := &launch.BestOf{Streams: s.launch(), Signals: in.launch(), Trust: s.terminal(),
 		N: *c.BestOf, Jobs: c.Jobs, Child: child, Options: *c.options()}
 	todo, err := b.Start(ctx, here, names)
 	if err != nil {

@@ -73,7 +73,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return c.runBestOf(ctx, s, in)
 	}
 	l := &launch.Loop{Options: *o, Streams: s.launch(),
-		Signals: in.launch(), Trust: approvals{s}, Interrupted: stoppedByInterrupt}
+		Signals: in.launch(), Trust: s.terminal(), Interrupted: stoppedByInterrupt}
 	if c.Merge {
 		l.Merge = func(ctx context.Context, here string, resolved *config.Config, notes *notify.Notifier) error {
 			// the merged result held to the loop's own validate command and timeout

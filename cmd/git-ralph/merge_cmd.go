@@ -122,7 +122,7 @@ func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *con
 		req.ValidateTimeout = held.ValidateTimeout.V
 	}
 	if resolved.Validate.Origin.Kind == config.FromRepo || config.SendsFromRepo(resolved.Notify) {
-		if err := requireTrust(s, mainTree, resolved); err != nil {
+		if err := s.terminal().Require(mainTree, resolved); err != nil {
 			return req, nil, err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
@@ -63,7 +64,7 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 		return nil
 	}
 	if cfg.Validate.Origin.Kind == config.FromRepo {
-		if err := requireTrust(s, root, cfg); err != nil {
+		if err := s.terminal().Require(root, cfg); err != nil {
 			return err
 		}
 	}
@@ -113,9 +114,9 @@ func (c *PrePushCmd) scanSecrets(ctx context.Context, s Streams, root string, cf
 	var allow map[string]bool
 	untrusted := false
 	if cfg.SecretsAllow != "" {
-		ok, err := trustedIn(trustStore(), cfg.RepoCommands(), root)
+		ok, err := trust.User().TrustedIn(cfg.RepoCommands(), root)
 		if err != nil {
-			return trustError(err)
+			return trust.Explain(err)
 		}
 		if ok {
 			allow = redact.ParseAllow(cfg.SecretsAllow)

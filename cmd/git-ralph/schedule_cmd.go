@@ -71,7 +71,7 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 	if err := launch.Preflight(ctx, set); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
-	if err := requireTrust(s, root, set.Resolved); err != nil {
+	if err := s.terminal().Require(root, set.Resolved); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
 	exe, warnings, err := schedule.Executable()

@@ -68,7 +68,7 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 	if err != nil {
 		return err
 	}
-	if err := requireTrust(s, root, resolved); err != nil {
+	if err := s.terminal().Require(root, resolved); err != nil {
 		return err
 	}
 	return requireWorkflowTrust(s, root, wf, workflowCommands(wf, c.Agent != "" || c.AgentCmd != ""))
