@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/cancel"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
@@ -109,7 +110,7 @@ func cancelAndRollBack(ctx context.Context, root string, holder history.Holder, 
 }
 
 // awaitLock takes the repository's lock once the stopped loop has released it, polling
-// until within has passed; a loop that keeps it is exitBusy.
+// until within has passed; a loop that keeps it is exitcode.Busy.
 func awaitLock(ctx context.Context, root string, holder history.Holder, within time.Duration) (*history.Lock, error) {
 	path, err := lockPath(ctx, root)
 	if err != nil {
@@ -117,7 +118,7 @@ func awaitLock(ctx context.Context, root string, holder history.Holder, within t
 	}
 	lock, err := cancel.AwaitLock(ctx, path, holder, within)
 	if errors.Is(err, history.ErrLocked) {
-		return nil, &exitError{code: exitBusy, err: err}
+		return nil, &exitcode.Error{Code: exitcode.Busy, Err: err}
 	}
 	return lock, err
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -24,9 +25,9 @@ func TestAwaitLockGivesUpAfterItsBound(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = awaitLock(ctx, dir, history.Holder{PID: 4242}, 200*time.Millisecond)
-	var exit *exitError
-	if !errors.As(err, &exit) || exit.code != exitBusy {
-		t.Fatalf("awaitLock on a held lock = %v, want exit %d", err, exitBusy)
+	var exit *exitcode.Error
+	if !errors.As(err, &exit) || exit.Code != exitcode.Busy {
+		t.Fatalf("awaitLock on a held lock = %v, want exit %d", err, exitcode.Busy)
 	}
 	if waited := time.Since(start); waited < 200*time.Millisecond {
 		t.Errorf("awaitLock gave up after %s, before its bound", waited)

@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
@@ -153,7 +154,7 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if stoppedByInterrupt(ctx, err) {
 		// interrupted before the loop could say so itself: while starting up, say
 		fmt.Fprintln(s.Stderr, "git-ralph: interrupted")
-		return exitInterrupted
+		return exitcode.Interrupted
 	}
 	return report(s.Stderr, err)
 }
@@ -171,7 +172,7 @@ func parseWhole(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Con
 
 // isExit reports whether err already carries the exit code to use.
 func isExit(err error) bool {
-	var exit *exitError
+	var exit *exitcode.Error
 	return errors.As(err, &exit)
 }
 
@@ -197,10 +198,10 @@ func repoRoot(ctx context.Context) (string, error) { return launch.RepoRoot(ctx)
 // lockPath is where the repository's single-instance lock lives (launch.LockPath).
 func lockPath(ctx context.Context, root string) (string, error) { return launch.LockPath(ctx, root) }
 
-// acquireLock takes the repository's lock; another holder's is an exit of exitBusy.
+// acquireLock takes the repository's lock; another holder's is an exit of exitcode.Busy.
 func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
 	lock, err := launch.AcquireLock(ctx, root)
-	return lock, exitFrom(err)
+	return lock, err
 }
 
 // The helpers of launch that the other commands share, under the names they know.
@@ -220,10 +221,10 @@ func newNotifier(s Streams, list []string, where notify.Where, log *reporting.Ru
 }
 
 // workflowLock keeps two runs of one workflow apart; another holder's is an exit of
-// exitBusy.
+// exitcode.Busy.
 func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
 	lock, err := launch.WorkflowLock(ctx, root, name)
-	return lock, exitFrom(err)
+	return lock, err
 }
 
 // LoopFlag is --loop, which the commands that act on one loop share.

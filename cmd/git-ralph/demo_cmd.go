@@ -39,5 +39,5 @@ func (c *DemoCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 			return err
 		},
 	}
-	return exitFrom(d.Run(ctx))
+	return d.Run(ctx)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
@@ -26,7 +27,7 @@ type DoctorCmd struct {
 }
 
 // Run checks what an unattended loop in this work tree would trip over, prints one
-// line a check, and exits exitDoctorFailed when one failed.
+// line a check, and exits exitcode.DoctorFailed when one failed.
 func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	here, err := repoRoot(ctx)
 	if err != nil {
@@ -62,7 +63,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if doctor.Failed(results) {
-		return exitCode(exitDoctorFailed)
+		return exitcode.Quiet(exitcode.DoctorFailed)
 	}
 	return nil
 }

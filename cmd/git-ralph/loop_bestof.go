@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -54,7 +55,7 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	keepGroup(ctx, s.Stderr, here, name, names, todo, c.Score)
 	b.RunCandidates(ctx, here, todo)
 	if ctx.Err() != nil {
-		return exitFrom(launch.StoppedBestOf(ctx, s.Stderr, here, names))
+		return launch.StoppedBestOf(ctx, s.Stderr, here, names)
 	}
 	winner, err := rankBestOf(ctx, s.Stdout, s.Stderr, here, name, names, c.Score)
 	if err != nil || !c.Merge {
@@ -84,7 +85,7 @@ func rankBestOf(ctx context.Context, w, errw io.Writer, here, name string, names
 	list := fleet.MeasureAll(ctx, here, names, score)
 	if ctx.Err() != nil { // a Ctrl+C stopped the score commands: their failures mean nothing
 		fmt.Fprintln(errw, "git-ralph: best-of interrupted while ranking; every candidate has ended: run the same command again to rank them")
-		return "", exitCode(exitInterrupted)
+		return "", exitcode.Quiet(exitcode.Interrupted)
 	}
 	kept := fleet.Ranking{Name: name, Candidates: names, Score: score, RankedAt: time.Now(), Ranked: list}
 	if old, found, err := fleet.LoadRanking(ctx, here, name); err == nil && found {

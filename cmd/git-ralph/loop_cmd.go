@@ -80,7 +80,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 			return (&MergeCmd{Name: c.Worktree, held: resolved}).queue(ctx, s, here, notes, nil)
 		}
 	}
-	return exitFrom(l.Run(ctx))
+	return l.Run(ctx)
 }
 
 // options are what launch is given of the command line.

@@ -2,14 +2,18 @@
 // it as `git ralph`.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+)
 
 func main() { os.Exit(Main()) }
 
 // Main runs git-ralph with the process's arguments and streams and returns its exit code.
 func Main() int {
 	if runWatchdog(os.Args[1:]) {
-		return exitSuccess
+		return exitcode.OK
 	}
 	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/mergeview"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
@@ -83,7 +84,7 @@ func (c *MergeCmd) merge(ctx context.Context, s Streams, here string, notes *not
 	}
 	if out.State == "needs-review" {
 		notes.Send(mergeview.ReviewNote(notes.Where(), c.Name, out, reviewCode(out.Problem)))
-		return out, &exitError{code: reviewCode(out.Problem), err: mergeview.ReviewError(c.Name, out)}
+		return out, &exitcode.Error{Code: reviewCode(out.Problem), Err: mergeview.ReviewError(c.Name, out)}
 	}
 	mergeview.Merged(s.Stdout, c.Name, out)
 	return out, nil
@@ -154,8 +155,8 @@ func (c *MergeCmd) resolveFirst(ctx context.Context, s Streams, in *interrupts, 
 	}
 	fmt.Fprintf(s.Stderr, "git-ralph: the loop %s's agent merges %s into its branch (merge mode)\n", c.Name, strings.TrimPrefix(target.BaseBranch(), "refs/heads/"))
 	err = loop.Run(ctx, s, in)
-	var exit *exitError
-	if errors.As(err, &exit) && exit.code == 0 && exit.err == nil {
+	var exit *exitcode.Error
+	if errors.As(err, &exit) && exit.Code == 0 && exit.Err == nil {
 		return nil
 	}
 	fmt.Fprintf(s.Stderr, "git-ralph: the agent did not end the merge with SUCCESS; nothing was queued\n")

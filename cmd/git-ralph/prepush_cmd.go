@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
@@ -71,7 +72,7 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 	v := githooks.Validation{Command: cfg.Validate.V, Timeout: cfg.ValidateTimeout.V, Progress: s.Stderr}
 	err = v.Push(ctx, root, updates)
 	if errors.Is(err, githooks.ErrInterrupted) {
-		return &exitError{code: exitInterrupted, err: err}
+		return &exitcode.Error{Code: exitcode.Interrupted, Err: err}
 	}
 	return err
 }

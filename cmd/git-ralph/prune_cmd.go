@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -46,7 +47,7 @@ func (c *PruneCmd) Run(ctx context.Context, s Streams) error {
 		report(s.Stderr, e)
 	}
 	if len(p.Refused) > 0 {
-		return exitCode(exitFailure)
+		return exitcode.Quiet(exitcode.Failure)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/history"
@@ -71,7 +72,7 @@ func holdForRollback(ctx context.Context, root string) (*history.Lock, error) {
 		if h := locked.Holder; h.PID != 0 {
 			who = fmt.Sprintf(" (pid %d on host %s since %s)", h.PID, h.Host, display.LocalTime(h.Since))
 		}
-		return nil, &exitError{code: exitBusy, err: hints.Wrap(fmt.Errorf("a loop is running in this repository%s: not rolling back under it", who),
+		return nil, &exitcode.Error{Code: exitcode.Busy, Err: hints.Wrap(fmt.Errorf("a loop is running in this repository%s: not rolling back under it", who),
 			"wait for it to finish, or stop it with 'git ralph cancel', then roll back")}
 	}
 	return lock, err

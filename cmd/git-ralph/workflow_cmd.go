@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
@@ -55,9 +56,9 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	}
 	code, err := w.Run(ctx)
 	if err != nil {
-		return exitFrom(err)
+		return err
 	}
-	return exitCode(code)
+	return exitcode.Quiet(code)
 }
 
 // preflight checks once, before any stage, that the commands the stages would run are

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
@@ -59,7 +60,7 @@ func (c *Demo) Run(ctx context.Context) error {
 	}
 	c.summarise(ctx, c.Stdout, dir, agentCmd)
 	if status != loop.StatusSuccess {
-		return &ExitError{Code: status.ExitCode(), Err: fmt.Errorf("the demo ended %s instead of success", status)}
+		return &exitcode.Error{Code: status.ExitCode(), Err: fmt.Errorf("the demo ended %s instead of success", status)}
 	}
 	return nil
 }
