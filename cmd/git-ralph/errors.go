@@ -54,12 +54,3 @@ func readerGone(err error) bool {
 	}
 	return pe.Path == os.Stdout.Name() || pe.Path == os.Stderr.Name()
 }
-
-// reviewCode is the exit code of a merge the queue left for review, which says its
-// problem (mergequeue.Outcome's: "conflict", or the validation's failure).
-func reviewCode(problem string) int {
-	if problem == "conflict" {
-		return exitcode.MergeConflict
-	}
-	return exitcode.MergeInvalid
-}

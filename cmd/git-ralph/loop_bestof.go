@@ -68,7 +68,7 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if c.Validate != "" { // the candidates' --validate; else the validate setting of the main work tree, which the preflight approved
 		merge.Validate = &c.Validate
 	}
-	return merge.queue(ctx, s, here, nil, in.hurry)
+	return merge.merging(s, nil).Queue(ctx, here, nil, in.hurry)
 }
 
 // candidateLoop is every candidate's command line but its --worktree: the loop flags c

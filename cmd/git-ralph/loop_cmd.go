@@ -77,7 +77,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.Merge {
 		l.Merge = func(ctx context.Context, here string, resolved *config.Config, notes *notify.Notifier) error {
 			// the merged result held to the loop's own validate command and timeout
-			return (&MergeCmd{Name: c.Worktree, held: resolved}).queue(ctx, s, here, notes, nil)
+			return (&MergeCmd{Name: c.Worktree}).merging(s, resolved).Queue(ctx, here, notes, nil)
 		}
 	}
 	return l.Run(ctx)

@@ -80,7 +80,7 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 // there, and on files left at the old commit an agent's 'git add -A' would commit the
 // merge's undoing.
 func (c *MergeCmd) mergeStage(ctx context.Context, s Streams, root string, hurry <-chan struct{}) error {
-	out, err := c.merge(ctx, s, root, nil, hurry)
+	out, err := c.merging(s, nil).Run(ctx, root, nil, hurry)
 	if err != nil {
 		return err
 	}
