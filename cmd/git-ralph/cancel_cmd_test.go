@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -19,7 +20,7 @@ func TestAwaitLockGivesUpAfterItsBound(t *testing.T) {
 	if err := gitops.Init(ctx, dir, "main"); err != nil {
 		t.Fatal(err)
 	}
-	held, err := acquireLock(ctx, dir)
+	held, err := launch.AcquireLock(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

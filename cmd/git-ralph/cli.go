@@ -10,14 +10,11 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
-	"github.com/git-ralph/git-ralph/history"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -104,15 +101,6 @@ func parserOptions(s Streams, exit func(int)) []kong.Option {
 // helpExit carries the exit code of --help or --version out of kong's Exit hook.
 type helpExit struct{ code int }
 
-// orDash is display.OrDash for the best-of table (loop_bestof.go), until it moves with the
-// loop's code.
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // run reads the command line and runs the command. It builds kong's parser over the one
 // command the line names where it can: the whole CLI's costs 2–3 ms at every start
 // (cli_one_command.go says when the whole one reads the line all the same).
@@ -186,45 +174,6 @@ func commandName(ctx *kong.Context) string {
 		names = append([]string{n.Name}, names...)
 	}
 	return strings.Join(names, " ")
-}
-
-// runWatchdog runs the watchdog when args ask for it (launch.RunWatchdog), and reports
-// whether they did.
-func runWatchdog(args []string) bool { return launch.RunWatchdog(args) }
-
-// repoRoot finds the work tree the command runs in.
-func repoRoot(ctx context.Context) (string, error) { return launch.RepoRoot(ctx) }
-
-// lockPath is where the repository's single-instance lock lives (launch.LockPath).
-func lockPath(ctx context.Context, root string) (string, error) { return launch.LockPath(ctx, root) }
-
-// acquireLock takes the repository's lock; another holder's is an exit of exitcode.Busy.
-func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
-	lock, err := launch.AcquireLock(ctx, root)
-	return lock, err
-}
-
-// The helpers of launch that the other commands share, under the names they know.
-
-func loadConfig(root string, flags []config.Flag) (*config.Config, error) {
-	return launch.LoadConfig(root, flags)
-}
-
-func warnSettings(w io.Writer, c *config.Config) { launch.WarnSettings(w, c) }
-
-func printEntries(w io.Writer, list []config.Entry) { launch.PrintEntries(w, list) }
-
-func shortTask(task string) string { return launch.ShortTask(task) }
-
-func newNotifier(s Streams, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
-	return launch.NewNotifier(s.Stderr, list, where, log)
-}
-
-// workflowLock keeps two runs of one workflow apart; another holder's is an exit of
-// exitcode.Busy.
-func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
-	lock, err := launch.WorkflowLock(ctx, root, name)
-	return lock, err
 }
 
 // LoopFlag is --loop, which the commands that act on one loop share.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 )
 
@@ -17,7 +18,7 @@ type ConfigCmd struct {
 // Run prints every resolved setting with where it came from: a flag, an environment
 // variable, a line of the repository or user config file, or the built-in default.
 func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -26,7 +27,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	warnSettings(s.Stderr, set.Resolved)
+	launch.WarnSettings(s.Stderr, set.Resolved)
 	if lifted := set.Resolved.LiftedLimit; lifted != nil {
 		fmt.Fprintf(s.Stderr, "warning: %s: a loop here refuses to start\nhint: %s\n", lifted, lifted.Hint())
 	}
@@ -45,7 +46,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	printEntries(s.Stdout, entries)
+	launch.PrintEntries(s.Stdout, entries)
 	if cmds := set.Resolved.RepoCommands(); len(cmds) > 0 {
 		trusted, err := trust.User().Trusted(root, cmds)
 		state := "trusted"

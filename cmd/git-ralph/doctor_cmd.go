@@ -29,7 +29,7 @@ type DoctorCmd struct {
 // Run checks what an unattended loop in this work tree would trip over, prints one
 // line a check, and exits exitcode.DoctorFailed when one failed.
 func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 // look at the repository's cron entries too.
 func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doctor.Input, error) {
 	root := set.Loop.Dir
-	lock, err := lockPath(ctx, root)
+	lock, err := launch.LockPath(ctx, root)
 	if err != nil {
 		return doctor.Input{}, err
 	}

@@ -30,7 +30,7 @@ var bestOfOnly = map[string]bool{"best-of": true, "jobs": true, "score": true, "
 // NAME-k` with this command's other flags (launch.BestOf), then ranks them. Candidates
 // that ended already (a best-of run again after an interruption) are not run again.
 func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

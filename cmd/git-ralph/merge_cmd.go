@@ -9,6 +9,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/mergeview"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
@@ -32,7 +33,7 @@ func (c *MergeCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if c.Squash && c.Rebase {
 		return hints.Wrap(errors.New("--squash and --rebase contradict each other"), "pick one, or neither for a merge commit (a fast-forward when possible)")
 	}
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

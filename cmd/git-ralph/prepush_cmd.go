@@ -11,6 +11,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/gitops"
@@ -51,10 +52,10 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 	if githooks.IsAutoPush() {
 		return nil // the loop's own push, of commits that passed its validation
 	}
-	if err := githooks.RefuseMidIteration(ctx, root, lockPath, updates); err != nil {
+	if err := githooks.RefuseMidIteration(ctx, root, launch.LockPath, updates); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(root, nil)
+	cfg, err := launch.LoadConfig(root, nil)
 	if err != nil {
 		return err
 	}
@@ -87,7 +88,7 @@ func prePushRoot(ctx context.Context) (string, error) {
 	if root, ok := gitops.QuickRoot(dir); ok {
 		return root, nil
 	}
-	return repoRoot(ctx)
+	return launch.RepoRoot(ctx)
 }
 
 // pushedRefs are the ref updates git gives on stdin; typed by hand on a terminal, the

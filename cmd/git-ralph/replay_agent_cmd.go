@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/recording"
@@ -28,7 +29,7 @@ type ReplayAgentCmd struct {
 // reads as a reason to stop.
 func (c ReplayAgentCmd) Run(ctx context.Context, s Streams) error {
 	_, _ = io.Copy(io.Discard, s.Stdin) // an agent reads its prompt
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err == nil {
 		var code int
 		var sig syscall.Signal

@@ -9,6 +9,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -65,7 +66,7 @@ func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbac
 
 // holdForRollback takes the lock a loop takes, refusing (exit 75) while one runs.
 func holdForRollback(ctx context.Context, root string) (*history.Lock, error) {
-	lock, err := acquireLock(ctx, root)
+	lock, err := launch.AcquireLock(ctx, root)
 	var locked *history.LockedError
 	if errors.As(err, &locked) {
 		who := ""

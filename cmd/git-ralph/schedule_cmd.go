@@ -33,7 +33,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
@@ -20,7 +21,7 @@ type TrustCmd struct {
 // Run shows the commands this repository's config would run and records the user's
 // approval of exactly those.
 func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -28,7 +29,7 @@ func (c *TrustCmd) Run(ctx context.Context, s Streams) error {
 	if c.Revoke {
 		return revokeAll(s, store, root)
 	}
-	resolved, err := loadConfig(root, nil)
+	resolved, err := launch.LoadConfig(root, nil)
 	if err != nil {
 		return err
 	}

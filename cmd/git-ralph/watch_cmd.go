@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
@@ -58,7 +59,7 @@ func loopView(ctx context.Context, f LoopFlag, color bool) (*watch.Model, error)
 	if err != nil {
 		return nil, err
 	}
-	path, err := lockPath(ctx, root)
+	path, err := launch.LockPath(ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +81,7 @@ func loopView(ctx context.Context, f LoopFlag, color bool) (*watch.Model, error)
 // watchFleet lists the repository's loops full screen, read again every few seconds;
 // Enter drills into one (its view, as --loop NAME shows it), Esc comes back, q quits.
 func watchFleet(ctx context.Context, s Streams, color bool) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ type WorkflowRunCmd struct {
 // Run runs the workflow's stages (launch.Workflow) once their commands are approved,
 // and exits with the workflow's code.
 func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
