@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/kongmodel"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
@@ -85,7 +87,7 @@ func parser(cli *CLI, s Streams, exit func(int)) (*kong.Kong, error) {
 }
 
 // parserOptions are the options of every parser of the CLI, the whole one and a
-// one-command one (cli_one_command.go).
+// one-command one (parseArgs).
 func parserOptions(s Streams, exit func(int)) []kong.Option {
 	return []kong.Option{
 		kong.Name("git ralph"),
@@ -103,7 +105,7 @@ type helpExit struct{ code int }
 
 // run reads the command line and runs the command. It builds kong's parser over the one
 // command the line names where it can: the whole CLI's costs 2–3 ms at every start
-// (cli_one_command.go says when the whole one reads the line all the same).
+// (kongmodel/onecommand.go says when the whole one reads the line all the same).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runParsed(parseArgs, args, stdin, stdout, stderr)
 }
@@ -130,7 +132,7 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		var parseErr *kong.ParseError
 		if errors.As(err, &parseErr) {
-			return report(s.Stderr, hints.Wrap(launch.ExplainVerboseValue(args, explainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
+			return report(s.Stderr, hints.Wrap(launch.ExplainVerboseValue(args, kongmodel.ExplainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
 		}
 		return report(s.Stderr, err)
 	}
@@ -147,6 +149,33 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	return report(s.Stderr, err)
 }
 
+// parseArgs reads the command line with a one-command parser when it can and with the
+// whole CLI's parser otherwise, and again with the whole one when the one-command parser
+// fails, so that whatever the user sees of a parser is the whole one's.
+func parseArgs(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Context, error) {
+	if k := oneCommandParser(args, s, exit); k != nil {
+		if kctx, err := k.Parse(args); err == nil {
+			return k, kctx, nil
+		}
+	}
+	return parseWhole(args, s, exit)
+}
+
+// oneCommandParser builds a parser over the command args[0] names and the global flags,
+// or returns nil where the whole parser must read the command line.
+func oneCommandParser(args []string, s Streams, exit func(int)) *kong.Kong {
+	command, ok := kongmodel.CommandField(reflect.TypeFor[CLI](), args)
+	if !ok {
+		return nil
+	}
+	model := reflect.New(kongmodel.OneCommand(reflect.TypeFor[CLI](), command))
+	k, err := kong.New(model.Interface(), append(parserOptions(s, exit), kong.NoDefaultHelp())...)
+	if err != nil {
+		return nil // the whole parser reports it
+	}
+	return k
+}
+
 // parseWhole reads the command line with the parser of the whole CLI.
 func parseWhole(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Context, error) {
 	var cli CLI
@@ -154,7 +183,7 @@ func parseWhole(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Con
 	if err != nil {
 		return nil, nil, fmt.Errorf("building the command line: %w", err)
 	}
-	kctx, err := k.Parse(joinNegativeValues(k, args))
+	kctx, err := k.Parse(kongmodel.JoinNegativeValues(k, args))
 	return k, kctx, err
 }
 

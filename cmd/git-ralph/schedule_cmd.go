@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/kongmodel"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
@@ -127,7 +128,7 @@ func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
 			lc, err = nil, hints.Wrap(errors.New("--help and --version are not loop flags to schedule"), "'git ralph loop -h' lists the loop's flags")
 		}
 	}()
-	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
+	if _, err := k.Parse(kongmodel.JoinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
 		return nil, hints.Wrap(fmt.Errorf("loop flags: %w", err),
 			"'git ralph loop -h' lists the loop's flags; they go after --, e.g.\ngit ralph schedule add --cron \"0 2 * * *\" -- --mode build --max 10")
 	}
