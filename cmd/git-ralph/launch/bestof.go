@@ -39,8 +39,10 @@ type BestOf struct {
 	Streams
 	Signals Signals
 	Trust   Trust
+	Name    string    // the group, --worktree (default: fleet.DefaultBestOfName)
 	N       int       // --best-of
 	Jobs    int       // --jobs, 0 for the machine's cores
+	Score   string    // --score
 	Child   ChildLoop // every candidate's command line, but its --worktree
 	Options Options   // the loop's options, for the preflight
 }
