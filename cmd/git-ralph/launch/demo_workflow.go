@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -58,12 +59,22 @@ func (c *Demo) runWorkflow(ctx context.Context, dir, agentCmd string) error {
 	return nil
 }
 
-// scaffoldWorkflow writes the hierarchy workflow and the demo's request, committed.
+// scaffoldWorkflow writes the hierarchy workflow, as 'git ralph init --workflow
+// hierarchy' does, with the demo's request as its request.md, committed.
 func (c *Demo) scaffoldWorkflow(ctx context.Context, dir string) error {
-	if err := c.ScaffoldWorkflow(dir, demoRequest); err != nil {
+	files, err := scaffold.Workflow("hierarchy")
+	if err != nil {
 		return err
 	}
-	_, err := gitops.CommitAll(ctx, dir, "Ralph workflow hierarchy")
+	for i, f := range files {
+		if strings.HasSuffix(f.Path, "/request.md") {
+			files[i].Body = demoRequest
+		}
+	}
+	if _, err := scaffold.WriteFiles(dir, files, false); err != nil {
+		return err
+	}
+	_, err = gitops.CommitAll(ctx, dir, "Ralph workflow hierarchy")
 	return err
 }
 
