@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
@@ -31,7 +30,7 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	terminal := reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stdout)
-	_, noColor := os.LookupEnv("NO_COLOR")
+	noColor := reporting.NoColor()
 	if _, err := status.RunningLoop(ctx, root); errors.Is(err, status.ErrNoLoop) && c.Loop == "" {
 		if !terminal {
 			fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
