@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
@@ -69,7 +70,7 @@ func bestOfRepoNamed(t *testing.T, repo, group string) string {
 // returns a client that holds the token's cookie and the dashboard's address.
 func pickDashboard(t *testing.T, bin string) (*http.Client, string) {
 	t.Helper()
-	here, err := repoRoot(context.Background())
+	here, err := launch.RepoRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/kongmodel"
 )
 
 // wholeModel is the whole CLI's kong model, which the tests walk for every command.
@@ -129,7 +130,7 @@ func TestOneCommandParserReadsAsTheWholeOne(t *testing.T) {
 			t.Run(cmd.Path()+"/"+name, func(t *testing.T) {
 				if oneCommand := sameParse(t, args); oneCommand {
 					fast++
-				} else if !slices.ContainsFunc(args, negativeValue.MatchString) {
+				} else if !slices.ContainsFunc(args, kongmodel.IsNegativeValue) {
 					t.Errorf("%q: the one-command parser failed where the whole one did not", args)
 				}
 			})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/ledgerview"
 	"github.com/git-ralph/git-ralph/gitops/gitnotes"
 	"github.com/git-ralph/git-ralph/gitops/gitpush"
@@ -22,7 +23,7 @@ type LedgerCmd struct {
 // Run merges the remote's notes into refs/notes/ralph and prints the commits of the
 // range with the loop iterations that made them and what they cost.
 func (c *LedgerCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

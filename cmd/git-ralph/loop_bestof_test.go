@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/kongmodel"
 )
 
 // parseLoop parses a loop command line the way run does.
@@ -15,7 +17,7 @@ func parseLoop(t *testing.T, args ...string) LoopCmd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, args...))); err != nil {
+	if _, err := k.Parse(kongmodel.JoinNegativeValues(k, append([]string{"loop"}, args...))); err != nil {
 		t.Fatalf("parsing %q: %v", args, err)
 	}
 	return cli.Loop

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/gitops/gitpush"
@@ -17,7 +18,7 @@ import (
 )
 
 // AcquireLock takes the repository's single-instance lock, kept in the git directory
-// where the agent cannot commit it; another holder's is an ExitError of ExitBusy.
+// where the agent cannot commit it; another holder's is an exitcode.Error of exitcode.Busy.
 func AcquireLock(ctx context.Context, root string) (*history.Lock, error) {
 	path, err := LockPath(ctx, root)
 	if err != nil {
@@ -25,7 +26,7 @@ func AcquireLock(ctx context.Context, root string) (*history.Lock, error) {
 	}
 	lock, err := history.Acquire(path, history.ThisProcess(time.Now()))
 	if errors.Is(err, history.ErrLocked) {
-		return nil, &ExitError{Code: ExitBusy, Err: err}
+		return nil, &exitcode.Error{Code: exitcode.Busy, Err: err}
 	}
 	return lock, err
 }

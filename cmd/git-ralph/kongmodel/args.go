@@ -1,4 +1,4 @@
-package main
+package kongmodel
 
 import (
 	"fmt"
@@ -13,11 +13,15 @@ import (
 // negativeValue is a flag's value that kong would take for a short flag: -1, -5m.
 var negativeValue = lazyregexp.New(`^-[0-9.]`)
 
-// joinNegativeValues rewrites "--max -1" as "--max=-1" (and "-n -1" as "--lines=-1") for
+// IsNegativeValue reports whether arg looks like a negative value (-1, -5m), which kong
+// would take for a short flag.
+func IsNegativeValue(arg string) bool { return negativeValue.MatchString(arg) }
+
+// JoinNegativeValues rewrites "--max -1" as "--max=-1" (and "-n -1" as "--lines=-1") for
 // every flag that takes a value, so that a negative number reaches git-ralph's own check
 // ("must be at least 1") instead of kong's "perhaps try --max=\"-1\"", whose suggestion
 // would then be refused anyway. Arguments after "--" are left alone.
-func joinNegativeValues(k *kong.Kong, args []string) []string {
+func JoinNegativeValues(k *kong.Kong, args []string) []string {
 	if !slices.ContainsFunc(args, negativeValue.MatchString) {
 		return args // nothing to join: the walk of every command's flags is not paid for
 	}
@@ -78,9 +82,9 @@ func valueFlags(root *kong.Node) map[string]string {
 // missingValue matches kong's error for a flag given without its value.
 var missingValue = lazyregexp.New(`^--([a-z0-9-]+): expected \S+ value but got `)
 
-// explainMissingValue turns kong's "--diff: expected string value but got "EOL" (<EOL>)"
+// ExplainMissingValue turns kong's "--diff: expected string value but got "EOL" (<EOL>)"
 // into a sentence that says what the flag wants: "--diff needs a value: N|A..B".
-func explainMissingValue(k *kong.Kong, err error) error {
+func ExplainMissingValue(k *kong.Kong, err error) error {
 	m := missingValue.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
@@ -106,4 +110,20 @@ func gotInstead(msg string) string {
 	}
 	token, _, _ := strings.Cut(got, " (")
 	return ", not " + token
+}
+
+// NegativeValueGiven reports whether an argument before "--" looks like a negative
+// value: JoinNegativeValues rewrites "--max -1" by what the flags of every command take,
+// which only the whole model knows (-f is inject's --file and logs' --follow).
+// Otherwise it leaves the arguments as they are and the one-command parser needs it not.
+func NegativeValueGiven(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if negativeValue.MatchString(a) {
+			return true
+		}
+	}
+	return false
 }
