@@ -39,6 +39,7 @@ func parsePages() (*template.Template, error) {
 		"tone":      tone,
 		"mergeText": mergeText,
 		"shortRun":  shortRun,
+		"u":         svgNumber,
 	}
 	t, err := template.New("").Funcs(funcs).ParseFS(assets, "assets/templates/*.html")
 	if err != nil {
@@ -101,7 +102,7 @@ func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	charts := chartsOf(recs, s.maxCost(r.Context(), name)) // oldest first
+	charts := chartsOf(recs, s.budgets(r.Context(), name)) // oldest first
 	// newest first, as a person reads a log; a copy, the Source's own left as it is
 	recs = slices.Clone(recs)
 	slices.Reverse(recs)
@@ -211,18 +212,19 @@ func (f *flashes) take(loop string) flash {
 	return said
 }
 
-// maxCost is the loop's latest run's max_cost, 0 when it has none or it cannot be read.
-func (s *Server) maxCost(ctx context.Context, loop string) float64 {
+// budgets are the loop's latest run's max_cost and max_tokens, none when it has none or
+// they cannot be read.
+func (s *Server) budgets(ctx context.Context, loop string) budgets {
 	runs, err := s.src.Loops(ctx)
 	if err != nil {
-		return 0
+		return budgets{}
 	}
 	for _, r := range runs {
 		if r.Name == loop && r.Spend != nil {
-			return r.Spend.MaxCost
+			return budgets{cost: r.Spend.MaxCost, tokens: r.Spend.MaxTokens}
 		}
 	}
-	return 0
+	return budgets{}
 }
 
 // neighbours are iteration n's record (nil when none) and the iterations before and
