@@ -128,7 +128,15 @@ func diffHTML(lines []diffLine) template.HTML {
 			b.WriteString(`<span class="ln ln-old">` + lineNumber(l.Old) + `</span><span class="ln ln-new">` + lineNumber(l.New) + `</span>`)
 		}
 		b.WriteString(l.Marker)
+		marked := false // inside a <mark> of changed words
 		for _, p := range l.Parts {
+			switch {
+			case p.Changed && !marked:
+				b.WriteString("<mark>")
+			case !p.Changed && marked:
+				b.WriteString("</mark>")
+			}
+			marked = p.Changed
 			if p.Class == "" {
 				b.WriteString(template.HTMLEscapeString(p.Text))
 				continue
@@ -136,6 +144,9 @@ func diffHTML(lines []diffLine) template.HTML {
 			b.WriteString(`<span class="` + p.Class + `">`)
 			b.WriteString(template.HTMLEscapeString(p.Text))
 			b.WriteString(`</span>`)
+		}
+		if marked {
+			b.WriteString("</mark>")
 		}
 		b.WriteString("</span>\n")
 	}

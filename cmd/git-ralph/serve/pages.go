@@ -151,6 +151,7 @@ func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lines := diffLines(string(diff))
+	markWords(lines)
 	data := map[string]any{"Loop": name, "Iteration": n, "Diff": diffHTML(lines), "Files": diffFiles(lines), "Cut": cut,
 		"Limit": display.Plural(diffLimit>>20, "MiB")}
 	if recs, _, err := s.src.Iterations(r.Context(), name); err == nil { // without them: no links, no summary
