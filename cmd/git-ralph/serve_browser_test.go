@@ -198,7 +198,14 @@ var servingAt = regexp.MustCompile(`^git ralph serve: open (http://git-ralph-[0-
 // the test's end stops it with SIGINT, as Ctrl+C does, and checks it said so.
 func startServe(t *testing.T) (base, token string) {
 	t.Helper()
-	cmd := exec.Command("git-ralph", "serve")
+	return startServeWith(t, servingAt)
+}
+
+// startServeWith runs `git ralph serve` with the flags, as startServe does, and reads its
+// address and token in the line said matches.
+func startServeWith(t *testing.T, said *regexp.Regexp, flags ...string) (base, token string) {
+	t.Helper()
+	cmd := exec.Command("git-ralph", append([]string{"serve"}, flags...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stderr testio.Buffer
 	cmd.Stderr = &stderr
@@ -220,7 +227,7 @@ func startServe(t *testing.T) (base, token string) {
 			mu.Lock()
 			lines = append(lines, sc.Text())
 			mu.Unlock()
-			if m := servingAt.FindStringSubmatch(sc.Text()); m != nil {
+			if m := said.FindStringSubmatch(sc.Text()); m != nil {
 				found <- m
 			}
 		}
