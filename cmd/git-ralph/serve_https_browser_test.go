@@ -63,7 +63,7 @@ func TestTheDashboardOverHTTPSInChromium(t *testing.T) {
 	touch(t, "go")
 	b.waitFor("the page to show the loop paused, without a reload", `window.__same && document.getElementById("state-badge").innerText === "paused" && `+
 		`document.getElementById("pause").disabled && !document.getElementById("resume").disabled`)
-	b.save("dashboard-https-paused")
+	b.screenshot("https-paused")
 	ralph(t, "cancel")
 	if code := loop.wait(t); code != 130 {
 		t.Errorf("the loop exited %d after cancel, want 130", code)

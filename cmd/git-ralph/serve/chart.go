@@ -94,20 +94,23 @@ func chartsOf(recs []history.Record, b budgets) []chart {
 		out = append(out, c)
 	}
 	run := latestRun(recs)
+	var lines []chart // after the bars: the page lays them out two by two, larger
 	if c, ok := costSeries.bars("cost-chart", "Cost per iteration", recs); ok {
-		line, total, top := costSeries.sums(run, b.cost, "max_cost")
-		out = append(out, c, chart{ID: "spend-chart", Caption: "The latest run's spend: " + display.Dollars(total) + ofBudget(b.cost > 0, display.Dollars(b.cost), "max_cost"),
-			Note: "up to " + display.Dollars(top), Label: "the run's spend against its budget", H: chartH, Line: line})
+		line, total := costSeries.sums(run, b.cost, "max_cost")
+		out = append(out, c)
+		lines = append(lines, chart{ID: "spend-chart", Caption: "The latest run's spend: " + display.Dollars(total) + ofBudget(b.cost > 0, display.Dollars(b.cost), "max_cost"),
+			Label: "the run's spend against its budget", H: chartH, Line: line})
 	}
 	if c, ok := tokenSeries.bars("tokens-chart", "Tokens per iteration", recs); ok {
-		line, total, top := tokenSeries.sums(run, float64(b.tokens), "max_tokens")
-		out = append(out, c, chart{ID: "run-tokens-chart", Caption: "The latest run's tokens: " + display.Count(int64(total)) + ofBudget(b.tokens > 0, display.Count(b.tokens), "max_tokens"),
-			Note: "up to " + display.Count(int64(top)), Label: "the run's tokens against its budget", H: chartH, Line: line})
+		line, total := tokenSeries.sums(run, float64(b.tokens), "max_tokens")
+		out = append(out, c)
+		lines = append(lines, chart{ID: "run-tokens-chart", Caption: "The latest run's tokens: " + display.Count(int64(total)) + ofBudget(b.tokens > 0, display.Count(b.tokens), "max_tokens"),
+			Label: "the run's tokens against its budget", H: chartH, Line: line})
 	}
 	if c, ok := durationSeries.bars("duration-chart", "Duration of each iteration", recs); ok {
-		c.Wide = true
 		out = append(out, c)
 	}
+	out = append(out, lines...)
 	return out
 }
 
@@ -160,8 +163,8 @@ func (s series) bars(id, caption string, recs []history.Record) (chart, bool) {
 }
 
 // sums draws the series' values of the run summed iteration by iteration, against its
-// budget (0: none) of the given key; with the sum and the chart's top.
-func (s series) sums(run []history.Record, budget float64, key string) (line *chartLine, total, top float64) {
+// budget (0: none) of the given key, up to the larger of the two; with the sum.
+func (s series) sums(run []history.Record, budget float64, key string) (line *chartLine, total float64) {
 	sums := make([]float64, len(run))
 	for i, r := range run {
 		if v, ok := s.value(r); ok {
@@ -169,7 +172,7 @@ func (s series) sums(run []history.Record, budget float64, key string) (line *ch
 		}
 		sums[i] = total
 	}
-	top = max(total, budget)
+	top := max(total, budget)
 	if top == 0 {
 		top = 1
 	}
@@ -186,7 +189,7 @@ func (s series) sums(run []history.Record, budget float64, key string) (line *ch
 	if budget > 0 {
 		line.BudgetY, line.Budget, line.Over = chartH-budget*scale, key+" "+s.say(budget), total >= budget
 	}
-	return line, total, top
+	return line, total
 }
 
 // The outcomes strip's height, and its cells' (the rest is the gap above the axis).
