@@ -234,9 +234,3 @@ func cellClass(outcome string) string {
 	}
 	return "cell " + t
 }
-
-// svgNumber is a position in a chart's SVG: to a tenth, without a trailing ".0" (a
-// page draws hundreds of them).
-func svgNumber(v float64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0")
-}

@@ -136,3 +136,16 @@ func TestALongLoopsChartsEndAtItsLastIteration(t *testing.T) {
 		t.Error("the strip does not say it shows the latest 60 iterations")
 	}
 }
+
+// A record's outcome is the record file's word, which anything may have written: in the
+// strip's titles and legend it is text, never markup, and its cell is of no tone.
+func TestTheChartsEscapeARecordsWords(t *testing.T) {
+	s, ts, src := newTestServer(t)
+	src.runs = []history.Record{{Iteration: 1, Outcome: `<script>alert(1)</script>"`, DurationMS: 1000}}
+	_, page := get(t, browser(t), ts.URL+"/loops/main?token="+s.token)
+	strip := figureOf(t, page, "outcome-chart")
+	if strings.Contains(strip, "<script>") || !strings.Contains(strip, `<rect class="cell other" x="3" y="4" width="54" height="20"><title>iteration 1: &lt;script&gt;alert(1)&lt;/script&gt;&#34;</title></rect>`) ||
+		!strings.Contains(strip, "&lt;script&gt;alert(1)&lt;/script&gt;&#34; 1</li>") {
+		t.Errorf("the strip of a hostile outcome:\n%s", strip)
+	}
+}

@@ -39,7 +39,6 @@ func parsePages() (*template.Template, error) {
 		"tone":      tone,
 		"mergeText": mergeText,
 		"shortRun":  shortRun,
-		"u":         svgNumber,
 	}
 	t, err := template.New("").Funcs(funcs).ParseFS(assets, "assets/templates/*.html")
 	if err != nil {
