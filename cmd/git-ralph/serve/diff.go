@@ -15,6 +15,7 @@ type diffLine struct {
 	Old, New      int
 	File          int
 	Parts         []token
+	Code          string // an added or removed line's text, without its marker (words.go)
 }
 
 // diffFile is one file of a diff, as its list shows it.
@@ -52,10 +53,10 @@ func diffLines(diff string) []diffLine {
 		case inHeader:
 			out[i] = diffLine{Class: "meta", Parts: plain(l)} // index, mode, ---, +++, rename, Binary files …
 		case strings.HasPrefix(l, "+"):
-			out[i] = diffLine{Class: "add", Marker: "+", New: n, Parts: new.colour(l[1:])}
+			out[i] = diffLine{Class: "add", Marker: "+", New: n, Parts: new.colour(l[1:]), Code: l[1:]}
 			n++
 		case strings.HasPrefix(l, "-"):
-			out[i] = diffLine{Class: "del", Marker: "-", Old: o, Parts: old.colour(l[1:])}
+			out[i] = diffLine{Class: "del", Marker: "-", Old: o, Parts: old.colour(l[1:]), Code: l[1:]}
 			o++
 		case strings.HasPrefix(l, " "):
 			old.colour(l[1:]) // a context line is on both sides: the old side's state moves too

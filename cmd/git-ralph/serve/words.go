@@ -51,7 +51,7 @@ func markWords(lines []diffLine) {
 // pairWords marks the words that differ between a removed line and the added line
 // paired with it, when they have enough in common.
 func pairWords(dmp *diffmatchpatch.DiffMatchPatch, old, new *diffLine) {
-	a, b := textOf(old.Parts), textOf(new.Parts)
+	a, b := old.Code, new.Code
 	if a == b || len(a) > wordsMax || len(b) > wordsMax {
 		return
 	}
@@ -112,6 +112,9 @@ func middleWords(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (gone, added [
 		return nil, []span{{0, len(b)}}, 0
 	case b == "":
 		return []span{{0, len(a)}}, nil, 0
+	case oneWord(a) && !strings.Contains(b, a) || oneWord(b) && !strings.Contains(a, b):
+		// most changes: a word for others, none of which it is
+		return []span{{0, len(a)}}, []span{{0, len(b)}}, 0
 	}
 	wa, wb := splitWords(a), splitWords(b)
 	ra, rb := encodeWords(wa, wb)
@@ -164,6 +167,16 @@ func splitWords(s string) []string {
 	return words
 }
 
+// oneWord says whether s is a single word of splitWords.
+func oneWord(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if !sameWord(s[i-1], s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // encodeWords gives each distinct word of the two lines a rune of its own, so that
 // go-diff compares the lines word by word as it would compare characters. The runes are
 // from the supplementary planes' private use, valid and clear of the surrogates, which
@@ -208,16 +221,4 @@ func markSpans(parts []token, spans []span) []token {
 		}
 	}
 	return out
-}
-
-// textOf is the line's text, its parts joined.
-func textOf(parts []token) string {
-	if len(parts) == 1 {
-		return parts[0].Text
-	}
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteString(p.Text)
-	}
-	return b.String()
 }

@@ -29,8 +29,12 @@ func wordDiff(file string, hunk ...string) []string {
 	markWords(lines)
 	var out []string
 	for i, l := range lines[4:] {
-		if textOf(l.Parts) != hunk[i][1:] {
-			return []string{"the line " + hunk[i] + " was not kept whole: " + textOf(l.Parts)}
+		var text strings.Builder
+		for _, p := range l.Parts {
+			text.WriteString(p.Text)
+		}
+		if text.String() != hunk[i][1:] {
+			return []string{"the line " + hunk[i] + " was not kept whole: " + text.String()}
 		}
 		out = append(out, marked(l))
 	}
