@@ -37,7 +37,7 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	srv, err := serve.New(repoSource{here: here}, c.Addr)
+	srv, err := serve.New(repoSource{here: here, formats: &liveFormats{}}, c.Addr)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,10 @@ func (r repoSource) Merges(ctx context.Context) (map[string]history.Merge, error
 
 // repoSource reads the repository's loops for the dashboard, as runs and history do,
 // taking nothing a running loop needs (no lock, no merge recovery: serve only looks).
-type repoSource struct{ here string }
+type repoSource struct {
+	here    string
+	formats *liveFormats // the live logs' formats, read again only when the records change
+}
 
 // Loops are the runs `git ralph runs` lists, read by the same runsOf, but not through
 // readRuns: that recovers killed merges (a write) and warns on the terminal serve runs in.
@@ -199,7 +202,7 @@ func (r repoSource) Live(ctx context.Context, loop string) (serve.LiveReader, er
 		if live.Iteration == last.Iteration {
 			live.Format = last.Format
 		} else {
-			_, live.Format = lastRecorded(store, live.Iteration)
+			live.Format = r.formats.of(m.Path, store, live.Iteration)
 		}
 		last = live
 		return live, nil
