@@ -27,7 +27,7 @@ type chart struct {
 	ID      string // the figure's id
 	Caption string
 	Note    string // after the caption, muted: the scale
-	Label   string // the SVG's aria-label
+	Label   string // the SVG's aria-label: what the chart shows, in words (its marks' titles are for hovering)
 	H       int    // the SVG's height in its units (it is chartW wide)
 	Wide    bool   // the charts' whole width
 	Marks   []chartBar
@@ -99,13 +99,13 @@ func chartsOf(recs []history.Record, b budgets) []chart {
 		line, total := costSeries.sums(run, b.cost, "max_cost")
 		out = append(out, c)
 		lines = append(lines, chart{ID: "spend-chart", Caption: "The latest run's spend: " + display.Dollars(total) + ofBudget(b.cost > 0, display.Dollars(b.cost), "max_cost"),
-			Label: "the run's spend against its budget", H: chartH, Line: line})
+			Label: "the latest run's spend, summed iteration by iteration: " + lastDot(line), H: chartH, Line: line})
 	}
 	if c, ok := tokenSeries.bars("tokens-chart", "Tokens per iteration", recs); ok {
 		line, total := tokenSeries.sums(run, float64(b.tokens), "max_tokens")
 		out = append(out, c)
 		lines = append(lines, chart{ID: "run-tokens-chart", Caption: "The latest run's tokens: " + display.Count(int64(total)) + ofBudget(b.tokens > 0, display.Count(b.tokens), "max_tokens"),
-			Label: "the run's tokens against its budget", H: chartH, Line: line})
+			Label: "the latest run's tokens, summed iteration by iteration: " + lastDot(line), H: chartH, Line: line})
 	}
 	if c, ok := durationSeries.bars("duration-chart", "Duration of each iteration", recs); ok {
 		out = append(out, c)
@@ -148,7 +148,7 @@ func (s series) bars(id, caption string, recs []history.Record) (chart, bool) {
 	if top == 0 {
 		return chart{}, false
 	}
-	c := chart{ID: id, Caption: caption, Note: "up to " + s.say(top), Label: strings.ToLower(caption), H: chartH}
+	c := chart{ID: id, Caption: caption, Note: "up to " + s.say(top), H: chartH}
 	slot := slotOf(len(recs))
 	for i, r := range recs {
 		v, ok := s.value(r)
@@ -159,7 +159,20 @@ func (s series) bars(id, caption string, recs []history.Record) (chart, bool) {
 		c.Marks = append(c.Marks, chartBar{X: float64(i)*slot + slot*chartBarGap/2, Y: chartH - h, W: slot * (1 - chartBarGap), H: h,
 			Title: fmt.Sprintf("iteration %d: %s", r.Iteration, s.say(v))})
 	}
+	c.Label = fmt.Sprintf("%s, up to %s; %s", strings.ToLower(caption), s.say(top), c.Marks[len(c.Marks)-1].Title)
 	return c, true
+}
+
+// lastDot is what a cumulative line's last point says, and the budget's line.
+func lastDot(l *chartLine) string {
+	said := "none yet"
+	if len(l.Dots) > 0 {
+		said = l.Dots[len(l.Dots)-1].Title
+	}
+	if l.Budget != "" {
+		said += ", against " + l.Budget
+	}
+	return said
 }
 
 // sums draws the series' values of the run summed iteration by iteration, against its
@@ -220,9 +233,13 @@ func outcomeStrip(recs []history.Record) (chart, bool) {
 	if len(order) == 0 {
 		return chart{}, false
 	}
+	var said []string
 	for _, o := range order {
 		c.Legend = append(c.Legend, legendItem{Class: cellClass(o), Text: fmt.Sprintf("%s %d", o, counts[o])})
+		said = append(said, fmt.Sprintf("%s %d", o, counts[o]))
 	}
+	c.Label = fmt.Sprintf("the outcomes of iterations %d to %d: %s; %s", recs[0].Iteration, recs[len(recs)-1].Iteration,
+		strings.Join(said, ", "), c.Marks[len(c.Marks)-1].Title)
 	return c, true
 }
 

@@ -86,6 +86,17 @@ func TestTheChartsOfTokensDurationsAndOutcomes(t *testing.T) {
 		t.Errorf("the durations' bars: %q; want 5, the last iteration 5's 2m0s, the tallest", durations)
 	}
 
+	// each chart says in words (its aria-label) what a glance at it tells
+	for id, label := range map[string]string{
+		"outcome-chart":    "the outcomes of iterations 1 to 5: success 2, failure 1, halted 1, done 1; iteration 5: done",
+		"tokens-chart":     "tokens per iteration, up to 4,000 tokens; iteration 5: 4,000 tokens",
+		"run-tokens-chart": "the latest run's tokens, summed iteration by iteration: after iteration 5: 6,500 tokens, against max_tokens 10,000 tokens",
+		"duration-chart":   "duration of each iteration, up to 2m0s; iteration 5: 2m0s",
+	} {
+		if fig := figureOf(t, page, id); !strings.Contains(fig, `aria-label="`+label+`"`) {
+			t.Errorf("%s does not say %q:\n%s", id, label, fig)
+		}
+	}
 	strip := figureOf(t, page, "outcome-chart")
 	want := []mark{{"cell ok", "iteration 1: success", "20"}, {"cell fail", "iteration 2: failure", "20"}, {"cell ok", "iteration 3: success", "20"},
 		{"cell warn", "iteration 4: halted", "20"}, {"cell ok", "iteration 5: done", "20"}}
