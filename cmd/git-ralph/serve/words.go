@@ -34,18 +34,29 @@ func markWords(lines []diffLine) {
 			i++
 			continue
 		}
-		dels := i
-		for i < len(lines) && lines[i].Class == "del" {
-			i++
-		}
-		adds := i
-		for i < len(lines) && lines[i].Class == "add" {
-			i++
-		}
-		for k := range min(adds-dels, i-adds) {
-			pairWords(dmp, &lines[dels+k], &lines[adds+k])
+		var dels, adds []int
+		i = run(lines, i, "del", &dels)
+		i = run(lines, i, "add", &adds)
+		for k := range min(len(dels), len(adds)) {
+			pairWords(dmp, &lines[dels[k]], &lines[adds[k]])
 		}
 	}
+}
+
+// run collects the lines of the class from i on, and returns where the run ends. A
+// "\ No newline at end of file" line is part of the run it follows: a change of a file's
+// last line puts one between the removed line and the added one.
+func run(lines []diffLine, i int, class string, into *[]int) int {
+	for ; i < len(lines); i++ {
+		switch {
+		case lines[i].Class == class:
+			*into = append(*into, i)
+		case lines[i].Class == "" && lines[i].Marker == "" && len(*into) > 0: // "\ No newline …"
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // pairWords marks the words that differ between a removed line and the added line

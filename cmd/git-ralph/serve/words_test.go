@@ -33,7 +33,7 @@ func wordDiff(file string, hunk ...string) []string {
 		for _, p := range l.Parts {
 			text.WriteString(p.Text)
 		}
-		if text.String() != hunk[i][1:] {
+		if text.String() != strings.TrimPrefix(hunk[i], l.Marker) {
 			return []string{"the line " + hunk[i] + " was not kept whole: " + text.String()}
 		}
 		out = append(out, marked(l))
@@ -63,6 +63,8 @@ func TestTheWordsALineChanged(t *testing.T) {
 		{"a context line between ends the run", "notes.txt", []string{"-red car", " between", "+blue car"}, []string{"-red car", " between", "+blue car"}},
 		{"words added", "a.go", []string{"-call(a, b)", "+call(a, b, c)"}, []string{"-call(a, b)", "+call(a, b{, c})"}},
 		{"words removed", "a.go", []string{"-call(a, b, c)", "+call(a, c)"}, []string{"-call(a, {b, }c)", "+call(a, c)"}},
+		{"a file's last line, without its newline", "notes.txt", []string{"-the end", `\ No newline at end of file`, "+the end.", `\ No newline at end of file`},
+			[]string{"-the end", `\ No newline at end of file`, "+the end{.}", `\ No newline at end of file`}},
 		{"not ASCII", "a.go", []string{`-s := "héllo wörld"`, `+s := "héllo welt"`}, []string{`-s := "héllo {wörld}"`, `+s := "héllo {welt}"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
