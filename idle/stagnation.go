@@ -41,7 +41,7 @@ type Stagnation struct {
 	Similarity int           // percent alike that counts as the same text
 	Timeout    time.Duration // bounds each comparison; 0: DefaultCompareTimeout
 
-	prev    *said  // the last judged iteration; nil before any, or after a failed one
+	prev    *said  // the last compared iteration; nil before any, or after a failed one
 	twoAgo  string // the working tree after the iteration before prev
 	repeats int    // iterations in a row alike, the last one included
 	nudged  bool   // the agent was told in this streak
@@ -66,7 +66,7 @@ type Repetition struct {
 	Stop        bool // it repeated after being told: the run stops
 }
 
-// Observe judges one finished iteration. Only iterations that succeeded are compared: a
+// Observe weighs one finished iteration. Only iterations that succeeded are compared: a
 // failed one is the consecutive-error breaker's, and ends a streak; an uncounted one
 // (interrupted, halted) runs again and is not seen.
 func (s *Stagnation) Observe(it Iteration) Repetition {
@@ -88,7 +88,7 @@ func (s *Stagnation) Observe(it Iteration) Repetition {
 	}
 	r := s.compare(prev, cur, it)
 	r.Oscillation = twoAgo != "" && it.After.Tree == twoAgo && !r.Unchanged
-	s.judge(&r)
+	s.decide(&r)
 	return r
 }
 
@@ -117,9 +117,9 @@ func (s *Stagnation) pair(a, b string, measure func(a, b string, limit time.Dura
 	return l.Percent, l.Percent >= s.Similarity, l.Percent < s.Similarity
 }
 
-// judge counts the streak and decides: a nudge when it reaches the threshold (or the tree
+// decide counts the streak and decides: a nudge when it reaches the threshold (or the tree
 // oscillates), a stop when it goes on after the nudge.
-func (s *Stagnation) judge(r *Repetition) {
+func (s *Stagnation) decide(r *Repetition) {
 	if !r.Alike && !r.Oscillation {
 		s.repeats, s.nudged = 1, false
 		r.Repeats = 1

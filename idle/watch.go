@@ -19,7 +19,7 @@ const (
 	// Failed: the consecutive-error breaker counts it.
 	Failed
 	// Uncounted: interrupted, or halted on a limit or a login; the run does it again when
-	// it resumes, so it is not judged.
+	// it resumes, so it is not counted.
 	Uncounted
 )
 
@@ -31,8 +31,8 @@ type Iteration struct {
 	Failure       string // what the validation failure said; "" when validation passed or none ran
 }
 
-// Verdict is the watch's answer for one iteration.
-type Verdict struct {
+// Observation is what the watch observed of one iteration.
+type Observation struct {
 	Progress bool // the iteration changed something: HEAD or the working tree's content
 	Stop     bool // the idle threshold is reached: the run stops as idle
 	// Repetition is the stagnation check's finding: the iteration's likeness to the one
@@ -40,18 +40,18 @@ type Verdict struct {
 	Repetition Repetition
 }
 
-// Finished judges one finished iteration. Only an iteration that succeeded and changed
+// Finished observes one finished iteration. Only an iteration that succeeded and changed
 // nothing is idle: a failure that changed nothing is the consecutive-error breaker's (an
 // API that is down must abort as failing, with its message, not stop as idle first) and
 // leaves the count as it was; a failure that changed something is progress all the same.
-func (w *Watch) Finished(it Iteration) Verdict {
-	v := Verdict{Progress: Progress(it.Before, it.After), Repetition: w.Stagnation.Observe(it)}
+func (w *Watch) Finished(it Iteration) Observation {
+	o := Observation{Progress: Progress(it.Before, it.After), Repetition: w.Stagnation.Observe(it)}
 	switch {
 	case it.Ending == Uncounted:
-		return v
-	case it.Ending == Failed && !v.Progress:
-		return v
+		return o
+	case it.Ending == Failed && !o.Progress:
+		return o
 	}
-	v.Stop = w.Observe(v.Progress)
-	return v
+	o.Stop = w.Observe(o.Progress)
+	return o
 }

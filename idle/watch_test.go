@@ -14,16 +14,16 @@ func TestWatchFinished(t *testing.T) {
 		name  string
 		idle  int // idle iterations before
 		it    Iteration
-		want  Verdict
+		want  Observation
 		after int // idle iterations after
 	}{
-		{"success that changed nothing is idle", 0, with(same, Succeeded), Verdict{}, 1},
-		{"success that changed nothing reaches the threshold", 1, with(same, Succeeded), Verdict{Stop: true}, 2},
-		{"success that changed something resets", 1, with(moved, Succeeded), Verdict{Progress: true}, 0},
-		{"failure that changed nothing is the breaker's, count kept", 1, with(same, Failed), Verdict{}, 1},
-		{"failure that changed something is progress", 1, with(moved, Failed), Verdict{Progress: true}, 0},
-		{"uncounted that changed nothing is not judged", 1, with(same, Uncounted), Verdict{}, 1},
-		{"uncounted that changed something is reported, not counted", 1, with(moved, Uncounted), Verdict{Progress: true}, 1},
+		{"success that changed nothing is idle", 0, with(same, Succeeded), Observation{}, 1},
+		{"success that changed nothing reaches the threshold", 1, with(same, Succeeded), Observation{Stop: true}, 2},
+		{"success that changed something resets", 1, with(moved, Succeeded), Observation{Progress: true}, 0},
+		{"failure that changed nothing is the breaker's, count kept", 1, with(same, Failed), Observation{}, 1},
+		{"failure that changed something is progress", 1, with(moved, Failed), Observation{Progress: true}, 0},
+		{"uncounted that changed nothing is not counted", 1, with(same, Uncounted), Observation{}, 1},
+		{"uncounted that changed something is reported, not counted", 1, with(moved, Uncounted), Observation{Progress: true}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,8 +39,8 @@ func TestWatchFinished(t *testing.T) {
 }
 
 // The watch hands each iteration to the stagnation check along with the idle counter, so
-// one verdict carries both.
-func TestWatchFinishedJudgesStagnation(t *testing.T) {
+// one observation carries both.
+func TestWatchFinishedWeighsStagnation(t *testing.T) {
 	w := Watch{Counter: Counter{Threshold: 2}, Stagnation: Stagnation{Threshold: 2, Similarity: 90}}
 	it := func(before, after string) Iteration {
 		return Iteration{Before: gitops.Checkpoint{Tree: before}, After: gitops.Checkpoint{Tree: after},

@@ -88,10 +88,10 @@ func TestRateLimitRetriesTheSameIteration(t *testing.T) {
 }
 
 func TestBackoffDoublesUpToTheCap(t *testing.T) {
-	r := &runner{cfg: Config{BackoffBase: time.Second, BackoffMax: 60 * time.Second}}
+	w := newLimitWaits(Config{BackoffBase: time.Second, BackoffMax: 60 * time.Second}, Deps{}.withDefaults(), &stateFile{}, nil, func(Event) {})
 	var got []time.Duration
 	for n := range 8 {
-		got = append(got, r.backoff(n))
+		got = append(got, w.backoff(n))
 	}
 	want := []time.Duration{1, 2, 4, 8, 16, 32, 60, 60}
 	for i := range want {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
-	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 	"github.com/git-ralph/git-ralph/units"
 )
@@ -28,21 +27,28 @@ type Budget struct {
 // set reports whether any budget is set.
 func (b Budget) set() bool { return b.MaxCost > 0 || b.MaxTokens > 0 || b.DailyMaxCost > 0 }
 
-// runMean is what a budget's next iteration is usually judged from.
+// runMean is what a budget's next iteration is usually reckoned from.
 const runMean = "the run's mean per iteration"
 
 // warnAt is the share of a budget at which the loop warns, once per run.
 const warnAt = 0.8
 
-// countsTowardDaily decides whether an attempt's usage counts toward the user's daily
-// spend (daily_max_cost): every attempt the agent really ran was paid for; a replayed
-// recording's was paid when it was recorded, and replaying it spends nothing. (The run's
-// own max_cost and max_tokens do count it, so that budgets can be tried on a replay.)
-func (r *runner) countsTowardDaily() bool { return !r.cfg.Replay }
+// budgets keeps the run's spend and weighs it against the budgets: it reads and writes
+// only the state's spend (the run's sums, the warnings given) and the user's daily store.
+type budgets struct {
+	Budget
+	// replay: a replayed recording's usage was paid when it was recorded; replaying it
+	// spends nothing of the user's day (the run's own max_cost and max_tokens do count it,
+	// so that budgets can be tried on a replay)
+	replay      bool
+	now         func() time.Time
+	warn        func(string)
+	dailyWarned bool // a problem with the daily spend store was reported
+}
 
 // spend adds one attempt's usage to the run's spend, kept in the state so that a resumed
 // run goes on counting, and to the user's day.
-func (r *runner) spend(res agent.Result, u agentcli.Usage) {
+func (b *budgets) spend(st *stateFile, u agentcli.Usage) {
 	cost, tokens := 0.0, addTokens(max(0, u.InputTokens), max(0, u.OutputTokens))
 	if u.HasCost && u.CostUSD > 0 && !math.IsInf(u.CostUSD, 0) {
 		cost = u.CostUSD
@@ -50,16 +56,13 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 	if cost == 0 && tokens == 0 {
 		return
 	}
-	st := &r.journal.state
 	st.SpentUSD, st.SpentTokens = st.SpentUSD+cost, addTokens(st.SpentTokens, tokens)
 	if !u.HasCost {
 		st.SpentUncosted++ // tokens were spent, at a cost the agent did not say
 	}
-	if err := r.journal.save(); err != nil {
-		r.report(Warning{Message: err.Error()})
-	}
-	daily := r.cfg.Budget.Daily
-	if daily == nil || !r.countsTowardDaily() {
+	st.saveOrWarn(b.warn)
+	daily := b.Daily
+	if daily == nil || b.replay {
 		return
 	}
 	add := daily.Add
@@ -68,8 +71,8 @@ func (r *runner) spend(res agent.Result, u agentcli.Usage) {
 			return daily.AddUncosted(now, tokens)
 		}
 	}
-	if _, err := add(r.deps.Now(), cost, tokens); err != nil {
-		r.warnDaily(err)
+	if _, err := add(b.now(), cost, tokens); err != nil {
+		b.warnDaily(err)
 	}
 }
 
@@ -87,18 +90,18 @@ func addTokens(a, b int64) int64 {
 // with every attempt. A file moved aside is said whatever was said before: the budget
 // check before the iteration finds it first, and the warning it gave (remove the file)
 // no longer holds once the attempt's spend has moved it.
-func (r *runner) warnDaily(err error) {
+func (b *budgets) warnDaily(err error) {
 	c, corrupt := err.(*history.CorruptSpendError)
 	moved := corrupt && c.Moved != ""
-	if r.dailyWarned && !moved {
+	if b.dailyWarned && !moved {
 		return
 	}
-	r.dailyWarned = true
+	b.dailyWarned = true
 	msg := "daily spend: " + err.Error()
 	if corrupt {
 		msg += "\n" + c.Hint()
 	}
-	r.report(Warning{Message: msg})
+	b.warn(msg)
 }
 
 // budgetLine is one budget as the loop weighs it before an iteration.
@@ -106,17 +109,16 @@ type budgetLine struct {
 	cause        string  // max_cost, max_tokens or daily_max_cost
 	spent, limit float64 // dollars, or tokens
 	next         float64 // what one more iteration is expected to take; 0: unknown
-	basis        string  // what next is judged from
+	basis        string  // what next is reckoned from
 	tokens       bool
 	day          string // daily_max_cost: the local day
 }
 
-// budgetLines are the budgets set, with what is spent against them and what one more
+// lines are the budgets set, with what is spent against them and what one more
 // iteration is expected to take: the run's mean per iteration so far. Before the run's
 // first iteration there is none, and it runs, except against daily_max_cost when the
 // day's loops spent already: then their mean per attempt stands in.
-func (r *runner) budgetLines() []budgetLine {
-	b, st := r.cfg.Budget, r.journal.state
+func (b *budgets) lines(st history.State) []budgetLine {
 	meanCost, meanTokens := 0.0, 0.0
 	if n := float64(st.SpentIterations); n > 0 {
 		meanCost, meanTokens = st.SpentUSD/n, float64(st.SpentTokens)/n
@@ -129,12 +131,12 @@ func (r *runner) budgetLines() []budgetLine {
 		lines = append(lines, budgetLine{cause: "max_tokens", spent: float64(st.SpentTokens), limit: float64(b.MaxTokens), next: meanTokens, basis: runMean, tokens: true})
 	}
 	if b.DailyMaxCost > 0 && b.Daily != nil {
-		today, err := b.Daily.Day(r.deps.Now())
+		today, err := b.Daily.Day(b.now())
 		if err != nil {
-			r.warnDaily(err)
+			b.warnDaily(err)
 		} else {
 			next, basis := meanCost, runMean
-			// a new run: judged by the day's loops, by their runs that reported a cost (a
+			// a new run: reckoned from the day's loops, by their runs that reported a cost (a
 			// codex loop's runs, whose cost is not known, would lower the mean)
 			if costed := today.Attempts - today.Uncosted; st.SpentIterations == 0 && costed > 0 {
 				next, basis = today.CostUSD/float64(costed), "the mean per agent run of your loops today"
@@ -145,32 +147,29 @@ func (r *runner) budgetLines() []budgetLine {
 	return lines
 }
 
-// overBudget decides before an iteration (or an attempt run again after a limit) whether
+// over decides before an iteration (or an attempt run again after a limit) whether
 // the budgets can be expected to cover it, warning once per run at 80 % of each. When
-// one cannot, it returns the cause, why in words and what to do.
-func (r *runner) overBudget() (cause, why, hint string, stop bool) {
-	for _, l := range r.budgetLines() {
-		r.warnNear(l)
+// one cannot, it returns the stop: the cause, why in words and what to do.
+func (b *budgets) over(st *stateFile) (halt, bool) {
+	for _, l := range b.lines(st.State) {
+		b.warnNear(st, l)
 		// a hair of slack: ten iterations of $0.10 sum to a little more than $1.00
 		if l.spent >= l.limit || l.spent+l.next > l.limit*(1+1e-9) {
-			return l.cause, l.reason(), l.hint(), true
+			return halt{stop: StatusBudget, why: l.reason(), hint: l.hint(), cause: l.cause}, true
 		}
 	}
-	return "", "", "", false
+	return halt{}, false
 }
 
 // warnNear warns once per run (the state remembers it) when l is 80 % spent.
-func (r *runner) warnNear(l budgetLine) {
+func (b *budgets) warnNear(st *stateFile, l budgetLine) {
 	key := l.cause + "=" + strconv.FormatFloat(l.limit, 'g', -1, 64) + l.atDay()
-	st := &r.journal.state
 	if l.spent < warnAt*l.limit || st.Warned(key) {
 		return
 	}
 	st.AddWarned(key)
-	r.report(Warning{Message: fmt.Sprintf("budget: %s (%.0f %%)", l.used(), 100*l.spent/l.limit)})
-	if err := r.journal.save(); err != nil {
-		r.report(Warning{Message: err.Error()})
-	}
+	b.warn(fmt.Sprintf("budget: %s (%.0f %%)", l.used(), 100*l.spent/l.limit))
+	st.saveOrWarn(b.warn)
 }
 
 func (l budgetLine) atDay() string {
@@ -213,49 +212,50 @@ func (l budgetLine) hint() string {
 		l.cause, flag, strings.ToUpper(l.cause))
 }
 
-// warnUnmetered says at the start of a run with a budget when the preset's output carries
+// unmetered says at the start of a run with a budget when the preset's output carries
 // no usage to enforce it with: the budget would otherwise silently never stop the run.
-func (r *runner) warnUnmetered() {
-	b, p := r.cfg.Budget, r.cfg.Agent
+func unmetered(b Budget, p agentcli.Preset, judge string) []string {
+	var warnings []string
 	if b.DailyMaxCost > 0 && b.Daily == nil {
-		r.report(Warning{Message: "budget: daily_max_cost is set, but there is no home or state directory to count the day's spend in, so it cannot stop this run"})
+		warnings = append(warnings, "budget: daily_max_cost is set, but there is no home or state directory to count the day's spend in, so it cannot stop this run")
 	}
-	r.warnUnmeteredJudge()
+	warnings = append(warnings, unmeteredJudge(b, judge)...)
 	if !b.set() || p.Name == "" {
-		return
+		return warnings
 	}
 	tokens, cost := p.ReportsUsage()
 	if (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost {
-		r.report(Warning{Message: fmt.Sprintf("budget: the %s agent reports no cost, so max_cost and daily_max_cost cannot stop this run", p.Name)})
+		warnings = append(warnings, fmt.Sprintf("budget: the %s agent reports no cost, so max_cost and daily_max_cost cannot stop this run", p.Name))
 	}
 	if b.MaxTokens > 0 && !tokens {
-		r.report(Warning{Message: fmt.Sprintf("budget: the %s agent reports no token counts, so max_tokens cannot stop this run", p.Name)})
+		warnings = append(warnings, fmt.Sprintf("budget: the %s agent reports no token counts, so max_tokens cannot stop this run", p.Name))
 	}
+	return warnings
 }
 
-// warnUnmeteredJudge is warnUnmetered for a judge preset, whose spend counts toward the
-// budgets too, but only as far as its output reports it. (A judge command reports its
-// usage, like a custom agent, with a ralph_usage line.)
-func (r *runner) warnUnmeteredJudge() {
-	b := r.cfg.Budget
-	j, ok := agentcli.Lookup(r.cfg.Judge)
+// unmeteredJudge is unmetered for a judge preset, whose spend counts toward the budgets
+// too, but only as far as its output reports it. (A judge command reports its usage, like
+// a custom agent, with a ralph_usage line.)
+func unmeteredJudge(b Budget, judge string) []string {
+	j, ok := agentcli.Lookup(judge)
 	if !b.set() || !ok {
-		return
+		return nil
 	}
+	var warnings []string
 	tokens, cost := j.ReportsUsage()
 	if (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost {
-		r.report(Warning{Message: fmt.Sprintf("budget: the judge %s reports no cost, so its spend does not count toward max_cost and daily_max_cost", j.Name)})
+		warnings = append(warnings, fmt.Sprintf("budget: the judge %s reports no cost, so its spend does not count toward max_cost and daily_max_cost", j.Name))
 	}
 	if b.MaxTokens > 0 && !tokens {
-		r.report(Warning{Message: fmt.Sprintf("budget: the judge %s reports no token counts, so its spend does not count toward max_tokens", j.Name)})
+		warnings = append(warnings, fmt.Sprintf("budget: the judge %s reports no token counts, so its spend does not count toward max_tokens", j.Name))
 	}
+	return warnings
 }
 
-// warnNoUsage says, once per run, when a custom command with a budget ran an iteration
-// without reporting its usage (a ralph_usage line): only then is it known.
-func (r *runner) warnNoUsage(u agentcli.Usage) {
-	b := r.cfg.Budget
-	if !b.set() || r.cfg.Agent.Name != "" {
+// warnNoUsage says, once per run, when a custom command (custom) with a budget ran an
+// iteration without reporting its usage (a ralph_usage line): only then is it known.
+func (b *budgets) warnNoUsage(st *stateFile, custom bool, u agentcli.Usage) {
+	if !b.set() || !custom {
 		return
 	}
 	var missing []string
@@ -265,24 +265,12 @@ func (r *runner) warnNoUsage(u agentcli.Usage) {
 	if b.MaxTokens > 0 && u.InputTokens+u.OutputTokens == 0 {
 		missing = append(missing, "no tokens (max_tokens cannot stop this run)")
 	}
-	st := &r.journal.state
 	if len(missing) == 0 || st.Warned("no_usage") {
 		return
 	}
 	st.AddWarned("no_usage")
-	r.report(Warning{Message: "budget: the agent command reported " + strings.Join(missing, " and ") +
-		`; a custom agent reports its usage with a line of its own like {"ralph_usage":{"input_tokens":1200,"output_tokens":340,"cost_usd":0.0123}} (see docs/guide/agents.md)`})
-}
-
-// budgetBeforeRetry stops the iteration before its agent runs again after a limit or a
-// transient error, when the budgets cannot be expected to cover one more run (another
-// loop may have spent the day's budget during the wait); it reports whether it did.
-func (r *runner) budgetBeforeRetry(a *attempt) bool {
-	cause, why, hint, over := r.overBudget()
-	if over {
-		a.stop, a.stopWhy, a.stopHint, a.stopCause = StatusBudget, why, hint, cause
-	}
-	return over
+	b.warn("budget: the agent command reported " + strings.Join(missing, " and ") +
+		`; a custom agent reports its usage with a line of its own like {"ralph_usage":{"input_tokens":1200,"output_tokens":340,"cost_usd":0.0123}} (see docs/guide/agents.md)`)
 }
 
 // tokenCount writes a token figure (kept as a float beside dollar figures) as a count.

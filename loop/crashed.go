@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -16,12 +17,12 @@ const OutcomeCrashed Outcome = "crashed"
 // recordCrashed gives the iteration that was running when the saved run's loop died a
 // record, if it has none: its number was allocated (it has a directory and maybe part of
 // its output) but the loop never got to save what happened. What it changed was not
-// measured; the commit it left is the one the repository is at now.
-func (r *runner) recordCrashed(saved history.State) {
+// measured; the commit it left is the one the repository is at now (now).
+func recordCrashed(saved history.State, book *logbook, now gitops.Checkpoint, warn func(string)) {
 	if !saved.Active {
 		return
 	}
-	store := r.journal.store
+	store := book.store
 	n, err := store.Last()
 	if err != nil || n == 0 {
 		return
@@ -31,12 +32,12 @@ func (r *runner) recordCrashed(saved history.State) {
 	}
 	rec := history.Record{Iteration: n, Run: saved.Run, RunIteration: saved.Iteration + 1, Mode: saved.Mode,
 		StartedAt: saved.AgentStartedAt, Outcome: string(OutcomeCrashed),
-		CommitBefore: saved.LastCommit, CommitAfter: r.here.Head}
+		CommitBefore: saved.LastCommit, CommitAfter: now.Head}
 	if _, err := os.Stat(store.OutputPath(n)); err == nil {
-		rec.OutputPath = r.journal.relative(store.OutputPath(n))
+		rec.OutputPath = book.relative(store.OutputPath(n))
 	}
 	if err := store.Save(rec); err != nil {
-		r.report(Warning{Message: fmt.Sprintf("could not record iteration %d, which was running when the last loop died: %v", n, err)})
+		warn(fmt.Sprintf("could not record iteration %d, which was running when the last loop died: %v", n, err))
 	}
 }
 

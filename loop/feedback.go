@@ -23,27 +23,16 @@ const (
 // more judges' reasons or nudges, while the prompt stays small next to an agent's context.
 const FeedbackAllBytes = 32 << 10
 
-// newFeedback starts an iteration's feedback: what finish finds wrong (validation, the
-// judge, the promise command, a push, a nudge) is gathered in r.feedback, and goes into
-// the state only with the iteration itself (turnFeedback, from saveIteration). The state
-// is saved meanwhile (the judge's spend); a loop killed then, during a promise command or
-// a push, resumes with the last saved iteration's feedback under its own number.
-func (r *runner) newFeedback() { r.feedback = "" }
-
-// addFeedback adds text to the iteration's feedback.
-func (r *runner) addFeedback(text string) { r.feedback = joinFeedback(r.feedback, text) }
-
-// turnFeedback makes the iteration's feedback the state's, as the iteration is saved. With
-// "all", the feedback it replaces (the last counted iteration's, st.Iteration: called
-// before the state takes the new iteration's number) goes first into the earlier ones,
-// within FeedbackAllBytes.
-func (r *runner) turnFeedback() {
-	st := &r.journal.state
-	if r.cfg.Feedback == FeedbackAll && strings.TrimSpace(st.Feedback) != "" {
+// turnFeedback makes an iteration's feedback (gathered in its classification) the
+// state's, as the iteration is saved. With "all" (mode), the feedback it replaces (the
+// last counted iteration's, st.Iteration: called before the state takes the new
+// iteration's number) goes first into the earlier ones, within FeedbackAllBytes.
+func turnFeedback(st *history.State, mode, feedback string) {
+	if mode == FeedbackAll && strings.TrimSpace(st.Feedback) != "" {
 		st.EarlierFeedback, st.FeedbackLeftOut = keepEarlier(feedbackEntry(st.Iteration, st.Feedback),
 			st.EarlierFeedback, st.FeedbackLeftOut, FeedbackAllBytes)
 	}
-	st.Feedback, r.feedback = r.feedback, ""
+	st.Feedback = feedback
 }
 
 // PromptFeedback is the "Previous iteration" section the next prompt gets from the run's

@@ -13,13 +13,12 @@ import (
 // iteration, "" for an iteration that raised none), as the loop does after each.
 func earlierOf(t *testing.T, mode string, feedback ...string) history.State {
 	t.Helper()
-	r := &runner{cfg: Config{Feedback: mode}, journal: &journal{}}
+	var st history.State
 	for i, f := range feedback {
-		r.feedback = f
-		r.turnFeedback()
-		r.journal.state.Iteration = i + 1
+		turnFeedback(&st, mode, f)
+		st.Iteration = i + 1
 	}
-	return r.journal.state
+	return st
 }
 
 func TestFeedbackAllKeepsEveryFailureNewestFirst(t *testing.T) {
@@ -124,16 +123,15 @@ func TestFeedbackIsSavedWithItsIteration(t *testing.T) {
 	for _, mode := range []string{FeedbackLast, FeedbackAll} {
 		t.Run(mode, func(t *testing.T) {
 			dir := newRepo(t)
-			j, err := openJournal(context.Background(), dir, func(string) {})
+			book, err := openLogbook(context.Background(), dir, history.Retention{}, func(string) {})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &runner{cfg: Config{Dir: dir, Feedback: mode}, journal: j, deps: Deps{}.withDefaults()}
-			r.journal.state = history.State{Run: "r", Mode: "build", Active: true, Iteration: 1, Feedback: "iteration 1 failed"}
-			r.newFeedback()
-			v := verdict{outcome: OutcomeSuccess}
-			r.judgeValidation(2, &v, Validation{Command: "make", Ran: true, ExitCode: 2, Tail: "iteration 2 failed"})
-			if err := r.journal.save(); err != nil { // as the judge's spend does
+			r := &runner{cfg: Config{Dir: dir, Feedback: mode}, book: book, deps: Deps{}.withDefaults()}
+			r.state = &stateFile{root: dir, State: history.State{Run: "r", Mode: "build", Active: true, Iteration: 1, Feedback: "iteration 1 failed"}}
+			class := classification{outcome: OutcomeSuccess}
+			class.applyValidation(2, Validation{Command: "make", Ran: true, ExitCode: 2, Tail: "iteration 2 failed"})
+			if err := r.state.save(); err != nil { // as the judge's spend does
 				t.Fatal(err)
 			}
 			mid, err := history.LoadState(dir)
@@ -143,7 +141,7 @@ func TestFeedbackIsSavedWithItsIteration(t *testing.T) {
 			if mid.Feedback != "iteration 1 failed" || mid.EarlierFeedback != "" || mid.Iteration != 1 {
 				t.Errorf("saved mid-iteration: iteration %d, feedback %q, earlier %q; want iteration 1's alone", mid.Iteration, mid.Feedback, mid.EarlierFeedback)
 			}
-			if err := r.saveIteration(2, OutcomeSuccess, gitops.Checkpoint{}); err != nil {
+			if err := r.saveIteration(2, class, gitops.Checkpoint{}); err != nil {
 				t.Fatal(err)
 			}
 			after, _ := history.LoadState(dir)
@@ -167,7 +165,7 @@ func TestFeedbackIsSavedWithItsIteration(t *testing.T) {
 func TestCatchUpFilesTheFeedbackUnderItsIteration(t *testing.T) {
 	for _, mode := range []string{FeedbackLast, FeedbackAll} {
 		t.Run(mode, func(t *testing.T) {
-			j, err := openJournal(context.Background(), newRepo(t), func(string) {})
+			j, err := openLogbook(context.Background(), newRepo(t), history.Retention{}, func(string) {})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,7 +22,8 @@ import (
 // says whether the task is done (a model as judge, for what a test cannot check). It runs after an iteration
 // whose agent did not fail and whose validation passed (or none is configured), is run
 // as the agent is (its own process group, a timeout, nothing left behind, bounded
-// output), and answers with a verdict tag; see parseVerdict.
+// output), and answers with a verdict tag (PASS or FAIL; see parseVerdict): in the loop
+// "verdict" is the judge's word alone.
 
 // Bounds of the judge's work.
 const (
@@ -46,96 +47,71 @@ type Judgement struct {
 	Duration time.Duration
 }
 
-// judgeIteration asks the judge about iteration i, when one is configured and the
-// iteration is one to judge, and applies its verdict: FAIL puts its reasons into the next
-// prompt and keeps SUCCESS from ending the run; no verdict fails the iteration, so that
-// a broken judge stops the run after max_consecutive_errors instead of passing work.
-func (r *runner) judgeIteration(ctx context.Context, i int, it *iterationRecord, v *verdict, val Validation) Judgement {
-	if !r.judges(ctx, *v, val) {
-		if r.cfg.Judge != "" && v.outcome == OutcomeDone && ctx.Err() != nil { // never done unjudged
-			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the run was interrupted before the judge"
-		}
-		return Judgement{}
-	}
-	j := r.askJudge(ctx, i, it.before, val, r.journal.store.JudgePath(it.number))
-	r.report(Judged{Iteration: i, Judgement: j})
-	switch {
-	case j.Verdict == VerdictPass:
-	case j.Verdict == VerdictFail:
-		r.addFeedback(j.feedback(i, val.Ran))
-		if v.outcome == OutcomeDone {
-			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the judge said FAIL"
-		}
-	case !j.Ran: // interrupted: the run stops as interrupted, never as done
-		if v.outcome == OutcomeDone {
-			v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the judge was interrupted"
-		}
-	default:
-		v.outcome, v.reason = OutcomeFailure, "the judge gave no verdict: "+oneLine(j.Error, maxReasonError)
-	}
-	return j
+// judge asks a fresh process whether an iteration did the task. It is built once per run
+// (newJudge), with the judge prompt read when the run started; ask is its one entry
+// point. It reads the repository and writes only the judge's log: what its answer means
+// for the iteration (applyJudgement) and its spend are the caller's.
+type judge struct {
+	command  string          // the preset or command (setting judge)
+	criteria prompts.Section // the judge prompt: read once, before the agent could rewrite it
+	task     prompts.Spec    // the agent's task (inline, or its prompt files and context)
+	timeout  time.Duration   // the iteration timeout, else DefaultJudgeTimeout
+	silence  time.Duration   // output_timeout
+	validate string          // the validate command; "": none
+	procs    procs
+	now      func() time.Time
+	warn     func(string)
 }
 
-// judges reports whether the judge looks at an iteration: one is configured, the agent
-// did not fail, nothing stops the run anyway, and validation passed: a validation that
-// was configured but stopped by an interrupt said nothing, and is no pass.
-func (r *runner) judges(ctx context.Context, v verdict, val Validation) bool {
-	validated := strings.TrimSpace(r.cfg.ValidateCmd) == "" || (val.Ran && val.Passed)
-	return r.cfg.Judge != "" && ctx.Err() == nil && v.stop == "" && validated &&
-		(v.outcome == OutcomeSuccess || v.outcome == OutcomeDone)
+// newJudge builds the run's judge, or nil when none is set. criteria is the judge prompt
+// read when the run started: the agent under judgment could otherwise rewrite
+// .ralph/PROMPT_judge.md into "say PASS".
+func newJudge(cfg Config, criteria prompts.Section, p procs, now func() time.Time) *judge {
+	if cfg.Judge == "" {
+		return nil
+	}
+	timeout := cfg.Timeout // the judge is an agent too
+	if timeout <= 0 {
+		timeout = DefaultJudgeTimeout
+	}
+	return &judge{command: cfg.Judge, criteria: criteria, timeout: timeout, silence: cfg.OutputTimeout,
+		validate: cfg.ValidateCmd, procs: p, now: now, warn: p.warn,
+		task: prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context, Task: cfg.Task}}
 }
 
-// askJudge runs the judge on the change since before and reads its verdict; its output
-// is saved, redacted, at logPath. Its usage counts toward the run's spend and the day's,
-// like an agent's attempt.
-func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, val Validation, logPath string) Judgement {
-	j := Judgement{Judge: r.cfg.Judge}
-	prompt, err := r.judgePrompt(ctx, i, before, val)
+// looksAt reports whether the judge looks at an iteration classified so: one is set, the
+// agent did not fail, nothing stops the run anyway, and validation passed: a validation
+// that was configured but stopped by an interrupt said nothing, and is no pass.
+func (jg *judge) looksAt(ctx context.Context, class classification, val Validation) bool {
+	if jg == nil {
+		return false
+	}
+	validated := strings.TrimSpace(jg.validate) == "" || (val.Ran && val.Passed)
+	return ctx.Err() == nil && class.stop == "" && validated &&
+		(class.outcome == OutcomeSuccess || class.outcome == OutcomeDone)
+}
+
+// ask runs the judge on iteration i's change since before and reads its verdict; its
+// output is saved, redacted, at logPath. A judge that changed the repository gives no
+// verdict that counts.
+func (jg *judge) ask(ctx context.Context, i int, before gitops.Checkpoint, val Validation, logPath string) Judgement {
+	j := Judgement{Judge: jg.command}
+	prompt, err := jg.prompt(ctx, i, before, val)
 	if err != nil {
 		j.Ran, j.Error = true, err.Error()
 		return j
 	}
-	var log io.Writer
-	if f, err := os.Create(logPath); err != nil {
-		r.report(Warning{Message: fmt.Sprintf("cannot save the judge's output: %v", err)})
-	} else {
-		defer f.Close()
-		saved := redact.NewWriter(f) // like the agent's output: no secrets in the history
-		defer saved.Flush()
-		log = &head{w: saved, room: maxJudgeOutput} // a judge that floods fills no disk
-	}
+	log, closeLog := jg.openLog(logPath)
+	defer closeLog()
 	// a judge must only read: what it changed is compared with the state it was shown
-	pre, preErr := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
-	res, read, err := r.runJudge(ctx, i, prompt, log)
+	pre, preErr := gitops.TakeCheckpoint(ctx, jg.procs.dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	res, read, err := jg.run(ctx, i, prompt, log)
 	j.Duration, j.Usage = res.Duration, read.Usage
-	r.spend(res, read.Usage)
-	switch {
-	case err != nil:
-		j.Ran, j.Error = true, err.Error()
-	case res.Interrupted:
-	case res.Silent:
-		j.Ran, j.Error = true, fmt.Sprintf("the judge printed nothing for %s and was stopped", r.cfg.OutputTimeout)
-	case res.TimedOut:
-		j.Ran, j.Error = true, fmt.Sprintf("the judge did not answer within %s and was stopped", r.judgeTimeout())
-	case read.Fatal != "":
-		j.Ran, j.Error = true, "the judge cannot run: "+read.Fatal
-	case read.Limit != nil:
-		j.Ran, j.Error = true, "the judge hit a usage limit: "+read.Limit.Message
-	case res.Signal != 0:
-		j.Ran, j.Error = true, "the judge was killed by "+SignalName(res.Signal)+judgeWords(read.Error)
-	case res.ExitCode != 0:
-		j.Ran, j.Error = true, "the judge failed with "+exitReason(res.ExitCode)+judgeWords(read.Error)
-	default:
-		j.Ran = true
-		j.Verdict, j.Reasons, err = parseVerdict(withoutEcho(read.Said, prompt))
-		if err != nil {
-			j.Error = err.Error()
-		}
-	}
+	jg.read(&j, res, read, err, prompt)
 	if !j.Ran || preErr != nil {
 		return j
 	}
-	if changed := r.judgeChanged(ctx, pre); changed != "" {
+	if changed := judgeChanged(ctx, jg.procs.dir, pre); changed != "" {
 		// its verdict does not count: a PASS of work it did itself is no second opinion,
 		// and what it wrote could make the promise command pass
 		if j.Error != "" {
@@ -146,15 +122,57 @@ func (r *runner) askJudge(ctx context.Context, i int, before gitops.Checkpoint, 
 	return j
 }
 
-// judgeChanged says how the judge changed the repository since pre, which a judge must
-// only read: a commit, or a file of the work tree (ignored files, such as a test run's
-// output, and git-ralph's own directory are not counted). "" when it changed nothing, or
-// when that cannot be read. The change is left as it is, for the user to review.
-func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string {
+// read fills in j from how the judge's run ended (err: it could not start) and what it
+// said: its verdict and reasons, or why it gave none.
+func (jg *judge) read(j *Judgement, res agent.Result, read agentcli.Report, err error, prompt string) {
+	switch {
+	case err != nil:
+		j.Ran, j.Error = true, err.Error()
+	case res.Interrupted:
+	case res.Silent:
+		j.Ran, j.Error = true, fmt.Sprintf("the judge printed nothing for %s and was stopped", jg.silence)
+	case res.TimedOut:
+		j.Ran, j.Error = true, fmt.Sprintf("the judge did not answer within %s and was stopped", jg.timeout)
+	case read.Fatal != "":
+		j.Ran, j.Error = true, "the judge cannot run: "+read.Fatal
+	case read.Limit != nil:
+		j.Ran, j.Error = true, "the judge hit a usage limit: "+read.Limit.Message
+	case res.Signal != 0:
+		j.Ran, j.Error = true, "the judge was killed by "+SignalName(res.Signal)+judgeWords(read.Error)
+	case res.ExitCode != 0:
+		j.Ran, j.Error = true, "the judge failed with "+exitReason(res.ExitCode)+judgeWords(read.Error)
+	default:
+		j.Ran = true
+		var perr error
+		j.Verdict, j.Reasons, perr = parseVerdict(withoutEcho(read.Said, prompt))
+		if perr != nil {
+			j.Error = perr.Error()
+		}
+	}
+}
+
+// openLog opens the judge's log at logPath: redacted like the agent's output (no secrets
+// in the history) and bounded (a judge that floods fills no disk); nil, with a warning,
+// when it cannot be created.
+func (jg *judge) openLog(logPath string) (io.Writer, func()) {
+	f, err := os.Create(logPath)
+	if err != nil {
+		jg.warn(fmt.Sprintf("cannot save the judge's output: %v", err))
+		return nil, func() {}
+	}
+	saved := redact.NewWriter(f)
+	return &head{w: saved, room: maxJudgeOutput}, func() { saved.Flush(); f.Close() }
+}
+
+// judgeChanged says how the judge changed the repository at dir since pre, which a judge
+// must only read: a commit, or a file of the work tree (ignored files, such as a test
+// run's output, and git-ralph's own directory are not counted). "" when it changed
+// nothing, or when that cannot be read. The change is left as it is, for the user to review.
+func judgeChanged(ctx context.Context, dir string, pre gitops.Checkpoint) string {
 	if pre.Tree == "" || ctx.Err() != nil {
 		return ""
 	}
-	post, err := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	post, err := gitops.TakeCheckpoint(ctx, dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	if err != nil || (post.Head == pre.Head && post.Tree == pre.Tree) {
 		return ""
 	}
@@ -162,11 +180,11 @@ func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string
 	if post.Head != pre.Head {
 		what = append(what, "moved HEAD")
 	}
-	paths, _ := gitops.ChangedPaths(ctx, r.cfg.Dir, pre.Tree, post.Tree) // unread: HEAD may still say
+	paths, _ := gitops.ChangedPaths(ctx, dir, pre.Tree, post.Tree) // unread: HEAD may still say
 	var files []string
 	for _, p := range paths {
 		if p != history.Dir && !strings.HasPrefix(p, history.Dir+"/") {
-			files = append(files, safeName(p))
+			files = append(files, quotedPath(p))
 		}
 	}
 	if len(files) > 0 {
@@ -179,9 +197,10 @@ func (r *runner) judgeChanged(ctx context.Context, pre gitops.Checkpoint) string
 		"): its verdict does not count, and its change is left in the work tree for you to review"
 }
 
-// safeName is a path as the user may see it in a terminal: quoted when it holds control
-// characters or anything else a terminal could act on (a hostile judge names its files).
-func safeName(p string) string {
+// quotedPath is a path as the user may see it in a terminal: quoted when it holds
+// control characters or anything else a terminal could act on (a hostile judge names
+// its files).
+func quotedPath(p string) string {
 	if q := strconv.Quote(p); q[1:len(q)-1] != p {
 		return q
 	}
@@ -204,19 +223,19 @@ func judgeWords(said string) string {
 	return ": " + oneLine(tailLines(said, 5, 500), 500)
 }
 
-// judgePrompt is the judge's prompt for iteration i: the judge prompt, the task, and
-// what the iteration produced.
-func (r *runner) judgePrompt(ctx context.Context, i int, before gitops.Checkpoint, val Validation) (string, error) {
-	task, source, err := r.judgeTask()
+// prompt is the judge's prompt for iteration i: the judge prompt, the task, and what
+// the iteration produced.
+func (jg *judge) prompt(ctx context.Context, i int, before gitops.Checkpoint, val Validation) (string, error) {
+	task, source, err := judgeTask(jg.task)
 	if err != nil {
 		return "", fmt.Errorf("reading the task for the judge: %w", err)
 	}
-	spec := prompts.JudgeSpec{Dir: r.cfg.Dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured",
-		Criteria: r.judgeCriteria}
+	spec := prompts.JudgeSpec{Dir: jg.procs.dir, Task: task, TaskSource: source, Iteration: i, Validation: "none is configured",
+		Criteria: jg.criteria}
 	if val.Ran {
 		spec.Validation = fmt.Sprintf("`%s` passed", val.Command)
 	}
-	spec.Diff, spec.DiffNote = r.iterationDiff(ctx, before)
+	spec.Diff, spec.DiffNote = iterationDiff(ctx, jg.procs.dir, before)
 	p, err := prompts.AssembleJudge(spec)
 	if err != nil {
 		return "", fmt.Errorf("assembling the judge's prompt: %w", err)
@@ -226,11 +245,11 @@ func (r *runner) judgePrompt(ctx context.Context, i int, before gitops.Checkpoin
 
 // judgeTask is the task the agent was given: the inline task, else its prompt files and
 // context (without the feedback and injected texts, which change every iteration).
-func (r *runner) judgeTask() (text, source string, err error) {
-	if strings.TrimSpace(r.cfg.Task) != "" {
-		return r.cfg.Task, "the task given to git ralph loop", nil
+func judgeTask(spec prompts.Spec) (text, source string, err error) {
+	if strings.TrimSpace(spec.Task) != "" {
+		return spec.Task, "the task given to git ralph loop", nil
 	}
-	p, err := prompts.Assemble(prompts.Spec{Dir: r.cfg.Dir, Mode: r.cfg.Mode, Files: r.cfg.Prompts, Context: r.cfg.Context})
+	p, err := prompts.Assemble(prompts.Spec{Dir: spec.Dir, Mode: spec.Mode, Files: spec.Files, Context: spec.Context})
 	if err != nil {
 		return "", "", err
 	}
@@ -241,13 +260,13 @@ func (r *runner) judgeTask() (text, source string, err error) {
 	return p.Text(), strings.Join(sources, ", "), nil
 }
 
-// iterationDiff is the change since before (commits and uncommitted work), bounded, with
-// a note when it was cut or could not be read.
-func (r *runner) iterationDiff(ctx context.Context, before gitops.Checkpoint) (string, string) {
+// iterationDiff is the change at dir since before (commits and uncommitted work),
+// bounded, with a note when it was cut or could not be read.
+func iterationDiff(ctx context.Context, dir string, before gitops.Checkpoint) (string, string) {
 	if before.Tree == "" {
 		return "", "(The change could not be read: the checkpoint before the iteration is lost.)"
 	}
-	now, err := gitops.TakeCheckpoint(ctx, r.cfg.Dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	now, err := gitops.TakeCheckpoint(ctx, dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	if err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}
@@ -257,7 +276,7 @@ func (r *runner) iterationDiff(ctx context.Context, before gitops.Checkpoint) (s
 	var diff capped
 	diff.limit = judgeDiffBytes
 	// bounded as the saved diff is: a huge change costs about its `git diff --stat`
-	changes, err := gitops.DiffCounted(ctx, r.cfg.Dir, before.Tree, now.Tree, &diff)
+	changes, err := gitops.DiffCounted(ctx, dir, before.Tree, now.Tree, &diff)
 	if err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}
@@ -312,16 +331,16 @@ func (h *head) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// runJudge runs the judge once with prompt, as an agent runs: the preset's command line
-// (in the CLI's read-only mode, where it has one) and output reader when Judge names a
-// preset, else Judge as a command, as written, with sh -c and the prompt on stdin, read
-// as plain text.
-func (r *runner) runJudge(ctx context.Context, i int, prompt string, log io.Writer) (agent.Result, agentcli.Report, error) {
-	preset, isPreset := agentcli.Lookup(r.cfg.Judge)
+// run runs the judge once with prompt, as an agent runs: the preset's command line (in
+// the CLI's read-only mode, where it has one) and output reader when the judge names a
+// preset, else the judge as a command, as written, with sh -c and the prompt on stdin,
+// read as plain text.
+func (jg *judge) run(ctx context.Context, i int, prompt string, log io.Writer) (agent.Result, agentcli.Report, error) {
+	preset, isPreset := agentcli.Lookup(jg.command)
 	preset, _ = preset.AsJudge() // in the CLI's read-only mode, where it has one
-	spec := agent.Spec{Command: r.cfg.Judge, Dir: r.cfg.Dir, Env: r.agentEnv(i), Prompt: strings.NewReader(prompt), Log: log,
-		Timeout: r.judgeTimeout(), OutputTimeout: r.cfg.OutputTimeout, Grace: r.deps.Grace, MaxOutput: maxJudgeOutput,
-		Hurry: r.deps.Hurry, Started: r.agentStarted, Marker: "RALPH_RUN=" + r.res.Run, Watchdogs: r.dogs}
+	spec := jg.procs.spec(i, jg.command)
+	spec.Prompt, spec.Log, spec.Started = strings.NewReader(prompt), log, jg.procs.started
+	spec.Timeout, spec.OutputTimeout, spec.MaxOutput = jg.timeout, jg.silence, maxJudgeOutput
 	if isPreset {
 		spec.Command, spec.Env = preset.CommandLine(""), append(spec.Env, preset.Env...)
 		if preset.Prompt == agentcli.File {
@@ -338,18 +357,9 @@ func (r *runner) runJudge(ctx context.Context, i int, prompt string, log io.Writ
 		return res, agentcli.Report{}, fmt.Errorf("starting the judge: %w", err)
 	}
 	if isPreset {
-		return res, preset.Read(res.Output, res.ExitCode, r.deps.Now()), nil
+		return res, preset.Read(res.Output, res.ExitCode, jg.now()), nil
 	}
-	return res, agentcli.ReadText(res.Output, res.ExitCode, r.deps.Now()), nil
-}
-
-// judgeTimeout bounds the judge: the iteration timeout when there is one (the judge is an
-// agent too), else DefaultJudgeTimeout.
-func (r *runner) judgeTimeout() time.Duration {
-	if r.cfg.Timeout > 0 {
-		return r.cfg.Timeout
-	}
-	return DefaultJudgeTimeout
+	return res, agentcli.ReadText(res.Output, res.ExitCode, jg.now()), nil
 }
 
 // feedback is the part of the next prompt that carries a FAIL's reasons; validated says

@@ -10,8 +10,8 @@ import (
 )
 
 // With a judge and a promise command both set, the judge speaks first: a passing promise
-// command ends the run only after an iteration the judge passed (verdict.go finish,
-// until.go judgeUntil). The agent saves each prompt; the judge answers what the file
+// command ends the run only after an iteration the judge passed (finish.go check,
+// until.go applyUntil). The agent saves each prompt; the judge answers what the file
 // verdict-N says (N the iteration), or nothing at all when it is missing.
 func judgedUntilRun(t *testing.T, feedback string, verdicts map[int]string, agent string) (string, Result, *recorder) {
 	t.Helper()

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/git-ralph/git-ralph/prompts"
 )
 
 func TestParseVerdict(t *testing.T) {
@@ -90,22 +93,22 @@ func TestWhichIterationsAreJudged(t *testing.T) {
 		judge    string
 		validate string
 		ctx      context.Context
-		v        verdict
+		class    classification
 		val      Validation
 		want     bool
 	}{
-		{"success, validation passed", "j", "make", live, verdict{outcome: OutcomeSuccess}, passed, true},
-		{"done, no validation", "j", "", live, verdict{outcome: OutcomeDone}, unran, true},
-		{"no judge", "", "", live, verdict{outcome: OutcomeDone}, unran, false},
-		{"validation failed", "j", "make", live, verdict{outcome: OutcomeDone}, failed, false},
-		{"validation interrupted", "j", "make", live, verdict{outcome: OutcomeDone}, unran, false},
-		{"agent failed", "j", "", live, verdict{outcome: OutcomeFailure}, unran, false},
-		{"halted", "j", "", live, verdict{outcome: OutcomeHalted}, unran, false},
-		{"the run stops anyway", "j", "", live, verdict{outcome: OutcomeSuccess, stop: StatusLimited}, unran, false},
-		{"interrupted", "j", "", stopped, verdict{outcome: OutcomeDone}, unran, false},
+		{"success, validation passed", "j", "make", live, classification{outcome: OutcomeSuccess}, passed, true},
+		{"done, no validation", "j", "", live, classification{outcome: OutcomeDone}, unran, true},
+		{"no judge", "", "", live, classification{outcome: OutcomeDone}, unran, false},
+		{"validation failed", "j", "make", live, classification{outcome: OutcomeDone}, failed, false},
+		{"validation interrupted", "j", "make", live, classification{outcome: OutcomeDone}, unran, false},
+		{"agent failed", "j", "", live, classification{outcome: OutcomeFailure}, unran, false},
+		{"halted", "j", "", live, classification{outcome: OutcomeHalted}, unran, false},
+		{"the run stops anyway", "j", "", live, classification{outcome: OutcomeSuccess, halt: halt{stop: StatusLimited}}, unran, false},
+		{"interrupted", "j", "", stopped, classification{outcome: OutcomeDone}, unran, false},
 	} {
-		r := &runner{cfg: Config{Judge: c.judge, ValidateCmd: c.validate}}
-		if got := r.judges(c.ctx, c.v, c.val); got != c.want {
+		jg := newJudge(Config{Judge: c.judge, ValidateCmd: c.validate}, prompts.Section{}, procs{}, time.Now)
+		if got := jg.looksAt(c.ctx, c.class, c.val); got != c.want {
 			t.Errorf("%s: judged %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -15,39 +15,47 @@ import (
 // commits, saying which loop iteration made it and what it cost (see history/ledger).
 const NotesRef = "refs/notes/ralph"
 
+// notes writes the ledger: a note on each iteration's last commit, pushed after the
+// branch. A failure is a warning: the ledger must not stop a loop.
+type notes struct {
+	dir   string
+	swept bool // the leftover scratch refs of the ledger were looked for in this run
+	warn  func(string)
+}
+
 // note attaches the iteration's ledger entry to its last commit, when it made commits:
 // HEAD holds commits that the commit it started from does not (a reset to an older commit
 // makes none). It returns the commit noted, or "". A failure is a warning: the ledger
 // must not stop a loop.
-func (r *runner) note(ctx context.Context, rec history.Record) string {
+func (n *notes) note(ctx context.Context, rec history.Record) string {
 	before, after := rec.CommitBefore, rec.CommitAfter
 	if after == "" || after == before {
 		return ""
 	}
-	made, err := gitops.CountMade(ctx, r.cfg.Dir, before, after)
+	made, err := gitops.CountMade(ctx, n.dir, before, after)
 	if err != nil || made == 0 {
 		return ""
 	}
-	r.sweepNotes(ctx)
+	n.sweep(ctx)
 	e := LedgerEntry(rec)
 	e.Commits = made
-	if err := gitops.AppendNote(ctx, r.cfg.Dir, NotesRef, after, ledger.Format(e)); err != nil {
-		r.report(Warning{Message: fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err)})
+	if err := gitops.AppendNote(ctx, n.dir, NotesRef, after, ledger.Format(e)); err != nil {
+		n.warn(fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err))
 		return ""
 	}
 	return after
 }
 
-// sweepNotes removes, before the run's first note, the scratch refs of note writers that
+// sweep removes, before the run's first note, the scratch refs of note writers that
 // died halfway (gitops.RemoveNotesScratch): then, not at the loop's start, which stays
 // as quick as it was.
-func (r *runner) sweepNotes(ctx context.Context) {
-	if r.notesSwept {
+func (n *notes) sweep(ctx context.Context) {
+	if n.swept {
 		return
 	}
-	r.notesSwept = true
-	if _, err := gitops.RemoveNotesScratch(ctx, r.cfg.Dir); err != nil {
-		r.report(Warning{Message: fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err)})
+	n.swept = true
+	if _, err := gitops.RemoveNotesScratch(ctx, n.dir); err != nil {
+		n.warn(fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err))
 	}
 }
 
@@ -70,17 +78,17 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 	return e
 }
 
-// pushNotes sends the ledger after a push of the branch to target, without force; notes
+// push sends the ledger after a push of the branch to target, without force; notes
 // the remote got meanwhile from elsewhere are merged first (gitops.PushNotes). A failure
 // is a warning, not a failed iteration: the branch itself reached the remote, and the
 // notes go with the next push.
-func (r *runner) pushNotes(ctx context.Context, i int, target gitops.PushTarget) {
-	err := gitops.PushNotes(ctx, r.cfg.Dir, target.Remote, NotesRef)
+func (n *notes) push(ctx context.Context, i int, target gitops.PushTarget) {
+	err := gitops.PushNotes(ctx, n.dir, target.Remote, NotesRef)
 	if err == nil {
 		return
 	}
-	r.report(Warning{Message: fmt.Sprintf("iteration %d: the branch was pushed, but the ledger (%s) was not: %s; the next push sends it, or run 'git ralph ledger --remote %s' (which merges the remote's notes) and 'git push %s %s'",
-		i, NotesRef, strings.TrimSpace(err.Error()), target.Remote, target.Remote, NotesRef)})
+	n.warn(fmt.Sprintf("iteration %d: the branch was pushed, but the ledger (%s) was not: %s; the next push sends it, or run 'git ralph ledger --remote %s' (which merges the remote's notes) and 'git push %s %s'",
+		i, NotesRef, strings.TrimSpace(err.Error()), target.Remote, target.Remote, NotesRef))
 }
 
 // percentOf is a measured percentage, 0 when none was measured.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
@@ -115,7 +114,11 @@ type Deps struct {
 	Grace    time.Duration   // SIGTERM→SIGKILL; 0: agent.DefaultGrace
 	// PausePoll is how often a paused loop looks whether it was resumed; 0: DefaultPausePoll.
 	PausePoll time.Duration
-	Now       func() time.Time
+	// Now and After are the loop's clock: the time it reads, and the timer its waits for
+	// limits sleep on (time.After's contract). nil: the real ones; a test gives a clock
+	// that moves when the loop waits, to wait out hours at once.
+	Now   func() time.Time
+	After func(time.Duration) <-chan time.Time
 	// Watchdog builds the command of the process that stops the agent if git-ralph dies
 	// (see agent.Spec.Watchdog); optional. One is started per run, with its first agent
 	// (see agent.Watchdogs).
@@ -207,6 +210,9 @@ func (d Deps) withDefaults() Deps {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	if d.After == nil {
+		d.After = time.After
+	}
 	if d.Reporter == nil {
 		d.Reporter = discard{}
 	}
@@ -220,31 +226,32 @@ type discard struct{}
 
 func (discard) Report(Event) {}
 
-// runner is the state of one invocation of the loop.
+// runner is one invocation of the loop: it sequences the iterations and keeps the
+// result. What each step reads and writes is in its collaborator's signature: the
+// logbook (the history's records), the state file, the processes' settings, the
+// budgets, the limit waits and the pause, the judge, the ledger's notes, the push and the
+// recording, built once the run has its id (collaborate).
 type runner struct {
-	cfg     Config
-	deps    Deps
-	journal *journal
-	idle    idle.Watch // is the run making progress
-	res     Result
-	start   time.Time
-	here    gitops.Checkpoint // the repository now: after the last iteration
+	cfg   Config
+	deps  Deps
+	res   Result
+	start time.Time
+	here  gitops.Checkpoint // the repository now: after the last iteration
+	idle  idle.Watch        // is the run making progress
 	// dogs is the run's watchdog, shared by all its agents (its judge's and validation
 	// commands' too)
-	dogs    *agent.Watchdogs
-	pruner  *history.Pruner // the retention, applied after each iteration
-	account string          // the account the agent last said it ran on, for shared limits
+	dogs *agent.Watchdogs
 
-	dailyWarned bool // a problem with the daily spend store was reported
-	// notesSwept: the leftover scratch refs of the ledger were looked for in this run
-	notesSwept  bool
-	pauseWarned bool // a pause request that could not be read was reported
-	// judgeCriteria is the judge prompt, read once when the run starts: the agent under
-	// judgment could otherwise rewrite .ralph/PROMPT_judge.md into "say PASS".
-	judgeCriteria prompts.Section
-	// feedback is the finishing iteration's feedback for the next prompt, until the
-	// iteration is saved (see newFeedback)
-	feedback string
+	book   *logbook
+	state  *stateFile
+	procs  procs
+	budget *budgets
+	waits  *limitWaits
+	pause  *pauser
+	judge  *judge // nil: none set
+	notes  *notes
+	push   *pusher // nil: no auto-push
+	takes  *takes
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -252,22 +259,25 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	r.res.Threshold = r.cfg.MaxConsecutiveErrors
 	r.idle.Threshold = r.cfg.IdleThreshold
 	r.idle.Stagnation = idle.Stagnation{Threshold: r.cfg.StagnationThreshold, Similarity: r.cfg.StagnationSimilarity}
+	var criteria prompts.Section
 	if r.cfg.Judge != "" {
-		criteria, err := prompts.LoadJudge(r.cfg.Dir)
+		c, err := prompts.LoadJudge(r.cfg.Dir)
 		if err != nil {
 			return r.res, err
 		}
-		r.judgeCriteria = criteria
+		criteria = c
 	}
 	first, err := r.open(ctx)
 	if err != nil {
 		return r.res, err
 	}
-	r.warnUnmetered()
+	r.collaborate(criteria)
+	for _, w := range unmetered(r.cfg.Budget, r.cfg.Agent, r.cfg.Judge) {
+		r.warn(w)
+	}
 	err = r.iterate(ctx, first)
 	r.res.Elapsed = r.deps.Now().Sub(r.start)
-	r.res.SpentUSD, r.res.SpentTokens = r.journal.state.SpentUSD, r.journal.state.SpentTokens
-	r.res.SpentUncosted = r.journal.state.SpentUncosted
+	r.res.SpentUSD, r.res.SpentTokens, r.res.SpentUncosted = r.state.SpentUSD, r.state.SpentTokens, r.state.SpentUncosted
 	if err != nil {
 		r.close(StatusAborted, err)
 		return r.failed(err)
@@ -277,6 +287,24 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 	}
 	r.report(RunFinished{Result: r.res, At: r.deps.Now()})
 	return r.res, nil
+}
+
+// collaborate builds the run's collaborators once it has its id and state: each is
+// handed the settings it reads and the part of the run it writes, no more. criteria is
+// the judge prompt, read when the run started.
+func (r *runner) collaborate(criteria prompts.Section) {
+	now, warn, cfg := r.deps.Now, r.warn, r.cfg
+	r.procs = procs{dir: cfg.Dir, run: r.res.Run, mode: cfg.Mode, max: cfg.MaxIterations, grace: r.deps.Grace,
+		hurry: r.deps.Hurry, dogs: r.dogs, started: r.agentStarted, warn: warn}
+	r.budget = &budgets{Budget: cfg.Budget, replay: cfg.Replay, now: now, warn: warn}
+	r.pause = &pauser{file: cfg.PauseFile, poll: r.deps.PausePoll, finish: r.deps.Finish, now: now, report: r.report}
+	r.waits = newLimitWaits(cfg, r.deps, r.state, r.pause, r.report)
+	r.judge = newJudge(cfg, criteria, r.procs, now)
+	r.notes = &notes{dir: cfg.Dir, warn: warn}
+	r.takes = &takes{rec: cfg.Record, run: r.res.Run, warn: warn}
+	if cfg.Push {
+		r.push = &pusher{dir: cfg.Dir, remote: cfg.Remote, branch: cfg.Branch, allow: cfg.SecretsAllow, report: r.report}
+	}
 }
 
 // failed ends a started run that could not go on (git failing, a state that cannot be
@@ -297,7 +325,7 @@ func (r *runner) iterate(ctx context.Context, first int) error {
 	if r.promiseHolds(ctx, first) { // done already: no iteration, and no saved wait to sit out
 		return nil
 	}
-	if !r.waitSaved(ctx, first) {
+	if !r.goesOn(r.waits.resumeSaved(ctx, first)) {
 		return nil
 	}
 	for i := first; r.ready(ctx, i); i++ {
@@ -315,15 +343,14 @@ func (r *runner) ready(ctx context.Context, i int) bool {
 		r.res.Status = status
 		return false
 	}
-	if !r.waitShared(ctx, i) {
+	if !r.goesOn(r.waits.beforeIteration(ctx, i)) {
 		return false
 	}
-	if !r.holdIfPaused(ctx, i, false) { // after a limit's wait: it goes on while paused
-		r.res.Status = StatusInterrupted
+	if !r.goesOn(halt{}, r.pause.hold(ctx, r.state, i, false)) { // after a limit's wait: it goes on while paused
 		return false
 	}
 	// the wait or the pause may have lasted hours, during which other loops spent the
-	// day's budget (or the day changed): judged again before the agent costs more
+	// day's budget (or the day changed): weighed again before the agent costs more
 	if status, stop := r.stopBefore(ctx, i); stop {
 		r.res.Status = status
 		return false
@@ -345,19 +372,33 @@ func (r *runner) stopBefore(ctx context.Context, i int) (Status, bool) {
 	case r.cfg.MaxIterations > 0 && i > r.cfg.MaxIterations:
 		return StatusMaxIters, true
 	}
-	if cause, why, hint, over := r.overBudget(); over {
-		r.res.Cause, r.res.Reason, r.res.Hint = cause, why, hint
-		return StatusBudget, true
+	if h, over := r.budget.over(r.state); over {
+		r.res.Cause, r.res.Reason, r.res.Hint = h.cause, h.why, h.hint
+		return h.stop, true
 	}
 	return "", false
+}
+
+// goesOn applies how a wait before an iteration ended, and reports whether the run goes
+// on: not after Ctrl+C or cancel, nor when the wait would be too long (h).
+func (r *runner) goesOn(h halt, end waitEnd) bool {
+	if !r.res.waitedOut(end) {
+		r.res.Status = StatusInterrupted
+		return false
+	}
+	if h.stop != "" {
+		r.res.Status, r.res.Reason, r.res.Hint = h.stop, h.why, h.hint
+		return false
+	}
+	return true
 }
 
 // iteration runs iteration i: the agent (again after a limit), then validation, push and
 // the measurement of what it changed.
 func (r *runner) iteration(ctx context.Context, i int) error {
-	spec, injected, err := NextPrompt(r.cfg, PromptFeedback(r.cfg.Feedback, r.journal.state))
+	spec, injected, err := NextPrompt(r.cfg, PromptFeedback(r.cfg.Feedback, r.state.State))
 	if err != nil {
-		r.report(Warning{Message: err.Error()})
+		r.warn(err.Error())
 	}
 	prompt, err := prompts.Assemble(spec)
 	if err != nil {
@@ -368,17 +409,17 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 		return nil
 	}
 	started := r.deps.Now()
-	it, err := r.journal.begin(r.here, started, r.cfg.MaxOutputBuffer)
+	it, err := r.book.begin(r.here, started, r.cfg.MaxOutputBuffer)
 	if err != nil {
 		return err
 	}
-	r.journal.state.InIteration = true // saved before the agent starts: see State.InIteration
-	if err := r.journal.save(); err != nil {
+	r.state.InIteration = true // saved before the agent starts: see State.InIteration
+	if err := r.state.save(); err != nil {
 		it.output.close(nil, 0)
 		return err
 	}
 	text := prompt.Text()
-	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number, Prompt: r.keepPrompt(it.number, prompt, text)})
+	r.report(IterationStarted{Iteration: i, Max: r.cfg.MaxIterations, At: started, Record: it.number, Prompt: r.book.keepPrompt(it.number, prompt, text)})
 	a, err := r.attempts(ctx, i, it, text)
 	if err != nil {
 		it.output.close(nil, 0)
@@ -386,27 +427,10 @@ func (r *runner) iteration(ctx context.Context, i int) error {
 	}
 	if !a.res.Interrupted && a.stop == "" { // an iteration that runs again carries them again
 		if err := history.Consume(injected); err != nil {
-			r.report(Warning{Message: fmt.Sprintf("cannot remove the injected texts the prompt carried: %v", err)})
+			r.warn(fmt.Sprintf("cannot remove the injected texts the prompt carried: %v", err))
 		}
 	}
 	return r.finish(ctx, i, it, a)
-}
-
-// keepPrompt keeps iteration n's prompt in its history directory (redacted, bounded),
-// and says what it was made of. A prompt that cannot be kept is a warning: the agent
-// need not wait for the record of what it was told.
-func (r *runner) keepPrompt(n int, prompt prompts.Prompt, text string) PromptInfo {
-	info := PromptInfo{Bytes: len(text)}
-	for _, s := range prompt.Sections {
-		info.Sections = append(info.Sections, PromptPart{Title: s.Title, Source: s.Source, Bytes: len(s.Body)})
-	}
-	cut, err := r.journal.store.SavePrompt(n, text)
-	if err != nil {
-		r.report(Warning{Message: err.Error()})
-		return info
-	}
-	info.Kept, info.Cut = r.journal.relative(r.journal.store.PromptPath(n)), cut
-	return info
 }
 
 // NextPrompt says what the next iteration's prompt is made of: the prompt files, the
@@ -422,47 +446,17 @@ func NextPrompt(cfg Config, feedback string) (prompts.Spec, []history.Injection,
 	return spec, injected, err
 }
 
-func (r *runner) agentSpec(i int, prompt string, it *iterationRecord) agent.Spec {
-	return agent.Spec{
-		Command:       r.command(),
-		Dir:           r.cfg.Dir,
-		Env:           append(r.agentEnv(i), r.cfg.Agent.Env...),
-		Prompt:        strings.NewReader(prompt),
-		Timeout:       r.cfg.Timeout,
-		OutputTimeout: r.cfg.OutputTimeout,
-		Grace:         r.deps.Grace,
-		MaxOutput:     r.cfg.MaxOutputBuffer,
-		Live:          r.deps.Live,
-		Log:           it.output,
-		Hurry:         r.deps.Hurry,
-		Started:       r.agentStarted,
-		Marker:        "RALPH_RUN=" + r.res.Run,
-		Watchdogs:     r.dogs,
-		Stopping: func(sig syscall.Signal, why string) {
-			r.report(AgentStopping{Iteration: i, Signal: sig, Why: why})
-		},
-	}
-}
-
-// grace is the agent's SIGTERM→SIGKILL grace period, which also bounds the bookkeeping
-// after an interrupt.
-func (r *runner) grace() time.Duration {
-	if r.deps.Grace > 0 {
-		return r.deps.Grace
-	}
-	return agent.DefaultGrace
-}
-
-// agentStarted saves the agent's process group, so that a git-ralph killed with -9
-// can stop it when the loop next starts.
+// agentStarted saves the agent's (or the judge's) process group, so that a git-ralph
+// killed with -9 can stop it when the loop next starts.
 func (r *runner) agentStarted(pgid int) {
-	r.journal.state.AgentPGID, r.journal.state.AgentStartedAt = pgid, r.deps.Now()
-	if err := r.journal.save(); err != nil {
-		r.report(Warning{Message: err.Error()})
-	}
+	r.state.AgentPGID, r.state.AgentStartedAt = pgid, r.deps.Now()
+	r.state.saveOrWarn(r.warn)
 }
 
 func (r *runner) report(e Event) { r.deps.Reporter.Report(e) }
+
+// warn reports a Warning: something the user should know that does not stop the run.
+func (r *runner) warn(message string) { r.report(Warning{Message: message}) }
 
 // ErrNoAgent means no agent command was configured.
 var ErrNoAgent = fmt.Errorf("no agent command configured")

@@ -19,36 +19,28 @@ import (
 // decides between resuming and a new run, and saves the run as active. It returns the
 // first iteration to run.
 func (r *runner) open(ctx context.Context) (int, error) {
-	j, err := openJournal(ctx, r.cfg.Dir, func(m string) { r.report(Warning{Message: m}) })
+	book, err := openLogbook(ctx, r.cfg.Dir, r.cfg.Retention, r.warn)
 	if err != nil {
 		return 0, err
 	}
-	r.journal = j
-	saved, err := r.loadState()
+	r.book, r.state = book, &stateFile{root: r.cfg.Dir}
+	saved, err := loadState(r.cfg.Dir, r.warn)
 	if err != nil {
 		return 0, err
 	}
-	r.stopOrphans(saved)
-	saved = catchUp(saved, r.journal.store, r.cfg.Feedback)
-	r.removeLeftovers(ctx)
+	stopOrphans(saved, r.deps.Grace, r.warn)
+	saved = catchUp(saved, r.book.store, r.cfg.Feedback)
+	removeLeftovers(ctx, r.cfg.Dir, r.warn)
 	now := r.deps.Now()
 	first, resumed, why := r.resumeOrStart(saved, now)
 	if resumed { // the summary's timing covers the whole run
-		r.res.Stats = runStats(r.journal.store, r.res.Run, saved.Iteration)
+		r.res.Stats = runStats(r.book.store, r.res.Run, saved.Iteration)
 	}
-	r.account = saved.AgentAccount // until the agent says again: it keys the shared limits
-	r.journal.state.AgentAccount = r.account
-	r.journal.state.Active, r.journal.state.StopReason, r.journal.state.ExitCode = true, "", 0
-	r.journal.state.AgentPGID, r.journal.state.PID, r.journal.state.Host = 0, os.Getpid(), hostname()
-	r.journal.state.MaxIterations = r.cfg.MaxIterations
-	// a killed loop's: this one pauses anew if asked, and is in no iteration until it starts one
-	r.journal.state.PausedAt, r.journal.state.InIteration = time.Time{}, false
-	b := r.cfg.Budget
-	r.journal.state.MaxCost, r.journal.state.MaxTokens, r.journal.state.DailyMaxCost = b.MaxCost, b.MaxTokens, b.DailyMaxCost
-	if err := r.journal.save(); err != nil {
+	r.state.activate(r.cfg, saved.AgentAccount)
+	if err := r.state.save(); err != nil {
 		return 0, err
 	}
-	if r.here, err = r.journal.checkpoint(ctx); err != nil {
+	if r.here, err = r.book.checkpoint(ctx); err != nil {
 		if ctx.Err() != nil && !saved.Active {
 			// interrupted before anything ran: the state says so, as it would a moment
 			// later (a dead loop's state stays active: the next loop records its iteration)
@@ -56,19 +48,33 @@ func (r *runner) open(ctx context.Context) (int, error) {
 		}
 		return 0, fmt.Errorf("reading the repository before the first iteration: %w", err)
 	}
-	r.recordCrashed(saved)
+	recordCrashed(saved, r.book, r.here, r.warn)
 	r.report(RunStarted{Run: r.res.Run, Mode: r.cfg.Mode, Max: r.cfg.MaxIterations, At: now,
 		Resumed: resumed, First: first, Why: why})
 	return first, nil
 }
 
+// activate marks the state as the running loop's, with the settings status shows.
+// account is the account the agent last said it ran on: until the agent says again, it
+// keys the shared limits.
+func (s *stateFile) activate(cfg Config, account string) {
+	s.AgentAccount = account
+	s.Active, s.StopReason, s.ExitCode = true, "", 0
+	s.AgentPGID, s.PID, s.Host = 0, os.Getpid(), hostname()
+	s.MaxIterations = cfg.MaxIterations
+	// a killed loop's: this one pauses anew if asked, and is in no iteration until it starts one
+	s.PausedAt, s.InIteration = time.Time{}, false
+	b := cfg.Budget
+	s.MaxCost, s.MaxTokens, s.DailyMaxCost = b.MaxCost, b.MaxTokens, b.DailyMaxCost
+}
+
 // loadState reads the state file; a corrupt one has been moved aside by history and is
 // reported, and the loop goes on with a new run.
-func (r *runner) loadState() (history.State, error) {
-	saved, err := history.LoadState(r.cfg.Dir)
+func loadState(dir string, warn func(string)) (history.State, error) {
+	saved, err := history.LoadState(dir)
 	var corrupt *history.CorruptStateError
 	if errors.As(err, &corrupt) {
-		r.report(Warning{Message: corrupt.Error() + "\n" + corrupt.Hint()})
+		warn(corrupt.Error() + "\n" + corrupt.Hint())
 		return history.State{}, nil
 	}
 	return saved, err
@@ -76,20 +82,20 @@ func (r *runner) loadState() (history.State, error) {
 
 // stopOrphans stops the agent of a loop that died mid-iteration, before anything else
 // runs in the repository. The caller holds the lock, so that loop is gone.
-func (r *runner) stopOrphans(saved history.State) {
+func stopOrphans(saved history.State, grace time.Duration, warn func(string)) {
 	if !saved.Active {
 		return
 	}
-	if stopped := agent.StopOrphans(saved.Run, saved.PID, r.deps.Grace); len(stopped) > 0 {
-		r.report(Warning{Message: fmt.Sprintf("stopped the agent the previous loop left running (session %s)", joinInts(stopped))})
+	if stopped := agent.StopOrphans(saved.Run, saved.PID, grace); len(stopped) > 0 {
+		warn(fmt.Sprintf("stopped the agent the previous loop left running (session %s)", joinInts(stopped)))
 	}
 }
 
 // removeLeftovers removes the scratch index copies of snapshots that a killed loop (or
 // rollback) left in the git directory. The caller holds the lock, so none is in use.
-func (r *runner) removeLeftovers(ctx context.Context) {
-	if _, err := gitops.RemoveScratch(ctx, r.cfg.Dir); err != nil {
-		r.report(Warning{Message: err.Error()})
+func removeLeftovers(ctx context.Context, dir string, warn func(string)) {
+	if _, err := gitops.RemoveScratch(ctx, dir); err != nil {
+		warn(err.Error())
 	}
 }
 
@@ -98,15 +104,15 @@ func (r *runner) removeLeftovers(ctx context.Context) {
 func (r *runner) resumeOrStart(saved history.State, now time.Time) (int, bool, string) {
 	resume, why := Resumes(r.cfg, saved)
 	if resume {
-		r.journal.state = saved
-		r.journal.state.Agent = r.cfg.Agent.Name // this loop's, should it differ from the last one's
-		r.cfg.Task = saved.Task                  // the run's task, given again or not
+		r.state.State = saved
+		r.state.Agent = r.cfg.Agent.Name // this loop's, should it differ from the last one's
+		r.cfg.Task = saved.Task          // the run's task, given again or not
 		r.res.Run, r.res.Last = saved.Run, saved.Iteration
 		r.res.Consecutive, r.idle.Idle = saved.ConsecutiveErrors, saved.IdleIterations
 		return saved.Iteration + 1, true, fmt.Sprintf("resuming run %s after iteration %d", saved.Run, saved.Iteration)
 	}
 	r.res.Run = newRunID(now)
-	r.journal.state = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now, Task: r.cfg.Task, Template: r.cfg.Template.Name,
+	r.state.State = history.State{Run: r.res.Run, Mode: r.cfg.Mode, StartedAt: now, Task: r.cfg.Task, Template: r.cfg.Template.Name,
 		Agent: r.cfg.Agent.Name}
 	return 1, false, why
 }
@@ -132,31 +138,32 @@ func Resumes(cfg Config, saved history.State) (bool, string) {
 	return true, ""
 }
 
-// saveIteration records in the state that iteration i is over.
-func (r *runner) saveIteration(i int, outcome Outcome, after gitops.Checkpoint) error {
-	st := &r.journal.state
-	if outcome.Counts() {
-		r.turnFeedback()
+// saveIteration records in the state that iteration i, classified so, is over, with its
+// feedback for the next prompt.
+func (r *runner) saveIteration(i int, class classification, after gitops.Checkpoint) error {
+	st := r.state
+	if class.outcome.Counts() {
+		turnFeedback(&st.State, r.cfg.Feedback, class.feedback)
 		st.Iteration = i
 	}
 	st.LastIterationAt, st.LastCommit, st.AgentPGID, st.InIteration = r.deps.Now(), after.Head, 0, false
 	st.ConsecutiveErrors, st.IdleIterations = r.res.Consecutive, r.idle.Idle
-	return r.journal.save()
+	return st.save()
 }
 
 // close marks the run stopped in the state, with why. A run that stopped on an error
 // is not finished: the next loop resumes it.
 func (r *runner) close(status Status, cause error) error {
-	if r.journal == nil {
+	if r.state == nil {
 		return nil
 	}
-	st := &r.journal.state
+	st := r.state
 	st.Active, st.AgentPGID, st.InIteration = false, 0, false
 	st.StopReason, st.ExitCode = stopReason(status), status.ExitCode()
 	if cause != nil {
 		st.StopReason, st.ExitCode, st.LastError = history.StopCrashed, 1, cause.Error()
 	}
-	return r.journal.save()
+	return st.save()
 }
 
 func stopReason(s Status) history.StopReason {

@@ -1,8 +1,6 @@
 package loop
 
 import (
-	"fmt"
-
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/idle"
 )
@@ -37,26 +35,6 @@ func (v Validation) failure() string {
 	return v.Summary() + "\n" + v.Tail
 }
 
-// stagnation acts on the stagnation check's finding about iteration i: a first repeat
-// puts a nudge into the next prompt; a repeat after it stops the run. An iteration that
-// ends the run anyway (SUCCESS, a limit, a failure the breaker counts) is left alone.
-func (r *runner) stagnation(i int, v *verdict, rep idle.Repetition, sim *history.Similarity) {
-	if v.stop != "" || v.outcome != OutcomeSuccess {
-		return
-	}
-	switch {
-	case rep.Stop:
-		v.stop, v.cause = StatusStagnant, rep.Cause()
-		v.why = fmt.Sprintf("iteration %d repeated the same attempt after the agent was told to try another approach: %s", i, rep.Repeated())
-		v.hint = fmt.Sprintf("look at what the last iterations did ('git ralph history', 'git ralph logs N'), then change the prompt or the plan, or fix what blocks the agent; "+
-			"--stagnation-threshold 0 (or stagnation_threshold = 0 in your own config) turns this check off, and stagnation_similarity (now %d %%) sets how alike counts as the same", r.cfg.StagnationSimilarity)
-	case rep.Nudge:
-		sim.Nudged = true
-		r.addFeedback(nudge(rep))
-		r.report(Warning{Message: fmt.Sprintf("iteration %d repeated the same attempt (%s): the next prompt asks the agent to try another approach", i, rep.Repeated())})
-	}
-}
-
 // nudge is the part of the next prompt that tells a fresh-context agent it is repeating
 // what the iterations before it did.
 func nudge(rep idle.Repetition) string {
@@ -67,7 +45,7 @@ func nudge(rep idle.Repetition) string {
 }
 
 // similarityRecord is the record's form of the check's figures; nil when nothing was
-// compared (the first iteration, the check off, an iteration that was not judged).
+// compared (the first iteration, the check off, an iteration that ended uncounted or failed).
 func similarityRecord(rep idle.Repetition) *history.Similarity {
 	if !rep.Measured {
 		return nil

@@ -9,24 +9,31 @@ import (
 	"github.com/git-ralph/git-ralph/loop/recording"
 )
 
-// beginTake starts recording attempt n of iteration i, when the run records (--record).
-// A recording that fails is stopped with a warning: the run itself goes on.
-func (r *runner) beginTake(ctx context.Context, i, n int, prompt string) *recording.Take {
-	if r.cfg.Record == nil {
+// takes keeps every attempt of the agent in the run's recording (--record), one take
+// each. A recording that fails is stopped with a warning: the run itself goes on.
+type takes struct {
+	rec  *recording.Recorder // nil: the run does not record (or its recording stopped)
+	run  string
+	warn func(string)
+}
+
+// begin starts recording attempt n of iteration i.
+func (t *takes) begin(ctx context.Context, i, n int, prompt string) *recording.Take {
+	if t.rec == nil {
 		return nil
 	}
-	take, err := r.cfg.Record.Begin(ctx, r.res.Run, i, n, prompt)
+	take, err := t.rec.Begin(ctx, t.run, i, n, prompt)
 	if err != nil {
-		r.stopRecording(err)
+		t.stop(err)
 		return nil
 	}
 	return take
 }
 
-// endTake completes the recording of an attempt with how it ended and what the preset's
+// end completes the recording of an attempt with how it ended and what the preset's
 // reader made of its output. An interrupted attempt is not kept: what Ctrl+C or cancel
 // cut short is not the agent's behaviour, and the resumed run runs it again.
-func (r *runner) endTake(ctx context.Context, take *recording.Take, res agent.Result, read agentcli.Report) {
+func (t *takes) end(ctx context.Context, take *recording.Take, res agent.Result, read agentcli.Report) {
 	if take == nil {
 		return
 	}
@@ -42,12 +49,12 @@ func (r *runner) endTake(ctx context.Context, take *recording.Take, res agent.Re
 		out.Signal = SignalName(res.Signal)
 	}
 	if err := take.End(ctx, out); err != nil {
-		r.stopRecording(err)
+		t.stop(err)
 	}
 }
 
-// stopRecording ends the recording after an error, saying so.
-func (r *runner) stopRecording(err error) {
-	r.report(Warning{Message: fmt.Sprintf("recording stopped (%s): %v", r.cfg.Record.Dir(), err)})
-	r.cfg.Record = nil
+// stop ends the recording after an error, saying so.
+func (t *takes) stop(err error) {
+	t.warn(fmt.Sprintf("recording stopped (%s): %v", t.rec.Dir(), err))
+	t.rec = nil
 }

@@ -10,14 +10,11 @@ import (
 // (--until) passed.
 const CauseUntil = "until"
 
-// until runs the promise command after iteration i (record number n), unless none is set
-// or the iteration's validation failed: the validation is the gate of every ending, and
-// its failure is the next prompt's feedback already.
-func (r *runner) until(ctx context.Context, i, n int, val Validation) Validation {
-	if strings.TrimSpace(r.cfg.Until) == "" || (val.Ran && !val.Passed) {
-		return Validation{Command: r.cfg.Until}
-	}
-	return r.check(ctx, i, r.cfg.Until, r.journal.store.UntilPath(n))
+// untilRuns reports whether the promise command runs after an iteration whose validation
+// ended as val: one is set, and the validation did not fail (the validation is the gate
+// of every ending, and its failure is the next prompt's feedback already).
+func (c Config) untilRuns(val Validation) bool {
+	return strings.TrimSpace(c.Until) != "" && (!val.Ran || val.Passed)
 }
 
 // promiseHolds runs the promise command before iteration first, the first of this
@@ -30,7 +27,7 @@ func (r *runner) promiseHolds(ctx context.Context, first int) bool {
 	if strings.TrimSpace(r.cfg.Until) == "" {
 		return false
 	}
-	if u := r.check(ctx, first, r.cfg.Until, ""); !u.Passed || ctx.Err() != nil {
+	if u := r.procs.validate(ctx, first, r.cfg.Until, "", r.cfg.validateTimeout()); !u.Passed || ctx.Err() != nil {
 		return false
 	}
 	r.res.Status, r.res.Cause = StatusSuccess, CauseUntil
@@ -38,47 +35,34 @@ func (r *runner) promiseHolds(ctx context.Context, first int) bool {
 	return true
 }
 
-// judgeUntil applies the promise command's result: passing, it ends the run as
-// done whatever the agent printed (even a failed or timed-out attempt: the promise is
-// what counts); failing, its output goes into the next prompt, and the agent's SUCCESS
-// alone does not end the run.
-func (r *runner) judgeUntil(i int, v *verdict, u Validation, judged Judgement) {
+// applyUntil applies the promise command's result u to iteration i: passing, it ends the
+// run as done whatever the agent printed (even a failed or timed-out attempt: the promise
+// is what counts); failing, its output goes into the next prompt, and the agent's SUCCESS
+// alone does not end the run. With a judge (judging), the promise ends the run only after
+// an iteration the judge passed. It reports whether the promise command failed.
+func (c *classification) applyUntil(i int, u Validation, judging bool, judged Judgement) bool {
 	if !u.Ran {
-		return
+		return false
 	}
-	if u.Passed && r.cfg.Judge != "" && judged.Verdict != VerdictPass {
+	if u.Passed && judging && judged.Verdict != VerdictPass {
 		// the judge's FAIL (or its missing verdict) stands: the promise ends the run only
 		// after an iteration the judge passed, as SUCCESS does; an iteration it did not
 		// look at (the agent failed) is no pass either
-		return
+		return false
 	}
 	if u.Passed {
-		// done, as after SUCCESS: also an iteration served on overage (classify stops the
-		// run after one that is not done; stopping as limited would have the next loop
-		// resume the run and pay for an iteration it no longer needs)
-		if v.cause == "overage" {
-			v.stop, v.why, v.hint = "", "", ""
+		// done, as after SUCCESS: also an iteration served on overage (check stops the run
+		// after one that is not done; stopping as limited would have the next loop resume
+		// the run and pay for an iteration it no longer needs)
+		if c.cause == "overage" {
+			c.stop, c.why, c.hint = "", "", ""
 		}
-		v.outcome, v.reason, v.cause = OutcomeDone, "the promise command passed", CauseUntil
-		return
+		c.outcome, c.reason, c.cause = OutcomeDone, "the promise command passed", CauseUntil
+		return false
 	}
-	r.addFeedback(u.UntilFeedback(i))
-	r.report(UntilFailed{Iteration: i, Until: u})
-	if v.outcome == OutcomeDone {
-		v.outcome, v.reason = OutcomeSuccess, "the agent signalled SUCCESS but the promise command failed"
+	c.addFeedback(u.UntilFeedback(i))
+	if c.outcome == OutcomeDone {
+		c.outcome, c.reason = OutcomeSuccess, "the agent signalled SUCCESS but the promise command failed"
 	}
-}
-
-// untilSummary is the record's word for the promise command: its result, or why it did
-// not run after an iteration that counts; "" when none is set.
-func (r *runner) untilSummary(o Outcome, val, u Validation) string {
-	switch {
-	case strings.TrimSpace(r.cfg.Until) == "":
-		return ""
-	case u.Ran:
-		return u.Summary()
-	case o.Counts() && val.Ran && !val.Passed:
-		return "not run: validation failed"
-	}
-	return ""
+	return true
 }

@@ -1,15 +1,11 @@
 package loop
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history/redact"
-	"github.com/git-ralph/git-ralph/loop/agent"
 )
 
 // DefaultValidateTimeout bounds the validate command when the configuration does not.
@@ -50,47 +46,12 @@ func (v Validation) Summary() string {
 	return "failed: " + exitReason(v.ExitCode)
 }
 
-// validate runs the validate command in the repository root, like the agent: its own
-// process group, a timeout, nothing left running afterwards. It runs even after an
-// interrupt has begun (the caller skips it then), so it takes its own context.
-func (r *runner) validate(ctx context.Context, i int, logPath string) Validation {
-	return r.check(ctx, i, r.cfg.ValidateCmd, logPath)
-}
-
-// check runs a command that judges iteration i (validate, until) as validate describes,
-// saving its output at logPath.
-func (r *runner) check(ctx context.Context, i int, command, logPath string) Validation {
-	v := Validation{Command: command}
-	if strings.TrimSpace(command) == "" {
-		return v
+// validateTimeout bounds the validate and promise commands.
+func (c Config) validateTimeout() time.Duration {
+	if c.ValidateTimeout > 0 {
+		return c.ValidateTimeout
 	}
-	var log io.Writer
-	if logPath == "" { // nothing to keep it with (the promise checked before any iteration)
-	} else if f, err := os.Create(logPath); err != nil {
-		r.report(Warning{Message: fmt.Sprintf("cannot save the validation output: %v", err)})
-	} else {
-		defer f.Close()
-		saved := redact.NewWriter(f) // like the agent's output: the validation log holds no secrets
-		defer saved.Flush()
-		log = saved
-	}
-	timeout := r.cfg.ValidateTimeout
-	if timeout <= 0 {
-		timeout = DefaultValidateTimeout
-	}
-	res, err := agent.Run(ctx, agent.Spec{Command: command, Dir: r.cfg.Dir, Env: r.agentEnv(i),
-		Timeout: timeout, Grace: r.deps.Grace, MaxOutput: validationKept, Log: log,
-		Hurry: r.deps.Hurry, Marker: "RALPH_RUN=" + r.res.Run, Watchdogs: r.dogs})
-	if err != nil {
-		return Validation{Command: command, Ran: true, ExitCode: 127, Tail: err.Error()}
-	}
-	if res.Interrupted {
-		return v // stopped by Ctrl+C: it said nothing about the iteration
-	}
-	v.Ran, v.ExitCode, v.TimedOut, v.Duration = true, res.ExitCode, res.TimedOut, res.Duration
-	v.Passed = res.ExitCode == 0 && res.Signal == 0 && !res.TimedOut && !res.Interrupted
-	v.Tail = tailLines(string(res.Output), feedbackLines, feedbackBytes)
-	return v
+	return DefaultValidateTimeout
 }
 
 // Feedback is the "Previous iteration" section of the next prompt after a failed

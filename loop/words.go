@@ -41,11 +41,11 @@ func cutRedacted(s string, max int) string {
 // exitReason names the agent's exit code as its program means it. A preset's program
 // is exec'd by the shell, so a code above 128 is its own, not a shell's report of a
 // signal: gemini exits 144 for an HTTP 400.
-func (r *runner) exitReason(code int) string {
-	if what, ok := r.cfg.Agent.ExitMeaning(code); ok {
+func (c Config) exitReason(code int) string {
+	if what, ok := c.Agent.ExitMeaning(code); ok {
 		return fmt.Sprintf("exit code %d (%s)", code, what)
 	}
-	if r.runsPreset() {
+	if c.runsPreset() {
 		return fmt.Sprintf("exit code %d", code)
 	}
 	return exitReason(code)

@@ -17,9 +17,14 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they
 	// change nothing
-	{"cmd/git-ralph/doctor", "cmd/git-ralph/agentcheck cmd/git-ralph/display cmd/git-ralph/status cmd/git-ralph/trust loop/fleet loop/mergequeue history gitops"},
+	{"cmd/git-ralph/doctor", "cmd/git-ralph/agentcheck cmd/git-ralph/display cmd/git-ralph/schedule cmd/git-ralph/status cmd/git-ralph/trust loop/fleet loop/mergequeue history gitops"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
 	{"cmd/git-ralph/watch", "cmd/git-ralph/display cmd/git-ralph/livelog loop/agentcli prompts/repofile"},
+	// starting loops: the settings resolved into a loop.Config with its reporters, hooks and
+	// notifications, in this tree, a worktree or a replay, and the child loops of best-of
+	// and workflows; it uses the capabilities below it, never the views or the other
+	// commands' packages (the command package hands it trust and merges as functions)
+	{"cmd/git-ralph/launch", "cmd/git-ralph/agentcheck cmd/git-ralph/config cmd/git-ralph/display cmd/git-ralph/eventhooks cmd/git-ralph/hints cmd/git-ralph/notify cmd/git-ralph/reporting cmd/git-ralph/schedule cmd/git-ralph/trust loop loop/... history history/... prompts prompts/... gitops gitops/..."},
 	// the views' reader of a running iteration's output log, rendered for people
 	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,

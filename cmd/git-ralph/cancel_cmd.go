@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/cancel"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
@@ -29,11 +28,11 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	holder, err := runningLoop(ctx, root)
-	if errors.Is(err, errNoLoop) && c.Rollback {
-		return hints.Wrap(errNoLoop, "'git ralph rollback initial' goes back to where the last run began")
+	holder, err := status.RunningLoop(ctx, root)
+	if errors.Is(err, status.ErrNoLoop) && c.Rollback {
+		return hints.Wrap(status.ErrNoLoop, "'git ralph rollback initial' goes back to where the last run began")
 	}
-	if errors.Is(err, errNoLoop) {
+	if errors.Is(err, status.ErrNoLoop) {
 		return c.stopLeftover(root, s, err)
 	}
 	if err != nil {
@@ -43,95 +42,82 @@ func (c *CancelCmd) Run(ctx context.Context, s Streams) error {
 		return cancelAndRollBack(ctx, root, holder, s)
 	}
 	sig, done := cancelSignal, "asked the loop (pid %d) to stop after its current iteration"
-	if pausedBetweenIterations(root) {
+	if cancel.PausedBetweenIterations(root) {
 		done = "asked the paused loop (pid %d) to stop; it runs no more iterations"
 	}
 	if c.Now {
 		sig, done = syscall.SIGINT, "interrupted the loop (pid %d)"
 	}
 	if err := signalProcess(holder.PID, sig); err != nil {
-		return signalError(holder, err)
+		return cancel.SignalError(holder, err)
 	}
-	fmt.Fprintf(s.Stdout, done+"%s\n", holder.PID, pauseStays(ctx, root))
+	fmt.Fprintf(s.Stdout, done+"%s\n", holder.PID, cancel.PauseStays(ctx, root))
 	return nil
 }
-
-// pauseStays says, when a pause is asked of the loop being cancelled, that the request
-// outlives it: the pause is about the work tree's loop, not one process, so the next loop
-// starts paused until 'git ralph resume' takes it back.
-func pauseStays(ctx context.Context, root string) string {
-	path, err := lockPath(ctx, root)
-	if err != nil {
-		return ""
-	}
-	if _, asked, err := history.ReadPause(filepath.Join(filepath.Dir(path), history.PauseFile)); err != nil || !asked {
-		return ""
-	}
-	return fmt.Sprintf("; the pause stays: the next '%s' starts paused until 'git ralph resume'", status.LoopAt(ctx, root).StartCommand())
-}
-
-// pausedBetweenIterations says whether the loop waits on `pause` with no iteration in
-// flight, so that cancel does not speak of a "current iteration" there is not.
-func pausedBetweenIterations(root string) bool {
-	state, err := history.LoadState(root)
-	return err == nil && !state.PausedAt.IsZero() && !state.InIteration
-}
-
-// errNoLoop is runningLoop's error when no loop holds the repository's lock.
-var errNoLoop = errors.New("no loop is running in this repository")
 
 // stopLeftover stops the agent of a loop that died (kill -9) and that still runs, or
 // returns noLoop when there is none: SIGTERM, the grace period (a short one with --now),
 // SIGKILL.
 func (c *CancelCmd) stopLeftover(root string, s Streams, noLoop error) error {
-	state, err := history.LoadState(root)
-	if err != nil || status.Leftover(state) == nil {
-		return noLoop
-	}
 	grace := agent.DefaultGrace
 	if c.Now {
 		grace = 200 * time.Millisecond
 	}
-	stopped := agent.StopOrphans(state.Run, state.PID, grace)
+	stopped := cancel.StopLeftover(root, grace)
 	if len(stopped) == 0 {
 		return noLoop
 	}
-	fmt.Fprintf(s.Stdout, "stopped the agent the dead loop left running (pid %s)\n", joinPIDs(stopped))
+	fmt.Fprintf(s.Stdout, "stopped the agent the dead loop left running (pid %s)\n", status.JoinPIDs(stopped))
 	return nil
 }
 
-// runningLoop is the holder of the repository's lock, if it is a process this command can
-// signal: one on this host.
-func runningLoop(ctx context.Context, root string) (history.Holder, error) {
-	path, err := lockPath(ctx, root)
+// cancelRollbackWait bounds how long 'cancel --rollback' waits for the interrupted loop
+// to stop: the agent's grace period, the iteration's bookkeeping (bounded by the same
+// grace once interrupted) and room for a loaded machine.
+var cancelRollbackWait = 2*agent.DefaultGrace + 20*time.Second
+
+// cancelAndRollBack is 'git ralph cancel --rollback': it interrupts the loop as --now
+// does (the iteration in flight is stopped and recorded, its work kept by its checkpoint),
+// waits for the loop to release the repository's lock, takes that lock itself so that no
+// loop starts meanwhile, and rolls back as 'git ralph rollback initial' would to the
+// start of the run it stopped: the checkpoint before that run's first iteration.
+func cancelAndRollBack(ctx context.Context, root string, holder history.Holder, s Streams) error {
+	if err := history.CheckOwnDirs(root); err != nil { // before anything changes, not after
+		return err
+	}
+	state, err := history.LoadState(root)
 	if err != nil {
-		return history.Holder{}, err
+		return err
 	}
-	holder, held, err := history.ReadHolder(path)
-	switch {
-	case err != nil:
-		return history.Holder{}, err
-	case !held:
-		return history.Holder{}, hints.Wrap(errNoLoop,
-			"'git ralph status' shows how the last run ended")
-	case holder.PID <= 0:
-		return history.Holder{}, hints.Wrap(fmt.Errorf("a loop holds %s but its pid could not be read", path),
-			"it may be starting or stopping: try again in a moment")
+	if err := signalProcess(holder.PID, syscall.SIGINT); err != nil {
+		return cancel.SignalError(holder, err)
 	}
-	if host, _ := os.Hostname(); holder.Host != "" && holder.Host != host {
-		return history.Holder{}, hints.Wrap(fmt.Errorf("the loop runs on host %s (pid %d), not on this host (%s)", holder.Host, holder.PID, host),
-			"run 'git ralph cancel' on %s", holder.Host)
+	fmt.Fprintf(s.Stdout, "interrupted the loop (pid %d); rolling back to the start of its run once it has stopped\n", holder.PID)
+	lock, err := awaitLock(ctx, root, holder, cancelRollbackWait)
+	if err != nil {
+		return err
 	}
-	return holder, nil
+	defer lock.Release()
+	done, err := cancel.RollBackRun(ctx, root, state.Run, func(warning string) { fmt.Fprintf(s.Stderr, "warning: %s\n", warning) })
+	if err != nil {
+		// the error's hint says what to do first; the rollback is then one command
+		fmt.Fprintln(s.Stdout, "the loop has stopped, but nothing was rolled back; once the error below is dealt with, 'git ralph rollback initial' goes back to the start of its run")
+		return err
+	}
+	reportRollback(ctx, root, s, done)
+	return nil
 }
 
-// signalError explains a failed kill(2).
-func signalError(h history.Holder, err error) error {
-	switch {
-	case errors.Is(err, syscall.ESRCH):
-		return hints.Wrap(fmt.Errorf("the loop (pid %d) has already exited", h.PID), "'git ralph status' shows how it ended")
-	case errors.Is(err, syscall.EPERM):
-		return hints.Wrap(fmt.Errorf("not allowed to signal the loop (pid %d): %w", h.PID, err), "run 'git ralph cancel' as the user who started the loop")
+// awaitLock takes the repository's lock once the stopped loop has released it, polling
+// until within has passed; a loop that keeps it is exitBusy.
+func awaitLock(ctx context.Context, root string, holder history.Holder, within time.Duration) (*history.Lock, error) {
+	path, err := lockPath(ctx, root)
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Errorf("signalling the loop (pid %d): %w", h.PID, err)
+	lock, err := cancel.AwaitLock(ctx, path, holder, within)
+	if errors.Is(err, history.ErrLocked) {
+		return nil, &exitError{code: exitBusy, err: err}
+	}
+	return lock, err
 }

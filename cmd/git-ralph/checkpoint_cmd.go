@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -44,7 +45,7 @@ func (c *CheckpointCmd) Run(ctx context.Context, s Streams) error {
 		at = display.ShortHash(cp.Commit)
 	}
 	fmt.Fprintf(s.Stdout, "checkpoint %s: %s, %s (kept at %s)\n", cp.Label, at, tree, cp.Ref)
-	if holder, err := runningLoop(ctx, root); err == nil {
+	if holder, err := status.RunningLoop(ctx, root); err == nil {
 		fmt.Fprintf(s.Stdout, "note: a loop is running here (pid %d): the checkpoint holds the work tree as it is now, in the middle of an iteration\n", holder.PID)
 	}
 	loop := ""
@@ -75,7 +76,7 @@ func (c *CheckpointsCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if c.JSON {
-		return printJSON(s.Stdout, list)
+		return display.JSON(s.Stdout, list)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(s.Stdout, "no checkpoints yet ('git ralph checkpoint LABEL' takes one)")
@@ -95,7 +96,7 @@ func printCheckpoints(w io.Writer, list []rollback.Checkpoint) error {
 		if cp.Dirty {
 			tree = "dirty"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cp.Label, localTime(cp.Time), commit, tree, display.Printable(cp.Message))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cp.Label, display.LocalTime(cp.Time), commit, tree, display.Printable(cp.Message))
 	}
 	return tw.Flush()
 }

@@ -10,8 +10,12 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -68,6 +72,9 @@ type Streams struct {
 	Interrupted <-chan struct{}
 }
 
+// launch is where the lines of a loop that launch starts go: these streams.
+func (s Streams) launch() launch.Streams { return launch.Streams{Stdout: s.Stdout, Stderr: s.Stderr} }
+
 const description = `Drive an AI coding agent CLI through fresh-context iterations (the Ralph loop).
 
 Each iteration starts the agent as a new process with a prompt built from PROMPT_<mode>.md,
@@ -94,6 +101,15 @@ func parserOptions(s Streams, exit func(int)) []kong.Option {
 
 // helpExit carries the exit code of --help or --version out of kong's Exit hook.
 type helpExit struct{ code int }
+
+// orDash is display.OrDash for the best-of table (loop_bestof.go), until it moves with the
+// loop's code.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
 
 // run reads the command line and runs the command. It builds kong's parser over the one
 // command the line names where it can: the whole CLI's costs 2–3 ms at every start
@@ -124,7 +140,7 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		var parseErr *kong.ParseError
 		if errors.As(err, &parseErr) {
-			return report(s.Stderr, hints.Wrap(explainVerboseValue(args, explainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
+			return report(s.Stderr, hints.Wrap(launch.ExplainVerboseValue(args, explainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
 		}
 		return report(s.Stderr, err)
 	}
@@ -152,9 +168,6 @@ func parseWhole(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Con
 	return k, kctx, err
 }
 
-// exitInterrupted is the exit code of a command stopped by SIGINT or SIGTERM.
-const exitInterrupted = 130
-
 // isExit reports whether err already carries the exit code to use.
 func isExit(err error) bool {
 	var exit *exitError
@@ -171,6 +184,70 @@ func commandName(ctx *kong.Context) string {
 		names = append([]string{n.Name}, names...)
 	}
 	return strings.Join(names, " ")
+}
+
+// runWatchdog runs the watchdog when args ask for it (launch.RunWatchdog), and reports
+// whether they did.
+func runWatchdog(args []string) bool { return launch.RunWatchdog(args) }
+
+// repoRoot finds the work tree the command runs in.
+func repoRoot(ctx context.Context) (string, error) { return launch.RepoRoot(ctx) }
+
+// lockPath is where the repository's single-instance lock lives (launch.LockPath).
+func lockPath(ctx context.Context, root string) (string, error) { return launch.LockPath(ctx, root) }
+
+// acquireLock takes the repository's lock; another holder's is an exit of exitBusy.
+func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
+	lock, err := launch.AcquireLock(ctx, root)
+	return lock, exitFrom(err)
+}
+
+// The helpers of launch that the other commands share, under the names they know.
+
+func loadConfig(root string, flags []config.Flag) (*config.Config, error) {
+	return launch.LoadConfig(root, flags)
+}
+
+func warnSettings(w io.Writer, c *config.Config) { launch.WarnSettings(w, c) }
+
+func printEntries(w io.Writer, list []config.Entry) { launch.PrintEntries(w, list) }
+
+func shortTask(task string) string { return launch.ShortTask(task) }
+
+func newNotifier(s Streams, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
+	return launch.NewNotifier(s.Stderr, list, where, log)
+}
+
+// workflowLock keeps two runs of one workflow apart; another holder's is an exit of
+// exitBusy.
+func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
+	lock, err := launch.WorkflowLock(ctx, root, name)
+	return lock, exitFrom(err)
+}
+
+// LoopFlag is --loop, which the commands that act on one loop share.
+type LoopFlag struct {
+	Loop string `name:"loop" help:"Act on the loop NAME ('git ralph runs' lists them; main is the main work tree's) instead of this work tree's." placeholder:"NAME"`
+}
+
+// root is the work tree of the loop the command acts on: the one named by --loop, else
+// the one the command runs in.
+func (f LoopFlag) root(ctx context.Context) (string, error) { return launch.LoopRoot(ctx, f.Loop) }
+
+// approvals are the user's approvals as launch asks for them: on this terminal, in the
+// user's trust store.
+type approvals struct{ s Streams }
+
+func (a approvals) Require(root string, resolved *config.Config, alsoAt ...string) error {
+	return requireTrust(a.s, root, resolved, alsoAt...)
+}
+
+func (a approvals) Trusted(cmds map[string]string, root string, alsoAt ...string) (bool, error) {
+	ok, err := trustedIn(trustStore(), cmds, root, alsoAt...)
+	if err != nil {
+		return false, trustError(err)
+	}
+	return ok, nil
 }
 
 // workDir is where the command was started; git runs subcommands in the user's directory.

@@ -3,10 +3,9 @@ package main
 import (
 	"reflect"
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/alecthomas/kong"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/kongmodel"
 )
 
 // Building kong's parser over the whole CLI costs 2–3 ms at every start, most of it
@@ -44,7 +43,7 @@ func oneCommandParser(args []string, s Streams, exit func(int)) *kong.Kong {
 	if !ok {
 		return nil
 	}
-	model := reflect.New(oneCommandModel(command))
+	model := reflect.New(kongmodel.OneCommand(reflect.TypeFor[CLI](), command))
 	k, err := kong.New(model.Interface(), append(parserOptions(s, exit), kong.NoDefaultHelp())...)
 	if err != nil {
 		return nil // the whole parser reports it
@@ -61,8 +60,8 @@ func oneCommandField(args []string) (reflect.StructField, bool) {
 	cli := reflect.TypeFor[CLI]()
 	for i := range cli.NumField() {
 		f := cli.Field(i)
-		if isCommand(f) && slices.Contains(commandNames(f), args[0]) {
-			return f, !readsWholeModel(f.Type, map[reflect.Type]bool{})
+		if kongmodel.IsCommand(f) && slices.Contains(kongmodel.CommandNames(f), args[0]) {
+			return f, !kongmodel.ReadsWholeModel(f.Type, map[reflect.Type]bool{})
 		}
 	}
 	return reflect.StructField{}, false
@@ -78,99 +77,6 @@ func negativeValueGiven(args []string) bool {
 			return false
 		}
 		if negativeValue.MatchString(a) {
-			return true
-		}
-	}
-	return false
-}
-
-// oneCommandModel is the CLI's struct type with command as its only command.
-func oneCommandModel(command reflect.StructField) reflect.Type {
-	cli := reflect.TypeFor[CLI]()
-	var fields []reflect.StructField
-	for i := range cli.NumField() {
-		f := cli.Field(i)
-		if !isCommand(f) || f.Name == command.Name {
-			fields = append(fields, f)
-		}
-	}
-	return reflect.StructOf(fields)
-}
-
-func isCommand(f reflect.StructField) bool {
-	_, ok := f.Tag.Lookup("cmd")
-	return ok
-}
-
-// commandNames are the names kong gives a command field: its name tag or its field name
-// in kebab case (PrePush is pre-push), and its aliases.
-func commandNames(f reflect.StructField) []string {
-	name := f.Tag.Get("name")
-	if name == "" {
-		name = kebabCase(f.Name)
-	}
-	names := []string{name}
-	if aliases := f.Tag.Get("aliases"); aliases != "" {
-		names = append(names, strings.Split(aliases, ",")...)
-	}
-	return names
-}
-
-// kebabCase is a Go name as kong names its command: a dash before each capital that
-// follows a small letter or a digit, all in small letters.
-func kebabCase(name string) string {
-	var b strings.Builder
-	var prev rune
-	for _, r := range name {
-		if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
-			b.WriteByte('-')
-		}
-		b.WriteRune(unicode.ToLower(r))
-		prev = r
-	}
-	return b.String()
-}
-
-// kongPackage is the import path of kong's types.
-var kongPackage = reflect.TypeFor[kong.Kong]().PkgPath()
-
-// readsWholeModel reports whether kong may hand t, a command's type, or a type within
-// it (a subcommand, a flag), the parser or part of its model: a method such as help's
-// Run(*kong.Kong) or a hook with a parameter of one of kong's types. A mapper's
-// Decode(*kong.DecodeContext) sees the tokens of its own flag only.
-func readsWholeModel(t reflect.Type, seen map[reflect.Type]bool) bool {
-	if seen[t] {
-		return false
-	}
-	seen[t] = true
-	for _, methods := range []reflect.Type{t, reflect.PointerTo(t)} {
-		for i := range methods.NumMethod() {
-			if m := methods.Method(i); m.Name != "Decode" && takesKong(m.Type) {
-				return true
-			}
-		}
-	}
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		return readsWholeModel(t.Elem(), seen)
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if readsWholeModel(t.Field(i).Type, seen) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// takesKong reports whether a function has a parameter of one of kong's types.
-func takesKong(fn reflect.Type) bool {
-	for i := range fn.NumIn() {
-		in := fn.In(i)
-		for in.Kind() == reflect.Pointer {
-			in = in.Elem()
-		}
-		if in.PkgPath() == kongPackage {
 			return true
 		}
 	}

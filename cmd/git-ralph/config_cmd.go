@@ -24,11 +24,11 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	warnSettings(s.Stderr, set.resolved)
-	if lifted := set.resolved.LiftedLimit; lifted != nil {
+	warnSettings(s.Stderr, set.Resolved)
+	if lifted := set.Resolved.LiftedLimit; lifted != nil {
 		fmt.Fprintf(s.Stderr, "warning: %s: a loop here refuses to start\nhint: %s\n", lifted, lifted.Hint())
 	}
-	entries := set.entries()
+	entries := set.Entries()
 	if c.JSON {
 		type entry struct {
 			Key    string `json:"key"`
@@ -44,7 +44,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 		return enc.Encode(out)
 	}
 	printEntries(s.Stdout, entries)
-	if cmds := set.resolved.RepoCommands(); len(cmds) > 0 {
+	if cmds := set.Resolved.RepoCommands(); len(cmds) > 0 {
 		trusted, err := trustStore().Trusted(root, cmds)
 		state := "trusted"
 		switch {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
@@ -17,7 +18,7 @@ import (
 // UPDATE_DOCS=1 to rewrite it.
 func TestConfigReferenceIsCurrent(t *testing.T) {
 	var page bytes.Buffer
-	if err := config.WriteReference(&page, templateDescriptions(configTemplate), loopFlagOf); err != nil {
+	if err := config.WriteReference(&page, templateDescriptions(scaffold.ConfigTemplate), loopFlagOf); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join("..", "..", "docs", "reference", "config.md")

@@ -8,12 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
@@ -24,10 +23,6 @@ type DoctorCmd struct {
 	JSON      bool     `name:"json" help:"Print the checks as a JSON array of {name, status, detail, hint}."`
 	LoopFlags []string `arg:"" optional:"" name:"loop-flags" help:"Flags of 'git ralph loop', after --, to check the run they would make: git ralph doctor -- --agent codex."`
 }
-
-// exitDoctorFailed is doctor's exit code when a check failed: an unattended run would
-// fail (warnings alone exit 0).
-const exitDoctorFailed = 1
 
 // Run checks what an unattended loop in this work tree would trip over, prints one
 // line a check, and exits exitDoctorFailed when one failed.
@@ -43,7 +38,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	// with --worktree NAME, the loop's worktree if it exists, as a dry run finds it:
 	// doctor creates nothing
 	lc.DryRun = true
-	root, where, err := lc.worktreeLoop(ctx, Streams{Stdin: s.Stdin, Stdout: io.Discard, Stderr: io.Discard}, here)
+	root, where, err := launch.WorktreeLoop(ctx, io.Discard, here, lc.options())
 	if err != nil {
 		return err
 	}
@@ -51,16 +46,16 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	set.trustedAt = where.trustedAt
+	set.TrustedAt = where.TrustedAt
 	in, err := doctorInput(ctx, set, true)
 	if err != nil {
 		return err
 	}
 	results := append([]doctor.Result{settingsCheck(ctx, set)}, doctor.Run(ctx, in)...)
 	if c.JSON {
-		err = printJSON(s.Stdout, results)
+		err = display.JSON(s.Stdout, results)
 	} else {
-		err = printDoctor(s.Stdout, results, utf8Locale(os.Getenv))
+		err = doctor.Print(s.Stdout, results, doctor.UTF8Locale(os.Getenv))
 	}
 	if err != nil {
 		return err
@@ -73,18 +68,18 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 
 // doctorInput is what the checks look at, from the loop's resolved settings. withCron:
 // look at the repository's cron entries too.
-func doctorInput(ctx context.Context, set *settings, withCron bool) (doctor.Input, error) {
-	root := set.loop.Dir
+func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doctor.Input, error) {
+	root := set.Loop.Dir
 	lock, err := lockPath(ctx, root)
 	if err != nil {
 		return doctor.Input{}, err
 	}
 	home, _ := os.UserHomeDir()
 	in := doctor.Input{Root: root, LockPath: lock,
-		Preset: set.loop.Agent.Name, Program: set.loop.Agent.Program, AgentCmd: set.loop.AgentCmd,
-		Validate: set.loop.ValidateCmd, Until: set.loop.Until,
-		RepoCommands: set.resolved.RepoCommands(), Trust: trustStore(), TrustedAt: set.trustedAt,
-		Retention: set.loop.Retention, DailyMaxCost: set.loop.Budget.DailyMaxCost,
+		Preset: set.Loop.Agent.Name, Program: set.Loop.Agent.Program, AgentCmd: set.Loop.AgentCmd,
+		Validate: set.Loop.ValidateCmd, Until: set.Loop.Until,
+		RepoCommands: set.Resolved.RepoCommands(), Trust: trustStore(), TrustedAt: set.TrustedAt,
+		Retention: set.Loop.Retention, DailyMaxCost: set.Loop.Budget.DailyMaxCost,
 		Env: os.Getenv, Home: home, GOOS: runtime.GOOS, Now: time.Now()}
 	if withCron {
 		in.Cron = func(ctx context.Context) ([]doctor.CronEntry, error) { return cronEntries(ctx, root) }
@@ -113,22 +108,22 @@ func cronEntries(ctx context.Context, root string) ([]doctor.CronEntry, error) {
 // settingsCheck is the loop's own preflight but for the agent's program, which the
 // agent check says: the settings together, the prompt of the mode, the judge, the push
 // target.
-func settingsCheck(ctx context.Context, set *settings) doctor.Result {
-	err := set.loop.Validate()
+func settingsCheck(ctx context.Context, set *launch.Settings) doctor.Result {
+	err := set.Loop.Validate()
 	if errors.Is(err, loop.ErrNoAgent) {
 		err = nil // the agent check says it
 	}
 	if err == nil {
-		_, err = prompts.Assemble(prompts.Spec{Dir: set.loop.Dir, Mode: set.loop.Mode, Files: set.loop.Prompts, Task: set.loop.Task, Frame: set.loop.Template.Prompt})
+		_, err = prompts.Assemble(prompts.Spec{Dir: set.Loop.Dir, Mode: set.Loop.Mode, Files: set.Loop.Prompts, Task: set.Loop.Task, Frame: set.Loop.Template.Prompt})
 	}
 	if err == nil {
-		err = set.judgeProblem()
+		err = set.JudgeProblem()
 	}
 	if err == nil {
-		err = preflightPush(ctx, set)
+		err = launch.PreflightPush(ctx, set)
 	}
 	if err != nil {
-		err = explain(err)
+		err = launch.Explain(err)
 		r := doctor.Result{Name: "settings", Status: doctor.Fail, Detail: err.Error()}
 		var h interface{ Hint() string }
 		if errors.As(err, &h) {
@@ -136,89 +131,17 @@ func settingsCheck(ctx context.Context, set *settings) doctor.Result {
 		}
 		return r
 	}
-	return doctor.Result{Name: "settings", Status: doctor.OK, Detail: fmt.Sprintf("the settings and the prompt of mode %s are in order", set.loop.Mode)}
-}
-
-// printDoctor prints a line a check, its mark, name and what it found, and each line of
-// its hint below it; then the verdict. unicode: the marks ✓ ✗ !, else ok, FAIL, warn.
-func printDoctor(w io.Writer, results []doctor.Result, unicode bool) error {
-	width := 0
-	for _, r := range results {
-		width = max(width, len(r.Name))
-	}
-	var b strings.Builder
-	failed, warned := 0, 0
-	for _, r := range results {
-		switch r.Status {
-		case doctor.Fail:
-			failed++
-		case doctor.Warn:
-			warned++
-		}
-		m := mark(r.Status, unicode)
-		fmt.Fprintf(&b, "%s %-*s  %s\n", m, width, r.Name, display.Printable(r.Detail))
-		if r.Hint != "" {
-			indent := strings.Repeat(" ", utf8.RuneCountInString(m)+1+width+2) // under the detail
-			for _, line := range strings.Split(display.PrintableText(r.Hint), "\n") {
-				fmt.Fprintf(&b, "%shint: %s\n", indent, line)
-			}
-		}
-	}
-	b.WriteString(verdict(failed, warned) + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func mark(st doctor.Status, unicode bool) string {
-	marks := map[doctor.Status][2]string{doctor.OK: {"ok  ", "✓"}, doctor.Warn: {"warn", "!"}, doctor.Fail: {"FAIL", "✗"}}
-	if unicode {
-		return marks[st][1]
-	}
-	return marks[st][0]
-}
-
-func verdict(failed, warned int) string {
-	warnings := ""
-	if warned > 0 {
-		warnings = fmt.Sprintf(" (%d warning%s)", warned, map[bool]string{true: "", false: "s"}[warned == 1])
-	}
-	if failed > 0 {
-		return fmt.Sprintf("%d check%s failed%s: an unattended run would fail", failed, map[bool]string{true: "", false: "s"}[failed == 1], warnings)
-	}
-	return "ready for an unattended run" + warnings
-}
-
-// utf8Locale reports whether the locale's character set is UTF-8 (LC_ALL, else
-// LC_CTYPE, else LANG, as setlocale reads them): the marks ✓ ✗ ! need it, and cron
-// runs with no locale at all, so cron.log gets the words.
-func utf8Locale(getenv func(string) string) bool {
-	for _, key := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := getenv(key); v != "" {
-			v = strings.ToLower(v)
-			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
-		}
-	}
-	return false
+	return doctor.Result{Name: "settings", Status: doctor.OK, Detail: fmt.Sprintf("the settings and the prompt of mode %s are in order", set.Loop.Mode)}
 }
 
 // warnDoctor runs the checks for schedule add, which is about to write the cron entry
 // (so the entries' PATHs are not looked at), and prints the failures as warnings: the
 // entry is added all the same, since the problem may be fixed before it runs.
-func warnDoctor(ctx context.Context, w io.Writer, set *settings) {
+func warnDoctor(ctx context.Context, w io.Writer, set *launch.Settings) {
 	in, err := doctorInput(ctx, set, false)
 	if err != nil {
 		fmt.Fprintf(w, "warning: the checks of 'git ralph doctor' did not run: %s\n", display.PrintableText(err.Error()))
 		return
 	}
-	for _, r := range doctor.Run(ctx, in) {
-		if r.Status != doctor.Fail {
-			continue
-		}
-		fmt.Fprintf(w, "warning: %s: %s\n", r.Name, display.Printable(r.Detail))
-		if r.Hint != "" {
-			for _, line := range strings.Split(display.PrintableText(r.Hint), "\n") {
-				fmt.Fprintf(w, "hint: %s\n", line)
-			}
-		}
-	}
+	doctor.PrintFailures(w, doctor.Run(ctx, in))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/help"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/workflow"
@@ -213,12 +214,15 @@ func TestExitCodesAreTheCodes(t *testing.T) {
 	}
 	knownExits := map[string]int{
 		"exitBusy": exitBusy, "exitMergeConflict": exitMergeConflict, "exitMergeInvalid": exitMergeInvalid,
-		"exitInterrupted": exitInterrupted, "exitReaderGone": exitReaderGone, "exitDoctorFailed": exitDoctorFailed,
+		"exitInterrupted": exitInterrupted, "exitSuccess": exitSuccess, "exitFailure": exitFailure, "exitReaderGone": exitReaderGone, "exitDoctorFailed": exitDoctorFailed,
 		"ExitDone": workflow.ExitDone, "ExitFailed": workflow.ExitFailed, "ExitAwaiting": workflow.ExitAwaiting,
-		"ExitInterrupted": workflow.ExitInterrupted,
+		"ExitInterrupted": workflow.ExitInterrupted, "ExitBusy": launch.ExitBusy, "ExitOK": launch.ExitOK,
+	}
+	if launch.ExitFailed != workflow.ExitFailed || launch.ExitInterrupted != workflow.ExitInterrupted {
+		t.Errorf("launch's and the workflows' codes of one name differ")
 	}
 	exitConst := regexp.MustCompile(`^(exit|Exit)[A-Z]`)
-	for _, dir := range []string{".", filepath.Join("..", "..", "loop", "workflow")} {
+	for _, dir := range []string{".", "launch", filepath.Join("..", "..", "loop", "workflow")} {
 		for _, name := range constNames(t, dir, exitConst) {
 			code, ok := knownExits[name]
 			if !ok {

@@ -2,31 +2,17 @@ package main
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/history"
-	"github.com/git-ralph/git-ralph/prompts"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
+	"github.com/git-ralph/git-ralph/prompts/templates"
 )
-
-//go:embed templates/config.toml
-var configTemplate string
-
-//go:embed templates/spec_example.md
-var specExample string
-
-// specExamplePath is the example init writes when specs/ has no specification yet, so
-// that the quick start's `$EDITOR specs/example.md` (init's own `$EDITOR specs/*.md`) opens
-// something and plan mode has a spec.
-var specExamplePath = filepath.Join("specs", "example.md")
 
 // firstLoop is the first loop to run on a repository, as the README, init and the demo
 // all suggest it.
@@ -37,23 +23,6 @@ type InitCmd struct {
 	Force    bool   `help:"Overwrite files that already exist."`
 	Template string `help:"Scaffold from a loop template (see 'git ralph templates'): PROMPT_build.md is its prompt, and .ralph/config.toml has its settings." placeholder:"NAME"`
 	Workflow string `help:"Scaffold a built-in workflow instead: hierarchy (plan → spec → phase → code) as .ralph/workflows/NAME.toml and its prompts." placeholder:"NAME"`
-}
-
-// scaffoldFile is one file init writes, relative to the repository root.
-type scaffoldFile struct {
-	path string
-	body string
-}
-
-func scaffold() []scaffoldFile {
-	var files []scaffoldFile
-	for _, mode := range prompts.DefaultModes {
-		body, _ := prompts.Default(mode)
-		files = append(files, scaffoldFile{prompts.FileName(mode), body})
-	}
-	return append(files,
-		scaffoldFile{filepath.Join(history.Dir, "config.toml"), configTemplate},
-		scaffoldFile{filepath.Join(history.Dir, ".gitignore"), history.Gitignore})
 }
 
 // Run writes the scaffold, refusing to overwrite anything without --force.
@@ -71,7 +40,7 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 	if c.Workflow != "" {
 		return c.initWorkflow(s, root)
 	}
-	written, err := writeScaffold(root, c.Force)
+	written, err := scaffold.Write(root, c.Force)
 	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {
 		return err
 	}
@@ -80,7 +49,7 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 	fmt.Fprintf(s.Stdout, "next:\n"+
 		"  $EDITOR specs/*.md    # say what you want built\n"+
 		"  git add %s && git commit -m 'Ralph prompts and specs'\n"+
-		"  %s\n", strings.Join(addPaths(written), " "), firstLoop)
+		"  %s\n", strings.Join(scaffold.AddPaths(written), " "), firstLoop)
 	return nil
 }
 
@@ -88,7 +57,7 @@ func (c *InitCmd) Run(ctx context.Context, s Streams) error {
 // what next: not after an error, nor when every file held its content already, which it
 // says and is no failure.
 func sayWritten(w io.Writer, written []string, err error) (bool, error) {
-	if errors.Is(err, errNothingToWrite) {
+	if errors.Is(err, scaffold.ErrNothingToWrite) {
 		fmt.Fprintln(w, err)
 		return false, nil
 	}
@@ -101,132 +70,44 @@ func sayWritten(w io.Writer, written []string, err error) (bool, error) {
 	return true, nil
 }
 
-// addPaths are the written files as 'git add' takes them: directories for what is under
-// specs/ and .ralph/.
-func addPaths(written []string) []string {
-	var paths []string
-	for _, p := range written {
-		top, _, nested := strings.Cut(filepath.ToSlash(p), "/")
-		if nested {
-			p = top
-		}
-		if !slices.Contains(paths, p) {
-			paths = append(paths, p)
-		}
-	}
-	return paths
-}
-
-// writeScaffold writes every scaffold file under root, and the example specification
-// when specs/ holds no Markdown file; unless force, it first checks that none of the
-// scaffold exists, so it never leaves a half-written scaffold behind. It returns the
-// paths written.
-func writeScaffold(root string, force bool) ([]string, error) {
-	files := scaffold()
-	if !hasSpecs(root) {
-		files = append(files, scaffoldFile{specExamplePath, specExample})
-	}
-	return writeFiles(root, files, force)
-}
-
-// writeFiles writes files under root: all of them, or, unless force, none when one
-// exists already; never through a symlink. It returns the paths written.
-func writeFiles(root string, files []scaffoldFile, force bool) ([]string, error) {
-	for _, f := range files {
-		if err := refuseSymlinkOnPath(root, f.path); err != nil {
-			return nil, err
-		}
-	}
-	files = slices.DeleteFunc(slices.Clone(files), func(f scaffoldFile) bool { return holds(root, f) })
-	if len(files) == 0 {
-		return nil, errNothingToWrite
-	}
-	if !force {
-		var existing []string
-		for _, f := range files {
-			// Lstat: a dangling symlink exists too (writing it would create its target)
-			if _, err := os.Lstat(filepath.Join(root, f.path)); !errors.Is(err, fs.ErrNotExist) {
-				existing = append(existing, f.path)
-			}
-		}
-		if len(existing) > 0 {
-			return nil, hints.Wrap(fmt.Errorf("not overwriting %s", strings.Join(existing, ", ")),
-				"use 'git ralph init --force' to replace them with the defaults")
-		}
-	}
-	// Written through os.Root: a repository's symlink (PROMPT_build.md -> ~/.bashrc,
-	// .ralph -> elsewhere) must not make init write outside it.
-	r, err := os.OpenRoot(root)
+// fromTemplate is `git ralph init --template NAME`: PROMPT_build.md is the template's
+// prompt (its {task} placeholder kept for `git ralph loop "TASK"`), .ralph/config.toml the
+// usual commented file with the template's settings, and .ralph/.gitignore; nothing is
+// overwritten without --force.
+func (c *InitCmd) fromTemplate(s Streams, root string) error {
+	t, err := templates.Find(templateDirs(root), c.Template)
 	if err != nil {
-		return nil, err
+		return hints.Wrap(fmt.Errorf("init --template: %w", err), "%s", templateHint(err))
 	}
-	defer r.Close()
-	var written []string
-	for _, f := range files {
-		if err := writeScaffoldFile(r, f); err != nil {
-			return written, err
-		}
-		written = append(written, f.path)
+	written, err := scaffold.WriteFiles(root, scaffold.FromTemplate(t), c.Force)
+	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {
+		return err
 	}
-	return written, nil
-}
-
-// errNothingToWrite is writeFiles' answer when every file holds its content already:
-// init has nothing to do, which is no failure.
-var errNothingToWrite = errors.New("nothing to write: every file already holds what init would write")
-
-// holds reports whether root's file at f.path is a regular file with f's content already:
-// one the first loop wrote (.ralph/.gitignore), which init need neither refuse nor write.
-func holds(root string, f scaffoldFile) bool {
-	path := filepath.Join(root, filepath.FromSlash(f.path))
-	info, err := os.Lstat(path)
-	if err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(f.body)) {
-		return false
-	}
-	data, err := os.ReadFile(path)
-	return err == nil && string(data) == f.body
-}
-
-// refuseSymlinkOnPath refuses a scaffold path (slash-separated, under root) that is a
-// symlink or lies in a symlinked directory, before anything is written.
-func refuseSymlinkOnPath(root, path string) error {
-	parts := strings.Split(path, "/")
-	for i := range parts {
-		prefix := strings.Join(parts[:i+1], "/")
-		info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(prefix)))
-		if err != nil {
-			return nil // missing: nothing below it exists either
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			return hints.Wrap(fmt.Errorf("not writing %s: %s is a symlink", path, prefix), "make %s a regular file or directory (or remove it), then run 'git ralph init' again", prefix)
-		}
-	}
+	fmt.Fprintf(s.Stdout, "from %s\nnext:\n"+
+		"  git add %s && git commit -m 'Ralph prompt from template %s'\n"+
+		"  git ralph loop \"TASK\" --agent claude%s\n", display.Printable(t.Source()),
+		strings.Join(scaffold.AddPaths(written), " "), display.Printable(t.Name), scaffold.UntilSuggestion(t))
 	return nil
 }
 
-// writeScaffoldFile writes f inside r, refusing to write through a symlink: --force
-// replaces the defaults' files, not whatever a symlink there names.
-func writeScaffoldFile(r *os.Root, f scaffoldFile) error {
-	name := filepath.FromSlash(f.path)
-	if err := r.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(f.path), err)
-	}
-	if info, err := r.Lstat(name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return hints.Wrap(fmt.Errorf("not writing %s: it is a symlink", f.path), "remove it, then run 'git ralph init' again")
-	}
-	out, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// initWorkflow writes a built-in workflow: its file, .ralph/workflows/NAME.toml, and its
+// prompts under .ralph/workflows/NAME/, never overwriting without --force; and makes
+// .ralph/.gitignore share them.
+func (c *InitCmd) initWorkflow(s Streams, root string) error {
+	files, err := scaffold.Workflow(c.Workflow)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", f.path, err)
+		return err
 	}
-	if _, err := out.WriteString(f.body); err != nil {
-		out.Close()
-		return fmt.Errorf("writing %s: %w", f.path, err)
+	written, err := scaffold.WriteFiles(root, files, c.Force)
+	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {
+		return err
 	}
-	return out.Close()
-}
-
-// hasSpecs reports whether specs/ holds a Markdown file already: then it needs no example.
-func hasSpecs(root string) bool {
-	found, _ := filepath.Glob(filepath.Join(root, "specs", "*.md"))
-	return len(found) > 0
+	if err := scaffold.ShareWorkflows(s.Stdout, root); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Stdout, "next:\n"+
+		"  $EDITOR .ralph/workflows/%[1]s/request.md    # what you want built\n"+
+		"  git add .ralph && git commit -m 'Ralph workflow %[1]s'\n"+
+		"  git ralph workflow run %[1]s --agent claude   # stops at the plan for your approval (exit 7)\n", c.Workflow)
+	return nil
 }

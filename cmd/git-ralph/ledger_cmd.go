@@ -37,7 +37,7 @@ func (c *LedgerCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if c.JSON {
-		return printJSON(s.Stdout, l)
+		return display.JSON(s.Stdout, l)
 	}
 	return ledgerview.Print(s.Stdout, l)
 }

@@ -30,10 +30,11 @@ func TestCandidateArgsCarryEveryLoopFlag(t *testing.T) {
 		"--validate", "make test", "--until", "make check", "--template", "tdd", "--no-push", "--fresh", "--context=-starts with a dash",
 		"-v", "--skip-if-busy", "--base", "HEAD~1", "--", "-fix the tests, a task that starts with a dash"}
 	c := parseLoop(t, given...)
-	args, err := candidateArgs(&c)
+	child, err := candidateLoop(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	args := child.Args()[1:] // after "loop"
 	for _, a := range args {
 		for own := range bestOfOnly {
 			if strings.HasPrefix(a, "--"+own+"=") {
@@ -47,8 +48,8 @@ func TestCandidateArgsCarryEveryLoopFlag(t *testing.T) {
 		t.Errorf("the candidates' flags %q parse to\n%+v\nwant\n%+v", args, again, c)
 	}
 	// nothing given, nothing passed
-	if args, err := candidateArgs(&LoopCmd{BestOfFlags: BestOfFlags{Jobs: 2}}); err != nil || len(args) != 0 {
-		t.Errorf("candidateArgs of no flags = %q, %v", args, err)
+	if child, err := candidateLoop(&LoopCmd{BestOfFlags: BestOfFlags{Jobs: 2}}); err != nil || len(child.Args()) != 1 {
+		t.Errorf("candidateLoop of no flags = %q, %v", child.Args(), err)
 	}
 }
 
@@ -57,16 +58,17 @@ func TestCandidateArgsCarryEveryLoopFlag(t *testing.T) {
 func TestCandidateArgsMakeTheTaskFileAbsolute(t *testing.T) {
 	t.Chdir(t.TempDir())
 	c := parseLoop(t, "--best-of", "2", "--task-file", "task.md")
-	args, err := candidateArgs(&c)
+	child, err := candidateLoop(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	args := child.Args()[1:]
 	if len(args) != 1 || !strings.HasPrefix(args[0], "--task-file=/") || !strings.HasSuffix(args[0], "/task.md") {
 		t.Errorf("args = %q", args)
 	}
 }
 
-// Every field of LoopCmd is a kind of flag candidateArgs can spell: a flag added later
+// Every field of LoopCmd is a kind of flag candidateLoop can spell: a flag added later
 // that it cannot pass fails here rather than at a user's best-of.
 func TestCandidateArgsKnowEveryFieldKind(t *testing.T) {
 	c := LoopCmd{}
@@ -89,7 +91,7 @@ func TestCandidateArgsKnowEveryFieldKind(t *testing.T) {
 			f.SetInt(1)
 		}
 	}
-	if _, err := candidateArgs(&c); err != nil {
+	if _, err := candidateLoop(&c); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -98,13 +100,14 @@ func TestCandidateArgsKnowEveryFieldKind(t *testing.T) {
 // it was given, and so do the budgets.
 func TestCandidateArgsCarryVerboseOffAndBudgets(t *testing.T) {
 	c := parseLoop(t, "--best-of", "2", "--verbose=false", "--max-cost", "5", "--max-tokens", "9000", "--daily-max-cost", "$20")
-	args, err := candidateArgs(&c)
+	child, err := candidateLoop(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	args := child.Args()[1:]
 	again := parseLoop(t, args...)
 	c.BestOfFlags = BestOfFlags{}
-	if !reflect.DeepEqual(c, again) || again.Verbose.on() || again.Verbose == "" {
+	if !reflect.DeepEqual(c, again) || again.Verbose.On() || again.Verbose == "" {
 		t.Errorf("the candidates' flags %q parse to\n%+v\nwant\n%+v", args, again, c)
 	}
 }

@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/gitops"
-	"github.com/git-ralph/git-ralph/history"
-	"github.com/git-ralph/git-ralph/loop"
-	"github.com/git-ralph/git-ralph/prompts"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 )
 
 // LoopCmd is `git ralph loop`.
@@ -44,7 +41,7 @@ type LoopCmd struct {
 	Context              string         `help:"Extra text added to every iteration's prompt under '## Context'." placeholder:"TEXT"`
 	Prompt               string         `help:"Use FILE (inside the repository) as the prompt instead of the mode's PROMPT_<mode>.md; a workflow's stage with prompt = FILE runs this way." placeholder:"FILE"`
 	DryRun               bool           `name:"dry-run" help:"Check the prompt and the agent, show the settings and the prompt, run nothing."`
-	Verbose              Verbose        `short:"v" help:"Stream the agent's output live, rendered for reading: its text, a line per tool call and its result's size or exit status, errors, tokens and cost. --verbose=raw streams it as the agent prints it (a preset's JSON)."`
+	Verbose              launch.Verbose `short:"v" help:"Stream the agent's output live, rendered for reading: its text, a line per tool call and its result's size or exit status, errors, tokens and cost. --verbose=raw streams it as the agent prints it (a preset's JSON)."`
 	Quiet                bool           `short:"q" help:"Print only failed iterations, warnings and errors; the structured log keeps only warnings and errors too, unless --log-level is given."`
 	LogLevel             string         `name:"log-level" help:"The lowest level the structured log (.ralph/logs/ralph.log) keeps: debug, info, warn or error (default: info)." placeholder:"LEVEL"`
 	JSON                 bool           `name:"json" help:"Write one JSON event per line on stdout (see docs/reference/events.md); progress lines go to stderr."`
@@ -62,179 +59,91 @@ type LoopCmd struct {
 	StageSettings []string `name:"workflow-setting" hidden:"" sep:"none" help:"A bounded setting of a workflow's stage (FILE:LINE:FIELD:KEY=VALUE): the repository's, not yours."`
 }
 
-// Run resolves the settings, then does a dry run or drives the loop; the exit code
-// follows the run's status.
+// Run checks the flags, then starts the loop (launch) or the best-of's candidates; the
+// exit code follows the run's status.
 func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
-	if c.Verbose.on() && c.Quiet {
-		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
+	o := c.options()
+	if err := o.Check(c.Merge, c.BestOf != nil); err != nil {
+		return err
 	}
-	if c.Merge && c.Worktree == "" && c.BestOf == nil {
-		return hints.Wrap(errors.New("--merge needs --worktree"), "a loop in a worktree of its own has a branch to merge: --worktree NAME --merge")
-	}
-	if c.JSON && c.DryRun {
-		return hints.Wrap(errors.New("--dry-run has no JSON form"), "drop --json to see the settings and the prompt")
-	}
-	if c.Record != "" && c.BestOf != nil {
-		return hints.Wrap(errors.New("--record keeps one loop's runs, and --best-of runs several"), "record one loop at a time: drop --best-of, or --record")
-	}
-	if err := c.checkBestOf(); err != nil {
+	if err := o.CheckBestOf(c.BestOf, c.Jobs, c.Score); err != nil {
 		return err
 	}
 	if c.BestOf != nil {
 		return c.runBestOf(ctx, s, in)
 	}
-	here, err := repoRoot(ctx)
-	if err != nil {
-		return err
-	}
-	root, where, err := c.worktreeLoop(ctx, s, here)
-	if err != nil {
-		return err
-	}
-	set, err := c.resolve(root)
-	if err != nil {
-		return err
-	}
-	set.trustedAt = where.trustedAt
-	warnSettings(s.Stderr, set.resolved)
-	if err := c.checkReplay(ctx, set); err != nil {
-		return err
-	}
-	if c.DryRun {
-		return dryRun(ctx, s, set)
-	}
-	if err := preflight(ctx, set); err != nil {
-		err = c.inWorktree(err)
-		if !stoppedByInterrupt(ctx, err) { // an interrupt is no failure to notify of
-			c.startFailed(s, root, set, err)
+	l := &launch.Loop{Options: *o, Streams: s.launch(),
+		Signals: in.launch(), Trust: approvals{s}, Interrupted: stoppedByInterrupt}
+	if c.Merge {
+		l.Merge = func(ctx context.Context, here string, resolved *config.Config, notes *notify.Notifier) error {
+			// the merged result held to the loop's own validate command and timeout
+			return (&MergeCmd{Name: c.Worktree, held: resolved}).queue(ctx, s, here, notes, nil)
 		}
-		return err
 	}
-	if err := requireTrust(s, root, set.resolved, set.trustedAt...); err != nil {
-		return err
-	}
-	cfg := set.loop
-	lock, err := acquireLock(ctx, root)
-	if err != nil {
-		if c.SkipIfBusy && errors.Is(err, history.ErrLocked) {
-			return exitCode(exitBusy)
+	return exitFrom(l.Run(ctx))
+}
+
+// options are what launch is given of the command line.
+func (c *LoopCmd) options() *launch.Options {
+	return &launch.Options{Flags: c.flags(), StageSettings: c.StageSettings, Task: c.Task, TaskFile: c.TaskFile,
+		Prompt: c.Prompt, Context: c.Context, Fresh: c.Fresh, Verbose: c.Verbose, Quiet: c.Quiet, JSON: c.JSON,
+		DryRun: c.DryRun, SkipIfBusy: c.SkipIfBusy, Worktree: c.Worktree, Base: c.Base,
+		Record: c.Record, ReplaySpeed: c.ReplaySpeed, ReplayForce: c.ReplayForce, Version: versionText()}
+}
+
+// resolve is the loop's settings in the work tree root, as the loop would run with them.
+func (c *LoopCmd) resolve(root string) (*launch.Settings, error) {
+	return launch.Resolve(root, c.options())
+}
+
+// settings is resolve without refusing a repository's lifted limit, for showing them.
+func (c *LoopCmd) settings(root string) (*launch.Settings, error) {
+	return launch.ResolveForShow(root, c.options())
+}
+
+// flags lists the loop flags the user gave, as the config package takes them.
+func (c *LoopCmd) flags() []config.Flag {
+	var fs []config.Flag
+	add := func(given bool, key, name, raw string) {
+		if given {
+			fs = append(fs, config.Flag{Key: key, Name: name, Raw: raw})
 		}
-		return err
 	}
-	defer lock.Release()
-	if cfg.PauseFile, err = pausePath(ctx, root); err != nil {
-		return err
+	add(c.Mode != "", "mode", "--mode", c.Mode)
+	add(c.Agent != "", "agent", "--agent", c.Agent)
+	add(c.AgentCmd != "", "agent_cmd", "--agent-cmd", c.AgentCmd)
+	if c.Unlimited != nil {
+		add(true, "unlimited", "--unlimited", strconv.FormatBool(*c.Unlimited))
 	}
-	where.say(s.Stderr) // after the lock: --skip-if-busy exits without a word
-	if cfg.Record, err = c.recorder(ctx, set); err != nil {
-		return err
+	add(c.Max != nil, "max_iterations", "--max", text(c.Max))
+	add(c.Timeout != nil, "iteration_timeout", "--timeout", text(c.Timeout))
+	add(c.OutputTimeout != nil, "output_timeout", "--output-timeout", text(c.OutputTimeout))
+	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", text(c.MaxConsecutiveErrors))
+	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
+	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", text(c.IdleThreshold))
+	add(c.MaxCost != "", "max_cost", "--max-cost", c.MaxCost)
+	add(c.MaxTokens != nil, "max_tokens", "--max-tokens", text(c.MaxTokens))
+	add(c.DailyMaxCost != "", "daily_max_cost", "--daily-max-cost", c.DailyMaxCost)
+	add(c.StagnationThreshold != nil, "stagnation_threshold", "--stagnation-threshold", text(c.StagnationThreshold))
+	add(c.StagnationSimilarity != nil, "stagnation_similarity", "--stagnation-similarity", text(c.StagnationSimilarity))
+	add(c.Validate != "", "validate", "--validate", c.Validate)
+	add(c.Until != "", "until", "--until", c.Until)
+	add(c.Template != "", "template", "--template", c.Template)
+	add(c.Feedback != "", "feedback", "--feedback", c.Feedback)
+	add(c.Judge != "", "judge", "--judge", c.Judge)
+	add(c.Notify != "", "notify", "--notify", c.Notify)
+	add(c.Verbose != "", "show_agent_output", "--verbose", strconv.FormatBool(c.Verbose.On()))
+	add(c.LogLevel != "", "log_level", "--log-level", c.LogLevel)
+	if c.Push != nil {
+		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}
-	out := c.outputs(s, root, set, in)
-	defer out.close()
-	res, err := loop.Run(ctx, cfg, out.deps(in))
-	if err != nil {
-		if !stoppedByInterrupt(ctx, err) { // interrupted while it read the repository: exit 130, no failure
-			out.failed(err)
-		}
-		return &exitError{code: 1, err: explain(err)}
-	}
-	if c.Merge && res.Status.ExitCode() == 0 {
-		return c.queueMerge(ctx, s, here, set.resolved, out.notes)
-	}
-	return exitCode(res.Status.ExitCode())
+	return fs
 }
 
-// exitBusy is the exit code when another loop holds the repository (EX_TEMPFAIL).
-const exitBusy = 75
-
-// acquireLock takes the repository's single-instance lock, kept in the git directory
-// where the agent cannot commit it.
-func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
-	path, err := lockPath(ctx, root)
-	if err != nil {
-		return nil, err
+// text is a number's or a duration's flag value, "" when it was not given.
+func text[T int | time.Duration](v *T) string {
+	if v == nil {
+		return ""
 	}
-	lock, err := history.Acquire(path, history.ThisProcess(time.Now()))
-	if errors.Is(err, history.ErrLocked) {
-		return nil, &exitError{code: exitBusy, err: err}
-	}
-	return lock, err
-}
-
-// lockPath is where the repository's lock lives: in the git directory, where the agent
-// cannot commit it.
-func lockPath(ctx context.Context, root string) (string, error) {
-	return gitops.GitPath(ctx, root, "ralph.lock")
-}
-
-// repoRoot finds the work tree the loop runs in.
-func repoRoot(ctx context.Context) (string, error) {
-	dir, err := workDir()
-	if err != nil {
-		return "", err
-	}
-	root, err := gitops.Root(ctx, dir)
-	switch {
-	case errors.Is(err, gitops.ErrNotRepo):
-		return "", hints.Wrap(err, "run git-ralph inside a git work tree, or 'git init' one first")
-	case errors.Is(err, gitops.ErrGitMissing):
-		return "", hints.Wrap(err, "install git; git-ralph runs as 'git ralph'")
-	}
-	return root, err
-}
-
-// preflight checks what dry-run checks, so a run fails before its first iteration rather
-// than after spending one.
-func preflight(ctx context.Context, set *settings) error {
-	cfg := set.loop
-	if err := cfg.Validate(); err != nil {
-		return explain(err)
-	}
-	if _, err := prompts.Assemble(prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Task: cfg.Task, Frame: cfg.Template.Prompt}); err != nil {
-		return explain(err)
-	}
-	if check, any := set.checkAgent(); any && !check.OK {
-		return hints.Wrap(errors.New(check.Problem), "%s", check.Hint)
-	}
-	if err := set.judgeProblem(); err != nil {
-		return err
-	}
-	return preflightPush(ctx, set)
-}
-
-// preflightPush checks that auto-push has somewhere to go, when it is on.
-func preflightPush(ctx context.Context, set *settings) error {
-	if !set.loop.Push {
-		return nil
-	}
-	target, err := gitops.ResolvePushTarget(ctx, set.loop.Dir, set.loop.Remote, set.loop.Branch)
-	if err != nil {
-		return explainPush(err, set.resolved)
-	}
-	set.pushTarget = target.String()
-	return nil
-}
-
-// explainPush turns a push target that cannot work into an error with a hint, before
-// any iteration runs.
-func explainPush(err error, c *config.Config) error {
-	switch {
-	case errors.Is(err, gitops.ErrDetached):
-		return hints.Wrap(fmt.Errorf("push is on (%s) but %w", c.Push.Origin, err), "check out a branch, or run without --push")
-	case errors.Is(err, gitops.ErrNoRemote):
-		return hints.Wrap(fmt.Errorf("push is on (%s) but there is %w", c.Push.Origin, err), "add the remote with 'git remote add', or set remote in .ralph/config.toml")
-	}
-	return err
-}
-
-// explain adds the hint that fits a known error.
-func explain(err error) error {
-	var h interface{ Hint() string }
-	switch {
-	case errors.As(err, &h):
-		return err
-	case errors.Is(err, loop.ErrNoAgent):
-		return hints.Wrap(err, "pick a preset with --agent claude (or agent = \"claude\" in .ralph/config.toml), or give your own command with --agent-cmd")
-	}
-	return err
+	return fmt.Sprint(*v)
 }

@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/mergeview"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
@@ -35,15 +33,6 @@ type MergeCmd struct {
 	// (flag, environment, its worktree's file) and had it approved. nil for 'merge'.
 	held *config.Config
 }
-
-// The exit codes of `merge` beyond 0 (merged) and 1 (an error): the base branch was
-// left where it was and the loop needs review. Past the loop's codes (0–7), because
-// `loop --worktree NAME --merge` exits with the merge's code after SUCCESS, and a script
-// must not read a conflict as a usage limit (4) or a failing merged result as a budget (5).
-const (
-	exitMergeConflict = 8
-	exitMergeInvalid  = 9
-)
 
 // Run queues the merge, waits for its turn, and reports what became of it.
 func (c *MergeCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
@@ -93,18 +82,11 @@ func (c *MergeCmd) merge(ctx context.Context, s Streams, here string, notes *not
 		return out, err
 	}
 	if out.State == "needs-review" {
-		notes.Send(mergeReview(notes.Where(), c.Name, out))
+		notes.Send(mergeview.ReviewNote(notes.Where(), c.Name, out, reviewCode(out.Problem)))
+		return out, &exitError{code: reviewCode(out.Problem), err: mergeview.ReviewError(c.Name, out)}
 	}
-	return out, printMerge(s.Stdout, c.Name, out)
-}
-
-// mergeReview is the notification of a merge the queue left for review.
-func mergeReview(where notify.Where, name string, out mergequeue.Outcome) notify.Message {
-	base := strings.TrimPrefix(out.BaseBranch, "refs/heads/")
-	if out.Problem == "conflict" {
-		return notify.MergeReview(where, "ralph/"+name, base, "conflict", strings.Join(out.Conflicts, ", "), exitMergeConflict, time.Now())
-	}
-	return notify.MergeReview(where, "ralph/"+name, base, "validation", out.Validate, exitMergeInvalid, time.Now())
+	mergeview.Merged(s.Stdout, c.Name, out)
+	return out, nil
 }
 
 // request is the merge to queue, with the validate command resolved: --validate, else
@@ -139,7 +121,7 @@ func (c *MergeCmd) request(s Streams, mainTree string) (mergequeue.Request, *con
 	if held != nil {
 		req.ValidateTimeout = held.ValidateTimeout.V
 	}
-	if resolved.Validate.Origin.Kind == config.FromRepo || sendsFromRepo(resolved.Notify) {
+	if resolved.Validate.Origin.Kind == config.FromRepo || config.SendsFromRepo(resolved.Notify) {
 		if err := requireTrust(s, mainTree, resolved); err != nil {
 			return req, nil, err
 		}
@@ -157,68 +139,6 @@ func (c *MergeCmd) heldValidate() *config.Config {
 	return c.held
 }
 
-// sendsFromRepo reports whether the repository's file has notifications go to a
-// webhook: that is under trust, like its commands.
-func sendsFromRepo(v config.Value[[]string]) bool {
-	return v.Origin.Kind == config.FromRepo && slices.ContainsFunc(v.V, config.IsWebhook)
-}
-
-// printMerge says what became of the merge: merged (and the work trees that followed or
-// not), or why it needs review, with the exit code that says which.
-func printMerge(w io.Writer, name string, out mergequeue.Outcome) error {
-	base := strings.TrimPrefix(out.BaseBranch, "refs/heads/")
-	switch {
-	case out.State == "needs-review" && out.Problem == "conflict":
-		return &exitError{code: exitMergeConflict, err: hints.Wrap(
-			fmt.Errorf("merging ralph/%s into %s conflicts in:\n  %s\n%s was left at %s; the loop needs review", name, base,
-				strings.Join(out.Conflicts, "\n  "), base, display.ShortHash(out.BaseBefore)),
-			"'git ralph merge %s --resolve' has the loop's agent merge %s in and resolve them; or do it in its worktree yourself and run 'git ralph merge %s' again", name, base, name)}
-	case out.State == "needs-review":
-		return &exitError{code: exitMergeInvalid, err: hints.Wrap(
-			fmt.Errorf("the merge of ralph/%s into %s fails validation (%s); the end of its output:\n%s\n%s was left at %s; the loop needs review", name, base,
-				out.Validate, indent(out.Output), base, display.ShortHash(out.BaseBefore)),
-			"'git ralph merge %s --resolve' has the loop's agent merge %s in and make validation pass", name, base)}
-	case out.AlreadyMerged:
-		fmt.Fprintf(w, "%s already holds every commit of ralph/%s: nothing to merge.\n", base, name)
-		return nil
-	}
-	how := "merge commit"
-	if out.FastForward {
-		how = "fast-forward"
-	} else if out.How != gitops.HowMerge {
-		how = out.How
-	}
-	fmt.Fprintf(w, "Merged ralph/%s into %s (%s): %s is now at %s.\n", name, base, how, base, display.ShortHash(out.Result))
-	if strings.TrimSpace(out.Validate) == "" {
-		fmt.Fprintf(w, "The merged result was not validated: no validate command (--validate, RALPH_VALIDATE or validate in the configuration).\n")
-	}
-	printTrees(w, base, out)
-	return nil
-}
-
-// printTrees says which work trees with the base checked out followed, and how to bring
-// along one that was left behind.
-func printTrees(w io.Writer, base string, out mergequeue.Outcome) {
-	for _, t := range out.Trees {
-		if t.Updated {
-			fmt.Fprintf(w, "Updated the files of %s.\n", display.Printable(t.Path))
-			continue
-		}
-		fmt.Fprintf(w, "The work tree %s has %s checked out and was not updated (%s): its files are still those of %s.\n",
-			display.Printable(t.Path), base, display.PrintableText(t.Problem), display.ShortHash(out.BaseBefore))
-		fmt.Fprintf(w, "To update them, keeping your changes (git refuses if they touch the merged files): %s\n",
-			display.Printable(mergequeue.UpdateCommand(t.Path, out.BaseBefore, out.Result)))
-	}
-}
-
-// indent puts two spaces before each line of a command's output.
-func indent(text string) string {
-	if text == "" {
-		return "  (no output)"
-	}
-	return "  " + strings.ReplaceAll(display.PrintableText(text), "\n", "\n  ")
-}
-
 // resolveFirst runs the loop's agent in merge mode in its worktree (--resolve), told the
 // base branch and what went wrong last time; the merge is queued only when it ends with
 // SUCCESS.
@@ -228,7 +148,7 @@ func (c *MergeCmd) resolveFirst(ctx context.Context, s Streams, in *interrupts, 
 		return err
 	}
 	loop := &LoopCmd{Worktree: c.Name, Mode: "merge", Fresh: true, Agent: c.Agent, AgentCmd: c.AgentCmd, Max: c.Max, Notify: c.Notify,
-		Context: resolveContext(target)}
+		Context: mergeview.ResolveContext(target)}
 	if c.Validate != nil {
 		loop.Validate = *c.Validate
 	}
@@ -240,24 +160,4 @@ func (c *MergeCmd) resolveFirst(ctx context.Context, s Streams, in *interrupts, 
 	}
 	fmt.Fprintf(s.Stderr, "git-ralph: the agent did not end the merge with SUCCESS; nothing was queued\n")
 	return err
-}
-
-// resolveContext is what the merge-mode agent is told: the base branch, and why the
-// queue refused the branch last time.
-func resolveContext(target mergequeue.Target) string {
-	base := strings.TrimPrefix(target.BaseBranch(), "refs/heads/")
-	var b strings.Builder
-	fmt.Fprintf(&b, "The base branch is `%s`: merge it into this branch (`git merge %s`).\n", base, base)
-	last, found, err := target.Last()
-	switch {
-	case err != nil || !found || last.State != "needs-review":
-	case last.Problem == "conflict":
-		fmt.Fprintf(&b, "The merge queue refused this branch: merging it into %s conflicts in:\n", base)
-		for _, f := range last.Conflicts {
-			fmt.Fprintf(&b, "- %s\n", f)
-		}
-	default:
-		fmt.Fprintf(&b, "The merge queue refused this branch: the merged result fails validation (`%s`). The end of its output:\n\n```\n%s\n```\n", last.Validate, last.Output)
-	}
-	return b.String()
 }

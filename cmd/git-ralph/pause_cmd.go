@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -29,11 +31,11 @@ func (c *PauseCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if already && !req.At.IsZero() {
-		fmt.Fprintf(s.Stdout, "a pause was already asked at %s\n", localTime(req.At))
+		fmt.Fprintf(s.Stdout, "a pause was already asked at %s\n", display.LocalTime(req.At))
 	}
-	holder, err := runningLoop(ctx, root)
+	holder, err := status.RunningLoop(ctx, root)
 	switch {
-	case errors.Is(err, errNoLoop):
+	case errors.Is(err, status.ErrNoLoop):
 		fmt.Fprintln(s.Stdout, "no loop is running here: the next 'git ralph loop' of this work tree starts paused; 'git ralph resume' takes the pause back")
 	case err != nil:
 		fmt.Fprintln(s.Stdout, "asked the loop of this work tree to pause before it starts its next agent; 'git ralph resume' goes on")
@@ -63,7 +65,7 @@ func (c *ResumeCmd) Run(ctx context.Context, s Streams) error {
 		fmt.Fprintln(s.Stdout, "no pause was asked in this work tree: nothing to resume")
 		return nil
 	}
-	if holder, err := runningLoop(ctx, root); err == nil {
+	if holder, err := status.RunningLoop(ctx, root); err == nil {
 		fmt.Fprintf(s.Stdout, "the loop (pid %d) goes on\n", holder.PID)
 		return nil
 	}

@@ -46,7 +46,7 @@ func (c *PruneCmd) Run(ctx context.Context, s Streams) error {
 		report(s.Stderr, e)
 	}
 	if len(p.Refused) > 0 {
-		return exitCode(1)
+		return exitCode(exitFailure)
 	}
 	return nil
 }

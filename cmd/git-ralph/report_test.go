@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
 // TestReportReaderGone: a write to git-ralph's own stdout or stderr that nobody reads any
@@ -35,6 +38,30 @@ func TestReportReaderGone(t *testing.T) {
 			}
 			if got := strings.HasPrefix(w.String(), "error: "); got != tc.error {
 				t.Errorf("printed %q; want an error printed: %v", w.String(), tc.error)
+			}
+		})
+	}
+}
+
+// An exit code that launch chose reaches the shell as it chose it: quiet when it said so
+// already, with its error (and a wrapper's words) otherwise; any other error exits 1.
+func TestExitFromKeepsLaunchsCodes(t *testing.T) {
+	busy := &launch.ExitError{Code: launch.ExitBusy, Err: errors.New("the workflow ship is running")}
+	for _, tc := range []struct {
+		name    string
+		err     error
+		code    int
+		printed string
+	}{
+		{"quiet", launch.Exit(launch.ExitInterrupted), 130, ""},
+		{"with its error", busy, 75, "error: the workflow ship is running\n"},
+		{"wrapped", fmt.Errorf("reject: %w", busy), 75, "error: reject: the workflow ship is running\n"},
+		{"not launch's", errors.New("boom"), 1, "error: boom\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w bytes.Buffer
+			if code := report(&w, exitFrom(tc.err)); code != tc.code || w.String() != tc.printed {
+				t.Errorf("exit %d, printed %q; want %d, %q", code, w.String(), tc.code, tc.printed)
 			}
 		})
 	}

@@ -69,7 +69,7 @@ func holdForRollback(ctx context.Context, root string) (*history.Lock, error) {
 	if errors.As(err, &locked) {
 		who := ""
 		if h := locked.Holder; h.PID != 0 {
-			who = fmt.Sprintf(" (pid %d on host %s since %s)", h.PID, h.Host, localTime(h.Since))
+			who = fmt.Sprintf(" (pid %d on host %s since %s)", h.PID, h.Host, display.LocalTime(h.Since))
 		}
 		return nil, &exitError{code: exitBusy, err: hints.Wrap(fmt.Errorf("a loop is running in this repository%s: not rolling back under it", who),
 			"wait for it to finish, or stop it with 'git ralph cancel', then roll back")}

@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
 
@@ -51,7 +50,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 	}
 	warnDoctor(ctx, s.Stderr, set)
 	fmt.Fprintf(s.Stdout, "added cron entry %s: %s in %s\n", id, spec, root)
-	fmt.Fprintf(s.Stdout, "  runs: git ralph loop %s\n", strings.Join(quoteAll(append([]string{"--skip-if-busy"}, j.Flags()...)), " "))
+	fmt.Fprintf(s.Stdout, "  runs: git ralph loop %s\n", strings.Join(schedule.QuoteAll(append([]string{"--skip-if-busy"}, j.Flags()...)), " "))
 	fmt.Fprintf(s.Stdout, "  output goes to %s ('git ralph schedule remove %s' removes it)\n", j.Log(), id)
 	return nil
 }
@@ -60,7 +59,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 // settings they resolve to with the repository's config, the prompt, the agent program,
 // the push target and trust. It returns the job, the settings it runs with and what
 // deserves a warning.
-func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (schedule.Job, *settings, []string, error) {
+func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec string) (schedule.Job, *launch.Settings, []string, error) {
 	lc, err := parseLoopFlags(c.LoopFlags)
 	if err != nil {
 		return schedule.Job{}, nil, nil, err
@@ -69,10 +68,10 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 	if err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
-	if err := preflight(ctx, set); err != nil {
+	if err := launch.Preflight(ctx, set); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
-	if err := requireTrust(s, root, set.resolved); err != nil {
+	if err := requireTrust(s, root, set.Resolved); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
 	exe, warnings, err := schedule.Executable()
@@ -88,13 +87,13 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 
 // scheduledPrograms are the paths of the programs the loop will run, the agent and the
 // validate command, where they were found: cron's PATH must find them too.
-func scheduledPrograms(set *settings) []string {
+func scheduledPrograms(set *launch.Settings) []string {
 	programs := []agentcheck.Result{}
-	if check, any := set.checkAgent(); any {
+	if check, any := set.CheckAgent(); any {
 		programs = append(programs, check)
 	}
-	if set.loop.ValidateCmd != "" {
-		programs = append(programs, agentcheck.Command(set.loop.Dir, set.loop.ValidateCmd))
+	if set.Loop.ValidateCmd != "" {
+		programs = append(programs, agentcheck.Command(set.Loop.Dir, set.Loop.ValidateCmd))
 	}
 	var paths []string
 	for _, check := range programs {
@@ -141,88 +140,8 @@ func checkCronFlags(lc *LoopCmd) error {
 	case lc.DryRun:
 		return hints.Wrap(errors.New("--dry-run runs nothing: the entry would only print the settings every time"),
 			"try the flags now with 'git ralph loop --dry-run …', then schedule them without it")
-	case lc.Verbose.on() && lc.Quiet:
+	case lc.Verbose.On() && lc.Quiet:
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
 	}
 	return nil
-}
-
-// ScheduleListCmd is `git ralph schedule list`.
-type ScheduleListCmd struct {
-	JSON bool `name:"json" help:"Print the entries as a JSON array."`
-}
-
-// Run prints git-ralph's entries of every repository; those of the repository the
-// command runs in are marked with a *.
-func (c *ScheduleListCmd) Run(ctx context.Context, s Streams) error {
-	list, err := schedule.List(ctx)
-	if err != nil {
-		return err
-	}
-	if root, err := repoRoot(ctx); err == nil {
-		for i := range list {
-			list[i].Current = list[i].Repo == root
-		}
-	}
-	if c.JSON {
-		return printEntriesJSON(s.Stdout, list)
-	}
-	printEntriesTable(s.Stdout, list)
-	return nil
-}
-
-// printEntriesJSON prints the entries as an array, [] for none, with commands as
-// they are written (no \u003e for >).
-func printEntriesJSON(w io.Writer, list []schedule.Entry) error {
-	if list == nil {
-		list = []schedule.Entry{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(list)
-}
-
-// printEntriesTable prints one entry a line; a line edited beyond reading shows its
-// command instead of its repository and flags.
-func printEntriesTable(w io.Writer, list []schedule.Entry) {
-	if len(list) == 0 {
-		fmt.Fprintln(w, "no git-ralph cron entries; add one with 'git ralph schedule add --cron SPEC'")
-		return
-	}
-	fmt.Fprintf(w, "  %-6s  %-15s  %s\n", "ID", "SCHEDULE", "REPOSITORY  LOOP FLAGS")
-	for _, e := range list {
-		mark, what := " ", e.Repo+"  "+strings.Join(quoteAll(e.Flags), " ")
-		if e.Current {
-			mark = "*"
-		}
-		if e.Repo == "" {
-			what = e.Command
-		}
-		fmt.Fprintf(w, "%s %-6s  %-15s  %s\n", mark, e.ID, e.Schedule, display.Printable(strings.TrimSpace(what)))
-	}
-}
-
-// ScheduleRemoveCmd is `git ralph schedule remove ID`.
-type ScheduleRemoveCmd struct {
-	ID string `arg:"" help:"The entry's ID, as 'git ralph schedule list' shows it."`
-}
-
-// Run removes the line of one entry and leaves every other byte of the crontab alone.
-func (c *ScheduleRemoveCmd) Run(ctx context.Context, s Streams) error {
-	gone, err := schedule.Remove(ctx, c.ID)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Stdout, "removed cron entry %s: %s in %s\n", gone.ID, gone.Schedule, display.Printable(gone.Repo))
-	return nil
-}
-
-// quoteAll quotes each word for sh, so that flags read back as they were given.
-func quoteAll(words []string) []string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		out[i] = schedule.ShellWord(w)
-	}
-	return out
 }

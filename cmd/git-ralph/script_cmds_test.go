@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -285,7 +286,7 @@ func (b *background) waitexit(ts *testscript.TestScript, neg bool, args []string
 func scriptEnv(ts *testscript.TestScript) []string {
 	env := os.Environ()
 	keys := []string{"PATH", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
-		"GIT_CEILING_DIRECTORIES", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "WORK", "TMPDIR", "AGENT_FIXTURES", testGraceEnv}
+		"GIT_CEILING_DIRECTORIES", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "WORK", "TMPDIR", "AGENT_FIXTURES", launch.TestGraceEnv}
 	for _, name := range fakeCLIs {
 		keys = append(keys, "FAKE_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
 	}

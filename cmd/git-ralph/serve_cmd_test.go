@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 )
 
@@ -92,7 +92,7 @@ func dashboard(t *testing.T) (*http.Client, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(repoSource{here: here}, "")
+	srv, err := serve.New(repoSource{servesource.Repo{Here: here}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestRepoSourceReadsARealLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := repoSource{here: here}
+	src := repoSource{servesource.Repo{Here: here}}
 	runs, err := src.Loops(ctx)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("Loops: %v, %v", runs, err)
@@ -264,24 +264,6 @@ func TestRepoSourceReadsARealLoop(t *testing.T) {
 	}
 }
 
-// A port another program listens on is named with the way out.
-func TestServeAddrInUse(t *testing.T) {
-	taken, err := serve.Listen("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
-	ln, err := listenServe(taken.Addr().String())
-	if err == nil {
-		ln.Close()
-		t.Fatalf("listened on %s, which is taken", taken.Addr())
-	}
-	var h *hints.Error
-	if !errors.As(err, &h) || !strings.Contains(h.Hint(), "another program listens there") {
-		t.Errorf("error %v, hint %v", err, h)
-	}
-}
-
 // A button's POST for a loop that does not exist (an old tab, a name that is a path) is
 // a 404 saying so, not a 303 to a page that then 404s, the action's words lost.
 func TestServeActOnNoLoopIs404(t *testing.T) {
@@ -321,7 +303,7 @@ func TestRepoSourceDiffOfHostileFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := repoSource{here: here}
+	src := repoSource{servesource.Repo{Here: here}}
 	diff := func(n int) string { return filepath.Join(".ralph", "history", strconv.Itoa(n), "diff.patch") }
 	for n := 1; n <= 3; n++ {
 		if err := os.MkdirAll(filepath.Dir(diff(n)), 0o755); err != nil {
@@ -373,10 +355,10 @@ func TestTheDashboardIsNamedAfterTheRepository(t *testing.T) {
 		t.Fatalf("git worktree add: %v\n%s", err, out)
 	}
 	ctx := context.Background()
-	if got, want := repoName(ctx, here), filepath.Base(here); got != want {
+	if got, want := servesource.Name(ctx, here), filepath.Base(here); got != want {
 		t.Errorf("the main work tree's dashboard is named %q, want %q", got, want)
 	}
-	if got, want := repoName(ctx, wt), filepath.Base(here); got != want {
+	if got, want := servesource.Name(ctx, wt), filepath.Base(here); got != want {
 		t.Errorf("a worktree's dashboard is named %q, want the repository's %q", got, want)
 	}
 }
@@ -394,7 +376,7 @@ func TestServeKeepsItsCertificateInTheStateDir(t *testing.T) {
 			t.Fatal(err)
 		}
 		said.Reset()
-		if err := selfSigned(srv, lan, &said); err != nil {
+		if err := servesource.SelfSigned(srv, lan, &said); err != nil {
 			t.Fatal(err)
 		}
 		if made := strings.HasPrefix(said.String(), "note: made a self-signed certificate"); made != (start == 1) {

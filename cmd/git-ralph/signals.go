@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
 // errInterrupted is the cause of the root context's cancellation by SIGINT or SIGTERM.
@@ -54,6 +56,11 @@ func (in *interrupts) notify(sig os.Signal) {
 	if f := in.observer.Load(); f != nil {
 		(*f)(sig)
 	}
+}
+
+// launch is what a loop that launch starts is given of the signals.
+func (in *interrupts) launch() launch.Signals {
+	return launch.Signals{Hurry: in.hurry, Finish: in.finish, Observe: in.observe}
 }
 
 // doubleSignal is how soon a repeated signal counts as the same one.

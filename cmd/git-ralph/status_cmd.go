@@ -3,18 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
-	"github.com/git-ralph/git-ralph/history"
 )
 
 // StatusCmd is `git ralph status`.
@@ -30,7 +24,12 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	repairMerges(ctx, s, root)
+	// finish or undo what a killed merge left, as 'runs' and 'merge' do
+	// (mergequeue.Recover): a merge half landed, or a work tree with the base checked
+	// out whose index stayed behind the branch, which a 'git commit -a' there would
+	// turn into the merge's undoing; each thing done is said on stderr, and a failure
+	// to look is no failure of status
+	recoverMerges(ctx, s, root)
 	path, err := lockPath(ctx, root)
 	if err != nil {
 		return err
@@ -39,192 +38,19 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 		if c.JSON {
 			return hints.Wrap(errors.New("--watch redraws the status for a person; --json prints it once for a program"), "drop one of them")
 		}
-		return watchStatus(ctx, s.Stdout, root, path, reporting.IsTerminal(s.Stdout), time.Second)
+		return status.Watch(ctx, s.Stdout, root, path, reporting.IsTerminal(s.Stdout), time.Second)
 	}
-	st, err := readStatus(ctx, root, path)
+	st, err := status.Load(ctx, root, path)
 	if err != nil {
 		return err
 	}
 	st.Place = status.LoopAt(ctx, root)
 	if c.JSON {
-		return printJSON(s.Stdout, st)
+		return display.JSON(s.Stdout, st)
 	}
-	if err := printStatus(s.Stdout, st, time.Now()); err != nil {
+	if err := status.Print(s.Stdout, st, time.Now()); err != nil {
 		return err
 	}
-	printMergeState(ctx, s.Stdout, root)
+	status.PrintMerge(ctx, s.Stdout, root)
 	return nil
-}
-
-// readStatus reads the status of the work tree root with the user's shared limits and
-// today's spend: files only, cheap enough to repeat every second.
-func readStatus(ctx context.Context, root, path string) (status.Status, error) {
-	st, err := status.Read(ctx, root, path, time.Now())
-	if err != nil {
-		return st, err
-	}
-	st.SharedLimits = status.ActiveLimits(time.Now())
-	if st.State != nil {
-		st.Today = status.ReadToday(time.Now(), st.DailyMaxCost)
-	} else {
-		st.Today = status.ReadToday(time.Now(), 0)
-	}
-	return st, nil
-}
-
-// printStatus prints the status as "name: value" lines.
-func printStatus(w io.Writer, st status.Status, now time.Time) error {
-	if st.State == nil && !st.Running {
-		start := st.Place.StartCommand()
-		if st.PauseRequested {
-			_, err := fmt.Fprintf(w, "no loop has run in this repository; a pause is asked: the next '%s' starts paused until 'git ralph resume'\n", start)
-			return err
-		}
-		_, err := fmt.Fprintf(w, "no loop has run in this repository; start one with '%s'\n", start)
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
-	field := func(name, format string, args ...any) {
-		// the state file is in the work tree, and last_error holds the agent's words
-		fmt.Fprintf(tw, "%s:\t%s\n", name, display.Printable(fmt.Sprintf(format, args...)))
-	}
-	field("status", "%s", statusSummary(st))
-	if st.State == nil {
-		return tw.Flush()
-	}
-	field("mode", "%s", orDash(st.Mode))
-	if st.Task != "" {
-		field("task", "%s", shortTask(st.Task))
-	}
-	if st.Template != "" {
-		field("template", "%s", st.Template)
-	}
-	field("run", "%s", orDash(st.Run))
-	field("iteration", "%s", statusIteration(st))
-	field("errors", "%d in a row, %d in total", st.ConsecutiveErrors, st.ErrorCount)
-	field("idle iterations", "%d", st.IdleIterations)
-	if st.LastError != "" {
-		field("last error", "%s", st.LastError)
-	}
-	field("last commit", "%s", orDash(display.ShortHash(st.LastCommit)))
-	if !st.StartedAt.IsZero() {
-		field("started", "%s (%s %s)", localTime(st.StartedAt), map[bool]string{true: "running for", false: "ran for"}[st.Running], display.Duration(st.Elapsed(now)))
-	}
-	if !st.WaitUntil.IsZero() && st.WaitUntil.After(now) && st.LimitFrom != "" {
-		field("waiting until", "%s (usage limit the loop in %s met, %s from now)", localTime(st.WaitUntil), st.LimitFrom, display.Duration(st.WaitUntil.Sub(now)))
-	} else if !st.WaitUntil.IsZero() && st.WaitUntil.After(now) {
-		field("waiting until", "%s (rate limit, %s from now)", localTime(st.WaitUntil), display.Duration(st.WaitUntil.Sub(now)))
-	}
-	for _, l := range st.SharedLimits {
-		field("shared limit", "%s", sharedLimit(l, now))
-	}
-	if sp := status.RunSpend(st.State); sp != nil {
-		field("spend", "%s", sp.Line())
-	}
-	if st.Today != nil {
-		field("today", "%s", st.Today.Line())
-	}
-	return tw.Flush()
-}
-
-// statusSummary says whether a loop runs and, if not, how the last run ended and what the next
-// 'git ralph loop' will do.
-func statusSummary(st status.Status) string {
-	if st.Running {
-		h := st.LockHolder
-		running := fmt.Sprintf("(pid %d on host %s since %s)", h.PID, h.Host, localTime(h.Since))
-		switch {
-		case st.Paused():
-			return fmt.Sprintf("paused since %s, starting no agent %s; 'git ralph resume' goes on", localTime(st.PausedAt), running)
-		case st.PauseRequested:
-			return "running " + running + "; pausing once its current iteration is recorded ('git ralph resume' takes it back)"
-		}
-		return "running " + running
-	}
-	if st.PauseRequested {
-		return notRunning(st) + fmt.Sprintf("; a pause is asked: the next '%s' starts paused until 'git ralph resume'", st.Place.StartCommand())
-	}
-	return notRunning(st)
-}
-
-// notRunning says how the last run ended and what the next 'git ralph loop' will do; a
-// worktree loop whose merge needs review says so first, and what takes it up.
-func notRunning(st status.Status) string {
-	start := st.Place.StartCommand()
-	if st.State == nil { // the views ask before any loop ran (printStatus says it its own way)
-		return fmt.Sprintf("not running: no loop has run here yet; '%s' starts one", start)
-	}
-	if st.Leftover != nil {
-		return fmt.Sprintf("not running: the loop (pid %d) died, but its agent still runs (pid %s since %s); 'git ralph cancel' stops it",
-			st.PID, joinPIDs(st.Leftover.PIDs), localTime(st.Leftover.Since))
-	}
-	if st.Active {
-		return fmt.Sprintf("not running: the last run was interrupted or crashed without stopping cleanly; '%s' resumes it at iteration %d", start, st.Iteration+1)
-	}
-	ended := fmt.Sprintf("the last run stopped (%s, exit %d)", orDash(string(st.StopReason)), st.ExitCode)
-	next := fmt.Sprintf("'%s' resumes it at iteration %d", start, st.Iteration+1)
-	if st.StopReason.Finished() {
-		next = fmt.Sprintf("'%s' starts a new run", start)
-	}
-	if st.Place.Review != "" {
-		return fmt.Sprintf("needs review (%s): %s and its merge did not land; 'git ralph merge %s --resolve' takes it up, or %s",
-			st.Place.Review, ended, st.Place.Name, next)
-	}
-	return "not running: " + ended + "; " + next
-}
-
-// statusIteration is i/N: the one in progress while a loop runs, else the last completed
-// (a paused loop holds between two iterations); then the number the history knows it by.
-func statusIteration(st status.Status) string {
-	i, note := st.Iteration, "completed"
-	switch {
-	case st.Paused() && i == 0:
-		note = "paused before the first: its agent waits for 'git ralph resume'"
-	case st.Paused():
-		note = "completed; paused before the next: its agent waits for 'git ralph resume'"
-	case st.Running:
-		i, note = st.Iteration+1, "in progress"
-	}
-	text := fmt.Sprintf("%d/%d in this run (%s)", i, st.MaxIterations, note)
-	if st.MaxIterations == 0 {
-		text = fmt.Sprintf("%d of unlimited in this run (%s)", i, note)
-	}
-	switch {
-	case st.HistoryIteration == 0:
-	case !st.Running && st.Active: // the loop died: the last number begun never completed
-		text += fmt.Sprintf("; the one that was running is number %d for history, logs and rollback", st.HistoryIteration)
-	default:
-		text += fmt.Sprintf("; number %d for history, logs and rollback", st.HistoryIteration)
-	}
-	if st.StoppedIteration != 0 {
-		text += fmt.Sprintf("; the one that stopped the run is number %d and runs again on resume", st.StoppedIteration)
-	}
-	return text
-}
-
-func localTime(t time.Time) string {
-	if t.IsZero() {
-		return "unknown time"
-	}
-	return t.Local().Format(time.DateTime)
-}
-
-// joinPIDs writes pids as "1, 2, 3".
-func joinPIDs(pids []int) string {
-	s := make([]string, len(pids))
-	for i, pid := range pids {
-		s[i] = strconv.Itoa(pid)
-	}
-	return strings.Join(s, ", ")
-}
-
-// sharedLimit describes a usage limit one of the user's loops shared: whose agent and
-// account, until when, which loop met it, in the agent's words.
-func sharedLimit(l history.SharedLimit, now time.Time) string {
-	agent := l.Agent
-	if l.Account != "" {
-		agent += " (" + l.Account + ")"
-	}
-	return fmt.Sprintf("%s until %s (%s from now), met by the loop in %s: %s", agent, localTime(l.Until),
-		display.Duration(l.Until.Sub(now)), l.From, strings.Join(strings.Fields(l.Message), " "))
 }

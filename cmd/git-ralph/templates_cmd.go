@@ -2,18 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
-	"github.com/git-ralph/git-ralph/loop"
-	"github.com/git-ralph/git-ralph/prompts"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/prompts/templates"
 )
 
@@ -65,51 +58,8 @@ func shadowedBy(all []templates.Template, t templates.Template) string {
 	return winner.Where
 }
 
-// templateDirs are where the templates are: the repository's .ralph/templates (root ""
-// for none) and the user's $XDG_CONFIG_HOME/git-ralph/templates.
-func templateDirs(root string) templates.Dirs {
-	d := templates.Dirs{Repo: root}
-	if file := config.UserConfigPath(os.Environ()); file != "" {
-		d.User = filepath.Join(filepath.Dir(file), "templates")
-		d.UserShown = d.User
-		if home, err := os.UserHomeDir(); err == nil && strings.HasPrefix(d.User, home+string(os.PathSeparator)) {
-			d.UserShown = "~" + strings.TrimPrefix(d.User, home)
-		}
-	}
-	return d
-}
+// templateDirs are where the templates are (launch.TemplateDirs).
+func templateDirs(root string) templates.Dirs { return launch.TemplateDirs(root) }
 
-// chooseTemplate applies `template`: its prompt in place of the mode's, and its iteration
-// limit when none is configured.
-func (s *settings) chooseTemplate() error {
-	if name := s.resolved.Template; name.V != "" {
-		return s.useTemplate(name.V, name.Origin.String())
-	}
-	return nil
-}
-
-// useTemplate makes the template name the loop's; origin says where the name came from.
-func (s *settings) useTemplate(name, origin string) error {
-	t, err := templates.Find(templateDirs(s.loop.Dir), name)
-	if err != nil {
-		return hints.Wrap(fmt.Errorf("%w (%s)", err, origin), "%s", templateHint(err))
-	}
-	s.loop.Template = loop.Template{Name: t.Name, Prompt: prompts.Section{Source: t.Source(), Body: t.Prompt}}
-	s.extra = append(s.extra, config.Entry{Key: "prompts", Value: templates.PromptFile + " of " + t.Source(),
-		Origin: config.Origin{Kind: config.FromDefault, Name: "template " + t.Name}})
-	if t.MaxIterations > 0 && s.resolved.MaxIterations.Origin.Kind == config.FromDefault {
-		s.loop.MaxIterations = t.MaxIterations
-		s.extra = append(s.extra, config.Entry{Key: "max_iterations", Value: fmt.Sprint(t.MaxIterations),
-			Origin: config.Origin{Kind: config.FromDefault, Name: "template " + t.Name}})
-	}
-	return nil
-}
-
-// templateHint is the hint of a template that cannot be used.
-func templateHint(err error) string {
-	var h interface{ Hint() string }
-	if errors.As(err, &h) && h.Hint() != "" {
-		return h.Hint()
-	}
-	return "'git ralph templates' lists the templates and where they come from"
-}
+// templateHint is the hint of a template that cannot be used (launch.TemplateHint).
+func templateHint(err error) string { return launch.TemplateHint(err) }

@@ -93,10 +93,10 @@ func approvedBy(s Streams, yes bool, yesCommand string) error {
 	case yes:
 		return nil
 	case !reporting.IsTerminal(s.Stdin):
-		return &exitError{code: 1, err: hints.Wrap(errors.New("not trusted: no terminal to ask on, nothing was recorded"),
+		return &exitError{code: exitFailure, err: hints.Wrap(errors.New("not trusted: no terminal to ask on, nothing was recorded"),
 			"read the commands above, then approve them with '%s'", yesCommand)}
 	case !confirm(s, "Trust these commands?"):
-		return &exitError{code: 1, err: errors.New("not trusted: nothing was recorded")}
+		return &exitError{code: exitFailure, err: errors.New("not trusted: nothing was recorded")}
 	}
 	return nil
 }

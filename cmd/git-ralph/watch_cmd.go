@@ -1,21 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"strings"
-	"sync/atomic"
 	"time"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/watchsource"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
@@ -34,7 +30,7 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 	}
 	terminal := reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stdout)
 	_, noColor := os.LookupEnv("NO_COLOR")
-	if _, err := runningLoop(ctx, root); errors.Is(err, errNoLoop) && c.Loop == "" {
+	if _, err := status.RunningLoop(ctx, root); errors.Is(err, status.ErrNoLoop) && c.Loop == "" {
 		if !terminal {
 			fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
 			if err := (&RunsCmd{}).Run(ctx, s); err != nil {
@@ -52,7 +48,7 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	return runView(ctx, model, s.Stdin, s.Stdout)
+	return watch.RunView(ctx, model, s.Stdin, s.Stdout)
 }
 
 // loopView is the full-screen view of the loop f names.
@@ -65,16 +61,16 @@ func loopView(ctx context.Context, f LoopFlag, color bool) (*watch.Model, error)
 	if err != nil {
 		return nil, err
 	}
-	cps := &watchedCheckpoints{}
+	cps := &watchsource.Checkpoints{}
 	// which loop it is (the commands its status names) and its branch: git, once
-	reader := &watchReader{root: root, lock: path, place: status.LoopAt(ctx, root)}
+	reader := &watchsource.Reader{Root: root, Lock: path, Place: status.LoopAt(ctx, root)}
 	if branch, err := gitops.CurrentBranch(ctx, root); err == nil {
-		reader.branch = branch
+		reader.Branch = branch
 	}
 	return watch.New(func() (watch.Snapshot, error) {
-		snap, err := reader.snapshot(ctx, time.Now())
+		snap, err := reader.Snapshot(ctx, time.Now())
 		if err == nil {
-			snap.Notes = append(snap.Notes, cps.line(ctx, root, time.Now()))
+			snap.Notes = append(snap.Notes, cps.Line(ctx, root, time.Now()))
 		}
 		return snap, err
 	}, watchActions(ctx, f, cps), color), nil
@@ -91,7 +87,7 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 	if err != nil {
 		return err
 	}
-	first, err := fleetLoops(runs)
+	first, err := watchsource.FleetLoops(runs)
 	if err != nil {
 		return err
 	}
@@ -100,71 +96,25 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 		if err != nil {
 			return watch.Loops{}, err
 		}
-		return fleetLoops(runsOf(ctx, here, members, time.Now()))
+		return watchsource.FleetLoops(status.RunsOf(ctx, here, members, time.Now()))
 	}
 	open := func(name string) (*watch.Model, error) { return loopView(ctx, LoopFlag{Loop: name}, color) }
 	view := watch.NewFleet("no loop is running in this work tree; the repository's loops:", first, read, open, color)
-	return runView(ctx, view, s.Stdin, s.Stdout)
-}
-
-// fleetLoops is runs as the fleet view lists them: in `runs`'s columns.
-func fleetLoops(runs []status.Run) (watch.Loops, error) {
-	var table bytes.Buffer
-	if err := runsTable(&table, runs, time.Now()); err != nil {
-		return watch.Loops{}, err
-	}
-	rows := strings.Split(strings.TrimRight(table.String(), "\n"), "\n")
-	loops := watch.Loops{Header: rows[0], Lines: rows[1:]}
-	for _, r := range runs {
-		loops.Names, loops.States = append(loops.Names, r.Name), append(loops.States, r.State)
-	}
-	return loops, nil
+	return watch.RunView(ctx, view, s.Stdin, s.Stdout)
 }
 
 // watchActions are the view's keys: each runs the command of the same name, its output
 // shown on one line.
-func watchActions(ctx context.Context, f LoopFlag, cps *watchedCheckpoints) watch.Actions {
+func watchActions(ctx context.Context, f LoopFlag, cps *watchsource.Checkpoints) watch.Actions {
 	run := func(cmd commandRun) (string, error) { return runForView(ctx, cmd, "") }
 	return watch.Actions{
 		Pause:  func(string) (string, error) { return run(&PauseCmd{LoopFlag: f}) },
 		Resume: func(string) (string, error) { return run(&ResumeCmd{LoopFlag: f}) },
 		Inject: func(text string) (string, error) { return run(&InjectCmd{Text: text, LoopFlag: f}) },
 		Checkpoint: func(string) (string, error) {
-			defer cps.stale.Store(true)
+			defer cps.Stale.Store(true)
 			return run(&CheckpointCmd{LoopFlag: f})
 		},
 		Cancel: func(string) (string, error) { return run(&CancelCmd{LoopFlag: f}) },
 	}
 }
-
-// checkpointsEvery is how often the view lists the checkpoints: they are refs, listed by
-// git, so not every tick; the view's own 'c' lists them again at once.
-const checkpointsEvery = 10 * time.Second
-
-// watchedCheckpoints is the view's line about the work tree's named checkpoints.
-type watchedCheckpoints struct {
-	stale atomic.Bool
-	at    time.Time
-	text  string
-}
-
-// line says how many checkpoints there are and the last one, listed again when stale.
-func (w *watchedCheckpoints) line(ctx context.Context, root string, now time.Time) string {
-	if w.text != "" && !w.stale.Swap(false) && now.Sub(w.at) < checkpointsEvery {
-		return w.text
-	}
-	w.at = now
-	list, err := rollback.List(ctx, root)
-	switch {
-	case err != nil:
-		w.text = "checkpoints: unreadable (" + oneLineText(err.Error()) + ")"
-	case len(list) == 0:
-		w.text = "checkpoints: none ('c' takes one)"
-	default:
-		last := list[len(list)-1]
-		w.text = fmt.Sprintf("checkpoints: %d, the last %s at %s", len(list), display.Printable(last.Label), localTime(last.Time))
-	}
-	return w.text
-}
-
-func oneLineText(s string) string { return display.Printable(strings.Join(strings.Fields(s), " ")) }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
@@ -37,7 +38,7 @@ max_cost = 2.5
 		}
 	}
 	run := workflow.StageRun{Stage: st, Fresh: true, Context: "-feedback: more", Loop: "wf-ship-plan"}
-	args := (&WorkflowRunCmd{}).stageArgs(wf, run)
+	args := launch.StageLoop(wf, run, "", "").Args()
 	if args[0] != "loop" {
 		t.Fatalf("args %q", args)
 	}
@@ -47,7 +48,7 @@ max_cost = 2.5
 		c.Context != run.Context || c.Worktree != "wf-ship-plan" || !c.Fresh {
 		t.Errorf("parsed %+v from %q", c, args)
 	}
-	limits, err := c.stageSettings()
+	limits, err := launch.StageSettings(c.StageSettings)
 	want := []config.WorkflowSetting{
 		{Key: "max_iterations", Raw: "7", File: ".ralph/workflows/ship.toml", Line: 7, Field: "stages.plan.max_iterations"},
 		{Key: "iteration_timeout", Raw: "1m30s", File: ".ralph/workflows/ship.toml", Line: 8, Field: "stages.plan.timeout"},
@@ -74,11 +75,11 @@ func hasLoopField(name string) bool {
 // --agent or --agent-cmd of workflow run replace both agent settings of every stage.
 func TestWorkflowAgentFlagsReplaceTheStages(t *testing.T) {
 	st := &workflow.Stage{Name: "a", Agent: "codex", AgentCmd: "their-agent"}
-	args := (&WorkflowRunCmd{AgentCmd: "my-agent"}).stageArgs(&workflow.Workflow{}, workflow.StageRun{Stage: st})
+	args := launch.StageLoop(&workflow.Workflow{}, workflow.StageRun{Stage: st}, "", "my-agent").Args()
 	if !slices.Contains(args, "--agent-cmd=my-agent") || slices.Contains(args, "--agent=codex") || slices.Contains(args, "--agent-cmd=their-agent") {
 		t.Errorf("args %q", args)
 	}
-	args = (&WorkflowRunCmd{}).stageArgs(&workflow.Workflow{}, workflow.StageRun{Stage: st})
+	args = launch.StageLoop(&workflow.Workflow{}, workflow.StageRun{Stage: st}, "", "").Args()
 	if !slices.Contains(args, "--agent=codex") || !slices.Contains(args, "--agent-cmd=their-agent") || slices.Contains(args, "--fresh") {
 		t.Errorf("args %q", args)
 	}

@@ -106,8 +106,11 @@ func (d *Watchdogs) get(marker string, grace time.Duration) *watchdog {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	key := watchdogKey{marker, grace}
-	if dog := d.dogs[key]; dog != nil && dog.alive() {
-		return dog
+	if dog := d.dogs[key]; dog != nil {
+		if dog.alive() {
+			return dog
+		}
+		dog.pipe.Close() // its reader is gone; the run would hold the descriptor to its end
 	}
 	dog := spawnWatchdog(d.build, marker, grace)
 	if dog == nil {

@@ -3,6 +3,8 @@
 package agent
 
 import (
+	"errors"
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -35,6 +37,10 @@ func TestWatchdogsShareOneAndReplaceADeadOne(t *testing.T) {
 	next := dogs.get("RALPH_RUN=x", time.Second)
 	if next == nil || next == first || starts != 2 {
 		t.Fatalf("after the watchdog was killed the next agent got %v (%d started), want a new one", next, starts)
+	}
+	// the dead one's end of its pipe is closed, not kept open for the rest of the run
+	if _, err := first.pipe.Write([]byte{'.'}); !errors.Is(err, os.ErrClosed) {
+		t.Fatalf("writing to the replaced watchdog's pipe: %v, want it closed", err)
 	}
 	dogs.Close()
 	select {

@@ -240,7 +240,7 @@ func (r repo) addScratch(ctx context.Context, path, commit string) error {
 // trees that have the base checked out along, keeping their changes (see trees.go).
 // Whether each can follow is asked first, while the landing record is flushed: when one
 // cannot, the base is not moved. The scratch worktree has served: it is removed while
-// the base moves (not while the landing record is flushed, whose journal commit would
+// the base moves (not while the landing record is flushed, whose commit to the disk would
 // carry its removal), and is gone before land returns (a try again reuses its place) and
 // before the merged record.
 func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {

@@ -41,29 +41,10 @@ func (s *sources) theirs() tiers { return tiers{s.repo.top, s.repo.modes[s.mode]
 // now are the user's settings of this run: the variables and the flags.
 func (s *sources) now() tiers { return tiers{s.env, s.flags} }
 
-// budget resolves max_cost, max_tokens or daily_max_cost, which cap the user's own spend:
-// a flag or variable decides; else the lower of what the user's file and the repository
-// set (0 there is no budget, not a lower one). So a repository can lower the user's budget
-// but never raise it, nor lift it with 0.
-func budget[T int | float64](s *sources, key string) Value[T] {
-	if v := get[T](s.now(), key); v.Origin.Kind != FromDefault {
-		return v
-	}
-	yours := get[T](s.yours(), key)
-	theirs := get[T](s.theirs(), key)
-	if theirs.Origin.Kind != FromRepo {
-		return yours
-	}
-	if theirs.V > 0 && (yours.V == 0 || theirs.V < yours.V) {
-		return theirs
-	}
-	refuse(s, key, theirs, yours)
-	return yours
-}
-
-// safeguard resolves another bounded setting: a flag or variable decides; else the
+// safeguard resolves a bounded setting: a flag or variable decides; else the
 // repository's value applies only where it is stricter than the user's file (or the
-// default). A clone's settings are the repository author's: they may make a loop stop
+// default). Budgets (max_cost, max_tokens, daily_max_cost) are bounded by tighter: a
+// repository can lower the user's budget but never raise it, nor lift it with 0. A clone's settings are the repository author's: they may make a loop stop
 // sooner, never lift a protection the user chose or the default gives.
 func safeguard[T comparable](s *sources, key string, stricter func(a, b T) bool) Value[T] {
 	if v := get[T](s.now(), key); v.Origin.Kind != FromDefault {
@@ -86,7 +67,7 @@ func stopsOnOverage(a, b bool) bool { return a && !b }
 
 // tighter: a threshold, timeout or bound a stops sooner (or keeps less) than b when it is
 // on and lower; 0 is off.
-func tighter[T int | int64 | time.Duration](a, b T) bool { return a > 0 && (b == 0 || a < b) }
+func tighter[T int | int64 | float64 | time.Duration](a, b T) bool { return a > 0 && (b == 0 || a < b) }
 
 // lower: a percentage of likeness a counts more iterations as the same than b.
 func lower(a, b int) bool { return a < b }

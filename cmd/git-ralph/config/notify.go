@@ -83,3 +83,9 @@ func hasWebhook(v any) bool {
 	list, _ := v.([]string)
 	return slices.ContainsFunc(list, IsWebhook)
 }
+
+// SendsFromRepo reports whether the repository's file has notifications go to a
+// webhook: that is under trust, like its commands.
+func SendsFromRepo(v Value[[]string]) bool {
+	return v.Origin.Kind == FromRepo && slices.ContainsFunc(v.V, IsWebhook)
+}

@@ -3,12 +3,11 @@ package doctor
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
 
 // agentChecks: the agent's program on this PATH, and on the PATH of each of the
@@ -52,7 +51,7 @@ func cronPath(ctx context.Context, in Input, found agentcheck.Result) Result {
 	}
 	var missing []string
 	for _, e := range entries {
-		if e.Path == "" || lookIn(found.Program, e.Path) == "" {
+		if e.Path == "" || schedule.FindInPath(found.Program, e.Path) == "" {
 			missing = append(missing, e.ID)
 		}
 	}
@@ -61,22 +60,6 @@ func cronPath(ctx context.Context, in Input, found agentcheck.Result) Result {
 			fmt.Sprintf("it is at %s now: remove the entry ('git ralph schedule remove ID') and add it again, which writes a PATH that finds it", display.Printable(found.Path)))
 	}
 	return ok(name, fmt.Sprintf("%s is on the PATH of %d cron entr%s", display.Printable(found.Program), len(entries), plural(len(entries), "y", "ies")))
-}
-
-// lookIn finds program in the directories of path as sh would: the first executable
-// regular file of that name; "" when there is none. Relative directories are skipped:
-// cron starts elsewhere.
-func lookIn(program, path string) string {
-	for _, dir := range filepath.SplitList(path) {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		p := filepath.Join(dir, program)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
-			return p
-		}
-	}
-	return ""
 }
 
 func plural(n int, one, many string) string {

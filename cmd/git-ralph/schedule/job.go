@@ -83,7 +83,7 @@ func sameFile(a, b string) bool {
 // interpreter's, for scripts such as npm's `#!/usr/bin/env node`).
 func programDirs(exe string, programs []string) []string {
 	dirs := []string{filepath.Dir(exe)}
-	if dir := findInPath("git", userPath()); dir != "" {
+	if dir := FindInPath("git", userPath()); dir != "" {
 		dirs = append(dirs, dir)
 	}
 	for _, program := range programs {
@@ -136,9 +136,10 @@ func userPath() string {
 	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
-// findInPath is the directory of the first executable file called name in path; "" if
-// there is none.
-func findInPath(name, path string) string {
+// FindInPath is the directory of the first executable regular file called name in
+// path's directories, as sh would find it; "" if there is none. Relative directories are
+// skipped: cron starts elsewhere.
+func FindInPath(name, path string) string {
 	for _, d := range filepath.SplitList(path) {
 		info, err := os.Stat(filepath.Join(d, name))
 		if err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 && filepath.IsAbs(d) {

@@ -2,8 +2,12 @@ package status
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"path/filepath"
+	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -73,4 +77,46 @@ func LoopAt(ctx context.Context, root string) Place {
 		return p
 	}
 	return Place{}
+}
+
+// PrintMerge adds the merge queue's line to `status` for the worktree loop at root,
+// when it asked for a merge that still concerns its branch: queued, merging,
+// needs-review (with what went wrong) or merged.
+func PrintMerge(ctx context.Context, w io.Writer, root string) {
+	members, _, err := fleet.Members(ctx, root)
+	if err != nil {
+		return
+	}
+	common, err := gitops.CommonDir(ctx, root)
+	if err != nil {
+		return
+	}
+	for _, m := range members {
+		if m.Worktree == nil || filepath.Clean(m.Path) != filepath.Clean(root) {
+			continue
+		}
+		merge, found, err := history.LoadMerge(common, m.Name)
+		if err != nil || !found {
+			return
+		}
+		tip, _ := gitops.ResolveRef(ctx, root, m.Worktree.Branch)
+		run := Run{}
+		if WithMerge(&run, merge, tip); run.State != "" {
+			fmt.Fprintf(w, "merge: %s\n", display.Printable(mergeDetail(run, merge)))
+		}
+	}
+}
+
+// mergeDetail is the merge line: the state, what it is about, and what to do.
+func mergeDetail(run Run, m history.Merge) string {
+	base := strings.TrimPrefix(m.BaseBranch, "refs/heads/")
+	switch {
+	case run.State == history.MergeNeedsReview && m.Problem == "conflict":
+		return fmt.Sprintf("needs-review: merging into %s conflicts in %s; '%s'", base, strings.Join(m.Conflicts, ", "), run.Look)
+	case run.State == history.MergeNeedsReview:
+		return fmt.Sprintf("needs-review: the merge into %s fails validation (%s); '%s'", base, m.Validate, run.Look)
+	case run.State == history.MergeMerged:
+		return fmt.Sprintf("merged into %s (at %s)", base, display.ShortHash(m.Result))
+	}
+	return fmt.Sprintf("%s for %s", run.State, base)
 }

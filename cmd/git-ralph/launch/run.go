@@ -1,0 +1,103 @@
+package launch
+
+import (
+	"context"
+	"errors"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
+	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop"
+)
+
+// Loop is one `git ralph loop` to start: what it was given, where its lines go, the
+// signals it obeys and the approvals it needs.
+type Loop struct {
+	Options
+	Streams
+	Signals Signals
+	Trust   Trust
+	// Merge, when set (--merge), merges the loop's branch once the loop ended with
+	// SUCCESS; here is the work tree the command started in, resolved the loop's settings,
+	// notes its notifier (still open).
+	Merge func(ctx context.Context, here string, resolved *config.Config, notes *notify.Notifier) error
+	// Interrupted reports whether err is what became of a loop that SIGINT or SIGTERM
+	// stopped: no failure to notify of (nil: never).
+	Interrupted func(ctx context.Context, err error) bool
+}
+
+// Run resolves the settings, then does a dry run or drives the loop; the ExitError it
+// returns carries the run's status's exit code.
+func (l *Loop) Run(ctx context.Context) error {
+	here, err := RepoRoot(ctx)
+	if err != nil {
+		return err
+	}
+	root, where, err := WorktreeLoop(ctx, l.Stdout, here, &l.Options)
+	if err != nil {
+		return err
+	}
+	set, err := Resolve(root, &l.Options)
+	if err != nil {
+		return err
+	}
+	set.TrustedAt = where.TrustedAt
+	WarnSettings(l.Stderr, set.Resolved)
+	if err := checkReplay(ctx, &l.Options, set); err != nil {
+		return err
+	}
+	if l.DryRun {
+		return dryRun(ctx, l.Stdout, l.Trust, set)
+	}
+	if err := Preflight(ctx, set); err != nil {
+		err = l.inWorktree(err)
+		if !l.interrupted(ctx, err) { // an interrupt is no failure to notify of
+			l.startFailed(root, set, err)
+		}
+		return err
+	}
+	if err := l.Trust.Require(root, set.Resolved, set.TrustedAt...); err != nil {
+		return err
+	}
+	lock, err := AcquireLock(ctx, root)
+	if err != nil {
+		if l.SkipIfBusy && errors.Is(err, history.ErrLocked) {
+			return Exit(ExitBusy)
+		}
+		return err
+	}
+	defer lock.Release()
+	return l.drive(ctx, here, root, where, set)
+}
+
+// drive runs the loop that holds the lock, reporting to its outputs, and merges its
+// branch after a SUCCESS when asked to.
+func (l *Loop) drive(ctx context.Context, here, root string, where Place, set *Settings) error {
+	cfg := set.Loop
+	var err error
+	if cfg.PauseFile, err = gitops.GitPath(ctx, root, history.PauseFile); err != nil {
+		return err
+	}
+	where.say(l.Stderr) // after the lock: --skip-if-busy exits without a word
+	if cfg.Record, err = recorder(ctx, &l.Options, set); err != nil {
+		return err
+	}
+	out := l.outputs(root, set)
+	defer out.close()
+	res, err := loop.Run(ctx, cfg, out.deps(l.Signals))
+	if err != nil {
+		if !l.interrupted(ctx, err) { // interrupted while it read the repository: exit 130, no failure
+			out.failed(err)
+		}
+		return &ExitError{Code: ExitFailed, Err: Explain(err)}
+	}
+	if l.Merge != nil && res.Status.ExitCode() == ExitOK {
+		return l.Merge(ctx, here, set.Resolved, out.notes)
+	}
+	return Exit(res.Status.ExitCode())
+}
+
+func (l *Loop) interrupted(ctx context.Context, err error) bool {
+	return l.Interrupted != nil && l.Interrupted(ctx, err)
+}

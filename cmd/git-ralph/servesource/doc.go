@@ -1,0 +1,2 @@
+// Package servesource is what `git ralph serve` hands the dashboard and how it listens: the repository's loops, their iterations, diffs, merges and live logs read as `runs` and `history` read them (files and git only, nothing a running loop needs), the dashboard's name (the main work tree's directory), --addr checked before listening, and the self-signed certificate kept in the user's state directory.
+package servesource
