@@ -28,8 +28,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the views' reader of a running iteration's output log, rendered for people
 	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,
-	// where the live log is) and streams the live log as watch shows it
-	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli internal/testio"},
+	// where the live log is) and streams the live log as watch shows it; the best-of
+	// rankings as fleet keeps and words them
+	{"cmd/git-ralph/serve", "cmd/git-ralph/display cmd/git-ralph/livelog cmd/git-ralph/status history loop/agentcli loop/fleet internal/testio"},
 
 	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
 	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees
@@ -47,6 +48,10 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
 	{"loop/agentcli/...", ""},
+	// an agent without a CLI: git-ralph talks to the model's API itself; its bash tool runs
+	// as loop/agent runs an agent (a process group, leftovers stopped), its result reads as
+	// loop/agentcli's Report
+	{"loop/apiagent", "loop/agent loop/agentcli lazyregexp gitops/gittest"},
 	{"loop/demoagent", "gitops gitops/gittest prompts/repofile lazyregexp"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
 	{"loop/recording", "gitops gitops/gittest history/redact lazyregexp"},

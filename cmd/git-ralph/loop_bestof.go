@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
-	"text/tabwriter"
+	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
@@ -53,11 +51,12 @@ func (c *LoopCmd) runBestOf(ctx context.Context, s Streams, in *interrupts) erro
 	if err != nil {
 		return err
 	}
+	keepGroup(ctx, s.Stderr, here, name, names, todo, c.Score)
 	b.RunCandidates(ctx, here, todo)
 	if ctx.Err() != nil {
 		return exitFrom(launch.StoppedBestOf(ctx, s.Stderr, here, names))
 	}
-	winner, err := rankBestOf(ctx, s.Stdout, s.Stderr, here, names, c.Score)
+	winner, err := rankBestOf(ctx, s.Stdout, s.Stderr, here, name, names, c.Score)
 	if err != nil || !c.Merge {
 		return err
 	}
@@ -78,61 +77,28 @@ func candidateLoop(c *LoopCmd) (launch.ChildLoop, error) {
 	return launch.ChildLoop{Flags: flags, Task: c.Task}, err
 }
 
-// rankBestOf measures the candidates, prints them best first, and names the winner,
-// whose name it returns.
-func rankBestOf(ctx context.Context, w, errw io.Writer, here string, names []string, score string) (string, error) {
-	list := make([]fleet.Figures, 0, len(names))
-	for _, n := range names {
-		list = append(list, fleet.Measure(ctx, here, n, score))
-	}
+// rankBestOf measures the candidates of the group name, prints them best first, keeps
+// the ranking (for watch, serve and the next look) and names the winner, whose name it
+// returns.
+func rankBestOf(ctx context.Context, w, errw io.Writer, here, name string, names []string, score string) (string, error) {
+	list := fleet.MeasureAll(ctx, here, names, score)
 	if ctx.Err() != nil { // a Ctrl+C stopped the score commands: their failures mean nothing
 		fmt.Fprintln(errw, "git-ralph: best-of interrupted while ranking; every candidate has ended: run the same command again to rank them")
 		return "", exitCode(exitInterrupted)
 	}
-	fleet.Rank(list)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tCANDIDATE\tSTOPPED\tVALIDATION\tSCORE\tITERATIONS\tDIFF")
-	for i, f := range list {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, f.Name, orDash(string(f.Reason)),
-			display.Printable(orDash(f.Validation)), scoreText(f, score), f.Iterations, diffText(f))
+	kept := fleet.Ranking{Name: name, Candidates: names, Score: score, RankedAt: time.Now(), Ranked: list}
+	if old, found, err := fleet.LoadRanking(ctx, here, name); err == nil && found {
+		kept.StartedAt = old.StartedAt
 	}
-	if err := tw.Flush(); err != nil {
+	if err := fleet.KeepRanking(ctx, here, kept); err != nil {
+		fmt.Fprintf(errw, "warning: the ranking is not kept for watch and serve: %s\n", display.PrintableText(err.Error()))
+	}
+	if err := fleet.WriteTable(w, list, score != "", display.Printable); err != nil {
 		return "", err
-	}
-	for _, f := range list {
-		if f.ScoreProblem != "" {
-			fmt.Fprintf(w, "%s: score: %s\n", f.Name, display.PrintableText(f.ScoreProblem))
-		}
-		if f.Problem != "" {
-			fmt.Fprintf(w, "%s: %s\n", f.Name, display.PrintableText(f.Problem))
-		}
 	}
 	best := list[0]
 	if !best.Ran() {
 		return "", hints.Wrap(errors.New("no candidate ran an iteration: there is nothing to rank"), "their errors are above, each line marked with the candidate's name; fix what they say and run the same command again")
 	}
-	fmt.Fprintf(w, "\nWinner: %s (branch %s, %s)\n", best.Name, best.Branch, display.Printable(orDash(best.Path)))
-	if strings.HasPrefix(best.Validation, "failed") || strings.HasPrefix(best.Validation, "timed out") {
-		fmt.Fprintln(w, "Its validation failed too: no candidate passed.")
-	}
-	fmt.Fprintf(w, "Merge it: git ralph merge %s\n", best.Name)
-	_, err := fmt.Fprintln(w, "The other candidates stay until you discard them; 'git ralph runs' lists them.")
-	return best.Name, err
-}
-
-func scoreText(f fleet.Figures, score string) string {
-	switch {
-	case score == "":
-		return "-"
-	case f.Score == nil:
-		return "failed"
-	}
-	return strconv.FormatFloat(*f.Score, 'g', -1, 64)
-}
-
-func diffText(f fleet.Figures) string {
-	if f.Path == "" {
-		return "-"
-	}
-	return display.Plural(f.DiffLines, "line")
+	return best.Name, fleet.WriteWinner(w, best, display.Printable)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -26,7 +27,7 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	srv, err := serve.New(repoSource{servesource.Repo{Here: here, Formats: &servesource.LiveFormats{}}}, c.Addr)
+	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here, Formats: &servesource.LiveFormats{}}, picks: pick.New(here)}, c.Addr)
 	if err != nil {
 		return err
 	}
@@ -53,8 +54,12 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 }
 
 // repoSource is the dashboard's Source: the repository's loops as servesource.Repo
-// reads them, and the actions run as this package's commands.
-type repoSource struct{ servesource.Repo }
+// reads them, the actions run as this package's commands, and the best-of candidates'
+// merges it starts (picks; nil: it merges none).
+type repoSource struct {
+	servesource.Repo
+	picks *pick.Picker
+}
 
 // Act runs the command of the action's name on the loop, as watch's keys do: the same
 // code as `git ralph pause --loop NAME`, its output returned as one line; ErrNotFound for
@@ -100,4 +105,26 @@ func runForView(ctx context.Context, cmd commandRun, stdin string) (string, erro
 		err = fmt.Errorf("%w (hint: %s)", err, h.Hint())
 	}
 	return strings.Join(strings.Fields(out.String()), " "), err
+}
+
+// BestOfs are the repository's best-of groups, as fleet keeps their rankings.
+func (r repoSource) BestOfs(ctx context.Context) ([]fleet.Ranking, []error, error) {
+	return fleet.Rankings(ctx, r.Here)
+}
+
+// PickMerge starts the merge of a best-of's candidate (pick.Picker).
+func (r repoSource) PickMerge(ctx context.Context, group, candidate string) (string, error) {
+	if r.picks == nil {
+		return "", errors.New("this dashboard does not merge")
+	}
+	said, err := r.picks.Pick(ctx, group, candidate)
+	return said, pick.WithHint(err)
+}
+
+// Picked is what became of the merges the dashboard started.
+func (r repoSource) Picked() map[string]serve.PickedMerge {
+	if r.picks == nil {
+		return nil
+	}
+	return r.picks.Picked()
 }

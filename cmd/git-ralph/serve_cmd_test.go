@@ -92,7 +92,7 @@ func dashboard(t *testing.T) (*http.Client, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := serve.New(repoSource{servesource.Repo{Here: here}}, "")
+	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestRepoSourceReadsARealLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := repoSource{servesource.Repo{Here: here}}
+	src := repoSource{Repo: servesource.Repo{Here: here}}
 	runs, err := src.Loops(ctx)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("Loops: %v, %v", runs, err)
@@ -303,7 +303,7 @@ func TestRepoSourceDiffOfHostileFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := repoSource{servesource.Repo{Here: here}}
+	src := repoSource{Repo: servesource.Repo{Here: here}}
 	diff := func(n int) string { return filepath.Join(".ralph", "history", strconv.Itoa(n), "diff.patch") }
 	for n := 1; n <= 3; n++ {
 		if err := os.MkdirAll(filepath.Dir(diff(n)), 0o755); err != nil {

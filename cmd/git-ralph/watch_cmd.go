@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
@@ -87,7 +88,7 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 	if err != nil {
 		return err
 	}
-	first, err := watchsource.FleetLoops(runs)
+	first, err := watchsource.FleetLoopsOf(ctx, here, runs)
 	if err != nil {
 		return err
 	}
@@ -96,10 +97,15 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 		if err != nil {
 			return watch.Loops{}, err
 		}
-		return watchsource.FleetLoops(status.RunsOf(ctx, here, members, time.Now()))
+		return watchsource.FleetLoopsOf(ctx, here, status.RunsOf(ctx, here, members, time.Now()))
 	}
 	open := func(name string) (*watch.Model, error) { return loopView(ctx, LoopFlag{Loop: name}, color) }
 	view := watch.NewFleet("no loop is running in this work tree; the repository's loops:", first, read, open, color)
+	picks := pick.New(here) // m: a best-of candidate's merge, as serve's button starts it
+	view.SetMerge(func(group, candidate string) (string, error) {
+		said, err := picks.Pick(ctx, group, candidate)
+		return said, pick.WithHint(err)
+	})
 	return watch.RunView(ctx, view, s.Stdin, s.Stdout)
 }
 

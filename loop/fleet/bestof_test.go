@@ -35,15 +35,15 @@ func score(f float64) *float64 { return &f }
 
 func TestRank(t *testing.T) {
 	list := []Figures{
-		{Name: "c-1", Validation: "failed: exit code 1", Score: score(99), Iterations: 1},
-		{Name: "c-2", Validation: "passed", Score: score(1), Iterations: 5, DiffLines: 100},
-		{Name: "c-3", Validation: "passed", ScoreProblem: "not a number", Iterations: 1},
-		{Name: "c-4", Validation: "passed", Score: score(1), Iterations: 5, DiffLines: 10},
-		{Name: "c-5", Validation: "passed", Score: score(2), Iterations: 9, DiffLines: 500},
-		{Name: "c-6", Validation: "", Score: score(50), Iterations: 1},
-		{Name: "c-8", Validation: "", Score: score(80)},
-		{Name: "c-7", Validation: "passed", Score: score(1), Iterations: 3, DiffLines: 900},
-		{Name: "c-10", Validation: "passed", Score: score(1), Iterations: 5, DiffLines: 10},
+		{Name: "c-1", Validation: ValidationOf("failed: exit code 1"), Score: score(99), Iterations: 1},
+		{Name: "c-2", Validation: ValidationOf("passed"), Score: score(1), Iterations: 5, DiffLines: 100},
+		{Name: "c-3", Validation: ValidationOf("passed"), ScoreProblem: "not a number", Iterations: 1},
+		{Name: "c-4", Validation: ValidationOf("passed"), Score: score(1), Iterations: 5, DiffLines: 10},
+		{Name: "c-5", Validation: ValidationOf("passed"), Score: score(2), Iterations: 9, DiffLines: 500},
+		{Name: "c-6", Validation: ValidationOf(""), Score: score(50), Iterations: 1},
+		{Name: "c-8", Validation: ValidationOf(""), Score: score(80)},
+		{Name: "c-7", Validation: ValidationOf("passed"), Score: score(1), Iterations: 3, DiffLines: 900},
+		{Name: "c-10", Validation: ValidationOf("passed"), Score: score(1), Iterations: 5, DiffLines: 10},
 	}
 	Rank(list)
 	var got []string

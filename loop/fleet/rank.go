@@ -18,32 +18,32 @@ import (
 
 // Figures are what a best-of-N ranks a candidate loop by, as it stands after its run.
 type Figures struct {
-	Name       string
-	Path       string
-	Branch     string // short: ralph/NAME
-	Reason     history.StopReason
-	Iterations int
-	// Validation is the last recorded iteration's: "passed", "failed: …", "" when none ran.
-	Validation string
-	Score      *float64 // nil: no --score, or it failed (ScoreProblem says why)
+	Name       string             `toml:"name"`
+	Path       string             `toml:"path,omitempty"`
+	Branch     string             `toml:"branch,omitempty"` // short: ralph/NAME
+	Reason     history.StopReason `toml:"reason,omitempty"`
+	Iterations int                `toml:"iterations"`
+	// Validation is the last recorded iteration's.
+	Validation Validation `toml:"validation"`
+	Score      *float64   `toml:"score,omitempty"` // nil: no --score, or it failed (ScoreProblem says why)
 	// ScoreProblem says why the score command gave no number.
-	ScoreProblem string
-	DiffLines    int // lines added and removed, the base commit to the branch's tip
-	Problem      string
+	ScoreProblem string `toml:"score_problem,omitempty"`
+	DiffLines    int    `toml:"diff_lines"` // lines added and removed, the base commit to the branch's tip
+	Problem      string `toml:"problem,omitempty"`
 }
 
 // Ran reports whether the candidate ran at least one iteration.
 func (f Figures) Ran() bool { return f.Iterations > 0 }
 
 // Passed reports whether the candidate's last validation passed.
-func (f Figures) Passed() bool { return f.Validation == "passed" }
+func (f Figures) Passed() bool { return f.Validation.Result == ValidationPassed }
 
 // validationClass orders validation results: passed, then none ran, then failed.
 func (f Figures) validationClass() int {
-	switch {
-	case f.Passed():
+	switch f.Validation.Result {
+	case ValidationPassed:
 		return 0
-	case f.Validation == "":
+	case ValidationNone:
 		return 1
 	}
 	return 2
@@ -110,7 +110,7 @@ func Measure(ctx context.Context, dir, name, score string) Figures {
 			f.Reason = history.StopCrashed
 		}
 	}
-	f.Validation = lastValidation(m.Path)
+	f.Validation = ValidationOf(lastValidation(m.Path))
 	if m.Worktree != nil {
 		if c, err := gitops.DiffStat(ctx, dir, m.Worktree.BaseCommit, m.Worktree.Branch); err == nil {
 			f.DiffLines = c.Insertions + c.Deletions

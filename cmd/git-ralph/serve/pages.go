@@ -91,7 +91,8 @@ func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
 	for _, run := range runs {
 		cards = append(cards, cardOf(run, merges))
 	}
-	s.render(w, "loops.html", s.page("Loops", "", map[string]any{"Loops": cards}))
+	groups, cards, bad := s.bestOfSections(r.Context(), cards)
+	s.render(w, "loops.html", s.page("Loops", "", map[string]any{"Loops": cards, "BestOf": groups, "BestOfBad": bad, "CSRF": s.csrf}))
 }
 
 func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {

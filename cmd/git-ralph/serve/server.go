@@ -140,6 +140,7 @@ func (s *Server) Handler(addr net.Addr) http.Handler {
 	mux.HandleFunc("GET /loops/{loop}/iterations/{n}/diff", s.diffPage)
 	mux.HandleFunc("GET /loops/{loop}/live", s.livePage)
 	mux.Handle("POST /loops/{loop}/{action}", s.sameOrigin(http.HandlerFunc(s.act)))
+	mux.Handle("POST /bestof/{group}/merge", s.sameOrigin(http.HandlerFunc(s.pickMerge)))
 	return s.recovered(hostsFor(s.name, addr, s.given).checkHost(s.authorized(securityHeaders(mux))))
 }
 

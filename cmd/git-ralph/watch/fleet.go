@@ -12,6 +12,10 @@ import (
 type Loops struct {
 	Header               string
 	Names, Lines, States []string
+	// Candidates are the loops that are best-of candidates, by name; Notes a line per
+	// best-of (its ranking, or that it ranks when all have ended), above the list.
+	Candidates map[string]Candidate
+	Notes      []string
 }
 
 // FleetTick is how often the fleet view reads the loops again: it runs git (the
@@ -28,6 +32,10 @@ type Fleet struct {
 	inner *Model
 	err   error
 	size  tea.WindowSizeMsg
+	// merge starts a best-of candidate's merge (SetMerge); asking is the candidate m
+	// asks about, "" when no question is open
+	merge  func(group, candidate string) (string, error)
+	asking string
 }
 
 type fleetTickMsg struct{}
@@ -43,8 +51,10 @@ type backMsg struct{}
 // NewFleet lists the loops read reads (first is the list read once already, before the
 // view started) under title; open makes the view of one loop.
 func NewFleet(title string, first Loops, read func() (Loops, error), open func(name string) (*Model, error), color bool) *Fleet {
-	return &Fleet{list: NewPicker(title, first.Header, first.Names, first.Lines, first.States, color), read: read, open: open,
+	f := &Fleet{list: NewPicker(title, first.Header, first.Names, first.Lines, first.States, color), read: read, open: open,
 		size: tea.WindowSizeMsg{Width: 80, Height: 24}}
+	f.list.bestOf(first)
+	return f
 }
 
 // Init reads the loops again after FleetTick.
@@ -72,10 +82,15 @@ func (f *Fleet) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case backMsg:
 		f.inner = nil
 		return f, nil
+	case pickedMsg:
+		return f, f.picked(msg)
 	}
 	if f.inner != nil {
 		_, cmd := f.inner.Update(msg)
 		return f, cmd
+	}
+	if k, ok := msg.(tea.KeyMsg); ok && f.asking != "" {
+		return f, f.confirmKey(k)
 	}
 	if k, ok := msg.(tea.KeyMsg); ok {
 		return f, f.key(k)
@@ -95,6 +110,7 @@ func (f *Fleet) loaded(msg fleetLoadedMsg) {
 		on = p.names[p.cursor]
 	}
 	p.header, p.names, p.lines, p.states = msg.loops.Header, msg.loops.Names, msg.loops.Lines, msg.loops.States
+	p.bestOf(msg.loops)
 	p.cursor = min(p.cursor, max(len(p.names)-1, 0))
 	for i, n := range p.names {
 		if n == on {
@@ -106,7 +122,16 @@ func (f *Fleet) loaded(msg fleetLoadedMsg) {
 // key moves in the list, drills into a loop with Enter, quits with q.
 func (f *Fleet) key(k tea.KeyMsg) tea.Cmd {
 	p := f.list
+	if p.showKeys { // the key list: ?, Esc or q go back to the list
+		p.showKeys = false
+		return nil
+	}
 	switch {
+	case key.Matches(k, p.keys.Help):
+		p.showKeys = true
+		return nil
+	case key.Matches(k, p.keys.Merge):
+		return f.mergeKey()
 	case key.Matches(k, p.keys.Watch):
 		if len(p.names) == 0 {
 			return nil

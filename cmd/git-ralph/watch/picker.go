@@ -28,11 +28,24 @@ type Picker struct {
 
 	width, height int
 	cursor        int
+
+	// the best-of candidates among the loops, by name, and a line per best-of (bestof.go)
+	cands    map[string]Candidate
+	notes    []string
+	said     string // what the last key said (m), above the key bar
+	saidBad  bool
+	showKeys bool // ? lists every key
 }
 
-type pickerKeys struct{ Up, Down, Top, Bottom, Watch, Quit key.Binding }
+type pickerKeys struct {
+	Up, Down, Top, Bottom, Watch, Merge, Help, Quit key.Binding
+	bestOf                                          bool // the list has best-of candidates: the bar names m
+}
 
 func (k pickerKeys) ShortHelp() []key.Binding {
+	if k.bestOf {
+		return []key.Binding{k.Up, k.Down, k.Watch, k.Merge, k.Quit, k.Help}
+	}
 	return []key.Binding{k.Up, k.Down, k.Watch, k.Quit}
 }
 
@@ -52,6 +65,8 @@ func NewPicker(title, header string, names, lines, states []string, color bool) 
 			Top:    k([]string{"home", "g"}, "g", "first"),
 			Bottom: k([]string{"end", "G"}, "G", "last"),
 			Watch:  k([]string{"enter"}, "enter", "watch this loop"),
+			Merge:  k([]string{"m"}, "m", "merge this best-of candidate"),
+			Help:   k([]string{"?"}, "?", "all keys"),
 			Quit:   k([]string{"q", "ctrl+c"}, "q", "quit"),
 		}}
 	p.help.ShortSeparator = "  "
@@ -83,11 +98,20 @@ func (p *Picker) Update(msg tea.Msg) {
 // under the cursor marked with '>' and reversed, those needing review in their colour;
 // scrolled so the cursor stays in sight) and the key bar.
 func (p *Picker) View() string {
+	if p.showKeys {
+		return p.keyList()
+	}
 	var b strings.Builder
 	b.WriteString(p.fit(p.st.bold.Render(p.title)) + "\n")
 	b.WriteString(p.fit(p.reviewLine()) + "\n")
-	b.WriteString(p.fit(p.st.dim.Render("  "+p.header)) + "\n")
-	room := max(p.height-5, 1)
+	for _, n := range p.notes {
+		b.WriteString(p.fit(n) + "\n")
+	}
+	b.WriteString(p.fit(p.st.dim.Render("  "+p.rankHeader()+p.header)) + "\n")
+	room := max(p.height-5-len(p.notes), 1)
+	if p.said != "" {
+		room = max(room-1, 1)
+	}
 	first := 0
 	if p.cursor >= room {
 		first = p.cursor - room + 1
@@ -103,6 +127,16 @@ func (p *Picker) View() string {
 	for range room - shown {
 		b.WriteString("\n")
 	}
+	if p.said != "" {
+		st := p.st.dim
+		switch {
+		case p.saidBad:
+			st = p.st.bad
+		case strings.HasSuffix(p.said, "? y/n"): // m's question waits for its answer
+			st = p.st.review
+		}
+		b.WriteString(p.fit(st.Render(p.said)) + "\n")
+	}
 	b.WriteString(p.fit(p.help.ShortHelpView(p.keys.ShortHelp())))
 	return b.String()
 }
@@ -114,7 +148,7 @@ func (p *Picker) row(i int) string {
 	if i == p.cursor {
 		mark = "> "
 	}
-	line := p.fit(mark + p.lines[i])
+	line := p.fit(mark + p.rank(i) + p.lines[i])
 	switch {
 	case i == p.cursor:
 		return p.st.selected.Render(line)
@@ -142,3 +176,22 @@ func (p *Picker) reviewLine() string {
 }
 
 func (p *Picker) fit(s string) string { return ansi.Truncate(s, p.width, "") }
+
+// rankHeader and rank are the best-of rank column (bestof.go), there only when the list
+// has candidates.
+func (p *Picker) rankHeader() string {
+	if len(p.cands) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%-*s", rankColumn, "RANK")
+}
+
+func (p *Picker) rank(i int) string {
+	if len(p.cands) == 0 {
+		return ""
+	}
+	if c, ok := p.cands[p.names[i]]; ok {
+		return c.mark()
+	}
+	return strings.Repeat(" ", rankColumn)
+}
