@@ -65,6 +65,12 @@ func TestDashboardInChromium(t *testing.T) {
 	b.waitFor("the loop's state", `document.getElementById("live-state").innerText.startsWith("running (pid")`)
 	b.screenshot("live-output")
 
+	// Cancel asks first: declined, nothing is posted (status, below, says paused, not cancelling)
+	b.eval(`window.confirm = function (q) { window.__asked = q; return false; }; true`)
+	b.eval(`document.getElementById("cancel").click(); true`)
+	if asked, _ := b.eval(`window.__asked`).(string); asked != "Cancel the loop main after its current iteration?" {
+		t.Errorf("Cancel, declined, asked %q", asked)
+	}
 	// Pause posts in the background: the page, its live output, stays
 	b.eval("window.__same = true") // gone if the page reloads
 	b.eval(`document.getElementById("pause").click()`)

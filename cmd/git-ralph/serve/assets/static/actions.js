@@ -1,11 +1,23 @@
-// git ralph serve: the loop page's buttons post their form in the background and say what
-// the command answered in place, so that the live output, its sections and what was typed
+// git ralph serve: a form with data-confirm (cancel, a best-of's merge) asks before it
+// posts. The loop page's buttons post their form in the background and say what the
+// command answered in place, so that the live output, its sections and what was typed
 // elsewhere stay as they are; the loop's state, and so the buttons, follow from the live
-// stream (live.js). A form with data-confirm (cancel) asks first. Without this script the
-// forms post as forms, and the page comes back with the answer.
+// stream (live.js). Without this script the forms post as forms, and the page comes back
+// with the answer.
 (function () {
   "use strict";
-  if (!window.fetch || !window.DOMParser) {
+  var background = !!(window.fetch && window.DOMParser && window.URLSearchParams);
+  Array.prototype.forEach.call(document.querySelectorAll("form[data-confirm]"), function (form) {
+    if (background && form.closest("#state-panel")) {
+      return; // asked below, before its post in the background
+    }
+    form.addEventListener("submit", function (e) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) {
+        e.preventDefault();
+      }
+    });
+  });
+  if (!background) {
     return;
   }
   // say shows the command's answer where the page shows it after a post
