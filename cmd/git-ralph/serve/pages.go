@@ -78,6 +78,14 @@ func (s *Server) page(title, crumb string, data map[string]any) map[string]any {
 }
 
 func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
+	// what became of the merges started here, read before the loops and the queue: a
+	// merge seen ended here has written its end there, so that no row shows one ended
+	// and still merging (the page, which reads itself again only while a merge it started
+	// runs, would go on saying merging)
+	var picked map[string]PickedMerge
+	if src, ok := s.src.(BestOfs); ok {
+		picked = src.Picked()
+	}
 	runs, err := s.src.Loops(r.Context())
 	if err != nil {
 		fail(w, err)
@@ -91,7 +99,7 @@ func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
 	for _, run := range runs {
 		cards = append(cards, cardOf(run, merges))
 	}
-	groups, cards, bad := s.bestOfSections(r.Context(), cards)
+	groups, cards, bad := s.bestOfSections(r.Context(), cards, picked)
 	s.render(w, "loops.html", s.page("Loops", "", map[string]any{"Loops": cards, "BestOf": groups, "BestOfBad": bad, "CSRF": s.csrf}))
 }
 
