@@ -81,6 +81,9 @@ func pairWords(dmp *diffmatchpatch.DiffMatchPatch, old, new *diffLine) {
 func changedWords(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (gone, added []span, common int) {
 	pre, suf := commonEnds(a, b)
 	gone, added, common = middleWords(dmp, a[pre:len(a)-suf], b[pre:len(b)-suf])
+	if common < 0 {
+		return nil, nil, 0 // nothing in common said: the lines are left whole
+	}
 	for i := range gone {
 		gone[i].from, gone[i].to = gone[i].from+pre, gone[i].to+pre
 	}
@@ -114,7 +117,8 @@ func sameWord(x, y byte) bool {
 	return isWord(x) && isWord(y) || blank(x) && blank(y)
 }
 
-// middleWords compares a and b word by word with go-diff.
+// middleWords compares a and b word by word with go-diff; common is -1 when go-diff's
+// answer cannot be read back into the words.
 func middleWords(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (gone, added []span, common int) {
 	switch {
 	case a == "" && b == "":
@@ -131,8 +135,13 @@ func middleWords(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (gone, added [
 	ra, rb := encodeWords(wa, wb)
 	diffs := dmp.DiffCleanupSemantic(dmp.DiffMainRunes(ra, rb, false))
 	var ia, ib, pa, pb int // the next word and byte of each side
+	lost := false          // go-diff's answer does not add up to the words given
 	take := func(words []string, i, p, n int) (int, int, span) {
 		s := span{from: p, to: p}
+		if i+n > len(words) {
+			lost = true
+			return i, p, s
+		}
 		for range n {
 			s.to += len(words[i])
 			i++
@@ -140,6 +149,9 @@ func middleWords(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (gone, added [
 		return i, s.to, s
 	}
 	for _, d := range diffs {
+		// a text cut inside one of its runes (go-diff's semantic cleanup shifts some edits
+		// by bytes) would no longer count its words: then nothing is marked
+		lost = lost || !utf8.ValidString(d.Text)
 		n := utf8.RuneCountInString(d.Text)
 		var s span
 		switch d.Type {
@@ -154,6 +166,9 @@ func middleWords(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (gone, added [
 			ib, pb, s = take(wb, ib, pb, n)
 			added = append(added, s)
 		}
+	}
+	if lost || ia != len(wa) || ib != len(wb) {
+		return nil, nil, -1
 	}
 	return gone, added, common
 }

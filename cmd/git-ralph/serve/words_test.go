@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,68 @@ func BenchmarkDiffPage(b *testing.B) {
 			page = len(diffHTML(lines))
 		}
 		b.ReportMetric(float64(page), "bytes/page")
+	})
+}
+
+// unmarked is the text of the parts that are not marked changed.
+func unmarked(parts []token) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if !p.Changed {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// checkPair marks the words of the pair of lines a and b and checks what any pair must
+// keep: each line's text whole, and, when words are marked, the same text left unmarked
+// on both sides (what they have in common, in order).
+func checkPair(t *testing.T, a, b string) {
+	t.Helper()
+	lines := diffLines("diff --git a/x.txt b/x.txt\n@@ -1 +1 @@\n-" + a + "\n+" + b + "\n")
+	markWords(lines)
+	old, new := lines[2].Parts, lines[3].Parts
+	var whole [2]strings.Builder
+	for i, parts := range [][]token{old, new} {
+		for _, p := range parts {
+			whole[i].WriteString(p.Text)
+		}
+	}
+	if whole[0].String() != a || whole[1].String() != b {
+		t.Fatalf("%q → %q: the lines were not kept whole: %q, %q", a, b, whole[0].String(), whole[1].String())
+	}
+	if keptA, keptB := unmarked(old), unmarked(new); (keptA != a || keptB != b) && keptA != keptB {
+		t.Fatalf("%q → %q: the unmarked parts differ: %q and %q", a, b, keptA, keptB)
+	}
+}
+
+// Lines made of a few words in any order: whatever go-diff answers, the marks keep each
+// line whole and leave the same text unmarked on both sides.
+func TestTheChangedWordsLeaveWhatTheLinesShare(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	vocab := []string{"a", "b", " ", "x", "  ", "(", "c", "é", "foo", ","}
+	line := func() string {
+		var b strings.Builder
+		for range 1 + r.Intn(20) {
+			b.WriteString(vocab[r.Intn(len(vocab))])
+		}
+		return b.String()
+	}
+	for range 20_000 {
+		checkPair(t, line(), line())
+	}
+}
+
+// FuzzTheChangedWords: any two lines, any bytes (not valid UTF-8, control characters).
+func FuzzTheChangedWords(f *testing.F) {
+	for _, seed := range [][2]string{{"x := f(41, y)", "x := f(42, y)"}, {"a b a c", "a b b a c"}, {"\xff\xfe é", "\xff é!"}, {"", "x"}} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if strings.ContainsAny(a+b, "\n\r") {
+			t.Skip("a line of a diff has no line break")
+		}
+		checkPair(t, a, b)
 	})
 }
