@@ -28,7 +28,7 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here}, picks: pick.New(here)}, c.Addr)
+	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here, Formats: &servesource.LiveFormats{}}, picks: pick.New(here)}, c.Addr)
 	if err != nil {
 		return err
 	}
