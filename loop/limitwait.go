@@ -40,6 +40,10 @@ func newLimitWaits(cfg Config, deps Deps, st *stateFile, pause *pauser, report f
 	}
 	w.shared = &sharedLimits{store: cfg.Limits, agent: cfg.Agent.Name, from: cfg.LimitFrom, account: st.AgentAccount,
 		now: deps.Now, warn: func(m string) { report(Warning{Message: m}) }}
+	if cfg.Agent.InProcess() && cfg.API != nil {
+		// an API's limits are the key's: shared by its fingerprint, never the key
+		w.shared.account = cfg.API.Account()
+	}
 	return w
 }
 

@@ -7,7 +7,8 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"aider", "amp", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli", "opencode", "pi", "qwen"}
+	want := []string{"aider", "amp", "anthropic-api", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli",
+		"openai-api", "openai-chat", "opencode", "pi", "qwen"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}

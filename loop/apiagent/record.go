@@ -46,6 +46,8 @@ type Record struct {
 	Message string     `json:"message,omitempty"`
 	ResetAt *time.Time `json:"reset_at,omitempty"`
 	WaitMS  int64      `json:"wait_ms,omitempty"` // RecRetry: the wait before the next attempt
+	// RecError: a limit that waiting will not clear soon (a quota, a spend cap).
+	Permanent bool `json:"permanent,omitempty"`
 	// RecEnd: the turns used.
 	Turns int `json:"turns,omitempty"`
 }

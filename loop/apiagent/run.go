@@ -398,7 +398,8 @@ func (t *retries) after(err *Error, req Request) (time.Duration, bool) {
 }
 
 func errorRecord(typ string, turn, attempt int, e *Error) Record {
-	rec := Record{Type: typ, Turn: turn, Attempt: attempt, Kind: e.Kind.String(), Status: e.Status, Message: e.Message}
+	rec := Record{Type: typ, Turn: turn, Attempt: attempt, Kind: e.Kind.String(), Status: e.Status, Message: e.Message,
+		Permanent: e.Permanent}
 	if !e.ResetAt.IsZero() {
 		at := e.ResetAt.UTC()
 		rec.ResetAt = &at

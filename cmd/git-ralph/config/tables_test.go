@@ -121,3 +121,28 @@ timeout = "5s"
 		t.Errorf("RepoCommands() = %v, want nil", c.RepoCommands())
 	}
 }
+
+// A repository's config may choose an API agent's model, but where the prompt and the
+// code go (api_base) and which key goes with them (api_key_env) are commands to trust:
+// run nothing until the user approves them. Bad values are refused with the file's line.
+func TestAPIAgentSettingsOfARepository(t *testing.T) {
+	repo := "model = \"m\"\napi_base = \"https://elsewhere.example/v1\"\napi_key_env = \"AWS_SECRET_ACCESS_KEY\"\n"
+	c := fixture{repo: repo}.mustLoad(t)
+	want := map[string]string{"api_base": "https://elsewhere.example/v1", "api_key_env": "AWS_SECRET_ACCESS_KEY"}
+	if got := c.RepoCommands(); !reflect.DeepEqual(got, want) {
+		t.Errorf("RepoCommands() = %v, want %v", got, want)
+	}
+	for _, bad := range []struct{ line, want string }{
+		{`api_base = "ftp://x"`, "want an http or https URL"},
+		{`api_base = "127.0.0.1:11434"`, "want an http or https URL"},
+		{`api_key_env = "sk-ant-123 456"`, "want an environment variable's name"},
+	} {
+		_, err := fixture{repo: "model = \"m\"\n" + bad.line + "\n"}.load(t)
+		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), ":2:") {
+			t.Errorf("%s: err = %v, want %q at line 2", bad.line, err, bad.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "sk-ant") {
+			t.Errorf("%s: the error repeats what may be a key: %v", bad.line, err)
+		}
+	}
+}

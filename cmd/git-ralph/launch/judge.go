@@ -20,7 +20,9 @@ func (s *Settings) checkJudge() (agentcheck.Result, bool) {
 	if judge == "" {
 		return agentcheck.Result{}, false
 	}
-	if preset, ok := agentcli.Lookup(judge); ok {
+	if preset, ok := agentcli.Lookup(judge); ok && preset.InProcess() {
+		return s.checkAPI(preset), true
+	} else if ok {
 		return agentcheck.Program(s.Loop.Dir, preset.Program), true
 	}
 	return agentcheck.Command(s.Loop.Dir, judge), true
