@@ -38,8 +38,8 @@ func (r *Renderer) apiRender(typ string, line []byte) []string {
 		return []string{resultLine(status, e.Output, e.IsError)}
 	case "retry":
 		wait := ""
-		if e.WaitMS > 0 {
-			wait = ", in " + (time.Duration(e.WaitMS) * time.Millisecond).Round(time.Second/10).String()
+		if d := (time.Duration(e.WaitMS) * time.Millisecond).Round(time.Second / 10); d > 0 {
+			wait = ", in " + d.String()
 		}
 		return r.problem(fmt.Sprintf("%s (retrying: attempt %d%s)", e.Message, e.Attempt+1, wait))
 	case "error":
