@@ -23,6 +23,9 @@ type APIAgent struct {
 	Key        string
 	MaxTurns   int   // model requests per iteration; 0: apiagent's default
 	MaxContext int64 // the conversation's tokens at most; 0: no cap of git-ralph's own
+	// Price is the model's, which turns its tokens into a cost; nil: the model has none,
+	// and its cost is unknown (never $0.00), as an agent's that reports none.
+	Price *apiagent.Price
 }
 
 // Account is what keys the limits the user's loops share for this agent: a fingerprint
@@ -75,7 +78,7 @@ func runInProcess(ctx context.Context, in inProcess) (agent.Result, agentcli.Rep
 	res, _ := apiagent.Run(runCtx, apiagent.Request{
 		Protocol: in.preset.API.Protocol, Model: in.api.Model, BaseURL: in.api.BaseURL, Key: in.api.Key,
 		WorkTree: in.procs.dir, Prompt: in.prompt, MaxTurns: in.api.MaxTurns, MaxContext: in.api.MaxContext,
-		Marker: "RALPH_RUN=" + in.procs.run, Watchdogs: in.procs.dogs, ReadOnly: in.readOnly,
+		Marker: "RALPH_RUN=" + in.procs.run, Watchdogs: in.procs.dogs, ReadOnly: in.readOnly, Price: in.api.Price,
 		Out: io.MultiWriter(sinks...),
 	})
 	out := agent.Result{Output: tail.Bytes(), OutputBytes: tail.Total(), Truncated: tail.Truncated(),

@@ -275,7 +275,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		return r.res, err
 	}
 	r.collaborate(criteria)
-	for _, w := range unmetered(r.cfg.Budget, r.cfg.Agent, r.cfg.Judge) {
+	for _, w := range unmetered(r.cfg.Budget, r.cfg.Agent, r.cfg.API, r.cfg.Judge, r.cfg.JudgeAPI) {
 		r.warn(w)
 	}
 	err = r.iterate(ctx, first)

@@ -27,6 +27,7 @@ type apiRecord struct {
 	Attempt   int             `json:"attempt"`
 	WaitMS    int64           `json:"wait_ms"`
 	Turns     int             `json:"turns"`
+	CostUSD   *float64        `json:"cost_usd"`
 }
 
 // apiUsage is the tokens of a turn or of the iteration: the four counts apart (the
@@ -66,8 +67,15 @@ func (r *reading) apiEvent(typ string, line []byte) {
 		if e.Usage != nil {
 			r.rep.Usage = e.Usage.usage(r.rep.Usage.Model)
 		}
+		if e.CostUSD != nil && *e.CostUSD >= 0 && *e.CostUSD <= maxExchangeCost {
+			r.rep.Usage.CostUSD, r.rep.Usage.HasCost = *e.CostUSD, true
+		}
 	}
 }
+
+// maxExchangeCost bounds the cost an exchange may state (a saved or replayed one is read
+// as untrusted): above it, the cost is unknown.
+const maxExchangeCost = 1_000_000
 
 // apiError records the iteration's failure as apiagent classified it: a limit, a
 // transient or a fatal error; the others (context full, timeout, too many turns,

@@ -48,7 +48,11 @@ func (r *Renderer) apiRender(typ string, line []byte) []string {
 		if e.Usage == nil {
 			return nil
 		}
-		return usageRendered(e.Usage.usage(r.usage.Model))
+		u := e.Usage.usage(r.usage.Model)
+		if e.CostUSD != nil {
+			u.CostUSD, u.HasCost = *e.CostUSD, true
+		}
+		return usageRendered(u)
 	}
 	return nil
 }

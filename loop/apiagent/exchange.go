@@ -42,6 +42,9 @@ func ReadExchange(r io.Reader) (Result, error) {
 			if rec.Usage != nil {
 				res.Usage = *rec.Usage
 			}
+			if rec.CostUSD != nil {
+				res.CostUSD, res.HasCost = *rec.CostUSD, true
+			}
 		}
 	}
 	res.Said = strings.Join(said, "\n")

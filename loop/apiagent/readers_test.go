@@ -46,7 +46,15 @@ func TestExchangeReadAsTheRunReported(t *testing.T) {
 	for name, sc := range exchangeScenarios() {
 		t.Run(name, func(t *testing.T) {
 			m := newMock(t, sc.proto, sc.steps...)
-			res, _, _, text := runMock(t, m, gittest.NewRepo(t), nil)
+			price := &Price{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}
+			res, _, _, text := runMock(t, m, gittest.NewRepo(t), func(r *Request) {
+				if sc.steps[0].status == 0 { // a success has a known price; a failure here none
+					r.Price = price
+				}
+			})
+			if sc.steps[0].status == 0 && (!res.HasCost || res.CostUSD <= 0) {
+				t.Errorf("a priced iteration has no cost: %+v", res)
+			}
 			if os.Getenv("RECORD_EXCHANGES") == "1" {
 				os.MkdirAll(dir, 0o755)
 				if err := os.WriteFile(filepath.Join(dir, name+".out"), []byte(text), 0o644); err != nil {

@@ -48,8 +48,9 @@ type Record struct {
 	WaitMS  int64      `json:"wait_ms,omitempty"` // RecRetry: the wait before the next attempt
 	// RecError: a limit that waiting will not clear soon (a quota, a spend cap).
 	Permanent bool `json:"permanent,omitempty"`
-	// RecEnd: the turns used.
-	Turns int `json:"turns,omitempty"`
+	// RecEnd: the turns used, and the cost of the usage when the model's price is known.
+	Turns   int      `json:"turns,omitempty"`
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 // The types of Record.

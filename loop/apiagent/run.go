@@ -79,6 +79,9 @@ type Request struct {
 	// grep) and a system prompt that says so: a judge's run, which must not change the
 	// repository it judges.
 	ReadOnly bool
+	// Price turns the iteration's usage into a cost (Result.CostUSD, the end record's
+	// cost_usd); nil: the model has none, and the cost is unknown.
+	Price *Price
 	// Out receives the exchange as JSON lines (see Record); nil: nowhere.
 	Out io.Writer
 	// Client is the HTTP client (its transport, its proxy); a plain one when nil. Run
@@ -96,7 +99,10 @@ type Result struct {
 	Turns int   // the model's turns read whole (a request that failed is not one)
 	Usage Usage // the tokens of every turn
 	Model string
-	Err   *Error // nil when the model ended its turn
+	// CostUSD is the usage at Request.Price, when HasCost: the price was known.
+	CostUSD float64
+	HasCost bool
+	Err     *Error // nil when the model ended its turn
 }
 
 // Run runs one iteration: a fresh conversation of the built-in system prompt and
@@ -113,7 +119,12 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if res.Err != nil {
 		r.rec.write(errorRecord(RecError, res.Turns, 0, res.Err))
 	}
-	r.rec.write(Record{Type: RecEnd, Turns: res.Turns, Usage: &res.Usage})
+	end := Record{Type: RecEnd, Turns: res.Turns, Usage: &res.Usage}
+	if req.Price != nil {
+		res.CostUSD, res.HasCost = req.Price.Cost(res.Usage), true
+		end.CostUSD = &res.CostUSD
+	}
+	r.rec.write(end)
 	if res.Err != nil {
 		return res, res.Err
 	}

@@ -136,6 +136,7 @@ type Config struct {
 	// (relative paths are relative to the repository root); nil means PROMPT_<mode>.md.
 	Prompts Value[[]string]
 	Agents  map[string]AgentOverride // [agents.NAME] of both files, merged field by field
+	Prices  map[string]ModelPrice    // [prices.MODEL] of the user's file
 	Hooks   Hooks
 
 	// Warnings are what deserves a word but does not stop anything: RALPH_ variables

@@ -123,7 +123,7 @@ var hookSpecs = []spec{
 }
 
 // tableNames are the top-level tables.
-var tableNames = []string{"modes", "agents", "hooks"}
+var tableNames = []string{"modes", "agents", "hooks", "prices"}
 
 // Keys returns every top-level key, in a fixed order: for documentation and for
 // suggesting a key when one is misspelt. Tables ([modes.NAME], [agents.NAME], [hooks])
@@ -268,7 +268,11 @@ const maxMoney = 1_000_000
 // money checks an amount in US dollars: 0 means no budget.
 func (s *spec) money(f float64, shown string) (any, *problem) {
 	if math.IsNaN(f) || f < 0 || f > maxMoney {
-		return nil, newProblem(fmt.Sprintf("use an amount in US dollars between 0 (no budget) and %d, like %s", maxMoney, s.example),
+		hint := fmt.Sprintf("use an amount in US dollars between 0 (no budget) and %d, like %s", maxMoney, s.example)
+		if s.rangeHint != "" {
+			hint = s.rangeHint
+		}
+		return nil, newProblem(hint,
 			"must be between 0 and %d, got %s", maxMoney, shown)
 	}
 	return s.validate(f)

@@ -82,6 +82,7 @@ func resolve(user, repo *layer, workflow, env, flags table) (*Config, error) {
 		Template:             get[string](ts, "template"),
 		Prompts:              get[[]string](ts, "prompts"),
 		Agents:               mergeAgents(user, repo),
+		Prices:               mergePrices(user),
 		Hooks:                mergeHooks(user, repo),
 		repoCommands:         repo.commands,
 	}
@@ -219,6 +220,7 @@ func (c *Config) Entries() []Entry {
 	for _, name := range slices.Sorted(maps.Keys(c.Agents)) {
 		e = append(e, c.Agents[name].entries("agents."+fieldName([]string{name})+".")...)
 	}
+	e = append(e, priceEntries(c.Prices)...)
 	h := c.Hooks
 	return append(e, text("hooks.on_iteration", h.OnIteration, "none"), text("hooks.on_complete", h.OnComplete, "none"),
 		text("hooks.on_failure", h.OnFailure, "none"), text("hooks.on_limit", h.OnLimit, "none"),

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -144,5 +145,28 @@ func TestAPIAgentSettingsOfARepository(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "sk-ant") {
 			t.Errorf("%s: the error repeats what may be a key: %v", bad.line, err)
 		}
+	}
+}
+
+// Prices decide what a budget counts: the user's file may set a model's, a repository's
+// may not (its error names the line and the way out); a bad price is refused.
+func TestPricesTable(t *testing.T) {
+	c := fixture{user: "[prices.\"qwen2.5-coder\"]\ninput = 0.5\noutput = 1.5\n"}.mustLoad(t)
+	p, ok := c.Prices["qwen2.5-coder"]
+	if !ok || p.Input != 0.5 || p.Output != 1.5 || p.CacheRead != 0 || p.Origin.Line != 1 {
+		t.Errorf("prices = %+v", c.Prices)
+	}
+	_, err := fixture{repo: "model = \"m\"\n[prices.m]\ninput = 0\n"}.load(t)
+	if err == nil || !strings.Contains(err.Error(), ":2:") || !strings.Contains(err.Error(), "may not set prices") {
+		t.Errorf("a repository's prices: err = %v", err)
+	}
+	_, err = fixture{user: "[prices.m]\ninput = -1\n"}.load(t)
+	if err == nil || !strings.Contains(err.Error(), "prices.m.input") {
+		t.Errorf("a negative price: err = %v", err)
+	}
+	_, err = fixture{user: "[prices.m]\ninptu = 1\n"}.load(t)
+	var h interface{ Hint() string }
+	if !errors.As(err, &h) || !strings.Contains(h.Hint(), "input") {
+		t.Errorf("a misspelt key: err = %v, no hint naming input", err)
 	}
 }

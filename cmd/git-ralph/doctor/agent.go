@@ -13,6 +13,12 @@ import (
 // agentChecks: the agent's program on this PATH, and on the PATH of each of the
 // repository's cron entries, which is not the shell's.
 func agentChecks(ctx context.Context, in Input) []Result {
+	if api := in.APIAgent; api != nil { // no program: the model, the key and the price
+		if !api.OK {
+			return []Result{fail("agent", api.Problem, api.Hint)}
+		}
+		return []Result{ok("agent", agentFound(*api))}
+	}
 	found, any := agentcheck.Agent(in.Root, in.AgentCmd, in.Program)
 	if !any {
 		return []Result{fail("agent", "no agent is set",
