@@ -41,6 +41,11 @@ func (a *APIAgent) Account() string {
 	return "key " + hex.EncodeToString(sum[:6])
 }
 
+// inProcessLimitWait is the longest rate limit an in-process agent waits out inside its
+// conversation: a per-minute limit then costs a pause, not the conversation so far;
+// a longer one ends the iteration, for the loop's own limit wait.
+const inProcessLimitWait = time.Minute
+
 // inProcess is one run of an in-process agent: the iteration's agent or its judge.
 type inProcess struct {
 	api      *APIAgent
@@ -79,6 +84,7 @@ func runInProcess(ctx context.Context, in inProcess) (agent.Result, agentcli.Rep
 		Protocol: in.preset.API.Protocol, Model: in.api.Model, BaseURL: in.api.BaseURL, Key: in.api.Key,
 		WorkTree: in.procs.dir, Prompt: in.prompt, MaxTurns: in.api.MaxTurns, MaxContext: in.api.MaxContext,
 		Marker: "RALPH_RUN=" + in.procs.run, Watchdogs: in.procs.dogs, ReadOnly: in.readOnly, Price: in.api.Price,
+		LimitWait: inProcessLimitWait,
 		Out: io.MultiWriter(sinks...),
 	})
 	out := agent.Result{Output: tail.Bytes(), OutputBytes: tail.Total(), Truncated: tail.Truncated(),

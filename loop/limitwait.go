@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
@@ -236,6 +237,9 @@ func (s *sharedLimits) hint(l history.SharedLimit) string {
 		return limitWaitHint // this loop's own limit, met by an earlier run of it
 	}
 	whose := fmt.Sprintf("%s on the account its CLI called %q", l.Agent, l.Account)
+	if fp, ok := strings.CutPrefix(l.Account, "key "); ok { // an API agent's: a fingerprint of its key
+		whose = fmt.Sprintf("%s on the same API key (fingerprint %s)", l.Agent, fp)
+	}
 	if l.Account == "" {
 		whose = fmt.Sprintf("%s, whose CLI names no account (so every %s loop of yours shares the wait)", l.Agent, l.Agent)
 	}
