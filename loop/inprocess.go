@@ -85,7 +85,7 @@ func runInProcess(ctx context.Context, in inProcess) (agent.Result, agentcli.Rep
 		WorkTree: in.procs.dir, Prompt: in.prompt, MaxTurns: in.api.MaxTurns, MaxContext: in.api.MaxContext,
 		Marker: "RALPH_RUN=" + in.procs.run, Watchdogs: in.procs.dogs, ReadOnly: in.readOnly, Price: in.api.Price,
 		LimitWait: inProcessLimitWait,
-		Out: io.MultiWriter(sinks...),
+		Out:       io.MultiWriter(sinks...),
 	})
 	out := agent.Result{Output: tail.Bytes(), OutputBytes: tail.Total(), Truncated: tail.Truncated(),
 		Duration: time.Since(started)}
