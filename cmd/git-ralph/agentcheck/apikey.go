@@ -7,6 +7,12 @@ import "fmt"
 // whether it holds a key, optional whether the server may need none (a local one).
 // Only the variable's name is ever shown, never its value.
 func APIKey(preset, model, keyEnv string, set, optional bool) Result {
+	r := apiKey(preset, model, keyEnv, set, optional)
+	r.InProcess = true
+	return r
+}
+
+func apiKey(preset, model, keyEnv string, set, optional bool) Result {
 	switch {
 	case model == "":
 		return Result{Program: preset, Problem: fmt.Sprintf("agent %s needs a model, and none is named", preset),

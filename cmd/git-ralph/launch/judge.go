@@ -62,6 +62,10 @@ func showJudgeMode(w io.Writer, judge string) {
 	if !ok {
 		return
 	}
+	if preset.InProcess() {
+		fmt.Fprintf(w, "    the judge is offered only the tools that read (read_file, list_dir, glob, grep)\n")
+		return
+	}
 	if as, readOnly := preset.AsJudge(); readOnly {
 		fmt.Fprintf(w, "    the judge runs in %s's read-only mode: %s\n", preset.Name, display.Printable(strings.Join(as.Argv(""), " ")))
 		return
