@@ -21,6 +21,7 @@ type Result struct {
 	// InProcess: an API agent, which git-ralph runs itself: Program is the preset,
 	// Note what it talks to.
 	InProcess bool
+	KeyEnv    string // InProcess: the variable its key is read from
 }
 
 // Agent looks for the agent's program: the first word of the custom command agentCmd

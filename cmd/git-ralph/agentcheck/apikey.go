@@ -8,7 +8,7 @@ import "fmt"
 // Only the variable's name is ever shown, never its value.
 func APIKey(preset, model, keyEnv string, set, optional bool) Result {
 	r := apiKey(preset, model, keyEnv, set, optional)
-	r.InProcess = true
+	r.InProcess, r.KeyEnv = true, keyEnv
 	return r
 }
 
