@@ -84,8 +84,8 @@ func runInProcess(ctx context.Context, in inProcess) (agent.Result, agentcli.Rep
 		Protocol: in.preset.API.Protocol, Model: in.api.Model, BaseURL: in.api.BaseURL, Key: in.api.Key,
 		WorkTree: in.procs.dir, Prompt: in.prompt, MaxTurns: in.api.MaxTurns, MaxContext: in.api.MaxContext,
 		Marker: "RALPH_RUN=" + in.procs.run, Watchdogs: in.procs.dogs, ReadOnly: in.readOnly, Price: in.api.Price,
-		LimitWait: inProcessLimitWait,
-		Out:       io.MultiWriter(sinks...),
+		LimitWait: inProcessLimitWait, Env: in.procs.env(in.i),
+		Out: io.MultiWriter(sinks...),
 	})
 	out := agent.Result{Output: tail.Bytes(), OutputBytes: tail.Total(), Truncated: tail.Truncated(),
 		Duration: time.Since(started)}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -82,6 +83,10 @@ type Request struct {
 	// Price turns the iteration's usage into a cost (Result.CostUSD, the end record's
 	// cost_usd); nil: the model has none, and the cost is unknown.
 	Price *Price
+	// Env are entries added to the bash tool's environment (the loop's RALPH_ITERATION,
+	// RALPH_MODE, …, as a CLI agent gets them); the marker and the emptied key
+	// variables come after them, and win.
+	Env []string
 	// Out receives the exchange as JSON lines (see Record); nil: nowhere.
 	Out io.Writer
 	// Client is the HTTP client (its transport, its proxy); a plain one when nil. Run
@@ -159,7 +164,7 @@ func newRun(req Request) (*run, *Error) {
 	req = withDefaults(req)
 	scrub := scrubber(req.Key)
 	tools, err := openToolbox(req.WorkTree, req.MaxToolOutput, bashSettings{
-		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key), marker: req.Marker, watchdogs: req.Watchdogs,
+		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key, req.Env), marker: req.Marker, watchdogs: req.Watchdogs,
 	}, scrub)
 	if err != nil {
 		return nil, &Error{Kind: Fatal, Message: err.Error()}
@@ -207,10 +212,10 @@ func withDefaults(req Request) Request {
 	return req
 }
 
-// bashEnv is what the bash tool adds to git-ralph's environment: the marker, and every
-// variable that holds the key emptied.
-func bashEnv(marker, key string) []string {
-	env := []string{marker}
+// bashEnv is what the bash tool adds to git-ralph's environment: the loop's entries
+// (extra), the marker, and every variable that holds the key emptied.
+func bashEnv(marker, key string, extra []string) []string {
+	env := append(slices.Clone(extra), marker)
 	if key == "" {
 		return env
 	}
