@@ -154,7 +154,7 @@ func TestStrings(t *testing.T) {
 	}
 	formats := map[Format]string{Text: "text", ClaudeStream: "claude-stream-json", CodexJSON: "codex-json",
 		GeminiStream: "gemini-stream-json", OpencodeJSON: "opencode-json", CopilotJSON: "copilot-json",
-		QwenStream: "qwen-stream-json", PiJSON: "pi-json"}
+		QwenStream: "qwen-stream-json", PiJSON: "pi-json", APIExchange: "api-exchange"}
 	for f, want := range formats {
 		if f.String() != want {
 			t.Errorf("Format(%d) = %q, want %q", f, f.String(), want)

@@ -49,7 +49,7 @@ func (r *Renderer) apiRender(typ string, line []byte) []string {
 			return nil
 		}
 		u := e.Usage.usage(r.usage.Model)
-		if e.CostUSD != nil {
+		if e.CostUSD != nil && *e.CostUSD >= 0 && *e.CostUSD <= maxExchangeCost {
 			u.CostUSD, u.HasCost = *e.CostUSD, true
 		}
 		return usageRendered(u)
