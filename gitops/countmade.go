@@ -3,6 +3,7 @@ package gitops
 import (
 	"context"
 
+	"github.com/git-ralph/git-ralph/gitops/internal/gitstore"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -24,7 +25,7 @@ func countLinear(dir, base, tip string) (int, bool) {
 	if len(base) != 40 {
 		return 0, false
 	}
-	repo, err := openForTrees(dir, tip)
+	repo, err := gitstore.OpenForTrees(dir, tip)
 	if err != nil {
 		return 0, false
 	}

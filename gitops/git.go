@@ -67,25 +67,25 @@ func (e *Error) Error() string {
 
 // Git runs the git CLI in dir and returns its stdout with the trailing newline removed.
 func Git(ctx context.Context, dir string, args ...string) (string, error) {
-	return gitEnv(ctx, dir, nil, args...)
+	return GitEnv(ctx, dir, nil, args...)
 }
 
-// gitEnv is Git with extra environment variables, which win over the inherited ones.
-func gitEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+// GitEnv is Git with extra environment variables, which win over the inherited ones.
+func GitEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
 	var stdout bytes.Buffer
-	if err := gitTo(ctx, dir, env, nil, &stdout, args...); err != nil {
+	if err := GitTo(ctx, dir, env, nil, &stdout, args...); err != nil {
 		return "", err
 	}
 	return strings.TrimSuffix(stdout.String(), "\n"), nil
 }
 
-// gitTo runs git in dir, with stdin when it is not nil, and streams its stdout to w as it
+// GitTo runs git in dir, with stdin when it is not nil, and streams its stdout to w as it
 // comes. When w fails, that error is returned rather than git's death by a broken pipe.
 //
 // git runs in a process group of its own, bounded by CallTimeout and by ctx: when either
 // ends, the group (git and whatever hook, filter or helper it started) gets SIGTERM, then
 // SIGKILL after stopGrace, and git-ralph stops waiting for the pipes such a process holds.
-func gitTo(ctx context.Context, dir string, env []string, stdin io.Reader, w io.Writer, args ...string) error {
+func GitTo(ctx context.Context, dir string, env []string, stdin io.Reader, w io.Writer, args ...string) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, bound(args), ErrGitHung)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", gitArgs(args)...)
@@ -249,11 +249,20 @@ func GitPath(ctx context.Context, dir, name string) (string, error) {
 	}
 	path, err := Git(ctx, dir, "rev-parse", "--git-path", name)
 	if err != nil {
-		return "", asNotRepo(dir, fmt.Errorf("finding %s in the git directory: %w", name, err))
+		return "", AsNotRepo(dir, fmt.Errorf("finding %s in the git directory: %w", name, err))
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
 	gitPaths.Store(key, path)
 	return path, nil
+}
+
+// AsNotRepo turns git's "not a git repository" failure into ErrNotRepo.
+func AsNotRepo(dir string, err error) error {
+	var gitErr *Error
+	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository") {
+		return fmt.Errorf("%s: %w", dir, ErrNotRepo)
+	}
+	return err
 }

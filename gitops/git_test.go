@@ -88,27 +88,6 @@ func TestCancelStopsGitAndItsChildren(t *testing.T) {
 	requireGone(t, pidFile)
 }
 
-// An agent may set core.fsmonitor to any command; git-ralph's reads do not run it.
-func TestFsmonitorOfTheRepositoryIsNotRun(t *testing.T) {
-	dir := committedRepo(t)
-	marker := filepath.Join(t.TempDir(), "fsmonitor-ran")
-	run(t, dir, "config", "core.fsmonitor", "touch "+marker+"; sleep 60; :")
-	write(t, dir, "a.txt", "changed\n")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-
-	cp, err := TakeCheckpoint(ctx, dir, keepNothing)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cp.Tree == "" {
-		t.Fatal("no tree for a dirty work tree")
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("git-ralph's git status ran the repository's core.fsmonitor command")
-	}
-}
-
 // git-ralph's own ref updates run no hook of the repository; push still runs pre-push.
 func TestOwnRefUpdatesRunNoHooks(t *testing.T) {
 	dir := committedRepo(t)

@@ -2,9 +2,7 @@ package gitops
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -95,53 +93,5 @@ func TestCommitOf(t *testing.T) {
 				t.Errorf("CommitOf(%s) = %q, %v, %v; want %q, %v", tt.rev, got, ok, err, tt.want, tt.ok)
 			}
 		})
-	}
-}
-
-func TestTemporaryWorktree(t *testing.T) {
-	ctx := context.Background()
-	dir := committedRepo(t)
-	first := run(t, dir, "rev-parse", "HEAD")
-	write(t, dir, "a.txt", "changed\n")
-	run(t, dir, "commit", "-q", "-am", "second")
-	write(t, dir, "a.txt", "uncommitted\n")
-
-	path := filepath.Join(t.TempDir(), "wt")
-	if err := AddWorktree(ctx, dir, path, first); err != nil {
-		t.Fatal(err)
-	}
-	if data, _ := os.ReadFile(filepath.Join(path, "a.txt")); string(data) != "one\n" {
-		t.Errorf("a.txt in the worktree = %q, want the first commit's", data)
-	}
-	if clean, err := WorkTreeClean(ctx, dir); err != nil || clean {
-		t.Errorf("WorkTreeClean(dir) = %v, %v with an uncommitted change", clean, err)
-	}
-	if err := RemoveWorktree(ctx, dir, path); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("the worktree is still there: %v", err)
-	}
-	if list := run(t, dir, "worktree", "list", "--porcelain"); strings.Contains(list, path) {
-		t.Errorf("git still lists the worktree:\n%s", list)
-	}
-	if data, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(data) != "uncommitted\n" {
-		t.Errorf("the work tree's change was touched: %q", data)
-	}
-}
-
-func TestRemoveWorktreeAlreadyDeleted(t *testing.T) {
-	ctx := context.Background()
-	dir := committedRepo(t)
-	path := filepath.Join(t.TempDir(), "wt")
-	if err := AddWorktree(ctx, dir, path, "HEAD"); err != nil {
-		t.Fatal(err)
-	}
-	os.RemoveAll(path)
-	if err := RemoveWorktree(ctx, dir, path); err != nil {
-		t.Fatal(err)
-	}
-	if list := run(t, dir, "worktree", "list", "--porcelain"); strings.Contains(list, path) {
-		t.Errorf("git still lists the deleted worktree:\n%s", list)
 	}
 }

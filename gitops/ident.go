@@ -3,11 +3,8 @@ package gitops
 import (
 	"context"
 
-	"github.com/git-ralph/git-ralph/lazyregexp"
+	"github.com/git-ralph/git-ralph/gitops/internal/gitstore"
 )
-
-// identRule splits what `git var GIT_AUTHOR_IDENT` prints: "Name <email> 1767225600 +0100".
-var identRule = lazyregexp.New(`^(.*) <([^<>]*)> \d+ [+-]\d{4}$`)
 
 // Ident is the identity git would write into a commit made in dir now, as `git var`
 // resolves it from the environment and the configuration (GIT_AUTHOR_NAME, author.name,
@@ -18,7 +15,7 @@ func Ident(ctx context.Context, dir, who string) (name, email string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
-	m := identRule.FindStringSubmatch(out)
+	m := gitstore.IdentRule.FindStringSubmatch(out)
 	if m == nil {
 		return "", "", false
 	}

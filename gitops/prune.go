@@ -21,7 +21,7 @@ func DeleteRefs(ctx context.Context, dir string, names []string) error {
 		return nil
 	}
 	var out strings.Builder
-	if err := gitTo(ctx, dir, nil, strings.NewReader(script.String()), &out, "update-ref", "--no-deref", "--stdin"); err != nil {
+	if err := GitTo(ctx, dir, nil, strings.NewReader(script.String()), &out, "update-ref", "--no-deref", "--stdin"); err != nil {
 		return fmt.Errorf("deleting checkpoint refs: %w", err)
 	}
 	return nil

@@ -30,7 +30,7 @@ func RefCommits(ctx context.Context, dir, prefix string) ([]RefCommit, error) {
 	out, err := Git(ctx, dir, "for-each-ref",
 		"--format=%(objecttype)%00%(refname)%00%(objectname)%00%(tree)%00%(committerdate:unix)%00%(contents)%00", "--", prefix)
 	if err != nil {
-		return nil, asNotRepo(dir, fmt.Errorf("listing the refs under %s: %w", prefix, err))
+		return nil, AsNotRepo(dir, fmt.Errorf("listing the refs under %s: %w", prefix, err))
 	}
 	var refs []RefCommit
 	for _, record := range strings.Split(out, "\x00\n") {

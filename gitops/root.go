@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-ralph/git-ralph/gitops/internal/gitstore"
 )
 
 // rootFromFiles finds the top of the work tree that contains dir as git discovers it —
@@ -15,7 +17,7 @@ import (
 // directory or work tree, dir inside a git directory, a .git that is a symlink or names
 // no git directory, a ceiling or a file system boundary reached, files another user
 // owns (git's safe.directory check), or a configuration that is not plain (see
-// plainConfig: it may name another work tree, make the repository bare, or be refused).
+// PlainConfig: it may name another work tree, make the repository bare, or be refused).
 func rootFromFiles(dir string) (string, bool) {
 	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
 		"GIT_DISCOVERY_ACROSS_FILESYSTEM", "SUDO_UID"} {
@@ -82,7 +84,7 @@ func topAt(top string, info fs.FileInfo) (string, bool) {
 	if info.Mode().IsRegular() {
 		gitDir = gitDirOfFile(top)
 	}
-	if !ownedByUs(gitDir) || !validHead(gitDir) || !plainConfig(common) {
+	if !ownedByUs(gitDir) || !validHead(gitDir) || !gitstore.PlainConfig(common) {
 		return "", false
 	}
 	return top, true
@@ -91,7 +93,7 @@ func topAt(top string, info fs.FileInfo) (string, bool) {
 // gitDirOfFile is the git directory a .git file in top names ("" when unreadable, which
 // commonDirFromFiles has refused already).
 func gitDirOfFile(top string) string {
-	data, err := readSmall(filepath.Join(top, ".git"), maxLineFile)
+	data, err := gitstore.ReadSmall(filepath.Join(top, ".git"), gitstore.MaxLineFile)
 	if err != nil {
 		return ""
 	}
@@ -116,10 +118,10 @@ func validCommonDir(common string) bool {
 // validHead reports whether gitDir's HEAD names a branch or a commit, as git wants of
 // every git directory it takes (a linked work tree's own one too).
 func validHead(gitDir string) bool {
-	head, err := readSmall(filepath.Join(gitDir, "HEAD"), maxLineFile)
+	head, err := gitstore.ReadSmall(filepath.Join(gitDir, "HEAD"), gitstore.MaxLineFile)
 	text := strings.TrimRight(string(head), "\r\n")
 	ref, isRef := strings.CutPrefix(text, "ref: ")
-	return err == nil && (isRef && strings.HasPrefix(ref, "refs/") || isHash(text))
+	return err == nil && (isRef && strings.HasPrefix(ref, "refs/") || gitstore.IsHash(text))
 }
 
 // isGitDirectory reports whether d looks like a git directory itself (a bare repository,
@@ -132,4 +134,31 @@ func isGitDirectory(d string) bool {
 	_, objects := os.Stat(filepath.Join(d, "objects"))
 	_, commondir := os.Stat(filepath.Join(d, "commondir"))
 	return objects == nil || commondir == nil
+}
+
+// QuickRoot finds the top of the work tree containing dir by looking for a .git entry
+// (a directory, or the file of a linked worktree or submodule) in dir and its parents,
+// without starting git: the pre-push hook has to be fast when it has nothing to do.
+// It reports false when git might answer differently (GIT_DIR or GIT_WORK_TREE in the
+// environment) or when no .git is found; callers then ask git with Root.
+func QuickRoot(dir string) (string, bool) {
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} {
+		if os.Getenv(name) != "" {
+			return "", false
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
 }

@@ -168,14 +168,16 @@ func readLimit(path string) (SharedLimit, bool) {
 // file is where the limit of agent on account is kept: a name made of both, with every
 // byte outside [A-Za-z0-9._-] replaced, so no value can leave the directory.
 func (s Limits) file(agent, account string) string {
-	name := safeName(agent)
+	name := fileNamePart(agent)
 	if account != "" {
-		name += "@" + safeName(account)
+		name += "@" + fileNamePart(account)
 	}
 	return filepath.Join(s.Dir, name+".toml")
 }
 
-func safeName(s string) string {
+// fileNamePart is s as a part of a file name: every byte outside [A-Za-z0-9._-] replaced by
+// "_" and no leading dot, so that no value can leave the directory or hide its file.
+func fileNamePart(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r < 0x80 && (r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 			return r

@@ -61,8 +61,8 @@ func writeBookkeeping(path string, v any, what string, write func(string, []byte
 	return write(path, data, 0o644)
 }
 
-// DeleteWorktreeLoop forgets the loop name: its file goes; a loop without one is fine.
-func DeleteWorktreeLoop(commonDir, name string) error {
+// RemoveWorktreeLoop forgets the loop name: its file goes; a loop without one is fine.
+func RemoveWorktreeLoop(commonDir, name string) error {
 	path := worktreeLoopFile(commonDir, name)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("forgetting the worktree loop %s: %w", name, err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/idle"
 )
@@ -31,7 +32,7 @@ type checked struct {
 	until  Validation // the promise command, likewise
 	judged Judgement  // Ran is false when no judge looked at it
 	pushed string     // the push's result in words; "": nothing pushed
-	target *gitops.PushTarget
+	target *gitpush.PushTarget
 }
 
 // check classifies iteration i from its agent's last attempt, then runs what weighs it

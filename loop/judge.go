@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -105,7 +106,7 @@ func (jg *judge) ask(ctx context.Context, i int, before gitops.Checkpoint, val V
 	log, closeLog := jg.openLog(logPath)
 	defer closeLog()
 	// a judge must only read: what it changed is compared with the state it was shown
-	pre, preErr := gitops.TakeCheckpoint(ctx, jg.procs.dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	pre, preErr := gitsnap.TakeCheckpoint(ctx, jg.procs.dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	res, read, err := jg.run(ctx, i, prompt, log)
 	j.Duration, j.Usage = res.Duration, read.Usage
 	jg.read(&j, res, read, err, prompt)
@@ -173,7 +174,7 @@ func judgeChanged(ctx context.Context, dir string, pre gitops.Checkpoint) string
 	if pre.Tree == "" || ctx.Err() != nil {
 		return ""
 	}
-	post, err := gitops.TakeCheckpoint(ctx, dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	post, err := gitsnap.TakeCheckpoint(ctx, dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	if err != nil || (post.Head == pre.Head && post.Tree == pre.Tree) {
 		return ""
 	}
@@ -181,7 +182,7 @@ func judgeChanged(ctx context.Context, dir string, pre gitops.Checkpoint) string
 	if post.Head != pre.Head {
 		what = append(what, "moved HEAD")
 	}
-	paths, _ := gitops.ChangedPaths(ctx, dir, pre.Tree, post.Tree) // unread: HEAD may still say
+	paths, _ := gitsnap.ChangedPaths(ctx, dir, pre.Tree, post.Tree) // unread: HEAD may still say
 	var files []string
 	for _, p := range paths {
 		if p != history.Dir && !strings.HasPrefix(p, history.Dir+"/") {
@@ -267,7 +268,7 @@ func iterationDiff(ctx context.Context, dir string, before gitops.Checkpoint) (s
 	if before.Tree == "" {
 		return "", "(The change could not be read: the checkpoint before the iteration is lost.)"
 	}
-	now, err := gitops.TakeCheckpoint(ctx, dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
+	now, err := gitsnap.TakeCheckpoint(ctx, dir, func(gitops.Checkpoint) []gitops.Ref { return nil })
 	if err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}
@@ -277,7 +278,7 @@ func iterationDiff(ctx context.Context, dir string, before gitops.Checkpoint) (s
 	var diff capped
 	diff.limit = judgeDiffBytes
 	// bounded as the saved diff is: a huge change costs about its `git diff --stat`
-	changes, err := gitops.DiffCounted(ctx, dir, before.Tree, now.Tree, &diff)
+	changes, err := gitsnap.DiffCounted(ctx, dir, before.Tree, now.Tree, &diff)
 	if err != nil {
 		return "", "(The change could not be read: " + oneLine(err.Error(), maxReasonError) + ".)"
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -116,7 +118,7 @@ func openLogbook(ctx context.Context, root string, retention history.Retention, 
 // checkpoint takes the checkpoint the loop starts from, kept alive by the work tree's
 // latest refs from the moment it is written.
 func (b *logbook) checkpoint(ctx context.Context) (gitops.Checkpoint, error) {
-	return gitops.TakeCheckpoint(ctx, b.root, b.latestRefs)
+	return gitsnap.TakeCheckpoint(ctx, b.root, b.latestRefs)
 }
 
 // latestRefs keep the work tree's last checkpoint alive: the one the next iteration starts
@@ -219,7 +221,7 @@ func checkpointRef(prefix string, n int, which string) string {
 // run in one work tree, ignores the refs/worktree/ refs of the others and prunes what only
 // they keep.
 func refPrefix(ctx context.Context, root string) (string, error) {
-	id, err := gitops.WorktreeID(ctx, root)
+	id, err := gitwt.WorktreeID(ctx, root)
 	if err != nil {
 		return "", err
 	}
@@ -284,7 +286,7 @@ func (b *logbook) finish(ctx context.Context, it *iterationRecord, res agent.Res
 // is taken again (the work tree still holds it). When the missing object is the checkpoint
 // before's, nothing brings it back: the iteration is recorded without its changes (nil) and
 // with an empty diff, with a warning, rather than lost.
-func (b *logbook) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitops.Changes, error) {
+func (b *logbook) measure(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, *gitsnap.Changes, error) {
 	for attempt := 1; ; attempt++ {
 		after, err := b.keepAfter(ctx, it)
 		if err != nil {
@@ -307,18 +309,18 @@ func (b *logbook) measure(ctx context.Context, it *iterationRecord) (gitops.Chec
 }
 
 // changesIf is no change when known, else nil: unknown.
-func changesIf(known bool) *gitops.Changes {
+func changesIf(known bool) *gitsnap.Changes {
 	if known {
-		return &gitops.Changes{}
+		return &gitsnap.Changes{}
 	}
 	return nil
 }
 
 // diff saves the iteration's unified diff, produced by git, to its record and counts it.
-func (b *logbook) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitops.Changes, error) {
-	var changes gitops.Changes
+func (b *logbook) diff(ctx context.Context, it *iterationRecord, after gitops.Checkpoint) (gitsnap.Changes, error) {
+	var changes gitsnap.Changes
 	err := b.saveDiff(it, func(f io.Writer) (err error) {
-		changes, err = gitops.DiffCounted(ctx, b.root, it.before.Tree, after.Tree, f)
+		changes, err = gitsnap.DiffCounted(ctx, b.root, it.before.Tree, after.Tree, f)
 		return err
 	})
 	return changes, err
@@ -345,7 +347,7 @@ func (b *logbook) saveDiff(it *iterationRecord, write func(io.Writer) error) err
 // taken, and is taken again.
 func (b *logbook) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Checkpoint, error) {
 	for attempt := 1; ; attempt++ {
-		after, err := gitops.TakeCheckpoint(ctx, b.root, func(after gitops.Checkpoint) []gitops.Ref {
+		after, err := gitsnap.TakeCheckpoint(ctx, b.root, func(after gitops.Checkpoint) []gitops.Ref {
 			return append(b.latestRefs(after), checkpointRefs(b.refs, it.number, it.before, after)...)
 		})
 		if !gitops.IsPruned(err) {
@@ -366,7 +368,7 @@ func (b *logbook) keepAfter(ctx context.Context, it *iterationRecord) (gitops.Ch
 
 // keepAfterAlone keeps the checkpoint after iteration it when the one before is lost.
 func (b *logbook) keepAfterAlone(ctx context.Context, it *iterationRecord, lost error) (gitops.Checkpoint, error) {
-	after, err := gitops.TakeCheckpoint(ctx, b.root, func(after gitops.Checkpoint) []gitops.Ref {
+	after, err := gitsnap.TakeCheckpoint(ctx, b.root, func(after gitops.Checkpoint) []gitops.Ref {
 		return append(b.latestRefs(after), checkpointRefs(b.refs, it.number, gitops.Checkpoint{}, after)...)
 	})
 	if err != nil {

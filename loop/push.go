@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 )
 
 // pusher pushes HEAD after an iteration that moved it and passed validation (setting
@@ -25,7 +26,7 @@ type pusher struct {
 // push counts as a failed iteration; after SUCCESS it ends the run as aborted, since the
 // work is done but did not reach the remote. It returns the push's result in words, and
 // where it pushed when it did (the ledger's notes follow).
-func (p *pusher) push(ctx context.Context, i int, from string, class *classification, val Validation) (string, *gitops.PushTarget) {
+func (p *pusher) push(ctx context.Context, i int, from string, class *classification, val Validation) (string, *gitpush.PushTarget) {
 	if !class.outcome.Counts() || (val.Ran && !val.Passed) {
 		return "", nil
 	}
@@ -33,12 +34,12 @@ func (p *pusher) push(ctx context.Context, i int, from string, class *classifica
 	if err != nil || head == from || head == "" {
 		return "", nil
 	}
-	target, err := gitops.ResolvePushTarget(ctx, p.dir, p.remote, p.branch)
+	target, err := gitpush.ResolvePushTarget(ctx, p.dir, p.remote, p.branch)
 	if err == nil {
 		err = p.scan(ctx, head, target)
 	}
 	if err == nil {
-		err = gitops.Push(ctx, p.dir, target)
+		err = gitpush.Push(ctx, p.dir, target)
 	}
 	p.report(Pushed{Iteration: i, Target: target.String(), Commit: head, Err: err})
 	if err == nil {
@@ -54,7 +55,7 @@ func (p *pusher) push(ctx context.Context, i int, from string, class *classifica
 
 // scan refuses to push commits that add secrets (see ScanPush): what the remote has not
 // seen yet, from HEAD.
-func (p *pusher) scan(ctx context.Context, head string, target gitops.PushTarget) error {
+func (p *pusher) scan(ctx context.Context, head string, target gitpush.PushTarget) error {
 	warning, err := ScanPush(ctx, p.dir, []string{head}, nil, target.Remote, p.allow)
 	if warning != "" {
 		p.report(Warning{Message: warning})

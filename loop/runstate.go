@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
 )
@@ -94,7 +95,7 @@ func stopOrphans(saved history.State, grace time.Duration, warn func(string)) {
 // removeLeftovers removes the scratch index copies of snapshots that a killed loop (or
 // rollback) left in the git directory. The caller holds the lock, so none is in use.
 func removeLeftovers(ctx context.Context, dir string, warn func(string)) {
-	if _, err := gitops.RemoveScratch(ctx, dir); err != nil {
+	if _, err := gitsnap.RemoveScratch(ctx, dir); err != nil {
 		warn(err.Error())
 	}
 }

@@ -40,7 +40,12 @@ func parseMap(page string) ([]docRow, error) {
 		}
 		name, _, ok := strings.Cut(strings.TrimPrefix(l, "| `"), "`")
 		last := strings.LastIndex(strings.TrimSuffix(l, " |"), " | ")
-		if !ok || !strings.HasSuffix(l, " |") || last < 0 {
+		// a row whose last cell is empty ("| job | |") would give its job as the column
+		job := ""
+		if ok && last >= 0 {
+			job = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(l[:last], "| `"+name+"`"), " |"))
+		}
+		if !ok || !strings.HasSuffix(l, " |") || last < 0 || job == "" {
 			return nil, fmt.Errorf("%s:%d: a row of the package map is not `| `package` | job | may import |`", archPage, i+1)
 		}
 		rows = append(rows, docRow{

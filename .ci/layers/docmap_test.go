@@ -66,6 +66,9 @@ func TestCheckDocRejects(t *testing.T) {
 		{"a package with two rows",
 			strings.Replace(page, "| `units` |", "| `fielderr` | more | nothing |\n| `units` |", 1), nil,
 			"package fielderr has a second row in the package map", false},
+		{"a row whose last cell is empty",
+			strings.Replace(page, "| `units` |", "| `fielderr/sub` | helpers | |\n| `units` |", 1), nil,
+			"a row of the package map is not `| `package` | job | may import |`", false},
 		{"a package without a row", page, []string{"gitops", "loop/agentcli/resettime", "newpkg/sub"},
 			"package newpkg/sub has no row in the package map", false},
 	}

@@ -11,20 +11,20 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
 	// each other (Go refuses a cycle), never the command package
-	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
-	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops units fielderr lazyregexp internal/testio gitops/gittest"},
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr lazyregexp internal/testio gitops/gittest"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr lazyregexp internal/testio gitops/gittest"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they
 	// change nothing
-	{"cmd/git-ralph/doctor", "cmd/git-ralph/agentcheck cmd/git-ralph/display cmd/git-ralph/schedule cmd/git-ralph/status cmd/git-ralph/trust loop/fleet loop/mergequeue history gitops"},
+	{"cmd/git-ralph/doctor", "cmd/git-ralph/agentcheck cmd/git-ralph/display cmd/git-ralph/schedule cmd/git-ralph/status cmd/git-ralph/trust loop/fleet loop/mergequeue history gitops gitops/gitwt"},
 	// the terminal view shows what it is handed and renders the live log; the commands steer
 	{"cmd/git-ralph/watch", "cmd/git-ralph/display cmd/git-ralph/livelog loop/agentcli prompts/repofile"},
 	// starting loops: the settings resolved into a loop.Config with its reporters, hooks and
 	// notifications, in this tree, a worktree or a replay, and the child loops of best-of
 	// and workflows; it uses the capabilities below it, never the views or the other
-	// commands' packages (the command package hands it trust and merges as functions)
-	{"cmd/git-ralph/launch", "cmd/git-ralph/agentcheck cmd/git-ralph/config cmd/git-ralph/display cmd/git-ralph/eventhooks cmd/git-ralph/hints cmd/git-ralph/notify cmd/git-ralph/reporting cmd/git-ralph/schedule cmd/git-ralph/trust loop loop/... history history/... prompts prompts/... gitops gitops/..."},
+	// commands' packages (the command package hands it the trust prompts and merges)
+	{"cmd/git-ralph/launch", "cmd/git-ralph/agentcheck cmd/git-ralph/config cmd/git-ralph/display cmd/git-ralph/eventhooks cmd/git-ralph/exitcode cmd/git-ralph/hints cmd/git-ralph/notify cmd/git-ralph/reporting cmd/git-ralph/scaffold cmd/git-ralph/schedule cmd/git-ralph/trust loop loop/... history history/... prompts prompts/... gitops gitops/..."},
 	// the views' reader of a running iteration's output log, rendered for people
 	{"cmd/git-ralph/livelog", "loop/agentcli prompts/repofile"},
 	// the web dashboard renders what the command hands it (runs' loops, records, diffs,
@@ -35,15 +35,15 @@ var allowed = []struct{ pkg, mayImport string }{
 	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
 	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees
 	// of their own) needs only the bookkeeping and git
-	{"loop/fleet", "history gitops gitops/gittest lazyregexp"},
+	{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest lazyregexp"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
-	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gittest"},
+	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gitmerge gitops/gitwt gitops/gittest"},
 	// workflows: stages (each a loop the command runs) in order, their state and artifacts;
 	// worktree stages run at once through fleet
 	{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"},
-	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops lazyregexp"},
+	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops gitops/... lazyregexp"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording idle history history/ledger history/redact prompts gitops units lazyregexp gitops/gittest"},
+	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
@@ -54,7 +54,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/apiagent", "loop/agent loop/agentcli lazyregexp gitops/gittest"},
 	{"loop/demoagent", "gitops gitops/gittest prompts/repofile lazyregexp"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
-	{"loop/recording", "gitops gitops/gittest history/redact lazyregexp"},
+	{"loop/recording", "gitops gitops/gitsnap gitops/gitmerge gitops/gittest history/redact lazyregexp"},
 
 	// the bottom layer: idle, history, prompts and gitops never import loop or cmd
 	{"idle", "gitops"}, // Checkpoint values only: idle never runs git (idle/boundary_test.go)
@@ -65,7 +65,18 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"prompts/templates", "prompts prompts/repofile fielderr lazyregexp"},
 	// the safe reader of files a repository names: a leaf, also used by history and cmd
 	{"prompts/...", ""},
-	{"gitops", "lazyregexp gitops/gittest"},
+	// gitops: the core (the runner, root, identity, refs and commits, the Checkpoint value)
+	// and its parts beside each other over it; only these packages run git or use go-git
+	{"gitops", "lazyregexp gitops/internal/gitstore gitops/gittest"},
+	// the parts: snapshots, worktrees, merges, notes, pushes. A part's tests may use a part
+	// beside it to set a repository up (a worktree for a merge, a clean tree after one)
+	{"gitops/gitsnap", "gitops gitops/internal/gitstore gitops/gittest"},
+	{"gitops/gitwt", "gitops gitops/internal/gitstore gitops/gittest gitops/gitsnap lazyregexp"},
+	{"gitops/gitmerge", "gitops gitops/internal/gitstore gitops/gittest gitops/gitsnap gitops/gitwt"},
+	{"gitops/gitnotes", "gitops gitops/gitpush gitops/internal/gitstore gitops/gittest"},
+	{"gitops/gitpush", "gitops gitops/gittest"},
+	// what the parts share without running git: small files, config, go-git's tree writes
+	{"gitops/internal/gitstore", "lazyregexp"},
 	// numbers written for people (sizes, dollars, counts): a leaf the commands, the loop's
 	// budget messages and the agents' rendering share
 	{"units", ""},

@@ -132,11 +132,12 @@ func longestFile(files []file, dir string, keep func(name string) bool) int {
 }
 
 // exported counts the exported top-level names (functions, methods of exported types,
-// types, variables, constants) of dir and the packages below it.
+// types, variables, constants) of dir and the packages below it but internal ones, which
+// no other package sees.
 func exported(files []file, dir string) int {
 	n := 0
 	for _, f := range files {
-		if f.dir != dir && !strings.HasPrefix(f.dir, dir+"/") {
+		if f.dir != dir && !strings.HasPrefix(f.dir, dir+"/") || strings.Contains(f.dir, "/internal") {
 			continue
 		}
 		for _, d := range f.ast.Decls {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
@@ -60,7 +61,7 @@ func (c *RejectCmd) Run(ctx context.Context, s Streams) error {
 
 // changeGate finds the stage's workflow, and changes its state under the workflow's lock.
 func changeGate(ctx context.Context, s Streams, name, stage string, change func(*workflow.Workflow, *history.WorkflowState) error) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func changeGate(ctx context.Context, s Streams, name, stage string, change func(
 	if err != nil {
 		return err
 	}
-	lock, err := workflowLock(ctx, root, wf.Name)
+	lock, err := launch.WorkflowLock(ctx, root, wf.Name)
 	if err != nil {
 		return err
 	}

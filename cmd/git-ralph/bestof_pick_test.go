@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
@@ -69,7 +70,7 @@ func bestOfRepoNamed(t *testing.T, repo, group string) string {
 // returns a client that holds the token's cookie and the dashboard's address.
 func pickDashboard(t *testing.T, bin string) (*http.Client, string) {
 	t.Helper()
-	here, err := repoRoot(context.Background())
+	here, err := launch.RepoRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,6 +287,12 @@ func TestBestOfPickInChromium(t *testing.T) {
 	b.save("dashboard-bestof-phone")
 	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1200, "height": 800, "deviceScaleFactor": 1, "mobile": false})
 	b.open(base + "/")
+	// the person says no: the button asked, and nothing is posted
+	b.eval(`window.confirm = function (q) { window.__asked = q; return false; }; true`)
+	b.eval(`document.querySelector('tr[data-candidate="greet-3"] button.pick').click(); true`)
+	if asked, _ := b.eval(`window.__asked`).(string); !strings.HasPrefix(asked, "Merge greet-3 into "+branch+"?") {
+		t.Errorf("the Merge button, declined, asked %q", asked)
+	}
 	b.eval(`window.confirm = function () { return true; }; true`) // the person says yes
 	b.click(`tr[data-candidate="greet-3"] button.pick`)
 	if said := b.text("#said"); !strings.Contains(said, "started git ralph merge greet-3") {

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/cancel"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -109,15 +111,15 @@ func cancelAndRollBack(ctx context.Context, root string, holder history.Holder, 
 }
 
 // awaitLock takes the repository's lock once the stopped loop has released it, polling
-// until within has passed; a loop that keeps it is exitBusy.
+// until within has passed; a loop that keeps it is exitcode.Busy.
 func awaitLock(ctx context.Context, root string, holder history.Holder, within time.Duration) (*history.Lock, error) {
-	path, err := lockPath(ctx, root)
+	path, err := launch.LockPath(ctx, root)
 	if err != nil {
 		return nil, err
 	}
 	lock, err := cancel.AwaitLock(ctx, path, holder, within)
 	if errors.Is(err, history.ErrLocked) {
-		return nil, &exitError{code: exitBusy, err: err}
+		return nil, &exitcode.Error{Code: exitcode.Busy, Err: err}
 	}
 	return lock, err
 }

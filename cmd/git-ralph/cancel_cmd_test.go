@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -18,15 +20,15 @@ func TestAwaitLockGivesUpAfterItsBound(t *testing.T) {
 	if err := gitops.Init(ctx, dir, "main"); err != nil {
 		t.Fatal(err)
 	}
-	held, err := acquireLock(ctx, dir)
+	held, err := launch.AcquireLock(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
 	_, err = awaitLock(ctx, dir, history.Holder{PID: 4242}, 200*time.Millisecond)
-	var exit *exitError
-	if !errors.As(err, &exit) || exit.code != exitBusy {
-		t.Fatalf("awaitLock on a held lock = %v, want exit %d", err, exitBusy)
+	var exit *exitcode.Error
+	if !errors.As(err, &exit) || exit.Code != exitcode.Busy {
+		t.Fatalf("awaitLock on a held lock = %v, want exit %d", err, exitcode.Busy)
 	}
 	if waited := time.Since(start); waited < 200*time.Millisecond {
 		t.Errorf("awaitLock gave up after %s, before its bound", waited)

@@ -6,16 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/alecthomas/kong"
 
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/kongmodel"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
-	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -86,7 +87,7 @@ func parser(cli *CLI, s Streams, exit func(int)) (*kong.Kong, error) {
 }
 
 // parserOptions are the options of every parser of the CLI, the whole one and a
-// one-command one (cli_one_command.go).
+// one-command one (parseArgs).
 func parserOptions(s Streams, exit func(int)) []kong.Option {
 	return []kong.Option{
 		kong.Name("git ralph"),
@@ -102,18 +103,9 @@ func parserOptions(s Streams, exit func(int)) []kong.Option {
 // helpExit carries the exit code of --help or --version out of kong's Exit hook.
 type helpExit struct{ code int }
 
-// orDash is display.OrDash for the best-of table (loop_bestof.go), until it moves with the
-// loop's code.
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // run reads the command line and runs the command. It builds kong's parser over the one
 // command the line names where it can: the whole CLI's costs 2–3 ms at every start
-// (cli_one_command.go says when the whole one reads the line all the same).
+// (kongmodel/onecommand.go says when the whole one reads the line all the same).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runParsed(parseArgs, args, stdin, stdout, stderr)
 }
@@ -140,7 +132,7 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		var parseErr *kong.ParseError
 		if errors.As(err, &parseErr) {
-			return report(s.Stderr, hints.Wrap(launch.ExplainVerboseValue(args, explainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
+			return report(s.Stderr, hints.Wrap(launch.ExplainVerboseValue(args, kongmodel.ExplainMissingValue(k, err)), "run '%s -h' for usage", strings.TrimSpace("git ralph "+commandName(parseErr.Context))))
 		}
 		return report(s.Stderr, err)
 	}
@@ -152,9 +144,36 @@ func runParsed(parse parse, args []string, stdin io.Reader, stdout, stderr io.Wr
 	if stoppedByInterrupt(ctx, err) {
 		// interrupted before the loop could say so itself: while starting up, say
 		fmt.Fprintln(s.Stderr, "git-ralph: interrupted")
-		return exitInterrupted
+		return exitcode.Interrupted
 	}
 	return report(s.Stderr, err)
+}
+
+// parseArgs reads the command line with a one-command parser when it can and with the
+// whole CLI's parser otherwise, and again with the whole one when the one-command parser
+// fails, so that whatever the user sees of a parser is the whole one's.
+func parseArgs(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Context, error) {
+	if k := oneCommandParser(args, s, exit); k != nil {
+		if kctx, err := k.Parse(args); err == nil {
+			return k, kctx, nil
+		}
+	}
+	return parseWhole(args, s, exit)
+}
+
+// oneCommandParser builds a parser over the command args[0] names and the global flags,
+// or returns nil where the whole parser must read the command line.
+func oneCommandParser(args []string, s Streams, exit func(int)) *kong.Kong {
+	command, ok := kongmodel.CommandField(reflect.TypeFor[CLI](), args)
+	if !ok {
+		return nil
+	}
+	model := reflect.New(kongmodel.OneCommand(reflect.TypeFor[CLI](), command))
+	k, err := kong.New(model.Interface(), append(parserOptions(s, exit), kong.NoDefaultHelp())...)
+	if err != nil {
+		return nil // the whole parser reports it
+	}
+	return k
 }
 
 // parseWhole reads the command line with the parser of the whole CLI.
@@ -164,13 +183,13 @@ func parseWhole(args []string, s Streams, exit func(int)) (*kong.Kong, *kong.Con
 	if err != nil {
 		return nil, nil, fmt.Errorf("building the command line: %w", err)
 	}
-	kctx, err := k.Parse(joinNegativeValues(k, args))
+	kctx, err := k.Parse(kongmodel.JoinNegativeValues(k, args))
 	return k, kctx, err
 }
 
 // isExit reports whether err already carries the exit code to use.
 func isExit(err error) bool {
-	var exit *exitError
+	var exit *exitcode.Error
 	return errors.As(err, &exit)
 }
 
@@ -186,45 +205,6 @@ func commandName(ctx *kong.Context) string {
 	return strings.Join(names, " ")
 }
 
-// runWatchdog runs the watchdog when args ask for it (launch.RunWatchdog), and reports
-// whether they did.
-func runWatchdog(args []string) bool { return launch.RunWatchdog(args) }
-
-// repoRoot finds the work tree the command runs in.
-func repoRoot(ctx context.Context) (string, error) { return launch.RepoRoot(ctx) }
-
-// lockPath is where the repository's single-instance lock lives (launch.LockPath).
-func lockPath(ctx context.Context, root string) (string, error) { return launch.LockPath(ctx, root) }
-
-// acquireLock takes the repository's lock; another holder's is an exit of exitBusy.
-func acquireLock(ctx context.Context, root string) (*history.Lock, error) {
-	lock, err := launch.AcquireLock(ctx, root)
-	return lock, exitFrom(err)
-}
-
-// The helpers of launch that the other commands share, under the names they know.
-
-func loadConfig(root string, flags []config.Flag) (*config.Config, error) {
-	return launch.LoadConfig(root, flags)
-}
-
-func warnSettings(w io.Writer, c *config.Config) { launch.WarnSettings(w, c) }
-
-func printEntries(w io.Writer, list []config.Entry) { launch.PrintEntries(w, list) }
-
-func shortTask(task string) string { return launch.ShortTask(task) }
-
-func newNotifier(s Streams, list []string, where notify.Where, log *reporting.RunLog) *notify.Notifier {
-	return launch.NewNotifier(s.Stderr, list, where, log)
-}
-
-// workflowLock keeps two runs of one workflow apart; another holder's is an exit of
-// exitBusy.
-func workflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
-	lock, err := launch.WorkflowLock(ctx, root, name)
-	return lock, exitFrom(err)
-}
-
 // LoopFlag is --loop, which the commands that act on one loop share.
 type LoopFlag struct {
 	Loop string `name:"loop" help:"Act on the loop NAME ('git ralph runs' lists them; main is the main work tree's) instead of this work tree's." placeholder:"NAME"`
@@ -234,22 +214,6 @@ type LoopFlag struct {
 // the one the command runs in.
 func (f LoopFlag) root(ctx context.Context) (string, error) { return launch.LoopRoot(ctx, f.Loop) }
 
-// approvals are the user's approvals as launch asks for them: on this terminal, in the
-// user's trust store.
-type approvals struct{ s Streams }
-
-func (a approvals) Require(root string, resolved *config.Config, alsoAt ...string) error {
-	return requireTrust(a.s, root, resolved, alsoAt...)
-}
-
-func (a approvals) Trusted(cmds map[string]string, root string, alsoAt ...string) (bool, error) {
-	ok, err := trustedIn(trustStore(), cmds, root, alsoAt...)
-	if err != nil {
-		return false, trustError(err)
-	}
-	return ok, nil
-}
-
 // workDir is where the command was started; git runs subcommands in the user's directory.
 func workDir() (string, error) {
 	dir, err := os.Getwd()
@@ -257,4 +221,9 @@ func workDir() (string, error) {
 		return "", fmt.Errorf("finding the current directory: %w", err)
 	}
 	return dir, nil
+}
+
+// terminal is where a command asks the user for approvals: these streams.
+func (s Streams) terminal() trust.Terminal {
+	return trust.Terminal{In: s.Stdin, Out: s.Stderr, Interrupted: s.Interrupted}
 }

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 )
 
 // ConfigCmd is `git ralph config`.
@@ -15,7 +18,7 @@ type ConfigCmd struct {
 // Run prints every resolved setting with where it came from: a flag, an environment
 // variable, a line of the repository or user config file, or the built-in default.
 func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -24,7 +27,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	warnSettings(s.Stderr, set.Resolved)
+	launch.WarnSettings(s.Stderr, set.Resolved)
 	if lifted := set.Resolved.LiftedLimit; lifted != nil {
 		fmt.Fprintf(s.Stderr, "warning: %s: a loop here refuses to start\nhint: %s\n", lifted, lifted.Hint())
 	}
@@ -39,17 +42,15 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 		for i, e := range entries {
 			out[i] = entry{e.Key, e.Value, e.Origin.String()}
 		}
-		enc := json.NewEncoder(s.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return display.JSON(s.Stdout, out)
 	}
-	printEntries(s.Stdout, entries)
+	launch.PrintEntries(s.Stdout, entries)
 	if cmds := set.Resolved.RepoCommands(); len(cmds) > 0 {
-		trusted, err := trustStore().Trusted(root, cmds)
+		trusted, err := trust.User().Trusted(root, cmds)
 		state := "trusted"
 		switch {
 		case err != nil:
-			state = "unknown: " + trustError(err).Error()
+			state = "unknown: " + trust.Explain(err).Error()
 		case !trusted:
 			state = "NOT trusted: run 'git ralph trust' to approve them"
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/loop/demoagent"
 )
 
@@ -17,7 +18,7 @@ func (DemoAgentCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if code := demoagent.Main(ctx, dir, os.Getenv("RALPH_MODE"), s.Stdin, s.Stdout); code != 0 {
-		return exitCode(code)
+		return exitcode.Quiet(code)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -17,7 +18,7 @@ type DiscardCmd struct {
 
 // Run removes the loop's worktree and branch, keeping the branch's last commit.
 func (c *DiscardCmd) Run(ctx context.Context, s Streams) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,10 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
 )
@@ -25,9 +27,9 @@ type DoctorCmd struct {
 }
 
 // Run checks what an unattended loop in this work tree would trip over, prints one
-// line a check, and exits exitDoctorFailed when one failed.
+// line a check, and exits exitcode.DoctorFailed when one failed.
 func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -61,7 +63,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	if doctor.Failed(results) {
-		return exitCode(exitDoctorFailed)
+		return exitcode.Quiet(exitcode.DoctorFailed)
 	}
 	return nil
 }
@@ -70,7 +72,7 @@ func (c *DoctorCmd) Run(ctx context.Context, s Streams) error {
 // look at the repository's cron entries too.
 func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doctor.Input, error) {
 	root := set.Loop.Dir
-	lock, err := lockPath(ctx, root)
+	lock, err := launch.LockPath(ctx, root)
 	if err != nil {
 		return doctor.Input{}, err
 	}
@@ -78,7 +80,7 @@ func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doct
 	in := doctor.Input{Root: root, LockPath: lock,
 		Preset: set.Loop.Agent.Name, Program: set.Loop.Agent.Program, AgentCmd: set.Loop.AgentCmd,
 		Validate: set.Loop.ValidateCmd, Until: set.Loop.Until,
-		RepoCommands: set.Resolved.RepoCommands(), Trust: trustStore(), TrustedAt: set.TrustedAt,
+		RepoCommands: set.Resolved.RepoCommands(), Trust: trust.User(), TrustedAt: set.TrustedAt,
 		Retention: set.Loop.Retention, DailyMaxCost: set.Loop.Budget.DailyMaxCost,
 		Env: os.Getenv, Home: home, GOOS: runtime.GOOS, Now: time.Now()}
 	if set.Loop.Agent.InProcess() && set.Loop.AgentCmd == "" {

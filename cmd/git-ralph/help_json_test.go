@@ -16,8 +16,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/help"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/workflow"
@@ -213,17 +213,22 @@ func TestExitCodesAreTheCodes(t *testing.T) {
 		}
 	}
 	knownExits := map[string]int{
-		"exitBusy": exitBusy, "exitMergeConflict": exitMergeConflict, "exitMergeInvalid": exitMergeInvalid,
-		"exitInterrupted": exitInterrupted, "exitSuccess": exitSuccess, "exitFailure": exitFailure, "exitReaderGone": exitReaderGone, "exitDoctorFailed": exitDoctorFailed,
+		"Busy": exitcode.Busy, "MergeConflict": exitcode.MergeConflict, "MergeInvalid": exitcode.MergeInvalid,
+		"Interrupted": exitcode.Interrupted, "OK": exitcode.OK, "Failure": exitcode.Failure, "ReaderGone": exitcode.ReaderGone, "DoctorFailed": exitcode.DoctorFailed,
 		"ExitDone": workflow.ExitDone, "ExitFailed": workflow.ExitFailed, "ExitAwaiting": workflow.ExitAwaiting,
-		"ExitInterrupted": workflow.ExitInterrupted, "ExitBusy": launch.ExitBusy, "ExitOK": launch.ExitOK,
+		"ExitInterrupted": workflow.ExitInterrupted,
+		"exitBusy":        exitcode.Busy, // the workflow runner's reading of a stage's busy
 	}
-	if launch.ExitFailed != workflow.ExitFailed || launch.ExitInterrupted != workflow.ExitInterrupted {
-		t.Errorf("launch's and the workflows' codes of one name differ")
+	if exitcode.Failure != workflow.ExitFailed || exitcode.Interrupted != workflow.ExitInterrupted {
+		t.Errorf("the commands' and the workflows' codes of one name differ")
 	}
 	exitConst := regexp.MustCompile(`^(exit|Exit)[A-Z]`)
-	for _, dir := range []string{".", "launch", filepath.Join("..", "..", "loop", "workflow")} {
-		for _, name := range constNames(t, dir, exitConst) {
+	for _, dir := range []string{".", "exitcode", "launch", filepath.Join("..", "..", "loop", "workflow")} {
+		re := exitConst
+		if dir == "exitcode" { // the table itself: every constant is a code
+			re = regexp.MustCompile(`^[A-Z]`)
+		}
+		for _, name := range constNames(t, dir, re) {
 			code, ok := knownExits[name]
 			if !ok {
 				t.Errorf("%s in %s is an exit code this test does not know: add it to knownExits and its row to help.ExitCodes", name, dir)
@@ -234,7 +239,7 @@ func TestExitCodesAreTheCodes(t *testing.T) {
 			}
 		}
 	}
-	if table[exitBusy] != "busy" || table[workflow.ExitAwaiting] != "awaiting-approval" || table[exitReaderGone] != "reader-gone" {
+	if table[exitcode.Busy] != "busy" || table[workflow.ExitAwaiting] != "awaiting-approval" || table[exitcode.ReaderGone] != "reader-gone" {
 		t.Errorf("names: %v", table)
 	}
 }

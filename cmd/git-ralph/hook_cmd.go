@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
 // HookCmd is `git ralph hook install|uninstall`.
@@ -23,7 +24,7 @@ type HookUninstallCmd struct{}
 
 // locateHook finds the pre-push hook of the repository the command runs in.
 func locateHook(ctx context.Context) (githooks.Hook, error) {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return githooks.Hook{}, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 	"github.com/git-ralph/git-ralph/prompts/templates"
 )
@@ -27,7 +28,7 @@ type InitCmd struct {
 
 // Run writes the scaffold, refusing to overwrite anything without --force.
 func (c *InitCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -75,9 +76,9 @@ func sayWritten(w io.Writer, written []string, err error) (bool, error) {
 // usual commented file with the template's settings, and .ralph/.gitignore; nothing is
 // overwritten without --force.
 func (c *InitCmd) fromTemplate(s Streams, root string) error {
-	t, err := templates.Find(templateDirs(root), c.Template)
+	t, err := templates.Find(launch.TemplateDirs(root), c.Template)
 	if err != nil {
-		return hints.Wrap(fmt.Errorf("init --template: %w", err), "%s", templateHint(err))
+		return hints.Wrap(fmt.Errorf("init --template: %w", err), "%s", launch.TemplateHint(err))
 	}
 	written, err := scaffold.WriteFiles(root, scaffold.FromTemplate(t), c.Force)
 	if goOn, err := sayWritten(s.Stdout, written, err); !goOn {

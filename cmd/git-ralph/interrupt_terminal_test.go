@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 )
 
 // TestCtrlCAtTheTrustQuestionEndsTheLoopAsInterrupted: Ctrl+C while the loop asks on the
@@ -45,8 +47,8 @@ func TestCtrlCAtTheTrustQuestionEndsTheLoopAsInterrupted(t *testing.T) {
 	}
 	select {
 	case code := <-codes:
-		if code != exitInterrupted {
-			t.Errorf("loop exited %d, want %d (interrupted)", code, exitInterrupted)
+		if code != exitcode.Interrupted {
+			t.Errorf("loop exited %d, want %d (interrupted)", code, exitcode.Interrupted)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the loop still waits for an answer after Ctrl+C")

@@ -7,8 +7,10 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/ledgerview"
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitnotes"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 )
 
 // LedgerCmd is `git ralph ledger`.
@@ -21,16 +23,16 @@ type LedgerCmd struct {
 // Run merges the remote's notes into refs/notes/ralph and prints the commits of the
 // range with the loop iterations that made them and what they cost.
 func (c *LedgerCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(msg)) }
 	l, err := ledgerview.Read(ctx, ledgerview.Request{Root: root, Revs: c.Range, Remote: c.Remote, Warn: warn})
 	switch {
-	case errors.Is(err, gitops.ErrNoRemote):
+	case errors.Is(err, gitpush.ErrNoRemote):
 		return hints.Wrap(err, "name one of the repository's remotes ('git remote -v'), or leave --remote out")
-	case errors.Is(err, gitops.ErrBadRevision):
+	case errors.Is(err, gitnotes.ErrBadRevision):
 		return hints.Wrap(err, "give a range as git log reads it: main..HEAD, HEAD~10.., a branch or a commit")
 	}
 	if err != nil {

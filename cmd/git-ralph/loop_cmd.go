@@ -75,14 +75,14 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 		return c.runBestOf(ctx, s, in)
 	}
 	l := &launch.Loop{Options: *o, Streams: s.launch(),
-		Signals: in.launch(), Trust: approvals{s}, Interrupted: stoppedByInterrupt}
+		Signals: in.launch(), Trust: s.terminal(), Interrupted: stoppedByInterrupt}
 	if c.Merge {
 		l.Merge = func(ctx context.Context, here string, resolved *config.Config, notes *notify.Notifier) error {
 			// the merged result held to the loop's own validate command and timeout
-			return (&MergeCmd{Name: c.Worktree, held: resolved}).queue(ctx, s, here, notes, nil)
+			return (&MergeCmd{Name: c.Worktree}).merging(s, resolved).Queue(ctx, here, notes, nil)
 		}
 	}
-	return exitFrom(l.Run(ctx))
+	return l.Run(ctx)
 }
 
 // options are what launch is given of the command line.

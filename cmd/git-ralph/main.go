@@ -2,14 +2,19 @@
 // it as `git ralph`.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+)
 
 func main() { os.Exit(Main()) }
 
 // Main runs git-ralph with the process's arguments and streams and returns its exit code.
 func Main() int {
-	if runWatchdog(os.Args[1:]) {
-		return exitSuccess
+	if launch.RunWatchdog(os.Args[1:]) {
+		return exitcode.OK
 	}
 	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }

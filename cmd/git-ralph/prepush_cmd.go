@@ -8,9 +8,12 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/githooks"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
@@ -49,10 +52,10 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 	if githooks.IsAutoPush() {
 		return nil // the loop's own push, of commits that passed its validation
 	}
-	if err := githooks.RefuseMidIteration(ctx, root, lockPath, updates); err != nil {
+	if err := githooks.RefuseMidIteration(ctx, root, launch.LockPath, updates); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(root, nil)
+	cfg, err := launch.LoadConfig(root, nil)
 	if err != nil {
 		return err
 	}
@@ -63,14 +66,14 @@ func (c *PrePushCmd) check(ctx context.Context, s Streams) error {
 		return nil
 	}
 	if cfg.Validate.Origin.Kind == config.FromRepo {
-		if err := requireTrust(s, root, cfg); err != nil {
+		if err := s.terminal().Require(root, cfg); err != nil {
 			return err
 		}
 	}
 	v := githooks.Validation{Command: cfg.Validate.V, Timeout: cfg.ValidateTimeout.V, Progress: s.Stderr}
 	err = v.Push(ctx, root, updates)
 	if errors.Is(err, githooks.ErrInterrupted) {
-		return &exitError{code: exitInterrupted, err: err}
+		return &exitcode.Error{Code: exitcode.Interrupted, Err: err}
 	}
 	return err
 }
@@ -85,7 +88,7 @@ func prePushRoot(ctx context.Context) (string, error) {
 	if root, ok := gitops.QuickRoot(dir); ok {
 		return root, nil
 	}
-	return repoRoot(ctx)
+	return launch.RepoRoot(ctx)
 }
 
 // pushedRefs are the ref updates git gives on stdin; typed by hand on a terminal, the
@@ -113,9 +116,9 @@ func (c *PrePushCmd) scanSecrets(ctx context.Context, s Streams, root string, cf
 	var allow map[string]bool
 	untrusted := false
 	if cfg.SecretsAllow != "" {
-		ok, err := trustedIn(trustStore(), cfg.RepoCommands(), root)
+		ok, err := trust.User().TrustedIn(cfg.RepoCommands(), root)
 		if err != nil {
-			return trustError(err)
+			return trust.Explain(err)
 		}
 		if ok {
 			allow = redact.ParseAllow(cfg.SecretsAllow)

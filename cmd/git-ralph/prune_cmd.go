@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -16,7 +18,7 @@ type PruneCmd struct {
 
 // Run removes the loops that are gone and says what it left alone.
 func (c *PruneCmd) Run(ctx context.Context, s Streams) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -46,7 +48,7 @@ func (c *PruneCmd) Run(ctx context.Context, s Streams) error {
 		report(s.Stderr, e)
 	}
 	if len(p.Refused) > 0 {
-		return exitCode(exitFailure)
+		return exitcode.Quiet(exitcode.Failure)
 	}
 	return nil
 }

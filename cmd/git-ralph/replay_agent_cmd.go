@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/recording"
@@ -27,7 +29,7 @@ type ReplayAgentCmd struct {
 // reads as a reason to stop.
 func (c ReplayAgentCmd) Run(ctx context.Context, s Streams) error {
 	_, _ = io.Copy(io.Discard, s.Stdin) // an agent reads its prompt
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err == nil {
 		var code int
 		var sig syscall.Signal
@@ -38,7 +40,7 @@ func (c ReplayAgentCmd) Run(ctx context.Context, s Streams) error {
 		}
 	}
 	recording.WriteFailure(s.Stderr, err)
-	return exitCode(recording.ExitCannotReplay)
+	return exitcode.Quiet(recording.ExitCannotReplay)
 }
 
 // endAs ends the process as the recorded agent ended: killed by sig, or with code. A Go
@@ -54,7 +56,7 @@ func endAs(code int, sig syscall.Signal) error {
 		return fmt.Errorf("ending as killed by %s: %w", signalName(sig), err)
 	}
 	if code != 0 {
-		return exitCode(code)
+		return exitcode.Quiet(code)
 	}
 	return nil
 }

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/rollback"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -64,14 +66,14 @@ func (c *RollbackCmd) goal(ctx context.Context, root string, s Streams) (rollbac
 
 // holdForRollback takes the lock a loop takes, refusing (exit 75) while one runs.
 func holdForRollback(ctx context.Context, root string) (*history.Lock, error) {
-	lock, err := acquireLock(ctx, root)
+	lock, err := launch.AcquireLock(ctx, root)
 	var locked *history.LockedError
 	if errors.As(err, &locked) {
 		who := ""
 		if h := locked.Holder; h.PID != 0 {
 			who = fmt.Sprintf(" (pid %d on host %s since %s)", h.PID, h.Host, display.LocalTime(h.Since))
 		}
-		return nil, &exitError{code: exitBusy, err: hints.Wrap(fmt.Errorf("a loop is running in this repository%s: not rolling back under it", who),
+		return nil, &exitcode.Error{Code: exitcode.Busy, Err: hints.Wrap(fmt.Errorf("a loop is running in this repository%s: not rolling back under it", who),
 			"wait for it to finish, or stop it with 'git ralph cancel', then roll back")}
 	}
 	return lock, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
@@ -18,7 +19,7 @@ type RunsCmd struct {
 
 // Run lists every loop of the repository with what it last wrote.
 func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

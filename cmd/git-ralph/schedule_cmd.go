@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/kongmodel"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
@@ -33,7 +34,7 @@ func (c *ScheduleAddCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (c *ScheduleAddCmd) newJob(ctx context.Context, s Streams, root, spec strin
 	if err := launch.Preflight(ctx, set); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
-	if err := requireTrust(s, root, set.Resolved); err != nil {
+	if err := s.terminal().Require(root, set.Resolved); err != nil {
 		return schedule.Job{}, nil, nil, err
 	}
 	exe, warnings, err := schedule.Executable()
@@ -127,7 +128,7 @@ func parseLoopFlags(flags []string) (lc *LoopCmd, err error) {
 			lc, err = nil, hints.Wrap(errors.New("--help and --version are not loop flags to schedule"), "'git ralph loop -h' lists the loop's flags")
 		}
 	}()
-	if _, err := k.Parse(joinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
+	if _, err := k.Parse(kongmodel.JoinNegativeValues(k, append([]string{"loop"}, flags...))); err != nil {
 		return nil, hints.Wrap(fmt.Errorf("loop flags: %w", err),
 			"'git ralph loop -h' lists the loop's flags; they go after --, e.g.\ngit ralph schedule add --cron \"0 2 * * *\" -- --mode build --max 10")
 	}

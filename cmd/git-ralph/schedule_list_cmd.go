@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 )
 
@@ -18,7 +19,7 @@ func (c *ScheduleListCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	if root, err := repoRoot(ctx); err == nil {
+	if root, err := launch.RepoRoot(ctx); err == nil {
 		for i := range list {
 			list[i].Current = list[i].Repo == root
 		}

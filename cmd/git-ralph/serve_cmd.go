@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
@@ -23,11 +24,11 @@ type ServeCmd struct {
 
 // Run serves the dashboard until Ctrl+C.
 func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
-	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here}, picks: pick.New(here)}, c.Addr)
+	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here, Formats: &servesource.LiveFormats{}}, picks: pick.New(here)}, c.Addr)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
@@ -88,7 +89,7 @@ func (l *fakeLoop) wait(t *testing.T) int {
 // that has been through the printed URL (it holds the cookie) and the server's address.
 func dashboard(t *testing.T) (*http.Client, string) {
 	t.Helper()
-	here, err := repoRoot(context.Background())
+	here, err := launch.RepoRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestRepoSourceReadsARealLoop(t *testing.T) {
 		t.Fatalf("the loop exited %d, want 2 (max iterations)", code)
 	}
 	ctx := context.Background()
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +300,7 @@ func TestServeActOnNoLoopIs404(t *testing.T) {
 func TestRepoSourceDiffOfHostileFiles(t *testing.T) {
 	scratchRepo(t)
 	ctx := context.Background()
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 )
 
@@ -28,8 +29,8 @@ func stoppedByInterrupt(ctx context.Context, err error) bool {
 	if err == nil || !errors.Is(context.Cause(ctx), errInterrupted) {
 		return false
 	}
-	var exit *exitError
-	return !errors.As(err, &exit) || exit.err != nil
+	var exit *exitcode.Error
+	return !errors.As(err, &exit) || exit.Err != nil
 }
 
 // interrupts turns signals into cancellation.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 )
@@ -30,7 +31,7 @@ func (c *StatusCmd) Run(ctx context.Context, s Streams) error {
 	// turn into the merge's undoing; each thing done is said on stderr, and a failure
 	// to look is no failure of status
 	recoverMerges(ctx, s, root)
-	path, err := lockPath(ctx, root)
+	path, err := launch.LockPath(ctx, root)
 	if err != nil {
 		return err
 	}

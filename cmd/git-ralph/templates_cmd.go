@@ -16,11 +16,11 @@ type TemplatesCmd struct{}
 // Run lists the templates, one line each: name, where it comes from, description; then
 // the ones that could not be read, with why.
 func (c *TemplatesCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		root = "" // outside a repository: the built-in and the user's templates
 	}
-	all, problems := templates.List(templateDirs(root))
+	all, problems := templates.List(launch.TemplateDirs(root))
 	tw := tabwriter.NewWriter(s.Stdout, 0, 0, 2, ' ', 0)
 	for _, t := range all {
 		desc := t.Description
@@ -57,9 +57,3 @@ func shadowedBy(all []templates.Template, t templates.Template) string {
 	}
 	return winner.Where
 }
-
-// templateDirs are where the templates are (launch.TemplateDirs).
-func templateDirs(root string) templates.Dirs { return launch.TemplateDirs(root) }
-
-// templateHint is the hint of a template that cannot be used (launch.TemplateHint).
-func templateHint(err error) string { return launch.TemplateHint(err) }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
@@ -30,7 +30,7 @@ func (c *WatchCmd) Run(ctx context.Context, s Streams) error {
 		return err
 	}
 	terminal := reporting.IsTerminal(s.Stdin) && reporting.IsTerminal(s.Stdout)
-	_, noColor := os.LookupEnv("NO_COLOR")
+	noColor := reporting.NoColor()
 	if _, err := status.RunningLoop(ctx, root); errors.Is(err, status.ErrNoLoop) && c.Loop == "" {
 		if !terminal {
 			fmt.Fprintln(s.Stdout, "no loop is running in this work tree; the repository's loops:")
@@ -58,7 +58,7 @@ func loopView(ctx context.Context, f LoopFlag, color bool) (*watch.Model, error)
 	if err != nil {
 		return nil, err
 	}
-	path, err := lockPath(ctx, root)
+	path, err := launch.LockPath(ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func loopView(ctx context.Context, f LoopFlag, color bool) (*watch.Model, error)
 // watchFleet lists the repository's loops full screen, read again every few seconds;
 // Enter drills into one (its view, as --loop NAME shows it), Esc comes back, q quits.
 func watchFleet(ctx context.Context, s Streams, color bool) error {
-	here, err := repoRoot(ctx)
+	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ import (
 // TestWatchInTmux drives `git ralph watch` for real in tmux: it shows the iteration and
 // the agent's live text; p pauses (status says so), r resumes, i injects, c takes a
 // checkpoint, x asks before it cancels, q quits while the loop goes on; NO_COLOR leaves
-// no escape codes on the screen, and without it the key bar is styled.
+// no escape codes on the screen, and without it (or with it empty) the key bar is styled.
 func TestWatchInTmux(t *testing.T) {
 	needTmux(t)
 	scratchRepo(t)
@@ -89,6 +89,15 @@ func TestWatchInTmux(t *testing.T) {
 	if st := ralph(t, "status"); !strings.Contains(st, "running (pid") {
 		t.Fatalf("after q, the loop is gone:\n%s", st)
 	}
+
+	// an empty NO_COLOR is as if it were unset (https://no-color.org): in colour
+	tm = startTmux(t, "NO_COLOR= git-ralph watch")
+	tm.waitScreen("the view with NO_COLOR empty", "hello from iteration 1")
+	if raw := tm.capture("-e"); !strings.Contains(raw, "\x1b[") {
+		t.Errorf("with NO_COLOR empty, no style on the screen:\n%q", raw)
+	}
+	tm.keys("q")
+	waitFor(t, "the view to quit", func() bool { return exec.Command("tmux", "-S", tm.socket, "has-session").Run() != nil })
 
 	// in colour: the key bar is styled, and x, y cancels the loop after its iteration
 	tm = startTmux(t, "git-ralph watch")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
@@ -29,7 +30,7 @@ type WorkflowRunCmd struct {
 // Run runs the workflow's stages (launch.Workflow) once their commands are approved,
 // and exits with the workflow's code.
 func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -55,9 +56,9 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	}
 	code, err := w.Run(ctx)
 	if err != nil {
-		return exitFrom(err)
+		return err
 	}
-	return exitCode(code)
+	return exitcode.Quiet(code)
 }
 
 // preflight checks once, before any stage, that the commands the stages would run are
@@ -68,7 +69,7 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 	if err != nil {
 		return err
 	}
-	if err := requireTrust(s, root, resolved); err != nil {
+	if err := s.terminal().Require(root, resolved); err != nil {
 		return err
 	}
 	return requireWorkflowTrust(s, root, wf, workflowCommands(wf, c.Agent != "" || c.AgentCmd != ""))
@@ -79,11 +80,11 @@ func (c *WorkflowRunCmd) preflight(s Streams, root string, wf *workflow.Workflow
 // there, and on files left at the old commit an agent's 'git add -A' would commit the
 // merge's undoing.
 func (c *MergeCmd) mergeStage(ctx context.Context, s Streams, root string, hurry <-chan struct{}) error {
-	out, err := c.merge(ctx, s, root, nil, hurry)
+	out, err := c.merging(s, nil).Run(ctx, root, nil, hurry)
 	if err != nil {
 		return err
 	}
-	for _, t := range out.Trees {
+	for _, t := range out.Checkouts {
 		if !t.Updated && samePlace(t.Path, root) {
 			return hints.Wrap(fmt.Errorf("ralph/%s was merged, but the files of the main work tree were not updated (%s)", c.Name, t.Problem),
 				"commit or move away what is changed there, run %s, then 'git ralph workflow run' again", mergequeue.UpdateCommand(t.Path, out.BaseBefore, out.Result))

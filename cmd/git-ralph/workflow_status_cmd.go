@@ -2,8 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/workflowview"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/workflow"
@@ -17,7 +18,7 @@ type WorkflowStatusCmd struct {
 
 // Run prints the stages in order, their states, and the next step.
 func (c *WorkflowStatusCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -31,9 +32,7 @@ func (c *WorkflowStatusCmd) Run(ctx context.Context, s Streams) error {
 	}
 	view := workflowview.New(wf, &state)
 	if c.JSON {
-		enc := json.NewEncoder(s.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(view)
+		return display.JSON(s.Stdout, view)
 	}
 	return workflowview.Print(s.Stdout, view)
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/loop/workflow"
 )
 
@@ -17,7 +19,7 @@ type WorkflowTrustCmd struct {
 
 // Run shows the commands of the workflow file and records the user's approval of them.
 func (c *WorkflowTrustCmd) Run(ctx context.Context, s Streams) error {
-	root, err := repoRoot(ctx)
+	root, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
 	}
@@ -30,13 +32,13 @@ func (c *WorkflowTrustCmd) Run(ctx context.Context, s Streams) error {
 		fmt.Fprintf(s.Stdout, "%s sets no commands: there is nothing to trust\n", wf.File)
 		return nil
 	}
-	showCommands(s.Stdout, cmds)
-	if err := approvedBy(s, c.Yes, "git ralph workflow trust "+c.Name+" --yes" /* Load checked the name: safe in a shell */); err != nil {
+	trust.Show(s.Stdout, cmds)
+	if err := s.terminal().Approved(c.Yes, "git ralph workflow trust "+c.Name+" --yes" /* Load checked the name: safe in a shell */); err != nil {
 		return err
 	}
-	store := trustStore()
+	store := trust.User()
 	if err := store.Approve(workflowTrustKey(root, wf), cmds, time.Now()); err != nil {
-		return trustError(err)
+		return trust.Explain(err)
 	}
 	fmt.Fprintf(s.Stdout, "trusted: recorded in %s; any change to them asks again\n", store.Path())
 	return nil
@@ -81,6 +83,6 @@ func workflowCommands(wf *workflow.Workflow, agentFlag bool) map[string]string {
 // requireWorkflowTrust requires the approval of a workflow file's commands, recorded
 // apart from the repository config's.
 func requireWorkflowTrust(s Streams, root string, wf *workflow.Workflow, cmds map[string]string) error {
-	return requireApproval(s, approval{cmds: cmds, key: workflowTrustKey(root, wf),
-		file: wf.File, whose: "The workflow " + wf.File, trustCmd: "git ralph workflow trust " + wf.Name})
+	return s.terminal().RequireApproval(trust.Request{Cmds: cmds, Key: workflowTrustKey(root, wf),
+		File: wf.File, Whose: "The workflow " + wf.File, TrustCmd: "git ralph workflow trust " + wf.Name})
 }

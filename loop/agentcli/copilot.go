@@ -64,7 +64,7 @@ func (r *reading) copilotError(e copilotEvent) {
 	if msg == "" {
 		msg = d.ErrorType + " " + d.ErrorCode
 	}
-	// the session's error is the run's verdict: its words are the iteration's error,
+	// the session's error is how the run ended: its words are the iteration's error,
 	// whatever kind it is (a provider's 400 is errorType "query")
 	if r.resultErr == "" {
 		r.resultErr = msg

@@ -12,7 +12,7 @@ func (r *reading) finish(exitCode int) Report {
 	r.geminiFlush()
 	if r.rep.Structured {
 		r.rep.Said, r.rep.Final = strings.Join(r.said, "\n"), r.lastSaid()
-		if r.resultErr == "" { // an error result is the verdict, not the stderr around it
+		if r.resultErr == "" { // an error result decides, not the stderr around it
 			r.fromText(r.other, !r.completed || exitCode != 0)
 		}
 	} else {
@@ -37,7 +37,7 @@ func (r *reading) finish(exitCode int) Report {
 const errorLines = 3
 
 // errorText is the agent's own words about why the run failed, "" when it did not:
-// the verdict's message, else the error its result ended with, else the last lines of
+// the final error's message, else the error its result ended with, else the last lines of
 // a failed run's text.
 func (r *reading) errorText(exitCode int) string {
 	switch {
@@ -118,7 +118,7 @@ func usageLine(output string) (string, bool) {
 	return "", false
 }
 
-// settle keeps one verdict: Fatal over Limit over Transient.
+// settle keeps one kind of failure: Fatal over Limit over Transient.
 func (r *reading) settle() Report {
 	switch {
 	case r.rep.Fatal != "":

@@ -101,8 +101,8 @@ func (r *reading) piMessage(m piMessage) {
 	}
 }
 
-// piEnd reads agent_end, the end of the prompt's run: a failed last message is the run's
-// verdict. pi may yet retry it (auto_retry_start follows), which takes the verdict back.
+// piEnd reads agent_end, the end of the prompt's run: a failed last message is how the
+// run ended. pi may yet retry it (auto_retry_start follows), which takes that back.
 func (r *reading) piEnd() {
 	r.ended = true
 	if r.pi.failed == "" {
@@ -134,7 +134,7 @@ func (r *reading) piStatus(msg string) {
 
 // piRetry reads auto_retry_start: pi runs the prompt again after an error it deems
 // retryable (429, 5xx, overloaded; 3 times by default, 2 s doubling), so the failure just
-// read is not the run's verdict. Should the run end during the wait (a timeout), the
+// read is not how the run ended. Should the run end during the wait (a timeout), the
 // notice is what it failed with.
 func (r *reading) piRetry(e piEvent) {
 	r.ended, r.completed, r.rep.IsError, r.resultErr = false, false, false, ""

@@ -13,7 +13,7 @@ import (
 // two differences of its own (0.24):
 //   - a failed run's result has no result text, and its error is an object,
 //     {"error":{"message":"[API Error: 401 …]"}} or "No auth type is selected…", which is
-//     then the run's verdict;
+//     then how the run ended;
 //   - its retries are system events of subtype "retry" ({data:{attempt, maxRetries,
 //     delayMs}}), with the provider's words only on stderr ("Retrying in 60s (attempt
 //     1/10): [API Error: 429 …]"), where the text fallback finds them when the run never

@@ -153,7 +153,7 @@ func (r *reading) transient(msg string) {
 
 // failedWith records msg as the error the run's terminal event ended with (claude's
 // error result, codex's turn.failed, gemini's result error) and classifies it. That
-// message is the run's verdict: the text lines around the events (stack dumps on
+// message is how the run ended: the text lines around the events (stack dumps on
 // stderr) are then not searched.
 func (r *reading) failedWith(msg string) kind {
 	if strings.TrimSpace(msg) != "" && r.resultErr == "" {

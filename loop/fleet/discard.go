@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -141,11 +143,11 @@ func (r repo) discard(ctx context.Context, rec history.WorktreeLoop, force bool,
 		d.Path, d.Removed = m.Path, removed
 	} else if err := keep(); err != nil {
 		return d, err
-	} else if err := gitops.PruneWorktrees(ctx, r.dir); err != nil {
+	} else if err := gitwt.PruneWorktrees(ctx, r.dir); err != nil {
 		return d, err
 	}
 	if tip != "" {
-		if err := gitops.DeleteBranch(ctx, r.dir, rec.Branch, tip); err != nil {
+		if err := gitwt.DeleteBranch(ctx, r.dir, rec.Branch, tip); err != nil {
 			return d, err
 		}
 	}
@@ -189,14 +191,14 @@ func (r repo) removeTree(ctx context.Context, m Member, force bool, keep func() 
 		if err := os.Remove(m.Path); err != nil {
 			return nil, fmt.Errorf("removing %s: %w", m.Path, err)
 		}
-		return []string{m.Path}, gitops.PruneWorktrees(ctx, r.dir)
+		return []string{m.Path}, gitwt.PruneWorktrees(ctx, r.dir)
 	}
 	lock, err := lockLoop(ctx, m)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
-	unkept, err := gitops.Unkept(ctx, m.Path, ralphsOwn)
+	unkept, err := gitsnap.Unkept(ctx, m.Path, ralphsOwn)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +208,7 @@ func (r repo) removeTree(ctx context.Context, m Member, force bool, keep func() 
 	if err := keep(); err != nil {
 		return nil, err
 	}
-	return unkept, gitops.DeleteWorktree(ctx, r.dir, m.Path)
+	return unkept, gitwt.DeleteWorktree(ctx, r.dir, m.Path)
 }
 
 // ralphsOwn reports whether path (relative to a work tree, with /) is one of the files

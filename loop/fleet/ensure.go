@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -24,14 +25,14 @@ type Opened struct {
 // repo is what Open needs to know of the repository: its work trees and common git dir.
 type repo struct {
 	dir       string // where git commands run: any work tree of the repository
-	main      gitops.Worktree
-	worktrees []gitops.Worktree
+	main      gitwt.Worktree
+	worktrees []gitwt.Worktree
 	common    string
 }
 
 // readRepo lists the work trees of dir's repository.
 func readRepo(ctx context.Context, dir string) (repo, error) {
-	list, err := gitops.Worktrees(ctx, dir)
+	list, err := gitwt.Worktrees(ctx, dir)
 	if err != nil {
 		return repo{}, err
 	}
@@ -95,17 +96,17 @@ func Open(ctx context.Context, dir, name, base string) (Opened, error) {
 
 // checkedOut finds the work tree that has branch checked out, leaving out those whose
 // directory is gone (create prunes them).
-func (r repo) checkedOut(branch string) (gitops.Worktree, bool) {
+func (r repo) checkedOut(branch string) (gitwt.Worktree, bool) {
 	for _, wt := range r.worktrees {
 		if wt.Branch == branch && !wt.Prunable {
 			return wt, true
 		}
 	}
-	return gitops.Worktree{}, false
+	return gitwt.Worktree{}, false
 }
 
 // reuse checks that the work tree found on the loop's branch is the loop's own.
-func (r repo) reuse(wt gitops.Worktree, name string, rec history.WorktreeLoop, found bool) (Opened, error) {
+func (r repo) reuse(wt gitwt.Worktree, name string, rec history.WorktreeLoop, found bool) (Opened, error) {
 	short := strings.TrimPrefix(BranchPrefix, "refs/heads/") + name
 	switch {
 	case samePath(wt.Path, r.main.Path):
@@ -136,7 +137,7 @@ func (r repo) create(ctx context.Context, name, base, tip string, rec history.Wo
 		return Opened{}, &Error{Err: fmt.Errorf("the branch ralph/%s exists, and no loop of that name was started here", name),
 			Advice: fmt.Sprintf("pick another name, or delete the branch if you do not need it: git branch -D ralph/%s", name)}
 	}
-	if err := gitops.PruneWorktrees(ctx, r.dir); err != nil { // a loop's directory deleted by hand
+	if err := gitwt.PruneWorktrees(ctx, r.dir); err != nil { // a loop's directory deleted by hand
 		return Opened{}, err
 	}
 	path := Place(r.main.Path, name)
@@ -144,7 +145,7 @@ func (r repo) create(ctx context.Context, name, base, tip string, rec history.Wo
 		return Opened{}, err
 	}
 	if tip != "" {
-		if err := gitops.AddBranchWorktree(ctx, r.dir, path, strings.TrimPrefix(branch, "refs/heads/"), ""); err != nil {
+		if err := gitwt.AddBranchWorktree(ctx, r.dir, path, strings.TrimPrefix(branch, "refs/heads/"), ""); err != nil {
 			return Opened{}, err
 		}
 		rec.Path = path
@@ -167,7 +168,7 @@ func (r repo) createBranch(ctx context.Context, name, base, path string) (Opened
 	if err := history.SaveWorktreeLoop(r.common, rec); err != nil {
 		return Opened{}, err
 	}
-	if err := gitops.AddBranchWorktree(ctx, r.dir, path, "ralph/"+name, commit); err != nil {
+	if err := gitwt.AddBranchWorktree(ctx, r.dir, path, "ralph/"+name, commit); err != nil {
 		return Opened{}, err
 	}
 	return Opened{WorktreeLoop: rec, Created: true}, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -33,7 +34,7 @@ func Prune(ctx context.Context, dir string, force bool, now time.Time) (Pruned, 
 		return Pruned{}, err
 	}
 	defer lock.Release()
-	if err := gitops.PruneWorktrees(ctx, r.dir); err != nil {
+	if err := gitwt.PruneWorktrees(ctx, r.dir); err != nil {
 		return Pruned{}, err
 	}
 	if r, err = readRepo(ctx, dir); err != nil {
@@ -99,7 +100,7 @@ func (r repo) forget(name string) error {
 	if err := history.ForgetMerge(r.common, name); err != nil {
 		return err
 	}
-	return history.DeleteWorktreeLoop(r.common, name)
+	return history.RemoveWorktreeLoop(r.common, name)
 }
 
 // pruneStrays deals with what sits in the worktrees' directory and is no loop's worktree

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -112,7 +112,7 @@ func Measure(ctx context.Context, dir, name, score string) Figures {
 	}
 	f.Validation = ValidationOf(lastValidation(m.Path))
 	if m.Worktree != nil {
-		if c, err := gitops.DiffStat(ctx, dir, m.Worktree.BaseCommit, m.Worktree.Branch); err == nil {
+		if c, err := gitsnap.DiffStat(ctx, dir, m.Worktree.BaseCommit, m.Worktree.Branch); err == nil {
 			f.DiffLines = c.Insertions + c.Deletions
 		} else if f.Problem == "" {
 			f.Problem = err.Error()

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -66,7 +66,7 @@ func TestRecoverStopsOnlyTheValidatorItWroteDown(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, before, result := halfMerged(t)
 			group, done := startGroup(t, tc.env...)
-			history.SaveMerge(r.common, history.Merge{Name: "k", State: history.MergeMerging, How: gitops.HowMerge,
+			history.SaveMerge(r.common, history.Merge{Name: "k", State: history.MergeMerging, How: gitmerge.HowMerge,
 				BaseBranch: "refs/heads/main", RequestedAt: time.Now(), Phase: history.PhaseValidating,
 				Scratch: r.scratchPath("k"), BaseBefore: before, Tip: git(t, r.dir, "rev-parse", "ralph/k"), Result: result,
 				Validator: group.Process.Pid})

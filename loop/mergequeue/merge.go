@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -30,7 +32,7 @@ func (r repo) merge(ctx context.Context, req Request, loop history.WorktreeLoop,
 	}
 }
 
-// mergeOnce is one try: the journal (the loop's merge file) is saved before each step,
+// mergeOnce is one try: the merge record (the loop's merge file) is saved before each step,
 // so that a command killed at any moment leaves the next one enough to finish or undo it.
 func (r repo) mergeOnce(ctx context.Context, req Request, loop history.WorktreeLoop, entry history.Merge) (Outcome, error) {
 	before, tip, err := r.tips(ctx, loop)
@@ -114,7 +116,7 @@ func (r repo) tips(ctx context.Context, loop history.WorktreeLoop) (before, tip 
 // base and the tip, and the merge commit or the conflicting files when git could merge
 // without one (see prepare).
 type prepared struct {
-	gitops.Built
+	gitmerge.Built
 	done bool   // the base holds the tip already
 	ff   bool   // the base is an ancestor of the tip
 	tree string // the merged tree, committed by build as it fills the scratch worktree
@@ -125,11 +127,11 @@ type prepared struct {
 // fast-forward's result is the tip itself. A rebase, or a git too old for merge-tree,
 // gets only the relation: it is built in the scratch worktree (see build).
 func (r repo) prepare(ctx context.Context, entry history.Merge, name string) (prepared, error) {
-	var merged gitops.Merged
-	if entry.How != gitops.HowRebase {
+	var merged gitmerge.Merged
+	if entry.How != gitmerge.HowRebase {
 		var err error
-		merged, err = gitops.MergeTree(ctx, r.dir, entry.BaseBefore, entry.Tip)
-		if err != nil && !errors.Is(err, gitops.ErrNoMergeTree) {
+		merged, err = gitmerge.MergeTree(ctx, r.dir, entry.BaseBefore, entry.Tip)
+		if err != nil && !errors.Is(err, gitmerge.ErrNoMergeTree) {
 			return prepared{}, err
 		}
 	}
@@ -138,8 +140,8 @@ func (r repo) prepare(ctx context.Context, entry history.Merge, name string) (pr
 	switch {
 	case err != nil || done:
 		return p, err
-	case ff && entry.How != gitops.HowSquash: // the result is the loop's own commit
-		p.Built = gitops.Built{Commit: entry.Tip, FastForward: true}
+	case ff && entry.How != gitmerge.HowSquash: // the result is the loop's own commit
+		p.Built = gitmerge.Built{Commit: entry.Tip, FastForward: true}
 	case len(merged.Conflicts) > 0:
 		p.Conflicts = merged.Conflicts
 	case merged.Tree != "":
@@ -149,7 +151,7 @@ func (r repo) prepare(ctx context.Context, entry history.Merge, name string) (pr
 }
 
 func mergeMessage(entry history.Merge, name string) string {
-	if entry.How == gitops.HowSquash {
+	if entry.How == gitmerge.HowSquash {
 		return fmt.Sprintf("Squashed ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
 	}
 	return fmt.Sprintf("Merge ralph/%s into %s (git ralph merge)", name, branchName(entry.BaseBranch))
@@ -158,56 +160,56 @@ func mergeMessage(entry history.Merge, name string) string {
 // relation says whether the base already holds the tip, or is its ancestor. A conflict,
 // or a merged tree unlike those of both, answers without asking git: neither holds the
 // other.
-func (r repo) relation(ctx context.Context, entry history.Merge, merged gitops.Merged) (done, ff bool, err error) {
+func (r repo) relation(ctx context.Context, entry history.Merge, merged gitmerge.Merged) (done, ff bool, err error) {
 	if len(merged.Conflicts) > 0 {
 		return false, false, nil
 	}
 	if merged.Tree != "" {
-		maybe, err := gitops.MayBeRelated(ctx, r.dir, merged.Tree, entry.BaseBefore, entry.Tip)
+		maybe, err := gitmerge.MayBeRelated(ctx, r.dir, merged.Tree, entry.BaseBefore, entry.Tip)
 		if err != nil || !maybe {
 			return false, false, err
 		}
 	}
-	return gitops.Relation(ctx, r.dir, entry.BaseBefore, entry.Tip)
+	return gitmerge.Relation(ctx, r.dir, entry.BaseBefore, entry.Tip)
 }
 
 // build fills the scratch worktree, added at the base without its files, for the
 // validation: with the merged tree prepare made, committed meanwhile (one checkout of the
 // result); with the tip of a fast-forward; or, for a rebase or a git too old for
 // merge-tree, with the base, on which the merge is built in the scratch worktree itself.
-func (r repo) build(ctx context.Context, entry history.Merge, name string, p prepared) (gitops.Built, error) {
+func (r repo) build(ctx context.Context, entry history.Merge, name string, p prepared) (gitmerge.Built, error) {
 	switch {
 	case p.tree != "":
 		return r.commitAndFill(ctx, entry, name, p.tree)
 	case p.Commit != "":
-		return p.Built, gitops.ResetWorktree(ctx, entry.Scratch, p.Commit)
+		return p.Built, gitwt.ResetWorktree(ctx, entry.Scratch, p.Commit)
 	}
-	if err := gitops.ResetWorktree(ctx, entry.Scratch, entry.BaseBefore); err != nil {
-		return gitops.Built{}, err
+	if err := gitwt.ResetWorktree(ctx, entry.Scratch, entry.BaseBefore); err != nil {
+		return gitmerge.Built{}, err
 	}
-	return gitops.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name), p.ff)
+	return gitmerge.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name), p.ff)
 }
 
 // commitAndFill commits the merged tree (`git commit-tree`) while the scratch worktree's
 // index and files are filled with it (`git read-tree`: the two need only the tree), then
 // points the scratch worktree's HEAD at the commit: what `git reset --hard` to the
 // commit would leave, one git process's time sooner.
-func (r repo) commitAndFill(ctx context.Context, entry history.Merge, name, tree string) (gitops.Built, error) {
+func (r repo) commitAndFill(ctx context.Context, entry history.Merge, name, tree string) (gitmerge.Built, error) {
 	committed := make(chan error, 1)
-	var built gitops.Built
+	var built gitmerge.Built
 	go func() {
 		var err error
-		built, err = gitops.CommitMerge(ctx, r.dir, tree, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name))
+		built, err = gitmerge.CommitMerge(ctx, r.dir, tree, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name))
 		committed <- err
 	}()
-	fillErr := gitops.FillWorktree(ctx, entry.Scratch, tree)
+	fillErr := gitwt.FillWorktree(ctx, entry.Scratch, tree)
 	if err := <-committed; err != nil {
-		return gitops.Built{}, err
+		return gitmerge.Built{}, err
 	}
 	if fillErr != nil {
-		return gitops.Built{}, fillErr
+		return gitmerge.Built{}, fillErr
 	}
-	return built, gitops.DetachScratchHead(ctx, r.common, entry.Scratch, built.Commit)
+	return built, gitwt.DetachScratchHead(ctx, r.common, entry.Scratch, built.Commit)
 }
 
 // addScratchMeanwhile starts adding the scratch worktree at path, detached at commit and
@@ -226,14 +228,14 @@ func (r repo) addScratchMeanwhile(ctx context.Context, path, commit string) func
 // addScratch adds the scratch worktree at path. A scratch directory someone deleted by
 // hand is still in git's list, which refuses the place: forgotten, then tried again.
 func (r repo) addScratch(ctx context.Context, path, commit string) error {
-	err := gitops.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
+	err := gitwt.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
 	if err == nil {
 		return nil
 	}
-	if pruneErr := gitops.PruneWorktrees(ctx, r.dir); pruneErr != nil {
+	if pruneErr := gitwt.PruneWorktrees(ctx, r.dir); pruneErr != nil {
 		return err
 	}
-	return gitops.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
+	return gitwt.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
@@ -245,7 +247,7 @@ func (r repo) addScratch(ctx context.Context, path, commit string) error {
 // before the merged record.
 func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 	entry.Phase, entry.Validator = history.PhaseLanding, 0
-	read := make(chan []Tree, 1)
+	read := make(chan []Checkout, 1)
 	go func() { read <- r.checkouts(ctx, entry.BaseBranch, entry.BaseBefore, entry.Result) }() // reads only: beside the record's flush
 	err := r.save(entry)
 	trees := <-read
@@ -274,14 +276,14 @@ func (r repo) land(ctx context.Context, entry history.Merge) (Outcome, error) {
 
 // finish records a merge whose base moved and whose work trees followed as merged, its
 // scratch worktree removed first (a kill between the two leaves it to the recovery).
-func (r repo) finish(entry history.Merge, trees []Tree) (Outcome, error) {
+func (r repo) finish(entry history.Merge, trees []Checkout) (Outcome, error) {
 	r.removeScratch(entry.Scratch)
 	entry.State, entry.Phase, entry.Scratch, entry.FinishedAt = history.MergeMerged, "", "", time.Now().UTC()
 	entry.TreesFollowed = true
 	for _, t := range trees {
 		entry.TreesFollowed = entry.TreesFollowed && t.Problem == ""
 	}
-	return Outcome{Merge: entry, Trees: trees}, r.save(entry)
+	return Outcome{Merge: entry, Checkouts: trees}, r.save(entry)
 }
 
 // alreadyMerged records a loop whose branch the base already holds.
@@ -319,7 +321,7 @@ func (r repo) save(entry history.Merge) error { return history.SaveMerge(r.commo
 // cleans up must not outlive the command.
 func (r repo) removeScratch(path string) {
 	if path != "" {
-		gitops.RemoveScratchWorktree(context.Background(), r.dir, r.common, path)
+		gitwt.RemoveScratchWorktree(context.Background(), r.dir, r.common, path)
 	}
 }
 

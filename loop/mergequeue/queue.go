@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
@@ -16,7 +17,7 @@ import (
 // Request is one `git ralph merge NAME`.
 type Request struct {
 	Name            string // the worktree loop whose branch is merged
-	How             string // gitops.HowMerge, HowSquash or HowRebase
+	How             string // gitmerge.HowMerge, HowSquash or HowRebase
 	Validate        string // the command the merged result must pass; "" for none
 	ValidateTimeout time.Duration
 	// Say is told what the queue does while it works (waiting, validating); optional.
@@ -30,12 +31,12 @@ type Outcome struct {
 	history.Merge
 	FastForward   bool
 	AlreadyMerged bool
-	Trees         []Tree
+	Checkouts     []Checkout
 	Notes         []string // interrupted merges of earlier commands, finished or undone
 }
 
-// Tree is a work tree with the base branch checked out, and whether its files followed.
-type Tree struct {
+// Checkout is a work tree with the base branch checked out, and whether its files followed.
+type Checkout struct {
 	Path    string
 	Updated bool
 	Problem string   // why it could not follow
@@ -162,7 +163,7 @@ func find(ctx context.Context, dir string) (repo, error) {
 	if err != nil {
 		return repo{}, err
 	}
-	main, err := gitops.MainWorktree(common)
+	main, err := gitwt.MainWorktree(common)
 	if err != nil {
 		return repo{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -115,7 +116,7 @@ func (r repo) finishLanding(ctx context.Context, e history.Merge) string {
 }
 
 // treeProblems says which trees could not follow, and why.
-func treeProblems(trees []Tree) string {
+func treeProblems(trees []Checkout) string {
 	var parts []string
 	for _, t := range trees {
 		if t.Problem != "" {
@@ -126,7 +127,7 @@ func treeProblems(trees []Tree) string {
 }
 
 // updateHint is the command that brings each tree left behind to the merge.
-func updateHint(trees []Tree, e history.Merge) string {
+func updateHint(trees []Checkout, e history.Merge) string {
 	var parts []string
 	for _, t := range trees {
 		if t.Problem != "" {
@@ -152,7 +153,7 @@ func (r repo) repairLagging(ctx context.Context, entries []history.Merge) []stri
 		if refs, err := gitops.ResolveRefs(ctx, r.dir, e.BaseBranch); err != nil || refs[e.BaseBranch] != e.Result {
 			continue
 		}
-		paths, err := gitops.CheckedOut(ctx, r.dir, r.common, e.BaseBranch)
+		paths, err := gitwt.CheckedOut(ctx, r.dir, r.common, e.BaseBranch)
 		if err != nil {
 			continue
 		}
@@ -214,7 +215,7 @@ func (r repo) removeOrphanScratches(ctx context.Context, self string) []string {
 	if found, _ := filepath.Glob(filepath.Join(r.scratchDir(), ".merge-*")); len(found) == 0 {
 		return nil // the usual case, without asking git (a directory deleted by hand: see checkOut)
 	}
-	list, err := gitops.Worktrees(ctx, r.dir)
+	list, err := gitwt.Worktrees(ctx, r.dir)
 	if err != nil {
 		return nil
 	}

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/gitops/gittest"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
@@ -37,7 +38,7 @@ func halfMerged(t *testing.T) (r repo, before, result string) {
 	git(t, main, "add", "m.txt")
 	git(t, main, "commit", "-q", "-m", "m")
 	before = git(t, main, "rev-parse", "main")
-	built, err := gitops.MergeCommit(ctx, main, before, git(t, main, "rev-parse", "ralph/k"), gitops.HowMerge, "merged")
+	built, err := gitmerge.MergeCommit(ctx, main, before, git(t, main, "rev-parse", "ralph/k"), gitmerge.HowMerge, "merged")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +66,10 @@ func TestRecoverByPhase(t *testing.T) {
 		t.Run(fmt.Sprintf("%s-swapped=%v", tc.phase, tc.swapped), func(t *testing.T) {
 			r, before, result := halfMerged(t)
 			scratch := r.scratchPath("k")
-			if err := gitops.AddWorktree(ctx, r.dir, scratch, result); err != nil {
+			if err := gitwt.AddWorktree(ctx, r.dir, scratch, result); err != nil {
 				t.Fatal(err)
 			}
-			e := history.Merge{Name: "k", State: history.MergeMerging, How: gitops.HowMerge, BaseBranch: "refs/heads/main",
+			e := history.Merge{Name: "k", State: history.MergeMerging, How: gitmerge.HowMerge, BaseBranch: "refs/heads/main",
 				RequestedAt: time.Now(), Phase: tc.phase, Scratch: scratch, BaseBefore: before, Tip: git(t, r.dir, "rev-parse", "ralph/k"), Result: result}
 			if tc.phase == history.PhaseBuilding {
 				e.Result = ""

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -44,7 +45,7 @@ func TestRelationFromTheMergedTree(t *testing.T) {
 		{"already merged", side, first, true, false, false},
 		{"conflict", clash, side, false, false, true},
 	} {
-		entry := history.Merge{How: gitops.HowMerge, BaseBefore: tt.base, Tip: tt.tip}
+		entry := history.Merge{How: gitmerge.HowMerge, BaseBefore: tt.base, Tip: tt.tip}
 		p, err := r.prepare(ctx, entry, "x")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
@@ -59,7 +60,7 @@ func TestRelationFromTheMergedTree(t *testing.T) {
 		if tt.name == "true merge" && p.tree == "" {
 			t.Errorf("%s: no merged tree was made", tt.name)
 		}
-		wantDone, wantFF, _ := gitops.Relation(ctx, dir, tt.base, tt.tip)
+		wantDone, wantFF, _ := gitmerge.Relation(ctx, dir, tt.base, tt.tip)
 		if done != wantDone || ff != wantFF {
 			t.Errorf("%s: relation = %v, %v; Relation says %v, %v", tt.name, done, ff, wantDone, wantFF)
 		}

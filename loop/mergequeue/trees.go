@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -23,15 +25,15 @@ import (
 // branch moves from before to after, whether its files can follow (a dry run of the
 // two-tree merge: one git process for a clean tree, which always can). A tree that
 // cannot carries the reason as its Problem.
-func (r repo) checkouts(ctx context.Context, branch, before, after string) []Tree {
-	paths, err := gitops.CheckedOut(ctx, r.dir, r.common, branch)
+func (r repo) checkouts(ctx context.Context, branch, before, after string) []Checkout {
+	paths, err := gitwt.CheckedOut(ctx, r.dir, r.common, branch)
 	if err != nil {
-		return []Tree{{Path: r.main, Problem: err.Error()}}
+		return []Checkout{{Path: r.main, Problem: err.Error()}}
 	}
-	var trees []Tree
+	var trees []Checkout
 	for _, path := range paths {
-		t := Tree{Path: path}
-		if err := gitops.CheckMoveCheckout(ctx, path, before, after); err != nil {
+		t := Checkout{Path: path}
+		if err := gitmerge.CheckMoveCheckout(ctx, path, before, after); err != nil {
 			t.Problem, t.Paths = problem(err)
 		}
 		trees = append(trees, t)
@@ -41,7 +43,7 @@ func (r repo) checkouts(ctx context.Context, branch, before, after string) []Tre
 
 // problem is a tree's problem in words, with the paths in the way when git named them.
 func problem(err error) (string, []string) {
-	var refused *gitops.CheckoutRefused
+	var refused *gitmerge.CheckoutRefused
 	if errors.As(err, &refused) {
 		return "it has changes of its own in paths the merge writes: " + strings.Join(refused.Paths, ", "), refused.Paths
 	}
@@ -50,7 +52,7 @@ func problem(err error) (string, []string) {
 
 // inTheWay is the error of a merge not landed because a work tree with the base checked
 // out could not follow it, or nil when every tree can.
-func inTheWay(entry history.Merge, trees []Tree, undone bool) error {
+func inTheWay(entry history.Merge, trees []Checkout, undone bool) error {
 	for _, t := range trees {
 		if t.Problem == "" {
 			continue
@@ -73,10 +75,10 @@ func inTheWay(entry history.Merge, trees []Tree, undone bool) error {
 // followAll brings each tree from the base's old commit to the merge, after the base
 // moved. It stops at the first that refuses (a change made since the dry run) and
 // returns the trees it moved, for undoing them.
-func (r repo) followAll(ctx context.Context, entry history.Merge, trees []Tree) ([]Tree, []string, error) {
+func (r repo) followAll(ctx context.Context, entry history.Merge, trees []Checkout) ([]Checkout, []string, error) {
 	var moved []string
 	for i := range trees {
-		if err := gitops.MoveCheckout(ctx, trees[i].Path, entry.BaseBefore, entry.Result); err != nil {
+		if err := gitmerge.MoveCheckout(ctx, trees[i].Path, entry.BaseBefore, entry.Result); err != nil {
 			trees[i].Problem, trees[i].Paths = problem(err)
 			return trees, moved, err
 		}
@@ -93,7 +95,7 @@ func (r repo) followAll(ctx context.Context, entry history.Merge, trees []Tree) 
 // that lag say so.
 func (r repo) undoLanding(ctx context.Context, entry history.Merge, moved []string) bool {
 	for i := len(moved) - 1; i >= 0; i-- {
-		if err := gitops.MoveCheckout(ctx, moved[i], entry.Result, entry.BaseBefore); err != nil {
+		if err := gitmerge.MoveCheckout(ctx, moved[i], entry.Result, entry.BaseBefore); err != nil {
 			r.followAgain(ctx, entry, moved[i+1:])
 			return false
 		}
@@ -110,7 +112,7 @@ func (r repo) undoLanding(ctx context.Context, entry history.Merge, moved []stri
 // again, when the base stays there: never a branch ahead of its index.
 func (r repo) followAgain(ctx context.Context, entry history.Merge, paths []string) {
 	for _, path := range paths {
-		gitops.MoveCheckout(ctx, path, entry.BaseBefore, entry.Result) // a refusal: the tree is named as lagging
+		gitmerge.MoveCheckout(ctx, path, entry.BaseBefore, entry.Result) // a refusal: the tree is named as lagging
 	}
 }
 
@@ -133,15 +135,15 @@ func (l lag) partly() bool { return len(l.behind) > 0 }
 // lagOf compares the index of the work tree path with the merge from before to after:
 // one git process when the index holds the merge (the usual case), three otherwise.
 func lagOf(ctx context.Context, path, before, after string) (lag, error) {
-	notAfter, err := gitops.IndexDiffers(ctx, path, after)
+	notAfter, err := gitmerge.IndexDiffers(ctx, path, after)
 	if err != nil || len(notAfter) == 0 {
 		return lag{}, err
 	}
-	changed, err := gitops.ChangedBetween(ctx, path, before, after)
+	changed, err := gitmerge.ChangedBetween(ctx, path, before, after)
 	if err != nil {
 		return lag{}, err
 	}
-	notBefore, err := gitops.IndexDiffers(ctx, path, before)
+	notBefore, err := gitmerge.IndexDiffers(ctx, path, before)
 	if err != nil {
 		return lag{}, err
 	}
@@ -166,13 +168,13 @@ func set(paths []string) map[string]bool {
 // catchUp brings the trees that have the base checked out to the merge a killed command
 // landed, each that still has some of it behind in its index (a tree that followed
 // already is left as it is). It returns the trees, and whether one refused.
-func (r repo) catchUp(ctx context.Context, entry history.Merge) (trees []Tree, moved []string, refused bool) {
-	paths, err := gitops.CheckedOut(ctx, r.dir, r.common, entry.BaseBranch)
+func (r repo) catchUp(ctx context.Context, entry history.Merge) (trees []Checkout, moved []string, refused bool) {
+	paths, err := gitwt.CheckedOut(ctx, r.dir, r.common, entry.BaseBranch)
 	if err != nil {
-		return []Tree{{Path: r.main, Problem: err.Error()}}, nil, true
+		return []Checkout{{Path: r.main, Problem: err.Error()}}, nil, true
 	}
 	for _, path := range paths {
-		t := Tree{Path: path, Updated: true}
+		t := Checkout{Path: path, Updated: true}
 		l, err := lagOf(ctx, path, entry.BaseBefore, entry.Result)
 		if err == nil && l.partly() {
 			if err = moveAfterKill(ctx, path, entry.BaseBefore, entry.Result); err == nil {
@@ -193,11 +195,11 @@ func (r repo) catchUp(ctx context.Context, entry history.Merge) (trees []Tree, m
 // through its move: the files it wrote already, which hold exactly the merge's version,
 // are no change of the user's and are taken into the index first when git refuses.
 func moveAfterKill(ctx context.Context, path, before, after string) error {
-	err := gitops.MoveCheckout(ctx, path, before, after)
-	var refused *gitops.CheckoutRefused
+	err := gitmerge.MoveCheckout(ctx, path, before, after)
+	var refused *gitmerge.CheckoutRefused
 	if errors.As(err, &refused) {
-		if n, adoptErr := gitops.AdoptWritten(ctx, path, after, refused.Paths); adoptErr == nil && n > 0 {
-			err = gitops.MoveCheckout(ctx, path, before, after)
+		if n, adoptErr := gitmerge.AdoptWritten(ctx, path, after, refused.Paths); adoptErr == nil && n > 0 {
+			err = gitmerge.MoveCheckout(ctx, path, before, after)
 		}
 	}
 	return err

@@ -9,18 +9,19 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/history"
 )
 
 // killedAfterSwap is what a merge killed between moving the base and its work tree
-// leaves: the landing record in the journal, main at the merge, and the main work tree's
+// leaves: its merge record at landing, main at the merge, and the main work tree's
 // index and files still at the old commit, with the user's edit of m.txt (a file the
 // merge does not change) not staged.
 func killedAfterSwap(t *testing.T, state string) (r repo, before, result string) {
 	t.Helper()
 	r, before, result = halfMerged(t)
 	os.WriteFile(filepath.Join(r.main, "m.txt"), []byte("m\nmine\n"), 0o644)
-	e := history.Merge{Name: "k", State: state, How: gitops.HowMerge, BaseBranch: "refs/heads/main", RequestedAt: time.Now(),
+	e := history.Merge{Name: "k", State: state, How: gitmerge.HowMerge, BaseBranch: "refs/heads/main", RequestedAt: time.Now(),
 		BaseBefore: before, Tip: git(t, r.dir, "rev-parse", "ralph/k"), Result: result}
 	if state == history.MergeMerging {
 		e.Phase = history.PhaseLanding
@@ -85,7 +86,7 @@ func TestRecoverPutsTheBaseBackWhenAnEditIsInTheWay(t *testing.T) {
 		t.Fatalf("the user's file was overwritten: %q", data)
 	}
 	if _, found, _ := history.LoadMerge(r.common, "k"); found {
-		t.Fatal("the undone merge is still in the journal")
+		t.Fatal("the undone merge is still in the merge record")
 	}
 }
 
@@ -137,7 +138,7 @@ func TestLagOf(t *testing.T) {
 	if err != nil || !l.lagging() {
 		t.Fatalf("lagOf a tree behind = %+v, %v; want lagging", l, err)
 	}
-	if err := gitops.MoveCheckout(ctx, r.main, before, result); err != nil {
+	if err := gitmerge.MoveCheckout(ctx, r.main, before, result); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(r.main, "k.txt"), []byte("changed\n"), 0o644)
@@ -199,7 +200,7 @@ func TestUndoThatCannotMoveTheBaseLeavesTheTreesWithIt(t *testing.T) {
 	r, before, result := halfMerged(t)
 	e := history.Merge{Name: "k", BaseBranch: "refs/heads/main", BaseBefore: before, Result: result}
 	git(t, r.dir, "update-ref", "refs/heads/main", result, before)
-	if err := gitops.MoveCheckout(ctx, r.main, before, result); err != nil {
+	if err := gitmerge.MoveCheckout(ctx, r.main, before, result); err != nil {
 		t.Fatal(err)
 	}
 	onTop := git(t, r.dir, "commit-tree", "-p", result, "-m", "meanwhile", result+"^{tree}")

@@ -23,7 +23,7 @@ const (
 )
 
 // validate runs the validate command on the merged result in the scratch worktree, in a
-// process group of its own whose id goes into the journal (a command killed meanwhile
+// process group of its own whose id goes into the merge record (a command killed meanwhile
 // leaves the next one the group to stop). It reports whether it passed, and the end of
 // its output, redacted.
 func (r repo) validate(ctx context.Context, req Request, entry *history.Merge) (bool, string, error) {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 )
 
 // ExitCannotReplay is the exit code of a replay that cannot play the next attempt (the
@@ -113,7 +115,7 @@ func (p Player) advance(next int) error {
 // there (the same attempt played again after an interrupt), nothing. Elsewhere (a prompt
 // edited or committed since), a's change is carried over (see carry).
 func (p Player) apply(ctx context.Context, a Attempt) error {
-	now, err := gitops.CheckpointNow(ctx, p.Root)
+	now, err := gitsnap.CheckpointNow(ctx, p.Root)
 	if err != nil {
 		return err
 	}
@@ -139,8 +141,8 @@ func (p Player) apply(ctx context.Context, a Attempt) error {
 // attempt.json says.
 func (p Player) readChange(ctx context.Context, a Attempt) error {
 	bundle := filepath.Join(AttemptDir(p.Dir, a.Number), bundleFile)
-	tip, err := gitops.ReadBundle(ctx, p.Root, bundle, replayRef)
-	if errors.Is(err, gitops.ErrBundleNeeds) {
+	tip, err := gitsnap.ReadBundle(ctx, p.Root, bundle, replayRef)
+	if errors.Is(err, gitsnap.ErrBundleNeeds) {
 		return Hinted(fmt.Errorf("%s: %w", bundle, err), "replay in a clone of the repository the recording was made in, on the history it started from")
 	}
 	if err != nil {
@@ -176,7 +178,7 @@ func (p Player) carry(ctx context.Context, a Attempt, now gitops.Checkpoint) (gi
 			return now, err
 		}
 	}
-	merged, err := gitops.MergeTrees(ctx, p.Root, a.Before.Tree, now.Tree, a.After.Tree)
+	merged, err := gitmerge.MergeTrees(ctx, p.Root, a.Before.Tree, now.Tree, a.After.Tree)
 	if err != nil {
 		return now, err
 	}
@@ -200,7 +202,7 @@ func (p Player) carryCommit(ctx context.Context, a Attempt, c, head string) (str
 	if err != nil {
 		return "", err
 	}
-	merged, err := gitops.MergeTrees(ctx, p.Root, base, ours, theirs)
+	merged, err := gitmerge.MergeTrees(ctx, p.Root, base, ours, theirs)
 	if err != nil {
 		return "", err
 	}
@@ -220,7 +222,7 @@ const replayFromStart = "replay from the state the recording started in: a fresh
 
 // restore brings the repository to target, leaving git-ralph's own directory alone.
 func (p Player) restore(ctx context.Context, a Attempt, target gitops.Checkpoint) error {
-	plan, err := gitops.PlanRestore(ctx, p.Root, target, p.Own)
+	plan, err := gitsnap.PlanRestore(ctx, p.Root, target, p.Own)
 	if err != nil {
 		return err
 	}

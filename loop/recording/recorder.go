@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history/redact"
 )
 
@@ -101,7 +102,7 @@ type Take struct {
 // Begin starts recording a run of the agent: the repository as it is before it, and the
 // prompt (redacted). Its Output takes what the agent prints while it runs.
 func (r *Recorder) Begin(ctx context.Context, run string, iteration, attempt int, prompt string) (*Take, error) {
-	before, err := gitops.CheckpointNow(ctx, r.root)
+	before, err := gitsnap.CheckpointNow(ctx, r.root)
 	if err != nil {
 		return nil, fmt.Errorf("recording the repository before the agent: %w", err)
 	}
@@ -217,7 +218,7 @@ func (t *Take) End(ctx context.Context, res Result) error {
 // it, which a replay on another state merges from), and change.bundle holds that commit
 // and what it reaches beyond the HEAD the run started from.
 func (t *Take) change(ctx context.Context) error {
-	after, err := gitops.CheckpointNow(ctx, t.r.root)
+	after, err := gitsnap.CheckpointNow(ctx, t.r.root)
 	if err != nil {
 		return fmt.Errorf("reading the repository after the agent: %w", err)
 	}
@@ -231,7 +232,7 @@ func (t *Take) change(ctx context.Context) error {
 	if t.attempt.Change, err = gitops.CommitTree(ctx, t.r.root, after.Tree, after.Head, msg, before); err != nil {
 		return err
 	}
-	return gitops.WriteBundle(ctx, t.r.root, filepath.Join(t.tmp, bundleFile), t.attempt.Change, t.attempt.Before.Head)
+	return gitsnap.WriteBundle(ctx, t.r.root, filepath.Join(t.tmp, bundleFile), t.attempt.Change, t.attempt.Before.Head)
 }
 
 func (t *Take) close() error {

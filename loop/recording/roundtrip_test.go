@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/gitops/gittest"
 )
 
@@ -70,7 +71,7 @@ func TestRecordThenPlayInAClone(t *testing.T) {
 	dir, clone := repoAndClone(t)
 	rec := filepath.Join(t.TempDir(), "rec")
 	recordOne(t, ctx, dir, rec)
-	want, err := gitops.CheckpointNow(ctx, dir)
+	want, err := gitsnap.CheckpointNow(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestRecordThenPlayInAClone(t *testing.T) {
 	if strings.Contains(out.String(), "AKIAZ7FK4ZRI3R2WYOJF") || !strings.Contains(out.String(), "<promise>SUCCESS</promise>\n") {
 		t.Errorf("output %q: want the key redacted and the promise whole", out.String())
 	}
-	got, err := gitops.CheckpointNow(ctx, clone)
+	got, err := gitsnap.CheckpointNow(ctx, clone)
 	if err != nil {
 		t.Fatal(err)
 	}

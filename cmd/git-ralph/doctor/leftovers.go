@@ -9,7 +9,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -89,7 +89,7 @@ func strays(ctx context.Context, root, mainPath string, known map[string]bool) [
 	if err != nil {
 		return nil
 	}
-	trees, _ := gitops.Worktrees(ctx, root)
+	trees, _ := gitwt.Worktrees(ctx, root)
 	for _, wt := range trees {
 		if !strings.HasPrefix(filepath.Base(wt.Path), ".merge-") {
 			known[filepath.Clean(wt.Path)] = true

@@ -10,7 +10,7 @@ import (
 )
 
 // Print prints a line a check, its mark, name and what it found, and each line of
-// its hint below it; then the verdict. unicode: the marks ✓ ✗ !, else ok, FAIL, warn.
+// its hint below it; then the summary. unicode: the marks ✓ ✗ !, else ok, FAIL, warn.
 func Print(w io.Writer, results []Result, unicode bool) error {
 	width := 0
 	for _, r := range results {
@@ -34,7 +34,7 @@ func Print(w io.Writer, results []Result, unicode bool) error {
 			}
 		}
 	}
-	b.WriteString(verdict(failed, warned) + "\n")
+	b.WriteString(summary(failed, warned) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -49,8 +49,8 @@ func mark(st Status, unicode bool) string {
 	return marks[st][0]
 }
 
-// verdict is the last line: how many checks failed and warned, and what it means.
-func verdict(failed, warned int) string {
+// summary is the last line: how many checks failed and warned, and what it means.
+func summary(failed, warned int) string {
 	warnings := ""
 	if warned > 0 {
 		warnings = fmt.Sprintf(" (%d warning%s)", warned, map[bool]string{true: "", false: "s"}[warned == 1])

@@ -12,6 +12,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -56,9 +57,9 @@ func HeadUpdate(ctx context.Context, root string) ([]RefUpdate, error) {
 	return []RefUpdate{{LocalRef: "HEAD", LocalSHA: head, RemoteRef: "", RemoteSHA: zero}}, nil
 }
 
-// IsAutoPush reports whether the push is the loop's own (gitops.AutoPushEnv is set).
+// IsAutoPush reports whether the push is the loop's own (gitpush.AutoPushEnv is set).
 func IsAutoPush() bool {
-	name, value, _ := strings.Cut(gitops.AutoPushEnv, "=")
+	name, value, _ := strings.Cut(gitpush.AutoPushEnv, "=")
 	return os.Getenv(name) == value
 }
 

@@ -13,6 +13,8 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
+	"github.com/git-ralph/git-ralph/gitops/gitwt"
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agent"
@@ -88,7 +90,7 @@ func (v Validation) commit(ctx context.Context, root, ref, commit string) error 
 // checkoutFor is a directory holding commit's files, and how to get rid of it.
 func checkoutFor(ctx context.Context, root, commit string) (string, func(), error) {
 	if head, err := gitops.Head(ctx, root); err == nil && head == commit {
-		if clean, err := gitops.WorkTreeClean(ctx, root); err == nil && clean {
+		if clean, err := gitsnap.WorkTreeClean(ctx, root); err == nil && clean {
 			return root, func() {}, nil
 		}
 	}
@@ -97,13 +99,13 @@ func checkoutFor(ctx context.Context, root, commit string) (string, func(), erro
 		return "", nil, fmt.Errorf("making a temporary worktree: %w", err)
 	}
 	dir := filepath.Join(tmp, filepath.Base(root))
-	if err := gitops.AddWorktree(ctx, root, dir, commit); err != nil {
+	if err := gitwt.AddWorktree(ctx, root, dir, commit); err != nil {
 		os.RemoveAll(tmp)
 		return "", nil, err
 	}
 	cleanup := func() {
 		// removed even after Ctrl+C: a worktree left behind would stay in `git worktree list`
-		gitops.RemoveWorktree(context.WithoutCancel(ctx), root, dir)
+		gitwt.RemoveWorktree(context.WithoutCancel(ctx), root, dir)
 		os.RemoveAll(tmp)
 	}
 	return dir, cleanup, nil

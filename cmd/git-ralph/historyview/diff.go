@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts/repofile"
@@ -75,7 +76,7 @@ func SavedDiff(ctx context.Context, w io.Writer, root string, store *history.Sto
 	if info, err := f.Stat(); err != nil || info.Size() == 0 {
 		return err // an iteration that changed nothing has an empty diff and no stat
 	}
-	return gitops.PatchStat(ctx, root, f, w)
+	return gitsnap.PatchStat(ctx, root, f, w)
 }
 
 // RangeDiff diffs the work tree kept at the start of span.First against the one kept at
@@ -90,7 +91,7 @@ func RangeDiff(ctx context.Context, w io.Writer, root string, store *history.Sto
 		return err
 	}
 	if stat {
-		return gitops.DiffStatText(ctx, root, from, to, w)
+		return gitsnap.DiffStatText(ctx, root, from, to, w)
 	}
-	return gitops.Diff(ctx, root, from, to, w)
+	return gitsnap.Diff(ctx, root, from, to, w)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
@@ -38,8 +39,10 @@ type BestOf struct {
 	Streams
 	Signals Signals
 	Trust   Trust
+	Name    string    // the group, --worktree (default: fleet.DefaultBestOfName)
 	N       int       // --best-of
 	Jobs    int       // --jobs, 0 for the machine's cores
+	Score   string    // --score
 	Child   ChildLoop // every candidate's command line, but its --worktree
 	Options Options   // the loop's options, for the preflight
 }
@@ -140,5 +143,5 @@ func StoppedBestOf(ctx context.Context, w io.Writer, here string, names []string
 	}
 	fmt.Fprintf(w, "git-ralph: best-of interrupted: %d of %d candidates unfinished (%s)\n", len(todo), len(names), strings.Join(todo, ", "))
 	fmt.Fprintln(w, "git-ralph: run the same command again to resume them; the candidates that ended are not run again")
-	return Exit(ExitInterrupted)
+	return exitcode.Quiet(exitcode.Interrupted)
 }

@@ -9,7 +9,9 @@ import (
 	"os/exec"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/reporting"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop"
@@ -21,15 +23,10 @@ import (
 // scripted agent built into git-ralph, so it needs no agent CLI and no network.
 type Demo struct {
 	Streams
-	Signals  Signals
-	Keep     bool // keep the scratch repository to look around in
-	Workflow bool // the hierarchy workflow instead of a plan and build loop
-	// Scaffold writes the default prompts and .ralph/ into dir, as 'git ralph init' does.
-	Scaffold func(dir string) error
-	// ScaffoldWorkflow writes the hierarchy workflow into dir, as 'git ralph init
-	// --workflow hierarchy' does, with request as its request.md.
-	ScaffoldWorkflow func(dir, request string) error
-	FirstLoop        string // the command line that starts a first loop, for the summary
+	Signals   Signals
+	Keep      bool   // keep the scratch repository to look around in
+	Workflow  bool   // the hierarchy workflow instead of a plan and build loop
+	FirstLoop string // the command line that starts a first loop, for the summary
 }
 
 // Run scaffolds the scratch repository, runs one plan iteration and then build
@@ -59,7 +56,7 @@ func (c *Demo) Run(ctx context.Context) error {
 	}
 	c.summarise(ctx, c.Stdout, dir, agentCmd)
 	if status != loop.StatusSuccess {
-		return &ExitError{Code: status.ExitCode(), Err: fmt.Errorf("the demo ended %s instead of success", status)}
+		return &exitcode.Error{Code: status.ExitCode(), Err: fmt.Errorf("the demo ended %s instead of success", status)}
 	}
 	return nil
 }
@@ -127,7 +124,7 @@ func (c *Demo) newRepo(ctx context.Context, dir string) error {
 	if err := demoagent.Scaffold(dir); err != nil {
 		return err
 	}
-	if err := c.Scaffold(dir); err != nil {
+	if _, err := scaffold.Write(dir, false); err != nil { // as 'git ralph init' does
 		return err
 	}
 	_, err := gitops.CommitAll(ctx, dir, "textkit: specs and Ralph prompts")

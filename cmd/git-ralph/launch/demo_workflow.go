@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/scaffold"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/loop/fleet"
@@ -36,11 +38,11 @@ func (c *Demo) runWorkflow(ctx context.Context, dir, agentCmd string) error {
 		args  []string
 		want  int
 	}{
-		{"The workflow, as 'git ralph init --workflow hierarchy' wrote it: plan → spec → phase → code", []string{"workflow", "status", "hierarchy"}, ExitOK},
+		{"The workflow, as 'git ralph init --workflow hierarchy' wrote it: plan → spec → phase → code", []string{"workflow", "status", "hierarchy"}, exitcode.OK},
 		{"Run it: the plan stage writes plans/001-greet.plan.md and waits for your approval (exit 7)", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, workflow.ExitAwaiting},
-		{"You read the plan and approve it (or: git ralph reject plan --feedback \"…\")", []string{"approve", "plan"}, ExitOK},
+		{"You read the plan and approve it (or: git ralph reject plan --feedback \"…\")", []string{"approve", "plan"}, exitcode.OK},
 		{"Run it again: spec, phase, then code in a worktree of its own, merged through the merge queue", []string{"workflow", "run", "hierarchy", "--agent-cmd", agentCmd}, workflow.ExitDone},
-		{"Where it stands", []string{"workflow", "status", "hierarchy"}, ExitOK},
+		{"Where it stands", []string{"workflow", "status", "hierarchy"}, exitcode.OK},
 	}
 	for _, step := range steps {
 		fmt.Fprintf(c.Stdout, "%s\n$ git ralph %s\n", step.title, shellWords(step.args))
@@ -49,7 +51,7 @@ func (c *Demo) runWorkflow(ctx context.Context, dir, agentCmd string) error {
 			return err
 		}
 		if code != step.want {
-			return &ExitError{Code: code, Err: fmt.Errorf("the demo's step 'git ralph %s' ended with exit code %d instead of %d", step.args[0], code, step.want)}
+			return &exitcode.Error{Code: code, Err: fmt.Errorf("the demo's step 'git ralph %s' ended with exit code %d instead of %d", step.args[0], code, step.want)}
 		}
 		fmt.Fprintf(c.Stdout, "→ exit code %d\n\n", code)
 	}
@@ -57,12 +59,22 @@ func (c *Demo) runWorkflow(ctx context.Context, dir, agentCmd string) error {
 	return nil
 }
 
-// scaffoldWorkflow writes the hierarchy workflow and the demo's request, committed.
+// scaffoldWorkflow writes the hierarchy workflow, as 'git ralph init --workflow
+// hierarchy' does, with the demo's request as its request.md, committed.
 func (c *Demo) scaffoldWorkflow(ctx context.Context, dir string) error {
-	if err := c.ScaffoldWorkflow(dir, demoRequest); err != nil {
+	files, err := scaffold.Workflow("hierarchy")
+	if err != nil {
 		return err
 	}
-	_, err := gitops.CommitAll(ctx, dir, "Ralph workflow hierarchy")
+	for i, f := range files {
+		if strings.HasSuffix(f.Path, "/request.md") {
+			files[i].Body = demoRequest
+		}
+	}
+	if _, err := scaffold.WriteFiles(dir, files, false); err != nil {
+		return err
+	}
+	_, err = gitops.CommitAll(ctx, dir, "Ralph workflow hierarchy")
 	return err
 }
 
@@ -84,7 +96,7 @@ func (c *Demo) runStep(ctx context.Context, dir string, args []string) (int, err
 	case err != nil:
 		return 0, err
 	}
-	return ExitOK, nil
+	return exitcode.OK, nil
 }
 
 func shellWords(args []string) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	trustfile "github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/history"
@@ -55,7 +56,7 @@ func dryRun(ctx context.Context, w io.Writer, trust Trust, set *Settings) error 
 		}
 	}
 	if !ok {
-		return &ExitError{Code: ExitFailed, Err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
+		return &exitcode.Error{Code: exitcode.Failure, Err: fmt.Errorf("dry run failed: fix the checks marked ✗ above")}
 	}
 	text := prompt.Text()
 	fmt.Fprintf(w, "\nAssembled prompt (%d bytes):\n%s", len(text), display.PrintableText(prompt.Marked()))

@@ -59,7 +59,7 @@ func (l *Loop) outputs(root string, set *Settings) *loopOutputs {
 	// Never through a .ralph/logs symlink: the run refuses it (saying why) before any
 	// iteration, and must rename and delete nothing wherever it leads first.
 	if history.CheckOwnDirs(root) != nil {
-		// the loop's journal reports it
+		// the loop's logbook reports it
 	} else if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
 		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
 	}

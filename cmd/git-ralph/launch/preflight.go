@@ -8,15 +8,17 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
 // AcquireLock takes the repository's single-instance lock, kept in the git directory
-// where the agent cannot commit it; another holder's is an ExitError of ExitBusy.
+// where the agent cannot commit it; another holder's is an exitcode.Error of exitcode.Busy.
 func AcquireLock(ctx context.Context, root string) (*history.Lock, error) {
 	path, err := LockPath(ctx, root)
 	if err != nil {
@@ -24,7 +26,7 @@ func AcquireLock(ctx context.Context, root string) (*history.Lock, error) {
 	}
 	lock, err := history.Acquire(path, history.ThisProcess(time.Now()))
 	if errors.Is(err, history.ErrLocked) {
-		return nil, &ExitError{Code: ExitBusy, Err: err}
+		return nil, &exitcode.Error{Code: exitcode.Busy, Err: err}
 	}
 	return lock, err
 }
@@ -75,7 +77,7 @@ func PreflightPush(ctx context.Context, set *Settings) error {
 	if !set.Loop.Push {
 		return nil
 	}
-	target, err := gitops.ResolvePushTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
+	target, err := gitpush.ResolvePushTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
 	if err != nil {
 		return explainPush(err, set.Resolved)
 	}
@@ -89,7 +91,7 @@ func explainPush(err error, c *config.Config) error {
 	switch {
 	case errors.Is(err, gitops.ErrDetached):
 		return hints.Wrap(fmt.Errorf("push is on (%s) but %w", c.Push.Origin, err), "check out a branch, or run without --push")
-	case errors.Is(err, gitops.ErrNoRemote):
+	case errors.Is(err, gitpush.ErrNoRemote):
 		return hints.Wrap(fmt.Errorf("push is on (%s) but there is %w", c.Push.Origin, err), "add the remote with 'git remote add', or set remote in .ralph/config.toml")
 	}
 	return err

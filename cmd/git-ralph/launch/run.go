@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
@@ -27,7 +28,7 @@ type Loop struct {
 	Interrupted func(ctx context.Context, err error) bool
 }
 
-// Run resolves the settings, then does a dry run or drives the loop; the ExitError it
+// Run resolves the settings, then does a dry run or drives the loop; the exitcode.Error it
 // returns carries the run's status's exit code.
 func (l *Loop) Run(ctx context.Context) error {
 	here, err := RepoRoot(ctx)
@@ -63,7 +64,7 @@ func (l *Loop) Run(ctx context.Context) error {
 	lock, err := AcquireLock(ctx, root)
 	if err != nil {
 		if l.SkipIfBusy && errors.Is(err, history.ErrLocked) {
-			return Exit(ExitBusy)
+			return exitcode.Quiet(exitcode.Busy)
 		}
 		return err
 	}
@@ -90,12 +91,12 @@ func (l *Loop) drive(ctx context.Context, here, root string, where Place, set *S
 		if !l.interrupted(ctx, err) { // interrupted while it read the repository: exit 130, no failure
 			out.failed(err)
 		}
-		return &ExitError{Code: ExitFailed, Err: Explain(err)}
+		return &exitcode.Error{Code: exitcode.Failure, Err: Explain(err)}
 	}
-	if l.Merge != nil && res.Status.ExitCode() == ExitOK {
+	if l.Merge != nil && res.Status.ExitCode() == exitcode.OK {
 		return l.Merge(ctx, here, set.Resolved, out.notes)
 	}
-	return Exit(res.Status.ExitCode())
+	return exitcode.Quiet(res.Status.ExitCode())
 }
 
 func (l *Loop) interrupted(ctx context.Context, err error) bool {

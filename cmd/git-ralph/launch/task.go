@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
@@ -34,7 +35,7 @@ func (s *Settings) chooseTask(o *Options) error {
 		return err
 	}
 	if s.Loop.Task != "" {
-		s.extra = append(s.extra, config.Entry{Key: "task", Value: ShortTask(s.Loop.Task), Origin: config.Origin{Kind: config.FromDefault, Name: s.taskFrom}})
+		s.extra = append(s.extra, config.Entry{Key: "task", Value: display.ShortTask(s.Loop.Task), Origin: config.Origin{Kind: config.FromDefault, Name: s.taskFrom}})
 	}
 	return nil
 }
@@ -54,15 +55,6 @@ func (s *Settings) fromUnfinishedRun() error {
 		return s.useTemplate(saved.Template, from)
 	}
 	return nil
-}
-
-// ShortTask is the task in one line of at most 60 characters, for status and settings.
-func ShortTask(task string) string {
-	line := strings.Join(strings.Fields(task), " ")
-	if r := []rune(line); len(r) > 60 {
-		return string(r[:59]) + "…"
-	}
-	return line
 }
 
 // givenTask is the task given on the command line, and where from.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
 	"github.com/git-ralph/git-ralph/gitops"
@@ -126,7 +127,7 @@ func checkWorktreeBase(ctx context.Context, root string, wf *workflow.Workflow, 
 }
 
 // WorkflowLock keeps two runs of one workflow apart (and approve, reject while it runs);
-// another holder's is an ExitError of ExitBusy.
+// another holder's is an exitcode.Error of exitcode.Busy.
 func WorkflowLock(ctx context.Context, root, name string) (*history.FileLock, error) {
 	path, err := gitops.GitPath(ctx, root, "ralph-workflow-"+name+".lock")
 	if err != nil {
@@ -134,7 +135,7 @@ func WorkflowLock(ctx context.Context, root, name string) (*history.FileLock, er
 	}
 	lock, err := history.LockWorkflow(path)
 	if errors.Is(err, history.ErrLocked) {
-		return nil, &ExitError{Code: ExitBusy, Err: hints.Wrap(fmt.Errorf("the workflow %s is running", name), "wait for it to end, or stop it with Ctrl+C where it runs")}
+		return nil, &exitcode.Error{Code: exitcode.Busy, Err: hints.Wrap(fmt.Errorf("the workflow %s is running", name), "wait for it to end, or stop it with Ctrl+C where it runs")}
 	}
 	return lock, err
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitnotes"
+	"github.com/git-ralph/git-ralph/gitops/gitpush"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/history/ledger"
 	"github.com/git-ralph/git-ralph/loop"
@@ -84,7 +86,7 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 			return &Ledger{Range: "HEAD", Base: "HEAD has no commit yet", Commits: []Commit{}}, err
 		}
 	}
-	commits, truncated, err := gitops.RangeCommits(ctx, req.Root, revs, MaxCommits)
+	commits, truncated, err := gitnotes.RangeCommits(ctx, req.Root, revs, MaxCommits)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 	for i, c := range commits {
 		hashes[i] = c.Hash
 	}
-	notes, err := gitops.ReadNotes(ctx, req.Root, loop.NotesRef, hashes, gitops.NoteBounds{Each: ledger.MaxNote, Total: maxNotesRead})
+	notes, err := gitnotes.ReadNotes(ctx, req.Root, loop.NotesRef, hashes, gitnotes.NoteBounds{Each: ledger.MaxNote, Total: maxNotesRead})
 	if err != nil {
 		return nil, err
 	}
@@ -110,14 +112,14 @@ func fetch(ctx context.Context, req Request) error {
 	if remote == "" {
 		remote = gitops.BranchRemote(ctx, req.Root)
 	} else if !gitops.RemoteExists(ctx, req.Root, remote) {
-		return fmt.Errorf("%w: %q", gitops.ErrNoRemote, remote)
+		return fmt.Errorf("%w: %q", gitpush.ErrNoRemote, remote)
 	}
 	if remote == "" {
 		return nil
 	}
 	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
-	if _, err := gitops.FetchNotes(fctx, req.Root, remote, loop.NotesRef); err != nil {
+	if _, err := gitnotes.FetchNotes(fctx, req.Root, remote, loop.NotesRef); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -127,7 +129,7 @@ func fetch(ctx context.Context, req Request) error {
 }
 
 // fill lays out the commits with their notes and counts the totals.
-func (l *Ledger) fill(commits []gitops.LoggedCommit, notes map[string]gitops.Note) {
+func (l *Ledger) fill(commits []gitnotes.LoggedCommit, notes map[string]gitnotes.Note) {
 	for _, c := range commits {
 		row := Commit{Hash: c.Hash, Subject: c.Subject}
 		note, ok := notes[c.Hash]
@@ -165,7 +167,7 @@ func (l *Ledger) attribute(ctx context.Context, root string) {
 			if e.Commits < 2 || e.Commits > iterationCommits {
 				continue
 			}
-			made, err := gitops.IterationCommits(ctx, root, e.Before, c.Hash, iterationCommits)
+			made, err := gitnotes.IterationCommits(ctx, root, e.Before, c.Hash, iterationCommits)
 			if err != nil || len(made) != e.Commits {
 				// its start is not in this clone (shallow), or the commit was rewritten
 				// (a rebase that copied the note): what lies between is not all its own

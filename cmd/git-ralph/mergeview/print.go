@@ -9,7 +9,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/notify"
-	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitmerge"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
 )
 
@@ -42,7 +42,7 @@ func Merged(w io.Writer, name string, out mergequeue.Outcome) {
 	how := "merge commit"
 	if out.FastForward {
 		how = "fast-forward"
-	} else if out.How != gitops.HowMerge {
+	} else if out.How != gitmerge.HowMerge {
 		how = out.How
 	}
 	fmt.Fprintf(w, "Merged ralph/%s into %s (%s): %s is now at %s.\n", name, base, how, base, display.ShortHash(out.Result))
@@ -55,7 +55,7 @@ func Merged(w io.Writer, name string, out mergequeue.Outcome) {
 // printTrees says which work trees with the base checked out followed, and how to bring
 // along one that was left behind.
 func printTrees(w io.Writer, base string, out mergequeue.Outcome) {
-	for _, t := range out.Trees {
+	for _, t := range out.Checkouts {
 		if t.Updated {
 			fmt.Fprintf(w, "Updated the files of %s.\n", display.Printable(t.Path))
 			continue

@@ -30,5 +30,9 @@ func IsTerminal(stream any) bool {
 // the stream: a terminal, not "dumb", and no NO_COLOR (https://no-color.org), which
 // people also set to ask for plain output. Anything else gets plain lines only.
 func fancyTerminal(stream any) bool {
-	return IsTerminal(stream) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	return IsTerminal(stream) && !NoColor() && os.Getenv("TERM") != "dumb"
 }
+
+// NoColor reports whether the user asked for output without colour: NO_COLOR set and
+// not empty, as https://no-color.org says (an empty NO_COLOR is as if it were unset).
+func NoColor() bool { return os.Getenv("NO_COLOR") != "" }

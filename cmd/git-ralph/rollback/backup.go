@@ -11,6 +11,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 )
 
 // backupRef is where a rollback keeps what it replaces: one commit per rollback, whose
@@ -36,7 +37,7 @@ type backup struct {
 // writeBackup keeps HEAD and the present work tree as a commit under a ref named by the
 // UTC time (with -2, -3, … if a rollback in the same second took the name). The commit's
 // parent is HEAD's commit, which it keeps alive; a branch with no commit yet gives none.
-func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal Goal, now time.Time) (backup, error) {
+func writeBackup(ctx context.Context, root string, plan gitsnap.Restore, goal Goal, now time.Time) (backup, error) {
 	branch, err := gitops.HeadBranch(ctx, root)
 	if err != nil {
 		return backup{}, err
@@ -50,7 +51,7 @@ func writeBackup(ctx context.Context, root string, plan gitops.Restore, goal Goa
 		goal.command, b.name, trailerHead, plan.Head, trailerBranch, branch, trailerRestored, plan.Goal)
 	// What is staged may differ from both HEAD and the work tree (git add -p): it is
 	// kept too, as the tree of a second parent, or the reset would leave it to gc.
-	staged, err := gitops.StagedTree(ctx, root, plan.Head)
+	staged, err := gitsnap.StagedTree(ctx, root, plan.Head)
 	if err != nil {
 		return backup{}, err
 	}

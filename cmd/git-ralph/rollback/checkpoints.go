@@ -11,6 +11,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/loop"
 )
 
@@ -55,7 +56,7 @@ func Take(ctx context.Context, root, label, message string, replace bool, now ti
 			return Checkpoint{}, err
 		}
 	}
-	cp, err := gitops.CheckpointNow(ctx, root)
+	cp, err := gitsnap.CheckpointNow(ctx, root)
 	if err != nil {
 		return Checkpoint{}, err
 	}

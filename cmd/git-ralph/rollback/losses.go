@@ -8,6 +8,7 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/hints"
 	"github.com/git-ralph/git-ralph/gitops"
+	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop"
 )
@@ -15,7 +16,7 @@ import (
 // checkLosses refuses a rollback that would overwrite or delete work kept nowhere else:
 // not committed at HEAD, not as goal.kept says, and not as the work tree was before one
 // of the recorded iterations. Ignored files count.
-func checkLosses(ctx context.Context, root string, plan gitops.Restore, goal Goal) error {
+func checkLosses(ctx context.Context, root string, plan gitsnap.Restore, goal Goal) error {
 	lost, err := plan.Unkept(ctx, root, goal.kept)
 	if err != nil || len(lost) == 0 {
 		return err
@@ -50,7 +51,7 @@ const maxCheckpointsCompared = 200
 // before one of the recorded iterations keeps: after 'rollback 3' the work tree is as it
 // was before iteration 3, and a further 'rollback 2' loses nothing of it (it used to need
 // --force, for "uncommitted changes would be lost"). store is nil for an undo.
-func keptByCheckpoints(ctx context.Context, root string, plan gitops.Restore, store *history.Store, lost []string) ([]string, error) {
+func keptByCheckpoints(ctx context.Context, root string, plan gitsnap.Restore, store *history.Store, lost []string) ([]string, error) {
 	if store == nil {
 		return lost, nil
 	}
@@ -79,7 +80,7 @@ func keptByCheckpoints(ctx context.Context, root string, plan gitops.Restore, st
 // keptByNamed is lost less the paths whose present content a named checkpoint keeps (the
 // maxCheckpointsCompared newest): after 'rollback before-x', going on to another
 // checkpoint or iteration loses nothing of before-x's files.
-func keptByNamed(ctx context.Context, root string, plan gitops.Restore, lost []string) ([]string, error) {
+func keptByNamed(ctx context.Context, root string, plan gitsnap.Restore, lost []string) ([]string, error) {
 	named, err := List(ctx, root)
 	if err != nil {
 		return lost, nil // only makes the rollback more careful
@@ -111,7 +112,7 @@ func intersectPaths(a, b []string) []string {
 // refuseNested refuses, even with --force, a rollback that would delete a nested git
 // repository: the backup could keep only its commit, not its files, its uncommitted work
 // or its history.
-func refuseNested(plan gitops.Restore) error {
+func refuseNested(plan gitsnap.Restore) error {
 	if len(plan.NestedInTheWay) == 0 {
 		return nil
 	}

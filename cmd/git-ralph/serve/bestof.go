@@ -64,8 +64,9 @@ type bestOfRow struct {
 
 // bestOfSections takes the candidates of every best-of group out of cards and returns
 // them as sections, each in rank order once ranked (else in candidate order, with their
-// live state), with the cards left; problems are the kept rankings that cannot be read.
-func (s *Server) bestOfSections(ctx context.Context, cards []loopCard) (sections []bestOfSection, rest []loopCard, problems []string) {
+// live state), with the cards left, and what became of the merges picked here; problems
+// are the kept rankings that cannot be read.
+func (s *Server) bestOfSections(ctx context.Context, cards []loopCard, picked map[string]PickedMerge) (sections []bestOfSection, rest []loopCard, problems []string) {
 	src, ok := s.src.(BestOfs)
 	if !ok {
 		return nil, cards, nil
@@ -82,7 +83,6 @@ func (s *Server) bestOfSections(ctx context.Context, cards []loopCard) (sections
 		byName[cards[i].Name] = &cards[i]
 	}
 	taken := map[string]bool{}
-	picked := src.Picked()
 	for _, g := range groups {
 		if !anyListed(g, byName) { // its candidates all pruned: the group is gone with them
 			continue
