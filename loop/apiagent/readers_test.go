@@ -78,3 +78,31 @@ func exitOf(res Result) int {
 	}
 	return 0
 }
+
+// Each in-process preset of loop/agentcli names a protocol Run speaks, reads the key and
+// the base URL from its vendor's variables, and reads the exchange's format.
+func TestPresetsSpeakTheseProtocols(t *testing.T) {
+	want := map[string][3]string{
+		"anthropic-api": {Anthropic, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"},
+		"openai-api":    {Responses, "OPENAI_API_KEY", "OPENAI_BASE_URL"},
+		"openai-chat":   {Chat, "OPENAI_API_KEY", "OPENAI_BASE_URL"},
+	}
+	seen := 0
+	for _, name := range agentcli.Names() {
+		p, _ := agentcli.Lookup(name)
+		if !p.InProcess() {
+			continue
+		}
+		seen++
+		w, ok := want[name]
+		if !ok || p.API.Protocol != w[0] || p.API.KeyEnv != w[1] || p.API.BaseEnv != w[2] || p.Format != agentcli.APIExchange {
+			t.Errorf("%s: %+v, format %s", name, *p.API, p.Format)
+		}
+		if _, ok := newProtocol(p.API.Protocol); !ok {
+			t.Errorf("%s: Run does not speak %q", name, p.API.Protocol)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d in-process presets, want %d", seen, len(want))
+	}
+}
