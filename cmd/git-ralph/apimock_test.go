@@ -29,8 +29,9 @@ type apiTurn struct {
 	Body       string `json:"body"`
 }
 
-// cmdAPIMock is `apimock NAME SCRIPT KEYVAR`: a mock of the Chat Completions API on
-// 127.0.0.1 whose address is put in $NAME (with /v1). Each request gets the next turn of
+// cmdAPIMock is `apimock NAME SCRIPT KEYVAR`: a mock of the Chat Completions API (and of
+// the Messages API, at /v1/messages) on 127.0.0.1 whose address is put in $NAME (with
+// /v1). Each request gets the next turn of
 // SCRIPT (a JSON object a line; the last is repeated), streamed as the API streams. Each
 // request is logged to NAME.jsonl in $WORK: its number, whether it carried the key in
 // $KEYVAR as its bearer token ("key": "ok", "missing" or "wrong", never the key itself)
@@ -64,7 +65,7 @@ func cmdAPIMock(ts *testscript.TestScript, neg bool, args []string) {
 		n++
 		logRequest(record, n, r, body, key)
 		mu.Unlock()
-		if r.URL.Path != "/v1/chat/completions" {
+		if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/messages" {
 			http.Error(w, `{"error":{"message":"no such path"}}`, http.StatusNotFound)
 			return
 		}
@@ -75,6 +76,10 @@ func cmdAPIMock(ts *testscript.TestScript, neg bool, args []string) {
 			w.Header().Set("content-type", "application/json")
 			w.WriteHeader(t.Status)
 			io.WriteString(w, t.Body)
+			return
+		}
+		if r.URL.Path == "/v1/messages" {
+			streamMessagesTurn(w, n, t)
 			return
 		}
 		streamChatTurn(w, n, t)
@@ -88,6 +93,9 @@ func cmdAPIMock(ts *testscript.TestScript, neg bool, args []string) {
 func logRequest(record string, n int, r *http.Request, body []byte, key string) {
 	auth := "missing"
 	if got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		auth = map[bool]string{true: "ok", false: "wrong"}[key != "" && got == key]
+	}
+	if got := r.Header.Get("x-api-key"); got != "" { // the Messages API's header
 		auth = map[bool]string{true: "ok", false: "wrong"}[key != "" && got == key]
 	}
 	var req struct {
@@ -153,5 +161,45 @@ func streamChatTurn(w http.ResponseWriter, n int, t apiTurn) {
 	event(obj{"id": "chatcmpl-mock", "object": "chat.completion.chunk", "choices": []any{},
 		"usage": obj{"prompt_tokens": t.In, "completion_tokens": t.Out, "total_tokens": t.In + t.Out}})
 	fmt.Fprint(bw, "data: [DONE]\n\n")
+	bw.Flush()
+}
+
+// streamMessagesTurn streams t as the Anthropic Messages API does: message_start, a text
+// block, a tool_use block per call, message_delta with the stop reason, message_stop.
+func streamMessagesTurn(w http.ResponseWriter, n int, t apiTurn) {
+	w.Header().Set("content-type", "text/event-stream")
+	bw := bufio.NewWriter(w)
+	type obj = map[string]any
+	event := func(name string, v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(bw, "event: %s\ndata: %s\n\n", name, b)
+	}
+	event("message_start", obj{"type": "message_start", "message": obj{"id": fmt.Sprint("msg_", n), "type": "message",
+		"role": "assistant", "content": []any{}, "model": "mock", "stop_reason": nil,
+		"usage": obj{"input_tokens": t.In, "output_tokens": 1}}})
+	i := 0
+	block := func(start, delta obj) {
+		event("content_block_start", obj{"type": "content_block_start", "index": i, "content_block": start})
+		event("content_block_delta", obj{"type": "content_block_delta", "index": i, "delta": delta})
+		event("content_block_stop", obj{"type": "content_block_stop", "index": i})
+		i++
+	}
+	if t.Text != "" {
+		block(obj{"type": "text", "text": ""}, obj{"type": "text_delta", "text": t.Text})
+	}
+	stop := "end_turn"
+	for j, raw := range t.Calls {
+		var c struct {
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"args"`
+		}
+		json.Unmarshal(raw, &c)
+		block(obj{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", n, j), "name": c.Name, "input": obj{}},
+			obj{"type": "input_json_delta", "partial_json": string(c.Args)})
+		stop = "tool_use"
+	}
+	event("message_delta", obj{"type": "message_delta", "delta": obj{"stop_reason": stop, "stop_sequence": nil},
+		"usage": obj{"output_tokens": t.Out}})
+	event("message_stop", obj{"type": "message_stop"})
 	bw.Flush()
 }
