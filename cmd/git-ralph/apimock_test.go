@@ -30,7 +30,7 @@ type apiTurn struct {
 }
 
 // cmdAPIMock is `apimock NAME SCRIPT KEYVAR`: a mock of the Chat Completions API (and of
-// the Messages API, at /v1/messages) on 127.0.0.1 whose address is put in $NAME (with
+// the Messages and Responses APIs, at /v1/messages and /v1/responses) on 127.0.0.1 whose address is put in $NAME (with
 // /v1). Each request gets the next turn of
 // SCRIPT (a JSON object a line; the last is repeated), streamed as the API streams. Each
 // request is logged to NAME.jsonl in $WORK: its number, whether it carried the key in
@@ -65,7 +65,7 @@ func cmdAPIMock(ts *testscript.TestScript, neg bool, args []string) {
 		n++
 		logRequest(record, n, r, body, key)
 		mu.Unlock()
-		if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/messages" {
+		if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/messages" && r.URL.Path != "/v1/responses" {
 			http.Error(w, `{"error":{"message":"no such path"}}`, http.StatusNotFound)
 			return
 		}
@@ -78,8 +78,12 @@ func cmdAPIMock(ts *testscript.TestScript, neg bool, args []string) {
 			io.WriteString(w, t.Body)
 			return
 		}
-		if r.URL.Path == "/v1/messages" {
+		switch r.URL.Path {
+		case "/v1/messages":
 			streamMessagesTurn(w, n, t)
+			return
+		case "/v1/responses":
+			streamResponsesTurn(w, n, t)
 			return
 		}
 		streamChatTurn(w, n, t)
@@ -201,5 +205,55 @@ func streamMessagesTurn(w http.ResponseWriter, n int, t apiTurn) {
 	event("message_delta", obj{"type": "message_delta", "delta": obj{"stop_reason": stop, "stop_sequence": nil},
 		"usage": obj{"output_tokens": t.Out}})
 	event("message_stop", obj{"type": "message_stop"})
+	bw.Flush()
+}
+
+// streamResponsesTurn streams t as the OpenAI Responses API does: the response created,
+// an output item per message and call (added, its delta, done), the response completed
+// with its usage.
+func streamResponsesTurn(w http.ResponseWriter, n int, t apiTurn) {
+	w.Header().Set("content-type", "text/event-stream")
+	bw := bufio.NewWriter(w)
+	type obj = map[string]any
+	send := func(name string, data obj) {
+		data["type"] = name
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(bw, "event: %s\ndata: %s\n\n", name, b)
+	}
+	resp := func(status string) obj {
+		return obj{"id": fmt.Sprint("resp_", n), "object": "response", "status": status, "model": "mock", "output": []any{}}
+	}
+	send("response.created", obj{"response": resp("in_progress")})
+	out := 0
+	item := func(added, done, delta obj) {
+		send("response.output_item.added", obj{"output_index": out, "item": added})
+		name := delta["type"].(string)
+		delta["output_index"] = out
+		send(name, delta)
+		send("response.output_item.done", obj{"output_index": out, "item": done})
+		out++
+	}
+	if t.Text != "" {
+		id := fmt.Sprint("msg_", n)
+		item(obj{"type": "message", "id": id, "role": "assistant", "status": "in_progress", "content": []any{}},
+			obj{"type": "message", "id": id, "role": "assistant", "status": "completed",
+				"content": []any{obj{"type": "output_text", "text": t.Text, "annotations": []any{}}}},
+			obj{"type": "response.output_text.delta", "item_id": id, "content_index": 0, "delta": t.Text})
+	}
+	for j, raw := range t.Calls {
+		var c struct {
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"args"`
+		}
+		json.Unmarshal(raw, &c)
+		id, callID := fmt.Sprintf("fc_%d_%d", n, j), fmt.Sprintf("call_%d_%d", n, j)
+		item(obj{"type": "function_call", "id": id, "call_id": callID, "name": c.Name, "arguments": "", "status": "in_progress"},
+			obj{"type": "function_call", "id": id, "call_id": callID, "name": c.Name, "arguments": string(c.Args), "status": "completed"},
+			obj{"type": "response.function_call_arguments.delta", "item_id": id, "delta": string(c.Args)})
+	}
+	done := resp("completed")
+	done["usage"] = obj{"input_tokens": t.In, "input_tokens_details": obj{"cached_tokens": 0},
+		"output_tokens": t.Out, "output_tokens_details": obj{"reasoning_tokens": 0}, "total_tokens": t.In + t.Out}
+	send("response.completed", obj{"response": done})
 	bw.Flush()
 }
