@@ -156,6 +156,10 @@ func TestPricesTable(t *testing.T) {
 	if !ok || p.Input != 0.5 || p.Output != 1.5 || p.CacheRead != 0 || p.Origin.Line != 1 {
 		t.Errorf("prices = %+v", c.Prices)
 	}
+	if c := (fixture{user: "[prices.\"qwen2.5-coder\"]\n"}).mustLoad(t); c.Prices["qwen2.5-coder"] != (ModelPrice{Origin: c.Prices["qwen2.5-coder"].Origin}) ||
+		len(c.Prices) != 1 {
+		t.Errorf("an empty [prices.MODEL] is not a free model: %+v", c.Prices)
+	}
 	_, err := fixture{repo: "model = \"m\"\n[prices.m]\ninput = 0\n"}.load(t)
 	if err == nil || !strings.Contains(err.Error(), ":2:") || !strings.Contains(err.Error(), "may not set prices") {
 		t.Errorf("a repository's prices: err = %v", err)
