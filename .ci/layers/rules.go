@@ -43,7 +43,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops gitops/... lazyregexp"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
+	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
