@@ -35,7 +35,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
 	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees
 	// of their own) needs only the bookkeeping and git
-	{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest lazyregexp"},
+	{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest prompts/repofile lazyregexp"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gitmerge gitops/gitwt gitops/gittest"},
 	// workflows: stages (each a loop the command runs) in order, their state and artifacts;
