@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
-	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -94,7 +93,7 @@ func (s *Server) bestOfSections(ctx context.Context, cards []loopCard, picked ma
 			for i, f := range g.Ranked {
 				row := rowOf(f, g.Score != "", byName[f.Name])
 				row.Rank, row.Winner = i+1, won && f.Name == winner.Name
-				row.Mergeable = f.Ran() && row.Card != nil && mergeable(row.Card)
+				row.Mergeable = row.Card != nil && fleet.Mergeable(f, row.Card.PID, row.Card.State) == nil
 				sec.Rows = append(sec.Rows, row)
 			}
 		} else {
@@ -134,16 +133,6 @@ func rowOf(f fleet.Figures, scored bool, card *loopCard) bestOfRow {
 		row.ValidationTone = "fail"
 	}
 	return row
-}
-
-// mergeable reports whether the card's loop may be picked: it ended (its run is over,
-// not running or paused) and the merge queue is not merging it or done with it.
-func mergeable(c *loopCard) bool {
-	switch c.State {
-	case history.MergeQueued, history.MergeMerging, history.MergeMerged:
-		return false
-	}
-	return c.PID == 0
 }
 
 // groupKey is the key of a group's message among the loops' (flashes).
