@@ -178,13 +178,3 @@ func (p *Picker) Picked() map[string]serve.PickedMerge {
 	}
 	return out
 }
-
-// WithHint puts an error's hint (hints' or fleet's) into its words, for a view that
-// shows one line.
-func WithHint(err error) error {
-	var h interface{ Hint() string }
-	if errors.As(err, &h) && h.Hint() != "" {
-		return fmt.Errorf("%w (hint: %s)", err, h.Hint())
-	}
-	return err
-}
