@@ -86,21 +86,7 @@ func (s *Server) bestOfSections(ctx context.Context, cards []loopCard, picked ma
 		if !anyListed(g, byName) { // its candidates all pruned: the group is gone with them
 			continue
 		}
-		sec := bestOfSection{Name: g.Name, Ranked: g.IsRanked(), Score: g.Score, Flash: s.flashes.take(groupKey(g.Name)), CSRF: s.csrf}
-		if sec.Ranked {
-			sec.RankedAt = g.RankedAt.Local().Format("Jan 2 15:04")
-			winner, won := g.Winner()
-			for i, f := range g.Ranked {
-				row := rowOf(f, g.Score != "", byName[f.Name])
-				row.Rank, row.Winner = i+1, won && f.Name == winner.Name
-				row.Mergeable = row.Card != nil && fleet.Mergeable(f, row.Card.PID, row.Card.State) == nil
-				sec.Rows = append(sec.Rows, row)
-			}
-		} else {
-			for _, name := range g.Candidates {
-				sec.Rows = append(sec.Rows, bestOfRow{Name: name, Card: byName[name]})
-			}
-		}
+		sec := s.sectionOf(g, byName)
 		for i := range sec.Rows {
 			r := &sec.Rows[i]
 			taken[r.Name] = true
@@ -119,6 +105,27 @@ func (s *Server) bestOfSections(ctx context.Context, cards []loopCard, picked ma
 		}
 	}
 	return sections, rest, problems
+}
+
+// sectionOf is the group's section: its candidates' rows in rank order once ranked, else
+// in candidate order with their cards (byName: the loops' cards by name).
+func (s *Server) sectionOf(g fleet.Ranking, byName map[string]*loopCard) bestOfSection {
+	sec := bestOfSection{Name: g.Name, Ranked: g.IsRanked(), Score: g.Score, Flash: s.flashes.take(groupKey(g.Name)), CSRF: s.csrf}
+	if !sec.Ranked {
+		for _, name := range g.Candidates {
+			sec.Rows = append(sec.Rows, bestOfRow{Name: name, Card: byName[name]})
+		}
+		return sec
+	}
+	sec.RankedAt = g.RankedAt.Local().Format("Jan 2 15:04")
+	winner, won := g.Winner()
+	for i, f := range g.Ranked {
+		row := rowOf(f, g.Score != "", byName[f.Name])
+		row.Rank, row.Winner = i+1, won && f.Name == winner.Name
+		row.Mergeable = row.Card != nil && fleet.Mergeable(f, row.Card.PID, row.Card.State) == nil
+		sec.Rows = append(sec.Rows, row)
+	}
+	return sec
 }
 
 // rowOf is a ranked candidate's row: the ranking's own texts (fleet's, as the terminal
