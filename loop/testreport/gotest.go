@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"strings"
 )
 
 // maxLine bounds one line of a line-based format; a longer line is skipped whole.
@@ -93,4 +94,21 @@ func eachLine(in io.Reader, f func([]byte)) {
 			buf, long = buf[:0], false
 		}
 	}
+}
+
+// GoTestText is `go test -json` output as `go test` would have printed it: the events'
+// Output texts, and the lines that are not events as they are; for the next prompt,
+// where the JSON would spend the bounded tail on its framing.
+func GoTestText(in io.Reader) string {
+	var b strings.Builder
+	eachLine(in, func(line []byte) {
+		var e struct{ Action, Output string }
+		if len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &e) == nil && e.Action != "" {
+			b.WriteString(e.Output)
+			return
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	})
+	return b.String()
 }

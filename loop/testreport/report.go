@@ -190,3 +190,15 @@ func sniff(head []byte) Format {
 	}
 	return None
 }
+
+// Cases counts the report's tests, leaving out the Go packages' own results (Name ""),
+// which stand for the tests of a package that did not run.
+func (r Report) Cases() int {
+	n := 0
+	for t := range r.Tests {
+		if t.Name != "" {
+			n++
+		}
+	}
+	return n
+}

@@ -175,3 +175,29 @@ func TestBoundsHoldAgainstHugeOutput(t *testing.T) {
 		t.Errorf("deep XML: %v", err)
 	}
 }
+
+func TestCasesLeaveOutPackages(t *testing.T) {
+	out, err := goTestJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, _ := Parse(GoTestJSON, strings.NewReader(string(out))); rep.Cases() != 6 {
+		t.Errorf("%d cases, want the 6 tests and subtests without the 2 packages", rep.Cases())
+	}
+}
+
+func TestGoTestTextIsWhatGoTestPrints(t *testing.T) {
+	out, err := goTestJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := GoTestText(strings.NewReader(string(out)))
+	for _, want := range []string{"--- FAIL: TestFails", "sample_test.go:9: want 4, got 5", "undefined: undefinedName", "FAIL\texample.com/sample"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, `"Action"`) {
+		t.Errorf("JSON left in the text:\n%s", text)
+	}
+}
