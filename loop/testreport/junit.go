@@ -18,52 +18,63 @@ const maxDepth = 64
 // named by its name in its classname (else its suite's name). Text outside the XML (a
 // command's echo before it) is skipped; XML that breaks off keeps the tests read before.
 func parseJUnit(in io.Reader) (Report, error) {
-	var rep Report
 	d := xml.NewDecoder(in)
 	d.Strict = false // a report's odd entities are its own business, never a stop
 	d.Entity = xml.HTMLEntity
-	var suites []string
-	var current *Test
-	var status Status
+	var j junitReader
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			if errors.Is(err, io.EOF) || len(rep.Tests) > 0 {
-				return rep, nil
+			if errors.Is(err, io.EOF) || len(j.rep.Tests) > 0 {
+				return j.rep, nil
 			}
-			return rep, fmt.Errorf("reading JUnit XML: %w", err)
+			return j.rep, fmt.Errorf("reading JUnit XML: %w", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if len(suites) >= maxDepth {
-				return rep, fmt.Errorf("reading JUnit XML: nested deeper than %d elements", maxDepth)
+			if len(j.open) >= maxDepth {
+				return j.rep, fmt.Errorf("reading JUnit XML: nested deeper than %d elements", maxDepth)
 			}
-			switch t.Name.Local {
-			case "testsuite", "testsuites":
-				suites = append(suites, attr(t, "name"))
-			case "testcase":
-				current, status = &Test{Suite: caseSuite(t, suites), Name: attr(t, "name")}, Pass
-				suites = append(suites, "")
-			case "failure", "error":
-				if status != Skip {
-					status = Fail
-				}
-				suites = append(suites, "")
-			case "skipped": // also over a failure: Node's runner writes a TODO's failure beside it
-				status = Skip
-				suites = append(suites, "")
-			default:
-				suites = append(suites, "")
-			}
+			j.start(t)
 		case xml.EndElement:
-			if t.Name.Local == "testcase" && current != nil {
-				rep.set(*current, status)
-				current = nil
-			}
-			if len(suites) > 0 {
-				suites = suites[:len(suites)-1]
-			}
+			j.end(t)
 		}
+	}
+}
+
+// junitReader is what parseJUnit knows between elements: the open elements (a suite's
+// name, "" for the others), the testcase being read and its status so far.
+type junitReader struct {
+	rep     Report
+	open    []string
+	current *Test
+	status  Status
+}
+
+func (j *junitReader) start(t xml.StartElement) {
+	name := ""
+	switch t.Name.Local {
+	case "testsuite", "testsuites":
+		name = attr(t, "name")
+	case "testcase":
+		j.current, j.status = &Test{Suite: caseSuite(t, j.open), Name: attr(t, "name")}, Pass
+	case "failure", "error":
+		if j.status != Skip {
+			j.status = Fail
+		}
+	case "skipped": // also over a failure: Node's runner writes a TODO's failure beside it
+		j.status = Skip
+	}
+	j.open = append(j.open, name)
+}
+
+func (j *junitReader) end(t xml.EndElement) {
+	if t.Name.Local == "testcase" && j.current != nil {
+		j.rep.set(*j.current, j.status)
+		j.current = nil
+	}
+	if len(j.open) > 0 {
+		j.open = j.open[:len(j.open)-1]
 	}
 }
 
