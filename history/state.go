@@ -142,6 +142,9 @@ type State struct {
 	BaselineTests   int    `toml:"baseline_tests,omitempty" json:"baseline_tests,omitempty"`
 	BaselineFailing string `toml:"baseline_failing,omitempty" json:"baseline_failing,omitempty"`
 	BaselineCut     bool   `toml:"baseline_cut,omitempty" json:"baseline_cut,omitempty"`
+	// BaselineBase is, for a worktree loop, where its branch met its base branch when the
+	// baseline was taken (git merge-base): when it moves, the baseline is taken again.
+	BaselineBase string `toml:"baseline_base,omitempty" json:"baseline_base,omitempty"`
 }
 
 // MaxStateText bounds the texts of a state file (task, feedback, earlier_feedback): a

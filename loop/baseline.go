@@ -37,6 +37,7 @@ type baseline struct {
 	state   *stateFile
 	report  func(Event)
 	failing map[testreport.Test]bool
+	branch  string // the base branch of a worktree loop; "": none
 }
 
 // newBaseline is the run's validation, with its baseline; nil when no validate command
@@ -46,7 +47,7 @@ func newBaseline(cfg Config, p procs, st *stateFile, report func(Event)) *baseli
 		return nil
 	}
 	return &baseline{command: cfg.ValidateCmd, format: cfg.ValidateFormat, targets: cfg.ValidateTargets,
-		timeout: cfg.validateTimeout(), dir: cfg.Dir, procs: p, state: st, report: report}
+		timeout: cfg.validateTimeout(), dir: cfg.Dir, procs: p, state: st, report: report, branch: cfg.BaseBranch}
 }
 
 // take runs the validate command once before the run's first iteration, at head (the
@@ -70,15 +71,22 @@ func (b *baseline) take(ctx context.Context, head string) {
 	if !v.Ran {
 		return
 	}
+	st.BaselineBase = b.meeting(ctx)
+	b.keep(v, rep, head)
+	b.report(BaselineTaken{Command: b.command, Format: b.format, Read: rep.Format, Commit: head, ExitCode: v.ExitCode,
+		TimedOut: v.TimedOut, Duration: v.Duration, Tests: rep.Cases(), Failing: rep.Failed(), Log: BaselineLog})
+}
+
+// keep makes v and its report, taken at commit, the baseline, in the state too.
+func (b *baseline) keep(v Validation, rep testreport.Report, commit string) {
+	st := b.state
 	b.failing = map[testreport.Test]bool{}
 	for _, t := range rep.Failed() {
 		b.failing[t] = true
 	}
-	st.BaselineCommand, st.BaselineFormat, st.BaselineCommit = b.command, string(b.format), head
+	st.BaselineCommand, st.BaselineFormat, st.BaselineCommit = b.command, string(b.format), commit
 	st.BaselineExit, st.BaselineTests = v.ExitCode, rep.Cases()
 	st.BaselineFailing, st.BaselineCut = formatFailing(rep.Failed())
-	b.report(BaselineTaken{Command: b.command, Format: b.format, Read: rep.Format, Commit: head, ExitCode: v.ExitCode,
-		TimedOut: v.TimedOut, Duration: v.Duration, Tests: rep.Cases(), Failing: rep.Failed(), Log: BaselineLog})
 }
 
 // validate runs the validate command after iteration i, its output saved at logPath,
@@ -86,6 +94,9 @@ func (b *baseline) take(ctx context.Context, head string) {
 func (b *baseline) validate(ctx context.Context, i int, logPath string) Validation {
 	if b == nil {
 		return Validation{}
+	}
+	if b.format != testreport.None {
+		b.follow(ctx) // before judging: an iteration that took in its base is judged by the base's
 	}
 	v, rep := b.run(ctx, i, logPath)
 	if b.format == testreport.None {
@@ -160,6 +171,9 @@ func (b BaselineTaken) Summary() string {
 	}
 	if b.Kept {
 		return "baseline (kept from the start of this run): " + found
+	}
+	if b.Moved {
+		return fmt.Sprintf("baseline taken again, of the base at %.7s (the branch took in new commits of its base): %s; it took %s", b.Commit, found, b.Duration.Round(100*time.Millisecond))
 	}
 	return fmt.Sprintf("baseline: %s; it took %s, one more run of the validate command (output in %s)", found, b.Duration.Round(100*time.Millisecond), b.Log)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-ralph/git-ralph/gitops/gittest"
 	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/testreport"
 )
@@ -192,5 +193,53 @@ func TestBaselineIsKeptOnResumeAndTakenOnlyWithAFormat(t *testing.T) {
 	}
 	if runs, _ := os.ReadFile(filepath.Join(dir, "validations.txt")); string(runs) != "run\nrun\nrun\n" || none.finished()[0].Record.Validation != "failed: exit code 1" {
 		t.Errorf("without a format: ran %q, validation %q", runs, none.finished()[0].Record.Validation)
+	}
+}
+
+// A worktree loop whose branch takes in new commits of its base is judged against the
+// base's tests: a test the base broke meanwhile is not the agent's. The baseline is taken
+// again, of the base alone, in a temporary worktree.
+func TestBaselineFollowsTheBase(t *testing.T) {
+	dir := newRepo(t)
+	check := `test -f base-broke.txt && echo "not ok 1 - x" || echo "ok 1 - x"
+test -f agent-broke.txt && echo "not ok 2 - y" || echo "ok 2 - y"
+echo 1..2`
+	if err := os.WriteFile(filepath.Join(dir, "check.sh"), []byte(check), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) { gittest.Git(t, dir, args...) }
+	git("add", "-A")
+	git("commit", "-qm", "base")
+	base := strings.TrimSpace(gittest.Git(t, dir, "symbolic-ref", "HEAD"))
+	git("branch", "work")
+	os.WriteFile(filepath.Join(dir, "base-broke.txt"), nil, 0o644)
+	git("add", "-A")
+	git("commit", "-qm", "the base breaks x")
+	git("checkout", "-q", "work")
+	cfg := config(dir, `[ "$RALPH_ITERATION" = 1 ] && git merge -q --no-edit "$BASE"; [ "$RALPH_ITERATION" = 2 ] && touch agent-broke.txt; true`, 2)
+	cfg.ValidateCmd, cfg.ValidateFormat, cfg.BaseBranch = "sh check.sh", testreport.TAP, base
+	t.Setenv("BASE", base)
+	rec := &recorder{}
+	if _, err := Run(context.Background(), cfg, Deps{Reporter: rec}); err != nil {
+		t.Fatal(err)
+	}
+	var moved []BaselineTaken
+	for _, e := range rec.events {
+		if b, ok := e.(BaselineTaken); ok && b.Moved {
+			moved = append(moved, b)
+		}
+	}
+	if len(moved) != 1 || len(moved[0].Failing) != 1 || moved[0].Failing[0].Name != "x" {
+		t.Fatalf("baselines taken again: %+v, want one, with x failing", moved)
+	}
+	first, second := rec.finished()[0].Record, rec.finished()[1].Record
+	if first.Validation != "passed" || first.OldFailures != "x" {
+		t.Errorf("iteration 1 (took in the base): validation %q, old failures %q", first.Validation, first.OldFailures)
+	}
+	if second.Validation == "passed" || second.NewFailures != "y" {
+		t.Errorf("iteration 2 (broke y): validation %q, new failures %q", second.Validation, second.NewFailures)
+	}
+	if out := gittest.Git(t, dir, "worktree", "list"); strings.Contains(out, "ralph-baseline-") {
+		t.Errorf("the temporary worktree was left: %s", out)
 	}
 }

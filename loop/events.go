@@ -122,6 +122,7 @@ type BaselineTaken struct {
 	Format   testreport.Format // validate_format; None: the exit code decides
 	Read     testreport.Format // the format its output was read as (auto's guess); None: no tests found
 	Kept     bool
+	Moved    bool   // taken again, of the base, because the branch took in new commits of its base
 	Commit   string // the commit it was taken at
 	ExitCode int
 	TimedOut bool

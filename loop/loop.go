@@ -66,6 +66,9 @@ type Config struct {
 	// validation; None: the exit code decides. ValidateTargets must pass (with a format).
 	ValidateFormat  testreport.Format
 	ValidateTargets []string
+	// BaseBranch is a worktree loop's base branch (refs/heads/main): when its branch takes
+	// in new commits of it, the baseline is taken again, of the base. "": none.
+	BaseBranch string
 	// Until is the promise command (--until), run with sh -c after each iteration whose
 	// validation passed, bounded like ValidateCmd: when it passes the run is done, whatever
 	// the agent printed; while it fails its output goes into the next prompt and the

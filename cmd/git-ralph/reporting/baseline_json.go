@@ -9,6 +9,7 @@ type baselineJSON struct {
 	Command    string   `json:"command"`
 	Format     string   `json:"format"` // validate_format; "none": judged by the exit code
 	Kept       bool     `json:"kept"`   // a resumed run's, from its state: it did not run again
+	Moved      bool     `json:"moved"`  // taken again, of the base, after the branch took in new commits of it
 	ExitCode   int      `json:"exit_code"`
 	TimedOut   bool     `json:"timed_out"`
 	DurationMS int64    `json:"duration_ms"`
@@ -28,5 +29,5 @@ func newBaselineJSON(h eventHeader, e loop.BaselineTaken) baselineJSON {
 		}
 		failing = append(failing, t.String())
 	}
-	return baselineJSON{h, e.Command, format, e.Kept, e.ExitCode, e.TimedOut, e.Duration.Milliseconds(), e.Tests, failing}
+	return baselineJSON{h, e.Command, format, e.Kept, e.Moved, e.ExitCode, e.TimedOut, e.Duration.Milliseconds(), e.Tests, failing}
 }
