@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history/redact"
+	"github.com/git-ralph/git-ralph/loop/testreport"
 )
 
 // DefaultValidateTimeout bounds the validate command when the configuration does not.
@@ -66,7 +67,10 @@ func (c Config) validateTimeout() time.Duration {
 // prompt, not into a conversation.
 func (v Validation) Feedback(iteration int) string {
 	advice := "Fix what it reports before anything else."
-	if t := v.Tests; t != nil {
+	switch t := v.Tests; {
+	case t != nil && t.Format == testreport.None:
+		advice += " (No test results could be read from its output, so its exit code decides.)"
+	case t != nil:
 		advice = t.advice()
 	}
 	return v.feedback(iteration, "the validation command", advice)
