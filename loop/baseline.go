@@ -59,7 +59,7 @@ func (b *baseline) take(ctx context.Context, head string) {
 		return
 	}
 	st := b.state
-	if st.BaselineCommand == b.command && st.BaselineFormat == string(b.format) {
+	if st.BaselineCommand == b.command && st.BaselineFormat == string(b.format) && !b.committedState(ctx) {
 		b.failing = parseFailing(st.BaselineFailing)
 		b.report(BaselineTaken{Command: b.command, Format: b.format, Kept: true, Commit: st.BaselineCommit,
 			ExitCode: st.BaselineExit, Tests: st.BaselineTests, Failing: sortedTests(b.failing)})

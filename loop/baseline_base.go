@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/gitops/gitwt"
+	"github.com/git-ralph/git-ralph/history"
 )
 
 // meeting is where the loop's branch meets its base branch (git merge-base), for a
@@ -55,4 +56,12 @@ func (b *baseline) follow(ctx context.Context) {
 	b.keep(v, rep, now)
 	b.report(BaselineTaken{Command: b.command, Format: b.format, Read: rep.Format, Moved: true, Commit: now,
 		ExitCode: v.ExitCode, TimedOut: v.TimedOut, Duration: v.Duration, Tests: rep.Cases(), Failing: rep.Failed(), Log: BaselineLog})
+}
+
+// committedState reports whether the state file is in the repository's index (committed,
+// or added): a kept baseline from it is the repository's word that tests failed before
+// the run, which would loosen the user's validation, so it is taken again instead.
+func (b *baseline) committedState(ctx context.Context) bool {
+	_, err := gitops.Git(ctx, b.dir, "ls-files", "--error-unmatch", "--", history.Dir+"/state.toml")
+	return err == nil
 }

@@ -243,3 +243,32 @@ echo 1..2`
 		t.Errorf("the temporary worktree was left: %s", out)
 	}
 }
+
+// A state file the repository committed does not hand a run its baseline: its list of
+// tests failing "before the run" would excuse any failure. The baseline is taken again.
+func TestCommittedStateDoesNotHandOverABaseline(t *testing.T) {
+	dir := newRepo(t)
+	cfg := config(dir, "true", 3)
+	cfg.ValidateCmd = `echo run >> validations.txt; printf '1..1\nnot ok 1 - x\n'`
+	cfg.ValidateFormat = testreport.TAP
+	finish := make(chan struct{})
+	if _, err := Run(context.Background(), cfg, Deps{Reporter: &finishAfter{finish: finish}, Finish: finish}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := history.LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.BaselineFailing = "\ty\n" // what a hostile repository would commit: y "failed before"
+	if err := history.SaveState(dir, st); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "add", "-f", ".ralph/state.toml")
+	rec := &recorder{}
+	if _, err := Run(context.Background(), cfg, Deps{Reporter: rec}); err != nil {
+		t.Fatal(err)
+	}
+	if base := baselineOf(t, rec); base.Kept || len(base.Failing) != 1 || base.Failing[0].Name != "x" {
+		t.Errorf("baseline %+v: want one taken again, not the committed one", base)
+	}
+}
