@@ -44,6 +44,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		return err
 	}
 	set.TrustedAt = where.TrustedAt
+	set.Loop.BaseBranch = where.BaseBranch
 	WarnSettings(l.Stderr, set.Resolved)
 	if err := checkReplay(ctx, &l.Options, set); err != nil {
 		return err
