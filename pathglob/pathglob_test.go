@@ -20,7 +20,7 @@ func TestMatch(t *testing.T) {
 		{"**/*.golden", "c.golden", true},
 		{"**/*.golden", "c.golden.txt", false},
 		{"go.sum", "go.sum", true},
-		{"go.sum", "sub/go.sum", false}, // anchored at the root
+		{"go.sum", "sub/go.sum", false},   // anchored at the root
 		{"src/*.go", "src/a/b.go", false}, // '*' never crosses a '/'
 		{"src/**/gen/*.go", "src/gen/x.go", true},
 		{"src/**/gen/*.go", "src/a/b/gen/x.go", true},

@@ -99,8 +99,8 @@ func ResolveForShow(root string, o *Options) (*Settings, error) {
 		Push: resolved.Push.V, Remote: resolved.Remote.V, Branch: resolved.Branch.V,
 		SecretsAllow: redact.ParseAllow(resolved.SecretsAllow),
 		BackoffBase:  resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
-		StopOnOverage: resolved.StopOnOverage.V,
-		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
+		StopOnOverage: resolved.StopOnOverage.V, Protect: resolved.Protect.V,
+		Retention: history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
 	if err := s.choosePreset(); err != nil {
 		return nil, err
 	}
