@@ -130,8 +130,7 @@ func (r *runner) guarded(ctx context.Context, i int, it *iterationRecord, class 
 	stop()
 	if rj.err != nil {
 		class.outcome, class.reason = OutcomeProtected, "cannot check or roll back the protected paths: "+rj.err.Error()
-		class.halt = halt{stop: StatusAborted, why: fmt.Sprintf("iteration %d: %s", i, class.reason),
-			hint: "look at the work tree ('git status') before running again: the change of the iteration may still be there"}
+		class.halt = halt{stop: StatusAborted, why: fmt.Sprintf("iteration %d: %s; its change may still be there: look at the work tree before running again", i, class.reason)}
 		return true
 	}
 	if len(rj.paths) == 0 {
