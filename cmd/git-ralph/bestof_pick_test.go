@@ -203,6 +203,36 @@ func TestPickRefuses(t *testing.T) {
 			t.Errorf("pick(%s, %s) = %v, want %q", c.group, c.candidate, err, c.want)
 		}
 	}
+	// the merge runs with no terminal: it must have a validate command, approved, and
+	// write its log only into the repository's own .ralph/logs
+	for _, c := range []struct{ config, want string }{
+		{"", "no validate command is set"},
+		{"validate = \"true\"\n", "not approved yet"},
+	} {
+		if err := os.WriteFile(".ralph/config.toml", []byte(c.config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Pick(ctx, "best-of", "best-of-3"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("pick with .ralph/config.toml %q = %v, want %q", c.config, err, c.want)
+		}
+	}
+	gittest.Git(t, here, "checkout", "--", ".ralph/config.toml")
+	elsewhere := t.TempDir()
+	if err := os.RemoveAll(".ralph/logs"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, ".ralph/logs"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Pick(ctx, "best-of", "best-of-3"); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("pick with .ralph/logs a symlink = %v, want it refused", err)
+	}
+	if left, _ := os.ReadDir(elsewhere); len(left) != 0 {
+		t.Errorf("the symlinked .ralph/logs got %v", left)
+	}
+	if err := os.Remove(".ralph/logs"); err != nil {
+		t.Fatal(err)
+	}
 	// a group whose candidates run again is not ranked: nothing to pick yet
 	r, _, _ := fleet.LoadRanking(ctx, here, "best-of")
 	if err := fleet.KeepRanking(ctx, here, fleet.Ranking{Name: r.Name, Candidates: r.Candidates}); err != nil {

@@ -77,7 +77,7 @@ func PreflightPush(ctx context.Context, set *Settings) error {
 	if !set.Loop.Push {
 		return nil
 	}
-	target, err := gitpush.ResolvePushTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
+	target, err := gitpush.ResolveTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
 	if err != nil {
 		return explainPush(err, set.Resolved)
 	}

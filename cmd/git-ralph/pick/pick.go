@@ -64,6 +64,9 @@ func (p *Picker) Pick(ctx context.Context, group, candidate string) (string, err
 	if err := p.ended(ctx, candidate); err != nil {
 		return "", err
 	}
+	if err := p.validated(ctx, candidate); err != nil {
+		return "", err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for name, m := range p.started {
@@ -124,6 +127,11 @@ func (p *Picker) start(candidate string) (string, error) {
 	}
 	rel := filepath.Join(filepath.FromSlash(history.LogsDir), "merge-"+candidate+".log")
 	path := filepath.Join(p.here, rel)
+	// .ralph/ and .ralph/logs must be the repository's own directories, not links a clone
+	// committed to put the log elsewhere; and .ralph/ keeps its .gitignore
+	if err := history.EnsureGitignore(p.here); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
 	}
