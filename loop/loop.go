@@ -310,7 +310,7 @@ func (r *runner) collaborate(criteria prompts.Section) {
 	r.notes = &notes{dir: cfg.Dir, warn: warn}
 	r.takes = &takes{rec: cfg.Record, run: r.res.Run, warn: warn}
 	if len(cfg.Protect) > 0 {
-		r.guard = &guard{dir: cfg.Dir, patterns: cfg.Protect, now: now}
+		r.guard = &guard{dir: cfg.Dir, patterns: cfg.Protect, run: r.res.Run}
 	}
 	if cfg.Push {
 		r.push = &pusher{dir: cfg.Dir, remote: cfg.Remote, branch: cfg.Branch, allow: cfg.SecretsAllow, report: r.report}

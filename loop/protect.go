@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/gitops/gitsnap"
@@ -21,7 +20,7 @@ import (
 type guard struct {
 	dir      string
 	patterns []string
-	now      func() time.Time
+	run      string // the run's id, unique among the repository's worktrees: backups share refs/ralph/backup/
 }
 
 // rejection is what the guard found of one iteration.
@@ -85,7 +84,7 @@ func (g *guard) keep(ctx context.Context, plan gitsnap.Restore, number int) (str
 	if err != nil {
 		return "", err
 	}
-	name := fmt.Sprintf("%s-protected-%d", g.now().UTC().Format("20060102T150405Z"), number)
+	name := fmt.Sprintf("%s-protected-%d", g.run, number)
 	msg := fmt.Sprintf("git-ralph rollback backup: HEAD and work tree of iteration %d, which changed protected paths\n\n"+
 		"Put back with 'git ralph rollback --undo %s'.\n\nRalph-Head: %s\nRalph-Branch: %s\nRalph-Restored: %s\n",
 		number, name, plan.Head, branch, plan.Goal)
@@ -95,7 +94,7 @@ func (g *guard) keep(ctx context.Context, plan gitsnap.Restore, number int) (str
 	}
 	ref := guardBackupRef + name
 	if err := gitops.CreateRefs(ctx, g.dir, []gitops.Ref{{Name: ref, Hash: commit}}); err != nil {
-		return "", err
+		return "", err // never over another backup: the iteration's change stays, and the run stops
 	}
 	if err := gitops.CheckComplete(ctx, g.dir, commit); err != nil {
 		return "", fmt.Errorf("the backup %s is incomplete, so nothing was rolled back: %w", ref, err)
