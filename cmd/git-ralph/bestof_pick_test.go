@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -21,7 +22,9 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
+	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/gitops/gittest"
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -240,6 +243,50 @@ func TestPickRefuses(t *testing.T) {
 	}
 	if _, err := p.Pick(ctx, "best-of", "best-of-3"); err == nil || !strings.Contains(err.Error(), "has not ranked its candidates") {
 		t.Errorf("an unranked group: %v", err)
+	}
+	if len(p.Picked()) != 0 {
+		t.Errorf("a refused pick started %v", p.Picked())
+	}
+}
+
+// A pick the views offer no button for is refused as well, when it is posted by hand:
+// a candidate that ran no iteration, and one the merge queue has already merged.
+func TestPickRefusesWhatCannotMerge(t *testing.T) {
+	bestOfRepo(t)
+	here, _ := os.Getwd()
+	p := pick.New(here)
+	p.Exe = "/nonexistent/git-ralph" // nothing may start
+	ctx := context.Background()
+	r, _, err := fleet.LoadRanking(ctx, here, "best-of")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Ranked {
+		if r.Ranked[i].Name == "best-of-1" {
+			r.Ranked[i].Iterations = 0
+		}
+	}
+	if err := fleet.KeepRanking(ctx, here, r); err != nil {
+		t.Fatal(err)
+	}
+	common, err := gitops.CommonDir(ctx, here)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := strings.TrimSpace(gittest.Git(t, here, "rev-parse", "ralph/best-of-3"))
+	if err := history.SaveMerge(common, history.Merge{Name: "best-of-3", State: history.MergeMerged, How: "merge",
+		BaseBranch: "refs/heads/main", Tip: tip, FinishedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ candidate, want, hint string }{
+		{"best-of-1", "the candidate best-of-1 ran no iteration", "pick a candidate that ran"},
+		{"best-of-3", "the candidate best-of-3 is already merged", "nothing is left to merge"},
+	} {
+		_, err := p.Pick(ctx, "best-of", c.candidate)
+		var h interface{ Hint() string }
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &h) || !strings.Contains(h.Hint(), c.hint) {
+			t.Errorf("pick(%s) = %v, want %q with the hint %q", c.candidate, err, c.want, c.hint)
+		}
 	}
 	if len(p.Picked()) != 0 {
 		t.Errorf("a refused pick started %v", p.Picked())

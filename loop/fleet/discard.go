@@ -220,7 +220,7 @@ func ralphsOwn(path string) bool {
 
 // lockLoop takes the single-instance lock of the loop m, refusing while the loop runs.
 func lockLoop(ctx context.Context, m Member) (*history.Lock, error) {
-	path, err := gitops.GitPath(ctx, m.Path, "ralph.lock")
+	path, err := gitops.GitPath(ctx, m.Path, history.LockFile)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func AcquireLock(ctx context.Context, root string) (*history.Lock, error) {
 // LockPath is where the repository's lock lives: in the git directory, where the agent
 // cannot commit it.
 func LockPath(ctx context.Context, root string) (string, error) {
-	return gitops.GitPath(ctx, root, "ralph.lock")
+	return gitops.GitPath(ctx, root, history.LockFile)
 }
 
 // RepoRoot finds the work tree the command runs in: the one of the current directory.

@@ -61,6 +61,9 @@ func (p *Picker) Pick(ctx context.Context, group, candidate string) (string, err
 		return "", hints.Wrap(fmt.Errorf("the best-of %s has not ranked its candidates: they have not all ended", group),
 			"pick one once the best-of has ranked them, or run 'git ralph merge %s' yourself", candidate)
 	}
+	if err := p.mergeable(ctx, r, candidate); err != nil {
+		return "", err
+	}
 	if err := p.ended(ctx, candidate); err != nil {
 		return "", err
 	}
@@ -182,14 +185,4 @@ func (p *Picker) Picked() map[string]serve.PickedMerge {
 		out[name] = *m
 	}
 	return out
-}
-
-// WithHint puts an error's hint (hints' or fleet's) into its words, for a view that
-// shows one line.
-func WithHint(err error) error {
-	var h interface{ Hint() string }
-	if errors.As(err, &h) && h.Hint() != "" {
-		return fmt.Errorf("%w (hint: %s)", err, h.Hint())
-	}
-	return err
 }

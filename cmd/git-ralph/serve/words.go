@@ -120,58 +120,85 @@ func sameWord(x, y byte) bool {
 // middleWords compares a and b word by word with go-diff; common is -1 when go-diff's
 // answer cannot be read back into the words.
 func middleWords(dmp *diffmatchpatch.DiffMatchPatch, a, b string) (gone, added []span, common int) {
-	switch {
-	case a == "" && b == "":
-		return nil, nil, 0
-	case a == "":
-		return nil, []span{{0, len(b)}}, 0
-	case b == "":
-		return []span{{0, len(a)}}, nil, 0
-	case oneWord(a) && !strings.Contains(b, a) || oneWord(b) && !strings.Contains(a, b):
-		// most changes: a word for others, none of which it is
-		return []span{{0, len(a)}}, []span{{0, len(b)}}, 0
+	if gone, added, ok := wholeWords(a, b); ok {
+		return gone, added, 0
 	}
 	wa, wb := splitWords(a), splitWords(b)
 	ra, rb := encodeWords(wa, wb)
-	diffs := dmp.DiffCleanupSemantic(dmp.DiffMainRunes(ra, rb, false))
-	var ia, ib, pa, pb int // the next word and byte of each side
-	lost := false          // go-diff's answer does not add up to the words given
-	take := func(words []string, i, p, n int) (int, int, span) {
-		s := span{from: p, to: p}
-		if i+n > len(words) {
-			lost = true
-			return i, p, s
-		}
-		for range n {
-			s.to += len(words[i])
-			i++
-		}
-		return i, s.to, s
+	return spansOf(dmp.DiffCleanupSemantic(dmp.DiffMainRunes(ra, rb, false)), wa, wb)
+}
+
+// wholeWords are the spans of a and b when there is no need to diff them: one empty, or
+// one a single word the other does not hold (most changes: a word for others, none of
+// which it is); ok is false for the others.
+func wholeWords(a, b string) (gone, added []span, ok bool) {
+	switch {
+	case a == "" && b == "":
+		return nil, nil, true
+	case a == "":
+		return nil, []span{{0, len(b)}}, true
+	case b == "":
+		return []span{{0, len(a)}}, nil, true
+	case oneWord(a) && !strings.Contains(b, a) || oneWord(b) && !strings.Contains(a, b):
+		return []span{{0, len(a)}}, []span{{0, len(b)}}, true
 	}
+	return nil, nil, false
+}
+
+// spansOf reads go-diff's answer on the words wa and wb (each a rune of its text) back
+// into the bytes of each side: the spans gone from a, added in b, and how many bytes
+// they have in common; common is -1 when the answer does not add up to the words given.
+func spansOf(diffs []diffmatchpatch.Diff, wa, wb []string) (gone, added []span, common int) {
+	ca, cb := &wordCursor{words: wa}, &wordCursor{words: wb}
 	for _, d := range diffs {
 		// a text cut inside one of its runes (go-diff's semantic cleanup shifts some edits
 		// by bytes) would no longer count its words: then nothing is marked
-		lost = lost || !utf8.ValidString(d.Text)
+		if !utf8.ValidString(d.Text) {
+			return nil, nil, -1
+		}
 		n := utf8.RuneCountInString(d.Text)
-		var s span
 		switch d.Type {
 		case diffmatchpatch.DiffEqual:
-			ia, pa, s = take(wa, ia, pa, n)
-			ib, pb, _ = take(wb, ib, pb, n)
+			s := ca.take(n)
+			cb.take(n)
 			common += s.to - s.from
 		case diffmatchpatch.DiffDelete:
-			ia, pa, s = take(wa, ia, pa, n)
-			gone = append(gone, s)
+			gone = append(gone, ca.take(n))
 		case diffmatchpatch.DiffInsert:
-			ib, pb, s = take(wb, ib, pb, n)
-			added = append(added, s)
+			added = append(added, cb.take(n))
 		}
 	}
-	if lost || ia != len(wa) || ib != len(wb) {
+	if !ca.done() || !cb.done() {
 		return nil, nil, -1
 	}
 	return gone, added, common
 }
+
+// wordCursor is one side's place in its words while go-diff's answer is read: the next
+// word and its byte; lost when the answer named more words than there are.
+type wordCursor struct {
+	words []string
+	i, p  int
+	lost  bool
+}
+
+// take is the span of the next n words, and moves past them.
+func (c *wordCursor) take(n int) span {
+	s := span{from: c.p, to: c.p}
+	if c.i+n > len(c.words) {
+		c.lost = true
+		return s
+	}
+	for range n {
+		s.to += len(c.words[c.i])
+		c.i++
+	}
+	c.p = s.to
+	return s
+}
+
+// done reports whether every word was read, and no more.
+func (c *wordCursor) done() bool { return !c.lost && c.i == len(c.words) }
 
 // splitWords cuts a line into words: runs of word characters, runs of blanks, and each
 // other character alone (so that "f(x)" and "f(y)" differ in "x" and "y" only).

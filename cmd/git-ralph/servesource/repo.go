@@ -75,7 +75,7 @@ func (r Repo) Live(ctx context.Context, loop string) (serve.LiveReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", serve.ErrNotFound, err)
 	}
-	path, err := gitops.GitPath(ctx, m.Path, "ralph.lock")
+	path, err := gitops.GitPath(ctx, m.Path, history.LockFile)
 	if err != nil {
 		return nil, err
 	}
