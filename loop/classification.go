@@ -112,7 +112,7 @@ func (c classification) count(res *Result, st *history.State, idle int, idleStop
 		res.Status, res.Reason, res.Cause = c.stop, c.why, c.cause
 		st.LastError = oneLine(c.reason, maxErrorText)
 		return
-	case OutcomeFailure:
+	case OutcomeFailure, OutcomeProtected:
 		res.Consecutive++
 		st.ErrorCount++
 		st.LastError = oneLine(c.reason, maxErrorText)
@@ -163,7 +163,7 @@ func ending(o Outcome) idle.Ending {
 	switch {
 	case !o.Counts():
 		return idle.Uncounted
-	case o == OutcomeFailure:
+	case o == OutcomeFailure || o == OutcomeProtected:
 		return idle.Failed
 	}
 	return idle.Succeeded

@@ -40,6 +40,9 @@ type checked struct {
 // promise command, and the push.
 func (r *runner) check(ctx context.Context, i int, it *iterationRecord, a attempt) checked {
 	ch := checked{class: classify(r.cfg, a)}
+	if r.guarded(ctx, i, it, &ch.class) {
+		return ch // rolled back: nothing of it to validate, judge or push
+	}
 	o := ch.class.outcome
 	// on the run's last iteration the run ends anyway, as max-iters: no wait to save
 	if a.overage && r.cfg.StopOnOverage && o.Counts() && o != OutcomeDone && i != r.cfg.MaxIterations {
@@ -171,6 +174,9 @@ func newRecord(cfg Config, run string, i int, started, ended time.Time, a attemp
 		rec.Stopped = silentReason(cfg.OutputTimeout)
 	}
 	fillRecord(&rec, a, ch.val, ch.pushed, cfg.Agent.Name)
+	if outcome == OutcomeProtected {
+		rec.Error = ch.class.reason
+	}
 	if outcome == OutcomeFailure || outcome == OutcomeHalted {
 		rec.OutputExcerpt = outputExcerpt(res.Output, res.OutputBytes)
 	}

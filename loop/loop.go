@@ -112,6 +112,9 @@ type Config struct {
 	// judge's when the judge is one; nil otherwise.
 	API, JudgeAPI *APIAgent
 	Budget        Budget // max_cost, max_tokens, daily_max_cost
+	// Protect are the protected paths' globs (pathglob): an iteration whose change touches
+	// one is rolled back and rejected (guard, outcome protected). nil: none.
+	Protect []string
 	// PauseFile is the work tree's pause request (history.PauseFile): while it exists the
 	// loop starts no agent. "": the loop cannot be paused.
 	PauseFile string
@@ -265,6 +268,7 @@ type runner struct {
 	notes  *notes
 	push   *pusher // nil: no auto-push
 	takes  *takes
+	guard  *guard // nil: no protected paths
 }
 
 func (r *runner) run(ctx context.Context) (Result, error) {
@@ -316,6 +320,9 @@ func (r *runner) collaborate(criteria prompts.Section) {
 	r.base = newBaseline(cfg, r.procs, r.state, r.report)
 	r.notes = &notes{dir: cfg.Dir, warn: warn}
 	r.takes = &takes{rec: cfg.Record, run: r.res.Run, warn: warn}
+	if len(cfg.Protect) > 0 {
+		r.guard = &guard{dir: cfg.Dir, patterns: cfg.Protect, run: r.res.Run}
+	}
 	if cfg.Push {
 		r.push = &pusher{dir: cfg.Dir, remote: cfg.Remote, branch: cfg.Branch, allow: cfg.SecretsAllow, report: r.report}
 	}

@@ -62,6 +62,9 @@ const (
 	// run at all (not logged in); like an interrupted iteration it does not count, so the
 	// run resumes with the same iteration once the limit or the login is fixed.
 	OutcomeHalted Outcome = "halted"
+	// OutcomeProtected: the iteration changed a protected path (Config.Protect), and its
+	// whole change was rolled back; it counts towards the consecutive-error threshold.
+	OutcomeProtected Outcome = "protected"
 )
 
 // Counts reports whether an iteration that ended so counts as run: interrupted and

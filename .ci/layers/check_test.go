@@ -76,12 +76,12 @@ func TestCheckFindsACycle(t *testing.T) {
 
 func TestRowFor(t *testing.T) {
 	tests := []struct{ pkg, row string }{
-		{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
+		{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording loop/testreport idle history history/ledger history/redact prompts gitops gitops/... units pathglob lazyregexp gitops/gittest"},
 		{"loop/agentcli/resettime", ""},
 		{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"}, // a row of its own
 		{"loop/other", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops gitops/... lazyregexp"},
-		{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest lazyregexp"}, // a row of its own wins over loop/...
-		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr lazyregexp internal/testio gitops/gittest"},
+		{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest prompts/repofile lazyregexp"}, // a row of its own wins over loop/...
+		{"cmd/git-ralph/schedule", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr pathglob lazyregexp internal/testio gitops/gittest"},
 		{"fielderr", ""},
 	}
 	for _, tt := range tests {

@@ -11,8 +11,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// the front door: commands, wiring, output; its sub-packages hold the capabilities that
 	// are not commands (config, trust, schedules, git hooks, reporting, help) and may use
 	// each other (Go refuses a cycle), never the command package
-	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr lazyregexp internal/testio gitops/gittest"},
-	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr lazyregexp internal/testio gitops/gittest"},
+	{"cmd/git-ralph", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr pathglob lazyregexp internal/testio gitops/gittest"},
+	{"cmd/git-ralph/...", "cmd/git-ralph/... loop loop/... idle history history/... prompts prompts/... gitops gitops/... units fielderr pathglob lazyregexp internal/testio gitops/gittest"},
 	// notifications hear a loop's events and say them elsewhere: the words, never git or state
 	{"cmd/git-ralph/notify", "cmd/git-ralph/config cmd/git-ralph/display loop history/redact"},
 	// doctor's checks read what the other sub-packages and the bottom layer keep; they
@@ -37,13 +37,13 @@ var allowed = []struct{ pkg, mayImport string }{
 	// of their own) needs only the bookkeeping and git
 	{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest prompts/repofile lazyregexp"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
-	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gitmerge gitops/gitwt gitops/gittest"},
+	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gitmerge gitops/gitwt gitops/gittest pathglob"},
 	// workflows: stages (each a loop the command runs) in order, their state and artifacts;
 	// worktree stages run at once through fleet
 	{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops gitops/... lazyregexp"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording loop/testreport idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
+	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording loop/testreport idle history history/ledger history/redact prompts gitops gitops/... units pathglob lazyregexp gitops/gittest"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
@@ -85,6 +85,9 @@ var allowed = []struct{ pkg, mayImport string }{
 	// a bad value in a file ("FILE:LINE: FIELD: what is wrong", a hint) and the "did you
 	// mean" for a misspelt name: a leaf the config, the workflows and the templates share
 	{"fielderr", ""},
+	// globs of paths with "**" for any depth (the protected paths): a leaf the config, the
+	// loop and the merge queue share
+	{"pathglob", ""},
 	// regexps of package-level variables compiled on first use, not as every command
 	// starts: a leaf any package may use
 	{"lazyregexp", ""},

@@ -106,6 +106,7 @@ func loopFlagOf(key string) string {
 			f.SetString("1")
 		}
 	}
+	c.Protect = []string{"1"}
 	for _, fl := range c.flags() {
 		if fl.Key == key {
 			return fl.Name

@@ -55,6 +55,7 @@ type LoopCmd struct {
 	ReplaySpeed          string         `name:"replay-speed" help:"With --agent replay:DIR: full (default), recorded, or a multiple of the recorded pace such as 2." placeholder:"SPEED"`
 	ReplayForce          bool           `name:"replay-force" help:"With --agent replay:DIR: replay a recording made in another repository."`
 	BestOfFlags          `embed:""`
+	ProtectFlags         `embed:""`
 	// StageSettings are a workflow stage's bounded settings (config.WorkflowSetting): the
 	// repository's, not the user's flags, so that they tighten the user's limits and
 	// never loosen them. Only `workflow run` passes them.
@@ -141,7 +142,7 @@ func (c *LoopCmd) flags() []config.Flag {
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}
-	return fs
+	return append(fs, c.protectFlags()...)
 }
 
 // text is a number's or a duration's flag value, "" when it was not given.

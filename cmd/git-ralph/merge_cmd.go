@@ -17,15 +17,16 @@ import (
 
 // MergeCmd is `git ralph merge NAME`.
 type MergeCmd struct {
-	Name     string  `arg:"" help:"The worktree loop whose branch ralph/NAME is merged into its base branch." placeholder:"NAME"`
-	Squash   bool    `help:"Land the loop's work as one squashed commit on the base branch."`
-	Rebase   bool    `help:"Replay the loop's commits on top of the base branch (the base then fast-forwards)."`
-	Validate *string `help:"The command the merged result must pass (default: the validate setting of the main work tree's configuration)." placeholder:"CMD"`
-	Resolve  bool    `help:"First run the loop's agent in its worktree in merge mode (the built-in PROMPT_merge.md unless the branch has its own: merge the base in, resolve conflicts, make validation pass), then queue the merge if it ends with SUCCESS."`
-	Agent    string  `help:"With --resolve: the agent preset to run (default: the loop's configuration)." placeholder:"NAME"`
-	AgentCmd string  `name:"agent-cmd" help:"With --resolve: your own agent command to run instead (default: the loop's configuration)." placeholder:"CMD"`
-	Max      *int    `help:"With --resolve: stop the agent's loop after N iterations (default: the loop's max_iterations)." placeholder:"N"`
-	Notify   string  `help:"Say when the merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: the notify setting of the main work tree's configuration)." placeholder:"LIST"`
+	Name           string  `arg:"" help:"The worktree loop whose branch ralph/NAME is merged into its base branch." placeholder:"NAME"`
+	Squash         bool    `help:"Land the loop's work as one squashed commit on the base branch."`
+	Rebase         bool    `help:"Replay the loop's commits on top of the base branch (the base then fast-forwards)."`
+	Validate       *string `help:"The command the merged result must pass (default: the validate setting of the main work tree's configuration)." placeholder:"CMD"`
+	Resolve        bool    `help:"First run the loop's agent in its worktree in merge mode (the built-in PROMPT_merge.md unless the branch has its own: merge the base in, resolve conflicts, make validation pass), then queue the merge if it ends with SUCCESS."`
+	Agent          string  `help:"With --resolve: the agent preset to run (default: the loop's configuration)." placeholder:"NAME"`
+	AgentCmd       string  `name:"agent-cmd" help:"With --resolve: your own agent command to run instead (default: the loop's configuration)." placeholder:"CMD"`
+	Max            *int    `help:"With --resolve: stop the agent's loop after N iterations (default: the loop's max_iterations)." placeholder:"N"`
+	AllowProtected bool    `name:"allow-protected" help:"Merge even if the branch changes protected paths (the protect setting of the main work tree's configuration)."`
+	Notify         string  `help:"Say when the merge needs review: a comma-separated list of desktop, bell and webhook URLs, or none (default: the notify setting of the main work tree's configuration)." placeholder:"LIST"`
 }
 
 // Run queues the merge, waits for its turn, and reports what became of it.
@@ -55,7 +56,7 @@ func (c *MergeCmd) merging(s Streams, held *config.Config) *mergeview.Merge {
 	case c.Rebase:
 		how = gitmerge.HowRebase
 	}
-	return &mergeview.Merge{Name: c.Name, How: how, Validate: c.Validate, Notify: c.Notify, Held: held,
+	return &mergeview.Merge{Name: c.Name, How: how, Validate: c.Validate, Notify: c.Notify, Held: held, AllowProtected: c.AllowProtected,
 		Stdout: s.Stdout, Stderr: s.Stderr, Trust: s.terminal()}
 }
 

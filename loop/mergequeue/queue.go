@@ -22,6 +22,10 @@ type Request struct {
 	ValidateTimeout time.Duration
 	// Say is told what the queue does while it works (waiting, validating); optional.
 	Say func(string)
+	// Protect are the protected paths' globs: a branch that changes one is refused,
+	// unless AllowProtected (see refuseProtected).
+	Protect        []string
+	AllowProtected bool
 }
 
 // Outcome is what became of a merge: its final record (State merged or needs-review),
@@ -79,6 +83,9 @@ func (t Target) MainTree() string { return t.r.main }
 // out of the queue; while it merges, the base stays where it was unless the swap was done.
 func (t Target) Merge(ctx context.Context, req Request) (Outcome, error) {
 	r, loop := t.r, t.loop
+	if err := r.refuseProtected(ctx, req, loop); err != nil {
+		return Outcome{}, err
+	}
 	own, err := history.HoldMerge(r.common, req.Name)
 	if errors.Is(err, history.ErrMergePending) {
 		return Outcome{}, &Error{Err: fmt.Errorf("a merge of %s is already queued or running", req.Name),

@@ -131,9 +131,11 @@ type Config struct {
 	LogLevel        Value[string] // debug, info, warn or error
 	ShowAgentOutput Value[bool]
 	Notify          Value[[]string] // desktop, bell, webhook URLs; nil or ["none"] = none
-	HistoryKeep     Value[int]      // iterations whose output and diff are kept; 0 = all
-	HistoryMaxSize  Value[int64]    // bytes those may take together; 0 = no limit
-	Template        Value[string]   // a loop template whose prompt replaces the mode's; "" = none
+	// Protect are the protected paths' globs: every source's, together (protected).
+	Protect        Value[[]string]
+	HistoryKeep    Value[int]    // iterations whose output and diff are kept; 0 = all
+	HistoryMaxSize Value[int64]  // bytes those may take together; 0 = no limit
+	Template       Value[string] // a loop template whose prompt replaces the mode's; "" = none
 	// Prompts are the prompt files of the mode, from prompt or prompts, as written
 	// (relative paths are relative to the repository root); nil means PROMPT_<mode>.md.
 	Prompts Value[[]string]

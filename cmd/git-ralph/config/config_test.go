@@ -64,7 +64,7 @@ func TestDefaults(t *testing.T) {
 		"remote": "upstream or origin", "branch": "same name", "backoff_base": "1s", "backoff_max": "1m0s",
 		"max_limit_wait": "6h0m0s", "stop_on_overage": "false",
 		"max_cost": "none", "max_tokens": "none", "daily_max_cost": "none", "log_level": "info", "show_agent_output": "false",
-		"notify": "none", "history_keep": "100", "history_max_size": "500MiB", "template": "none",
+		"notify": "none", "protect": "none", "history_keep": "100", "history_max_size": "500MiB", "template": "none",
 		"prompts": "PROMPT_build.md", "hooks.on_iteration": "none", "hooks.on_complete": "none",
 		"hooks.on_failure": "none", "hooks.on_limit": "none", "hooks.timeout": "30s",
 	}
@@ -349,6 +349,7 @@ daily_max_cost = 7
 log_level = "debug"
 show_agent_output = true
 notify = ["bell", "https://ntfy.sh/t"]
+protect = ["tests/**"]
 history_keep = 7
 history_max_size = "200MB"
 template = "tdd"
@@ -358,10 +359,10 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 	got := []any{c.Agent.V, c.AgentCmd.V, c.Mode.V, c.MaxIterations.V, c.IterationTimeout.V, c.OutputTimeout.V, c.IdleThreshold.V,
 		c.StagnationThreshold.V, c.StagnationSimilarity.V, c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.ValidateFormat.V, c.ValidateTargets.V, c.Until.V, c.Feedback.V, c.Judge.V, c.Push.V, c.Remote.V,
 		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.StopOnOverage.V, c.MaxCost.V, c.MaxTokens.V, c.LogLevel.V, c.ShowAgentOutput.V,
-		c.Notify.V, c.HistoryKeep.V, c.HistoryMaxSize.V, c.Template.V, c.Prompts.V}
+		c.Notify.V, c.Protect.V, c.HistoryKeep.V, c.HistoryMaxSize.V, c.Template.V, c.Prompts.V}
 	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 1, 2, 80, 2, int64(512 << 10), "go test ./...",
 		90 * time.Second, "junit", []string{"TestParse"}, "npm test", "all", "sh judge.sh", true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, 2.5, 90000, "debug", true,
-		[]string{"bell", "https://ntfy.sh/t"}, 7, int64(200 << 20), "tdd", []string{"prompts/common.md", "PROMPT_plan.md"}}
+		[]string{"bell", "https://ntfy.sh/t"}, []string{"tests/**"}, 7, int64(200 << 20), "tdd", []string{"prompts/common.md", "PROMPT_plan.md"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
@@ -369,7 +370,7 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 		c.APIMaxTurns.V != 40 || c.APIMaxContext.V != 64000 {
 		t.Errorf("API agent's settings %q %q %q %d %d", c.Model.V, c.APIBase.V, c.APIKeyEnv.V, c.APIMaxTurns.V, c.APIMaxContext.V)
 	}
-	for i, e := range c.Entries()[:38] {
+	for i, e := range c.Entries()[:39] {
 		if e.Origin.Line == 0 || e.Origin.Kind != FromRepo {
 			t.Errorf("entry %d %s from %s, want a line of the repo file", i, e.Key, e.Origin)
 		}
@@ -385,7 +386,7 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 		"RALPH_REMOTE=fork", "RALPH_BRANCH=wip", "RALPH_BACKOFF_BASE=2s", "RALPH_BACKOFF_MAX=30s",
 		"RALPH_MAX_LIMIT_WAIT=2h", "RALPH_STOP_ON_OVERAGE=true", "RALPH_MAX_COST=3", "RALPH_MAX_TOKENS=7", "RALPH_DAILY_MAX_COST=9.99",
 		"RALPH_LOG_LEVEL=warn", "RALPH_SHOW_AGENT_OUTPUT=true",
-		"RALPH_NOTIFY=desktop, bell", "RALPH_HISTORY_KEEP=0", "RALPH_HISTORY_MAX_SIZE=0", "RALPH_TEMPLATE=bugfix",
+		"RALPH_NOTIFY=desktop, bell", "RALPH_PROTECT=ci/**", "RALPH_HISTORY_KEEP=0", "RALPH_HISTORY_MAX_SIZE=0", "RALPH_TEMPLATE=bugfix",
 		"RALPH_PROMPTS=ignored.md", "RALPH_PROMPT=ignored.md", "RALPH_UNKNOWN=ignored"}
 	c := fixture{env: env}.mustLoad(t)
 	for _, e := range c.Entries() {

@@ -115,6 +115,7 @@ var keyHelp = map[string]string{
 	"log_level":              "How much the structured log records: debug, info, warn or error.",
 	"show_agent_output":      "Stream the agent's output as it runs (the flag --verbose).",
 	"notify":                 "Where to say that a loop stopped: desktop, bell and webhook URLs.",
+	"protect":                "Paths the agents must not change (globs, ** for any depth): an iteration that touches one is rolled back, and the merge queue refuses a branch that does. Every source adds; none removes.",
 	"history_keep":           "How many iterations keep their output and diff; 0 keeps every one.",
 	"history_max_size":       "The most disk the iterations' outputs and diffs may take; 0 for no limit.",
 	"template":               "A loop template whose prompt replaces the mode's.",

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -72,12 +73,16 @@ func envTable(env []string) (table, error) {
 		if p != nil {
 			return nil, p.at(o, name)
 		}
+		if old, ok := t[s.key]; ok && s.union { // --protect A --protect B: both
+			v = append(slices.Clone(old.v.([]string)), v.([]string)...)
+		}
 		t[s.key] = setting{v: v, key: s.key, origin: o}
 	}
 	return t, nil
 }
 
-// flagTable reads the flags; a later flag for the same key wins.
+// flagTable reads the flags; a later flag for the same key wins, but for a list every
+// source adds to (protect), which has them all.
 func flagTable(flags []Flag) (table, error) {
 	t := table{}
 	for _, f := range flags {
@@ -90,6 +95,9 @@ func flagTable(flags []Flag) (table, error) {
 		v, p := s.fromString(f.Raw)
 		if p != nil {
 			return nil, p.at(o, f.Name)
+		}
+		if old, ok := t[s.key]; ok && s.union { // --protect A --protect B: both
+			v = append(slices.Clone(old.v.([]string)), v.([]string)...)
 		}
 		t[s.key] = setting{v: v, key: s.key, origin: o}
 	}

@@ -40,6 +40,7 @@ type spec struct {
 	topOnly   bool             // not allowed inside [modes.NAME]
 	noneOK    bool             // typeDuration: "" means none (0); typeSize: 0 means no limit
 	sizeMax   int64            // typeSize: the largest allowed value; 0: maxSize
+	union     bool             // typeList: every source adds to the list, none replaces it (protect)
 }
 
 // topSpecs are the top-level keys, in the order of Keys and Entries.
@@ -100,6 +101,8 @@ var topSpecs = []spec{
 	{key: "show_agent_output", typ: typeBool, def: false, example: "true"},
 	{key: "notify", typ: typeList, def: []string(nil), example: `["desktop", "bell", "https://ntfy.sh/mytopic"]`,
 		check: checkNotify, commandIf: hasWebhook},
+	{key: "protect", typ: typeList, def: []string(nil), example: `["tests/acceptance/**", ".github/**"]`,
+		check: checkProtect, union: true},
 	{key: "history_keep", typ: typeInt, def: 100, example: "100", min: 0,
 		rangeHint: "use 0 to keep the output and diff of every iteration"},
 	{key: "history_max_size", typ: typeSize, def: int64(500 << 20), example: "500MiB", noneOK: true, sizeMax: 1 << 50},

@@ -56,11 +56,25 @@ func FlagArgs(cmd any, skip map[string]bool) ([]string, error) {
 	v := reflect.Indirect(reflect.ValueOf(cmd))
 	for i := 0; i < v.NumField(); i++ {
 		field := v.Type().Field(i)
+		if field.Anonymous && field.Type.Kind() == reflect.Struct { // embedded flags: skip names their own
+			more, err := FlagArgs(v.Field(i).Interface(), skip)
+			args = append(args, more...)
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if field.Anonymous || field.Tag.Get("kong") == "-" || !field.IsExported() {
 			continue
 		}
 		name := flagName(field)
 		if _, positional := field.Tag.Lookup("arg"); skip[name] || positional {
+			continue
+		}
+		if list, ok := v.Field(i).Interface().([]string); ok { // a repeatable flag: once each
+			for _, x := range list {
+				args = append(args, "--"+name+"="+x)
+			}
 			continue
 		}
 		arg, set, err := flagArg(name, v.Field(i))

@@ -20,6 +20,13 @@ func TestChildLoopArgs(t *testing.T) {
 	}
 }
 
+// Embedded are flags of an embedded struct (kong's embed): a repeatable one is given once
+// each; a skipped one not at all.
+type Embedded struct {
+	Protect []string
+	Score   string
+}
+
 // FlagArgs spells the flags given, in the order of the fields, and leaves out those not
 // given, those skipped and the arguments.
 func TestFlagArgs(t *testing.T) {
@@ -34,13 +41,15 @@ func TestFlagArgs(t *testing.T) {
 		Jobs     int
 		Fresh    bool
 		Quiet    bool
-	}{Task: "x", Mode: "plan", Max: &max, Timeout: 90 * time.Second, TaskFile: "task.md", Jobs: 3, Fresh: true}
-	got, err := FlagArgs(&cmd, map[string]bool{"jobs": true})
+		Embedded
+	}{Task: "x", Mode: "plan", Max: &max, Timeout: 90 * time.Second, TaskFile: "task.md", Jobs: 3, Fresh: true,
+		Embedded: Embedded{Protect: []string{"a/**", "b/**"}, Score: "x"}}
+	got, err := FlagArgs(&cmd, map[string]bool{"jobs": true, "score": true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	abs, _ := filepath.Abs("task.md")
-	want := []string{"--mode=plan", "--max=0", "--timeout=1m30s", "--task-file=" + abs, "--fresh=true"}
+	want := []string{"--mode=plan", "--max=0", "--timeout=1m30s", "--task-file=" + abs, "--fresh=true", "--protect=a/**", "--protect=b/**"}
 	if !slices.Equal(got, want) {
 		t.Errorf("args %q, want %q", got, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/config"
@@ -23,6 +24,8 @@ type Merge struct {
 	How      string  // gitmerge.HowMerge, HowSquash or HowRebase
 	Validate *string // --validate
 	Notify   string  // --notify
+	// AllowProtected lets a branch that changes protected paths merge (--allow-protected).
+	AllowProtected bool
 	// Held is the settings of the loop that queues this merge (loop --merge): the merged
 	// result is held to the validation the loop was held to, as the loop resolved it
 	// (flag, environment, its worktree's file) and had it approved. nil for 'merge'.
@@ -96,6 +99,7 @@ func (m *Merge) request(mainTree string) (mergequeue.Request, *config.Config, er
 	if held != nil {
 		req.ValidateTimeout = held.ValidateTimeout.V
 	}
+	req.Protect, req.AllowProtected = protected(resolved, m.Held), m.AllowProtected
 	if resolved.Validate.Origin.Kind == config.FromRepo || config.SendsFromRepo(resolved.Notify) {
 		if err := m.Trust.Require(mainTree, resolved); err != nil {
 			return req, nil, err
@@ -121,4 +125,19 @@ func ReviewCode(problem string) int {
 		return exitcode.MergeConflict
 	}
 	return exitcode.MergeInvalid
+}
+
+// protected are the paths a merged branch may not change: the main work tree's protect
+// setting (not the branch's, which the loop's agent could have changed) and, for a loop
+// that queues its own merge, the loop's (its --protect flags).
+func protected(resolved, held *config.Config) []string {
+	list := slices.Clone(resolved.Protect.V)
+	if held != nil {
+		for _, p := range held.Protect.V {
+			if !slices.Contains(list, p) {
+				list = append(list, p)
+			}
+		}
+	}
+	return list
 }

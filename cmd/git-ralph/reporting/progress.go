@@ -194,6 +194,8 @@ func (p *Progress) finished(e loop.IterationFinished) {
 		p.warn("Iteration %s interrupted after %s", it, took)
 	case loop.OutcomeFailure:
 		p.warn("Iteration %s completed in %s (failure: %s, consecutive: %d/%d%s)", it, took, e.Reason, e.Consecutive, e.Threshold, idleNote(e))
+	case loop.OutcomeProtected:
+		p.warn("Iteration %s rejected after %s: it %s (consecutive: %d/%d)", it, took, e.Reason, e.Consecutive, e.Threshold)
 	}
 	if e.Survivors {
 		p.warning("iteration %d: a process of the agent's group survived SIGKILL", e.Iteration)
