@@ -101,7 +101,7 @@ func ResolveForShow(root string, o *Options) (*Settings, error) {
 		SecretsAllow: redact.ParseAllow(resolved.SecretsAllow),
 		BackoffBase:  resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
 		StopOnOverage: resolved.StopOnOverage.V, Protect: resolved.Protect.V,
-		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
+		Retention: history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
 	s.Loop.ValidateFormat, _ = testreport.ParseFormat(resolved.ValidateFormat.V) // checked by config
 	s.Loop.ValidateTargets = resolved.ValidateTargets.V
 	if err := s.choosePreset(); err != nil {
