@@ -82,8 +82,17 @@ type Background struct {
 	Name string   // the loop's name (fleet's), or the best-of's or workflow's: names the log
 	Args []string // the command's arguments, --background included (the child ignores it)
 	// Commands are what to print after the start, to watch, pause and cancel it: each a
-	// label and a command line.
-	Commands [][2]string
+	// label and a command line, given the child's pid.
+	Commands func(pid int) [][2]string
+}
+
+// Run starts it (Start) and registers the repository for `runs --all`.
+func (b *Background) Run(ctx context.Context) error {
+	if _, err := b.Start(ctx); err != nil {
+		return err
+	}
+	Register(ctx, b.Stderr, b.Here)
+	return nil
 }
 
 // LogPath is the log of the background loop name, relative to the work tree.
@@ -210,7 +219,7 @@ func (b *Background) tail(path string, offset int64) {
 // say prints what started and how to reach it.
 func (b *Background) say(pid int, log string) {
 	fmt.Fprintf(b.Stdout, "git-ralph: %s runs in the background (pid %d); its output goes to %s\n", b.Name, pid, log)
-	for _, c := range b.Commands {
+	for _, c := range b.Commands(pid) {
 		fmt.Fprintf(b.Stdout, "  %-10s %s\n", c[0]+":", c[1])
 	}
 }

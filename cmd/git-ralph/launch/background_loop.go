@@ -44,14 +44,31 @@ func (l *Loop) Background(ctx context.Context, args []string) error {
 	} else {
 		look = " --loop " + name
 	}
-	b := &Background{Streams: l.Streams, Here: st.here, Name: name, Args: args, Commands: [][2]string{
-		{"watch", "git ralph watch" + look}, {"status", "git ralph status" + look},
-		{"pause", "git ralph pause" + look}, {"cancel", "git ralph cancel" + look}}}
-	if _, err := b.Start(ctx); err != nil {
+	b := &Background{Streams: l.Streams, Here: st.here, Name: name, Args: args, Commands: func(int) [][2]string {
+		return [][2]string{{"watch", "git ralph watch" + look}, {"status", "git ralph status" + look},
+			{"pause", "git ralph pause" + look}, {"cancel", "git ralph cancel" + look}}
+	}}
+	return b.Run(ctx)
+}
+
+// Background starts the best-of in the background, once the preflight its candidates
+// share passed here (settings, agent, approvals asked on this terminal).
+func (b *BestOf) Background(ctx context.Context, here string, args []string) error {
+	if err := CanDetach(); err != nil {
 		return err
 	}
-	Register(ctx, l.Stderr, st.here)
-	return nil
+	if err := b.preflight(here); err != nil {
+		return err
+	}
+	name := b.Name
+	if name == "" {
+		name = fleet.DefaultBestOfName
+	}
+	bg := &Background{Streams: b.Streams, Here: here, Name: name, Args: args, Commands: func(pid int) [][2]string {
+		return [][2]string{{"watch", "git ralph watch"}, {"runs", "git ralph runs"},
+			{"cancel", fmt.Sprintf("kill %d (as Ctrl+C: every candidate stops)", pid)}}
+	}}
+	return bg.Run(ctx)
 }
 
 // free refuses when another loop holds the work tree root, as the lock would.
