@@ -146,7 +146,7 @@ func (b *Background) Start(ctx context.Context) (pid int, err error) {
 	if code <= 0 { // killed by a signal, or 0 without having started: still no loop
 		code = exitcode.Failure
 	}
-	return 0, &exitcode.Error{Code: code, Err: fmt.Errorf("the background loop ended before it started (%v); its output is in %s", werr, rel)}
+	return 0, &exitcode.Error{Code: code, Err: fmt.Errorf("the background run ended before it started (%v); its output is in %s", werr, rel)}
 }
 
 // started waits for the child's word on r: true once it has started, false when the
