@@ -13,6 +13,12 @@ import (
 	"time"
 )
 
+// LockFile is the name of the lock a loop holds while it runs, in its work tree's git
+// directory (where an agent's `git add -A` cannot commit it and a cloned repository cannot
+// bring one): Acquire writes its holder there, and `status`, `runs`, `cancel`, the views
+// and `discard` read it to find the loop.
+const LockFile = "ralph.lock"
+
 // ErrLocked is found (errors.Is) in Acquire's error when another loop holds the lock.
 var ErrLocked = errors.New("another loop is running")
 

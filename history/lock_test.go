@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func lockPath(t *testing.T) string { return filepath.Join(t.TempDir(), "ralph.lock") }
+func lockPath(t *testing.T) string { return filepath.Join(t.TempDir(), LockFile) }
 
 // free reports whether nobody holds the lock, with one non-blocking attempt (Acquire would
 // retry, hiding a lock that lingers for a few milliseconds).

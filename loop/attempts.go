@@ -128,12 +128,12 @@ func (r *runner) mayRetry(ctx context.Context, i int, a *attempt) bool {
 // agent named, which keys the shared limits.
 func (r *runner) try(ctx context.Context, i, n int, it *iterationRecord, prompt string, a *attempt) error {
 	take := r.takes.begin(ctx, i, n, prompt)
-	res, err := r.runAgent(ctx, i, it, prompt, take)
+	res, read, err := r.runAgent(ctx, i, it, prompt, take)
 	if err != nil {
 		take.Discard()
 		return err
 	}
-	a.res, a.read = res, readOutput(r.cfg.Agent, res, r.deps.Now())
+	a.res, a.read = res, read
 	r.takes.end(ctx, take, res, a.read)
 	if a.read.Account != "" {
 		r.waits.shared.learned(a.read.Account)
@@ -146,15 +146,33 @@ func (r *runner) try(ctx context.Context, i, n int, it *iterationRecord, prompt 
 	return nil
 }
 
-// runAgent runs the agent once for iteration i.
-func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string, take *recording.Take) (agent.Result, error) {
+// runAgent runs the agent once for iteration i, and reads what it said: in-process for
+// an API preset (its report is apiagent's), else as a process whose output the preset
+// reads.
+func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, prompt string, take *recording.Take) (agent.Result, agentcli.Report, error) {
+	var log io.Writer = it.output
+	if take != nil {
+		log = io.MultiWriter(log, take.Output())
+	}
+	if r.cfg.inProcess() {
+		res, read := runInProcess(ctx, inProcess{api: r.cfg.API, preset: r.cfg.Agent, procs: r.procs, i: i,
+			prompt: prompt, timeout: r.cfg.Timeout, keep: r.cfg.MaxOutputBuffer, out: log, live: r.deps.Live})
+		r.truncated(i, res)
+		return res, read, nil
+	}
+	res, err := r.runProcess(ctx, i, log, prompt)
+	if err != nil {
+		return res, agentcli.Report{}, err
+	}
+	return res, readOutput(r.cfg.Agent, res, r.deps.Now()), nil
+}
+
+// runProcess runs the agent's process once for iteration i, its output to log.
+func (r *runner) runProcess(ctx context.Context, i int, log io.Writer, prompt string) (agent.Result, error) {
 	spec := r.cfg.agentSpec(r.procs, i, prompt)
-	spec.Live, spec.Log = r.deps.Live, it.output
+	spec.Live, spec.Log = r.deps.Live, log
 	spec.Stopping = func(sig syscall.Signal, why string) {
 		r.report(AgentStopping{Iteration: i, Signal: sig, Why: why})
-	}
-	if take != nil {
-		spec.Log = io.MultiWriter(spec.Log, take.Output())
 	}
 	spec.Env = append(identityEnv(ctx, r.cfg.Dir, r.cfg.Agent), spec.Env...) // the loop's own entries win
 	if r.cfg.runsPreset() && r.cfg.Agent.Prompt == agentcli.File {
@@ -169,10 +187,15 @@ func (r *runner) runAgent(ctx context.Context, i int, it *iterationRecord, promp
 	if err != nil {
 		return res, err
 	}
+	r.truncated(i, res)
+	return res, nil
+}
+
+// truncated reports an agent's output longer than the loop keeps.
+func (r *runner) truncated(i int, res agent.Result) {
 	if res.Truncated {
 		r.report(OutputTruncated{Iteration: i, Total: res.OutputBytes, Kept: len(res.Output)})
 	}
-	return res, nil
 }
 
 // agentSpec is how the agent of iteration i runs, but for where its output goes.
@@ -248,6 +271,11 @@ func roughly(d time.Duration) string {
 
 // runsPreset reports whether the preset's own command line runs (no custom command).
 func (c Config) runsPreset() bool { return strings.TrimSpace(c.AgentCmd) == "" }
+
+// inProcess reports whether the loop runs the agent itself (an API preset, no custom
+// command: a replay of an API agent's recording runs as a command and is read as its
+// exchange).
+func (c Config) inProcess() bool { return c.runsPreset() && c.Agent.InProcess() && c.API != nil }
 
 // command is the agent's command line: the custom one, or the preset's (whose prompt
 // file, if it takes one, runAgent fills in).

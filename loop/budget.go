@@ -214,17 +214,23 @@ func (l budgetLine) hint() string {
 
 // unmetered says at the start of a run with a budget when the preset's output carries
 // no usage to enforce it with: the budget would otherwise silently never stop the run.
-func unmetered(b Budget, p agentcli.Preset, judge string) []string {
+func unmetered(b Budget, p agentcli.Preset, api *APIAgent, judge string, judgeAPI *APIAgent) []string {
 	var warnings []string
 	if b.DailyMaxCost > 0 && b.Daily == nil {
 		warnings = append(warnings, "budget: daily_max_cost is set, but there is no home or state directory to count the day's spend in, so it cannot stop this run")
 	}
-	warnings = append(warnings, unmeteredJudge(b, judge)...)
+	warnings = append(warnings, unmeteredJudge(b, judge, judgeAPI)...)
 	if !b.set() || p.Name == "" {
 		return warnings
 	}
 	tokens, cost := p.ReportsUsage()
-	if (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost {
+	if p.InProcess() && api != nil { // git-ralph counts the tokens; the cost needs the model's price
+		tokens, cost = true, api.Price != nil
+	}
+	switch {
+	case (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost && p.InProcess() && api != nil:
+		warnings = append(warnings, fmt.Sprintf("budget: the model %s has no price, so its cost is unknown and max_cost and daily_max_cost cannot stop this run; give it one with [prices.%q] in your config", api.Model, api.Model))
+	case (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost:
 		warnings = append(warnings, fmt.Sprintf("budget: the %s agent reports no cost, so max_cost and daily_max_cost cannot stop this run", p.Name))
 	}
 	if b.MaxTokens > 0 && !tokens {
@@ -236,13 +242,16 @@ func unmetered(b Budget, p agentcli.Preset, judge string) []string {
 // unmeteredJudge is unmetered for a judge preset, whose spend counts toward the budgets
 // too, but only as far as its output reports it. (A judge command reports its usage, like
 // a custom agent, with a ralph_usage line.)
-func unmeteredJudge(b Budget, judge string) []string {
+func unmeteredJudge(b Budget, judge string, api *APIAgent) []string {
 	j, ok := agentcli.Lookup(judge)
 	if !b.set() || !ok {
 		return nil
 	}
 	var warnings []string
 	tokens, cost := j.ReportsUsage()
+	if j.InProcess() && api != nil {
+		cost = api.Price != nil
+	}
 	if (b.MaxCost > 0 || b.DailyMaxCost > 0) && !cost {
 		warnings = append(warnings, fmt.Sprintf("budget: the judge %s reports no cost, so its spend does not count toward max_cost and daily_max_cost", j.Name))
 	}

@@ -32,7 +32,7 @@ type checked struct {
 	until  Validation // the promise command, likewise
 	judged Judgement  // Ran is false when no judge looked at it
 	pushed string     // the push's result in words; "": nothing pushed
-	target *gitpush.PushTarget
+	target *gitpush.Target
 }
 
 // check classifies iteration i from its agent's last attempt, then runs what weighs it

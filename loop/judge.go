@@ -60,6 +60,7 @@ type judge struct {
 	silence  time.Duration   // output_timeout
 	validate string          // the validate command; "": none
 	procs    procs
+	api      *APIAgent // an in-process judge's model (Config.JudgeAPI); nil: none
 	now      func() time.Time
 	warn     func(string)
 }
@@ -76,7 +77,7 @@ func newJudge(cfg Config, criteria prompts.Section, p procs, now func() time.Tim
 		timeout = DefaultJudgeTimeout
 	}
 	return &judge{command: cfg.Judge, criteria: criteria, timeout: timeout, silence: cfg.OutputTimeout,
-		validate: cfg.ValidateCmd, procs: p, now: now, warn: p.warn,
+		validate: cfg.ValidateCmd, procs: p, api: cfg.JudgeAPI, now: now, warn: p.warn,
 		task: prompts.Spec{Dir: cfg.Dir, Mode: cfg.Mode, Files: cfg.Prompts, Context: cfg.Context, Task: cfg.Task}}
 }
 
@@ -338,7 +339,12 @@ func (h *head) Write(p []byte) (int, error) {
 // read as plain text.
 func (jg *judge) run(ctx context.Context, i int, prompt string, log io.Writer) (agent.Result, agentcli.Report, error) {
 	preset, isPreset := agentcli.Lookup(jg.command)
-	preset, _ = preset.AsJudge() // in the CLI's read-only mode, where it has one
+	preset, _ = preset.AsJudge()                         // in the CLI's read-only mode, where it has one
+	if isPreset && preset.InProcess() && jg.api != nil { // offered only the tools that read
+		res, read := runInProcess(ctx, inProcess{api: jg.api, preset: preset, procs: jg.procs, i: i, prompt: prompt,
+			timeout: jg.timeout, keep: maxJudgeOutput, out: log, readOnly: true})
+		return res, read, nil
+	}
 	spec := jg.procs.spec(i, jg.command)
 	spec.Prompt, spec.Log, spec.Started = strings.NewReader(prompt), log, jg.procs.started
 	spec.Timeout, spec.OutputTimeout, spec.MaxOutput = jg.timeout, jg.silence, maxJudgeOutput

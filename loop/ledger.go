@@ -41,7 +41,7 @@ func (n *notes) note(ctx context.Context, rec history.Record) string {
 	n.sweep(ctx)
 	e := LedgerEntry(rec)
 	e.Commits = made
-	if err := gitnotes.AppendNote(ctx, n.dir, NotesRef, after, ledger.Format(e)); err != nil {
+	if err := gitnotes.Append(ctx, n.dir, NotesRef, after, ledger.Format(e)); err != nil {
 		n.warn(fmt.Sprintf("iteration %d: its ledger note (%s) on %.7s was not written: %v", rec.RunIteration, NotesRef, after, err))
 		return ""
 	}
@@ -49,14 +49,14 @@ func (n *notes) note(ctx context.Context, rec history.Record) string {
 }
 
 // sweep removes, before the run's first note, the scratch refs of note writers that
-// died halfway (gitnotes.RemoveNotesScratch): then, not at the loop's start, which stays
+// died halfway (gitnotes.RemoveScratch): then, not at the loop's start, which stays
 // as quick as it was.
 func (n *notes) sweep(ctx context.Context) {
 	if n.swept {
 		return
 	}
 	n.swept = true
-	if _, err := gitnotes.RemoveNotesScratch(ctx, n.dir); err != nil {
+	if _, err := gitnotes.RemoveScratch(ctx, n.dir); err != nil {
 		n.warn(fmt.Sprintf("cannot remove the ledger's leftover scratch refs: %v", err))
 	}
 }
@@ -81,11 +81,11 @@ func LedgerEntry(rec history.Record) ledger.Entry {
 }
 
 // push sends the ledger after a push of the branch to target, without force; notes
-// the remote got meanwhile from elsewhere are merged first (gitnotes.PushNotes). A failure
+// the remote got meanwhile from elsewhere are merged first (gitnotes.Push). A failure
 // is a warning, not a failed iteration: the branch itself reached the remote, and the
 // notes go with the next push.
-func (n *notes) push(ctx context.Context, i int, target gitpush.PushTarget) {
-	err := gitnotes.PushNotes(ctx, n.dir, target.Remote, NotesRef)
+func (n *notes) push(ctx context.Context, i int, target gitpush.Target) {
+	err := gitnotes.Push(ctx, n.dir, target.Remote, NotesRef)
 	if err == nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
@@ -40,6 +41,10 @@ func newLimitWaits(cfg Config, deps Deps, st *stateFile, pause *pauser, report f
 	}
 	w.shared = &sharedLimits{store: cfg.Limits, agent: cfg.Agent.Name, from: cfg.LimitFrom, account: st.AgentAccount,
 		now: deps.Now, warn: func(m string) { report(Warning{Message: m}) }}
+	if cfg.Agent.InProcess() && cfg.API != nil {
+		// an API's limits are the key's: shared by its fingerprint, never the key
+		w.shared.account = cfg.API.Account()
+	}
 	return w
 }
 
@@ -232,6 +237,9 @@ func (s *sharedLimits) hint(l history.SharedLimit) string {
 		return limitWaitHint // this loop's own limit, met by an earlier run of it
 	}
 	whose := fmt.Sprintf("%s on the account its CLI called %q", l.Agent, l.Account)
+	if fp, ok := strings.CutPrefix(l.Account, "key "); ok { // an API agent's: a fingerprint of its key
+		whose = fmt.Sprintf("%s on the same API key (fingerprint %s)", l.Agent, fp)
+	}
 	if l.Account == "" {
 		whose = fmt.Sprintf("%s, whose CLI names no account (so every %s loop of yours shares the wait)", l.Agent, l.Agent)
 	}

@@ -221,7 +221,7 @@ func checkpointRef(prefix string, n int, which string) string {
 // run in one work tree, ignores the refs/worktree/ refs of the others and prunes what only
 // they keep.
 func refPrefix(ctx context.Context, root string) (string, error) {
-	id, err := gitwt.WorktreeID(ctx, root)
+	id, err := gitwt.ID(ctx, root)
 	if err != nil {
 		return "", err
 	}

@@ -99,7 +99,10 @@ type Config struct {
 	// Replay: the agent is a recording played back (--agent replay:DIR). Its records
 	// say replayed, and a replay that cannot go on stops the run.
 	Replay bool
-	Budget Budget // max_cost, max_tokens, daily_max_cost
+	// API is how an in-process agent (an API preset) reaches its model, and JudgeAPI the
+	// judge's when the judge is one; nil otherwise.
+	API, JudgeAPI *APIAgent
+	Budget        Budget // max_cost, max_tokens, daily_max_cost
 	// PauseFile is the work tree's pause request (history.PauseFile): while it exists the
 	// loop starts no agent. "": the loop cannot be paused.
 	PauseFile string
@@ -272,7 +275,7 @@ func (r *runner) run(ctx context.Context) (Result, error) {
 		return r.res, err
 	}
 	r.collaborate(criteria)
-	for _, w := range unmetered(r.cfg.Budget, r.cfg.Agent, r.cfg.Judge) {
+	for _, w := range unmetered(r.cfg.Budget, r.cfg.Agent, r.cfg.API, r.cfg.Judge, r.cfg.JudgeAPI) {
 		r.warn(w)
 	}
 	err = r.iterate(ctx, first)
@@ -464,8 +467,10 @@ var ErrNoAgent = fmt.Errorf("no agent command configured")
 // Validate checks a Config for values the loop cannot run with.
 func (c Config) Validate() error {
 	switch {
-	case strings.TrimSpace(c.AgentCmd) == "" && c.Agent.Program == "":
+	case strings.TrimSpace(c.AgentCmd) == "" && c.Agent.Program == "" && !c.Agent.InProcess():
 		return ErrNoAgent
+	case c.runsPreset() && c.Agent.InProcess() && c.API == nil:
+		return fmt.Errorf("agent %s talks to a model's API, and no settings for it were given", c.Agent.Name)
 	case c.MaxIterations < 0:
 		return fmt.Errorf("max iterations must not be negative, got %d", c.MaxIterations)
 	case c.Timeout < 0:

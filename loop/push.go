@@ -26,7 +26,7 @@ type pusher struct {
 // push counts as a failed iteration; after SUCCESS it ends the run as aborted, since the
 // work is done but did not reach the remote. It returns the push's result in words, and
 // where it pushed when it did (the ledger's notes follow).
-func (p *pusher) push(ctx context.Context, i int, from string, class *classification, val Validation) (string, *gitpush.PushTarget) {
+func (p *pusher) push(ctx context.Context, i int, from string, class *classification, val Validation) (string, *gitpush.Target) {
 	if !class.outcome.Counts() || (val.Ran && !val.Passed) {
 		return "", nil
 	}
@@ -34,7 +34,7 @@ func (p *pusher) push(ctx context.Context, i int, from string, class *classifica
 	if err != nil || head == from || head == "" {
 		return "", nil
 	}
-	target, err := gitpush.ResolvePushTarget(ctx, p.dir, p.remote, p.branch)
+	target, err := gitpush.ResolveTarget(ctx, p.dir, p.remote, p.branch)
 	if err == nil {
 		err = p.scan(ctx, head, target)
 	}
@@ -55,7 +55,7 @@ func (p *pusher) push(ctx context.Context, i int, from string, class *classifica
 
 // scan refuses to push commits that add secrets (see ScanPush): what the remote has not
 // seen yet, from HEAD.
-func (p *pusher) scan(ctx context.Context, head string, target gitpush.PushTarget) error {
+func (p *pusher) scan(ctx context.Context, head string, target gitpush.Target) error {
 	warning, err := ScanPush(ctx, p.dir, []string{head}, nil, target.Remote, p.allow)
 	if warning != "" {
 		p.report(Warning{Message: warning})

@@ -53,12 +53,12 @@ func (e *SecretsFound) Hint() string {
 // nor remote's refs reach, with the redaction rules. It returns *SecretsFound for
 // findings not in allow, and a warning when the diff was too large to scan whole.
 func ScanPush(ctx context.Context, dir string, tips, exclude []string, remote string, allow map[string]bool) (warning string, err error) {
-	diff, truncated, err := gitpush.PushDiff(ctx, dir, tips, exclude, remote)
+	diff, truncated, err := gitpush.Diff(ctx, dir, tips, exclude, remote)
 	if err != nil {
 		return "", fmt.Errorf("secret scan: %w", err)
 	}
 	if truncated {
-		warning = fmt.Sprintf("secret scan: the commits to push change more than %d MB; only the first %d MB were scanned", gitpush.MaxPushDiff>>20, gitpush.MaxPushDiff>>20)
+		warning = fmt.Sprintf("secret scan: the commits to push change more than %d MB; only the first %d MB were scanned", gitpush.MaxDiff>>20, gitpush.MaxDiff>>20)
 	}
 	findings, _ := redact.ScanDiff(diff, allow)
 	if len(findings) > 0 {

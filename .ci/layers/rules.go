@@ -35,7 +35,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	// beside loop: what spans several loops (fleet, the merge queue, workflows); their loops
 	// are child git-ralph processes, so none of them imports loop; fleet (loops in worktrees
 	// of their own) needs only the bookkeeping and git
-	{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest lazyregexp"},
+	{"loop/fleet", "history gitops gitops/gitsnap gitops/gitwt gitops/gittest prompts/repofile lazyregexp"},
 	// the merge queue: worktree loops' branches built, validated and landed one at a time
 	{"loop/mergequeue", "loop/fleet loop/agent history history/redact gitops gitops/gitmerge gitops/gitwt gitops/gittest"},
 	// workflows: stages (each a loop the command runs) in order, their state and artifacts;
@@ -43,7 +43,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops gitops/... lazyregexp"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/recording idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
+	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -21,7 +22,9 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/pick"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/serve"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/servesource"
+	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/gitops/gittest"
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -203,6 +206,36 @@ func TestPickRefuses(t *testing.T) {
 			t.Errorf("pick(%s, %s) = %v, want %q", c.group, c.candidate, err, c.want)
 		}
 	}
+	// the merge runs with no terminal: it must have a validate command, approved, and
+	// write its log only into the repository's own .ralph/logs
+	for _, c := range []struct{ config, want string }{
+		{"", "no validate command is set"},
+		{"validate = \"true\"\n", "not approved yet"},
+	} {
+		if err := os.WriteFile(".ralph/config.toml", []byte(c.config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Pick(ctx, "best-of", "best-of-3"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("pick with .ralph/config.toml %q = %v, want %q", c.config, err, c.want)
+		}
+	}
+	gittest.Git(t, here, "checkout", "--", ".ralph/config.toml")
+	elsewhere := t.TempDir()
+	if err := os.RemoveAll(".ralph/logs"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, ".ralph/logs"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Pick(ctx, "best-of", "best-of-3"); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("pick with .ralph/logs a symlink = %v, want it refused", err)
+	}
+	if left, _ := os.ReadDir(elsewhere); len(left) != 0 {
+		t.Errorf("the symlinked .ralph/logs got %v", left)
+	}
+	if err := os.Remove(".ralph/logs"); err != nil {
+		t.Fatal(err)
+	}
 	// a group whose candidates run again is not ranked: nothing to pick yet
 	r, _, _ := fleet.LoadRanking(ctx, here, "best-of")
 	if err := fleet.KeepRanking(ctx, here, fleet.Ranking{Name: r.Name, Candidates: r.Candidates}); err != nil {
@@ -210,6 +243,50 @@ func TestPickRefuses(t *testing.T) {
 	}
 	if _, err := p.Pick(ctx, "best-of", "best-of-3"); err == nil || !strings.Contains(err.Error(), "has not ranked its candidates") {
 		t.Errorf("an unranked group: %v", err)
+	}
+	if len(p.Picked()) != 0 {
+		t.Errorf("a refused pick started %v", p.Picked())
+	}
+}
+
+// A pick the views offer no button for is refused as well, when it is posted by hand:
+// a candidate that ran no iteration, and one the merge queue has already merged.
+func TestPickRefusesWhatCannotMerge(t *testing.T) {
+	bestOfRepo(t)
+	here, _ := os.Getwd()
+	p := pick.New(here)
+	p.Exe = "/nonexistent/git-ralph" // nothing may start
+	ctx := context.Background()
+	r, _, err := fleet.LoadRanking(ctx, here, "best-of")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Ranked {
+		if r.Ranked[i].Name == "best-of-1" {
+			r.Ranked[i].Iterations = 0
+		}
+	}
+	if err := fleet.KeepRanking(ctx, here, r); err != nil {
+		t.Fatal(err)
+	}
+	common, err := gitops.CommonDir(ctx, here)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := strings.TrimSpace(gittest.Git(t, here, "rev-parse", "ralph/best-of-3"))
+	if err := history.SaveMerge(common, history.Merge{Name: "best-of-3", State: history.MergeMerged, How: "merge",
+		BaseBranch: "refs/heads/main", Tip: tip, FinishedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ candidate, want, hint string }{
+		{"best-of-1", "the candidate best-of-1 ran no iteration", "pick a candidate that ran"},
+		{"best-of-3", "the candidate best-of-3 is already merged", "nothing is left to merge"},
+	} {
+		_, err := p.Pick(ctx, "best-of", c.candidate)
+		var h interface{ Hint() string }
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &h) || !strings.Contains(h.Hint(), c.hint) {
+			t.Errorf("pick(%s) = %v, want %q with the hint %q", c.candidate, err, c.want, c.hint)
+		}
 	}
 	if len(p.Picked()) != 0 {
 		t.Errorf("a refused pick started %v", p.Picked())
@@ -287,6 +364,12 @@ func TestBestOfPickInChromium(t *testing.T) {
 	b.save("dashboard-bestof-phone")
 	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 1200, "height": 800, "deviceScaleFactor": 1, "mobile": false})
 	b.open(base + "/")
+	// the person says no: the button asked, and nothing is posted
+	b.eval(`window.confirm = function (q) { window.__asked = q; return false; }; true`)
+	b.eval(`document.querySelector('tr[data-candidate="greet-3"] button.pick').click(); true`)
+	if asked, _ := b.eval(`window.__asked`).(string); !strings.HasPrefix(asked, "Merge greet-3 into "+branch+"?") {
+		t.Errorf("the Merge button, declined, asked %q", asked)
+	}
 	b.eval(`window.confirm = function () { return true; }; true`) // the person says yes
 	b.click(`tr[data-candidate="greet-3"] button.pick`)
 	if said := b.text("#said"); !strings.Contains(said, "started git ralph merge greet-3") {

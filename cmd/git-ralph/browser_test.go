@@ -38,7 +38,7 @@ type chromium struct {
 // startChromium starts Debian's chromium headless on a profile of the test's and
 // connects to its page. Without chromium the test fails (CI installs it), unless
 // RALPH_BROWSER=skip. -short skips it: a contributor's quick run needs no browser.
-func startChromium(t *testing.T) *chromium {
+func startChromium(t *testing.T, flags ...string) *chromium {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: the dashboard's browser tests need headless Chromium; go test without -short runs them")
@@ -55,7 +55,8 @@ func startChromium(t *testing.T) *chromium {
 	cmd := exec.Command(exe, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 		"--no-first-run", "--no-default-browser-check", "--window-size=1200,800",
 		"--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-		"--user-data-dir="+t.TempDir(), "about:blank")
+		"--user-data-dir="+t.TempDir())
+	cmd.Args = append(append(cmd.Args, flags...), "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

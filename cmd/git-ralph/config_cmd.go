@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 )
@@ -42,9 +42,7 @@ func (c *ConfigCmd) Run(ctx context.Context, s Streams) error {
 		for i, e := range entries {
 			out[i] = entry{e.Key, e.Value, e.Origin.String()}
 		}
-		enc := json.NewEncoder(s.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return display.JSON(s.Stdout, out)
 	}
 	launch.PrintEntries(s.Stdout, entries)
 	if cmds := set.Resolved.RepoCommands(); len(cmds) > 0 {

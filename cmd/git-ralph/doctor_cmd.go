@@ -83,6 +83,10 @@ func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doct
 		RepoCommands: set.Resolved.RepoCommands(), Trust: trust.User(), TrustedAt: set.TrustedAt,
 		Retention: set.Loop.Retention, DailyMaxCost: set.Loop.Budget.DailyMaxCost,
 		Env: os.Getenv, Home: home, GOOS: runtime.GOOS, Now: time.Now()}
+	if set.Loop.Agent.InProcess() && set.Loop.AgentCmd == "" {
+		api, _ := set.CheckAgent()
+		in.APIAgent = &api
+	}
 	if withCron {
 		in.Cron = func(ctx context.Context) ([]doctor.CronEntry, error) { return cronEntries(ctx, root) }
 	}

@@ -18,7 +18,9 @@ type LoopCmd struct {
 	Mode                 string         `help:"Mode: plan, build, or any NAME with a PROMPT_NAME.md (default: build)." placeholder:"MODE"`
 	Max                  *int           `help:"Stop after N iterations (default: 5)." placeholder:"N"`
 	Unlimited            *bool          `help:"No iteration limit (--max still wins); --unlimited=false brings a limit back over a config file's unlimited = true."`
-	Agent                string         `help:"A built-in agent preset: claude, codex, gemini, opencode, aider, cursor-agent, copilot, amp, kiro-cli, qwen, pi." placeholder:"NAME"`
+	Agent                string         `help:"A built-in agent preset: claude, codex, gemini, opencode, aider, cursor-agent, copilot, amp, kiro-cli, qwen, pi; or anthropic-api, openai-api, openai-chat, which git-ralph runs itself against the model's API (--model, --api-base)." placeholder:"NAME"`
+	Model                string         `help:"The model an API agent (anthropic-api, openai-api, openai-chat) talks to, e.g. claude-sonnet-4-5 or qwen2.5-coder." placeholder:"NAME"`
+	APIBase              string         `name:"api-base" help:"The address of an API agent's server, e.g. http://127.0.0.1:11434/v1 (default: ANTHROPIC_BASE_URL or OPENAI_BASE_URL, else the vendor's)." placeholder:"URL"`
 	AgentCmd             string         `name:"agent-cmd" help:"Your own agent command, run with 'sh -c' in the repository root; the prompt arrives on stdin. With --agent, that preset reads its output." placeholder:"CMD"`
 	Timeout              *time.Duration `help:"Stop an iteration that runs longer than DUR, e.g. 30m (default: none)." placeholder:"DUR"`
 	OutputTimeout        *time.Duration `name:"output-timeout" help:"Stop an agent that prints nothing for DUR, e.g. 10m (default: none, or the preset's)." placeholder:"DUR"`
@@ -121,6 +123,8 @@ func (c *LoopCmd) flags() []config.Flag {
 	add(c.Mode != "", "mode", "--mode", c.Mode)
 	add(c.Agent != "", "agent", "--agent", c.Agent)
 	add(c.AgentCmd != "", "agent_cmd", "--agent-cmd", c.AgentCmd)
+	add(c.Model != "", "model", "--model", c.Model)
+	add(c.APIBase != "", "api_base", "--api-base", c.APIBase)
 	if c.Unlimited != nil {
 		add(true, "unlimited", "--unlimited", strconv.FormatBool(*c.Unlimited))
 	}

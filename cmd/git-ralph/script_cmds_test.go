@@ -36,6 +36,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"genfile":  cmdGenfile,
 		"webhook":  cmdWebhook,
 		"pidfrom":  cmdPidFrom,
+		"apimock":  cmdAPIMock,
 	}
 }
 

@@ -23,8 +23,8 @@ import (
 // TestDashboardInChromium drives `git ralph serve` in real headless Chromium beside a
 // real loop: without the token every page and the event stream are refused; with it the
 // list shows the running loop, the loop's page receives the agent's output as it is
-// written, Pause pauses the loop (as `git ralph status` says), and a form of another
-// origin cannot post. Screenshots of each page are saved and their paths logged.
+// written, Pause pauses the loop (as `git ralph status` says) and the page says so without
+// a reload, and a form of another origin cannot post. Screenshots of each page are saved and their paths logged.
 func TestDashboardInChromium(t *testing.T) {
 	b := startChromium(t)
 	scratchRepo(t)
@@ -65,10 +65,17 @@ func TestDashboardInChromium(t *testing.T) {
 	b.waitFor("the loop's state", `document.getElementById("live-state").innerText.startsWith("running (pid")`)
 	b.screenshot("live-output")
 
-	b.click("#pause")
-	if said := b.text("#said"); !strings.Contains(said, "pauses once its current iteration is recorded") {
-		t.Errorf("after Pause the page says %q; body %q at %s", said, b.text("body"), b.location())
+	// Cancel asks first: declined, nothing is posted (status, below, says paused, not cancelling)
+	b.eval(`window.confirm = function (q) { window.__asked = q; return false; }; true`)
+	b.eval(`document.getElementById("cancel").click(); true`)
+	if asked, _ := b.eval(`window.__asked`).(string); asked != "Cancel the loop main after its current iteration?" {
+		t.Errorf("Cancel, declined, asked %q", asked)
 	}
+	// Pause posts in the background: the page, its live output, stays
+	b.eval("window.__same = true") // gone if the page reloads
+	b.eval(`document.getElementById("pause").click()`)
+	b.waitFor("Pause's answer, without a reload", `window.__same && document.getElementById("live").innerText.includes("more from iteration 1") && `+
+		`((document.getElementById("said") || {}).innerText || "").includes("pauses once its current iteration is recorded")`)
 	if st := ralph(t, "status"); !strings.Contains(st, "pausing once its current iteration is recorded") {
 		t.Errorf("after Pause, status does not say pausing:\n%s", st)
 	}
@@ -197,7 +204,14 @@ var servingAt = regexp.MustCompile(`^git ralph serve: open (http://git-ralph-[0-
 // the test's end stops it with SIGINT, as Ctrl+C does, and checks it said so.
 func startServe(t *testing.T) (base, token string) {
 	t.Helper()
-	cmd := exec.Command("git-ralph", "serve")
+	return startServeWith(t, servingAt)
+}
+
+// startServeWith runs `git ralph serve` with the flags, as startServe does, and reads its
+// address and token in the line said matches.
+func startServeWith(t *testing.T, said *regexp.Regexp, flags ...string) (base, token string) {
+	t.Helper()
+	cmd := exec.Command("git-ralph", append([]string{"serve"}, flags...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stderr testio.Buffer
 	cmd.Stderr = &stderr
@@ -219,7 +233,7 @@ func startServe(t *testing.T) (base, token string) {
 			mu.Lock()
 			lines = append(lines, sc.Text())
 			mu.Unlock()
-			if m := servingAt.FindStringSubmatch(sc.Text()); m != nil {
+			if m := said.FindStringSubmatch(sc.Text()); m != nil {
 				found <- m
 			}
 		}

@@ -28,7 +28,7 @@ func (c *ServeCmd) Run(ctx context.Context, s Streams) error {
 	if err != nil {
 		return err
 	}
-	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here}, picks: pick.New(here)}, c.Addr)
+	srv, err := serve.New(repoSource{Repo: servesource.Repo{Here: here, Formats: &servesource.LiveFormats{}}, picks: pick.New(here)}, c.Addr)
 	if err != nil {
 		return err
 	}
@@ -101,11 +101,7 @@ type commandRun interface {
 func runForView(ctx context.Context, cmd commandRun, stdin string) (string, error) {
 	var out bytes.Buffer
 	err := cmd.Run(ctx, Streams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &out})
-	var h *hints.Error
-	if errors.As(err, &h) && h.Hint() != "" {
-		err = fmt.Errorf("%w (hint: %s)", err, h.Hint())
-	}
-	return strings.Join(strings.Fields(out.String()), " "), err
+	return strings.Join(strings.Fields(out.String()), " "), hints.Inline(err)
 }
 
 // BestOfs are the repository's best-of groups, as fleet keeps their rankings.
@@ -119,7 +115,7 @@ func (r repoSource) PickMerge(ctx context.Context, group, candidate string) (str
 		return "", errors.New("this dashboard does not merge")
 	}
 	said, err := r.picks.Pick(ctx, group, candidate)
-	return said, pick.WithHint(err)
+	return said, hints.Inline(err)
 }
 
 // Picked is what became of the merges the dashboard started.

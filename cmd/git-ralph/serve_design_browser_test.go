@@ -17,8 +17,10 @@ import (
 // what a person would look for: the repository's name, the loop's card, the timeline
 // gaining a row as each iteration ends without the page being reloaded, the failed
 // validation drawn in the failure colour and the passed one in the success colour, the
-// live output in one section per iteration, the diff's file list, line numbers and
-// links to the other iterations, and no page wider than a phone's 390 px screen.
+// charts of outcomes, cost and tokens ending at the last iteration, the live output in
+// one section per iteration, the diff's file list, line numbers, changed words and links
+// to the other iterations, and no page wider than a phone's 390 px screen, in light and
+// dark.
 // With RALPH_SCREENSHOTS=1 it saves the screenshots of docs/images.
 func TestTheDashboardAsAPersonSeesIt(t *testing.T) {
 	b := startChromium(t)
@@ -113,6 +115,23 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"done with 
 	if sections := strings.Split(open, ","); len(sections) < 2 || sections[len(sections)-1] != "true" || strings.Contains(strings.Join(sections[:len(sections)-1], ","), "true") {
 		t.Errorf("the live output's sections open: %v, want the last only (false,…,true)", open)
 	}
+	// the charts, drawn again with the timeline: a cell of the outcomes strip per row, with
+	// the row's outcome in its title and its colour; the last bars the last iteration's
+	b.waitFor("the charts of two iterations", `document.querySelectorAll("#outcome-chart > svg > rect.cell").length === 2`)
+	strip, _ := b.eval(`[...document.querySelectorAll("#outcome-chart > svg > rect.cell")].map(r => r.querySelector("title").textContent + " " + getComputedStyle(r).fill).join("; ")`).(string)
+	rows, _ := b.eval(`[...document.querySelectorAll("#timeline tbody tr")].reverse().map(r => "iteration " + r.id.slice(10) + ": " + r.querySelector(".badge.outcome").innerText).join("; ")`).(string)
+	if cells := strings.Split(strip, "; "); len(cells) != 2 || !strings.HasPrefix(strip, strings.Split(rows, "; ")[0]+" ") || !strings.Contains(cells[1], strings.Split(rows, "; ")[1]+" ") ||
+		!sameColour(b, strings.SplitN(cells[1], " ", 4)[3], "--ok") {
+		t.Errorf("the outcomes strip says %q; the timeline %q, the success colour %s", strip, rows, b.style("body", "--ok"))
+	}
+	for chart, want := range map[string]string{"#cost-chart": "iteration 2: $0.45", "#tokens-chart": "iteration 2: 1,500 tokens"} {
+		if got := b.eval(`[...document.querySelectorAll("` + chart + ` rect")].pop().querySelector("title").textContent`); got != want {
+			t.Errorf("the last bar of %s says %v, want %q", chart, got, want)
+		}
+	}
+	if got := b.text("#spend-chart figcaption"); !strings.HasPrefix(got, "The latest run's spend: $0.75 of $2.00 (max_cost)") {
+		t.Errorf("the spend chart says %q", got)
+	}
 	b.waitFor("a line of the open section", `document.querySelector("#live details[open] pre .line time") !== null`)
 	if stamp := b.text("#live details[open] pre .line time"); len(stamp) != 8 || stamp[2] != ':' {
 		t.Errorf("a live line's time is %q, want HH:MM:SS", stamp)
@@ -135,6 +154,13 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"done with 
 	}
 	if w := b.eval(`document.querySelector("pre.diff .add").getBoundingClientRect().width >= document.querySelector(".diff-wrap").clientWidth - 2`); w != true {
 		t.Error("an added line's tint does not run the diff's full width")
+	}
+	// the comment's one changed word marked on each side, in a tint of its own
+	if del, add := b.text("pre.diff .del mark"), b.text("pre.diff .add mark"); del != "1" || add != "2" {
+		t.Errorf("the changed words marked: %q removed, %q added; want 1 and 2 (\"hello, 1 times\" to \"hello, 2 times\")", del, add)
+	}
+	if bg := b.style("pre.diff .add mark", "background-color"); !sameColour(b, bg, "--add-word") || sameColour(b, bg, "--add-bg") {
+		t.Errorf("an added word's tint is %s, want --add-word's, apart from the line's", bg)
 	}
 	b.save("dashboard-diff")
 
@@ -173,6 +199,25 @@ echo '{"type":"result","subtype":"success","is_error":false,"result":"done with 
 	b.save("dashboard-loop-dark")
 	b.open(base + "/")
 	b.save("dashboard-overview-dark")
+	b.open(base + "/loops/main/iterations/2/diff")
+	if bg := b.style("pre.diff .add mark", "background-color"); !sameColour(b, bg, "--add-word") || bg == "rgb(171, 242, 188)" {
+		t.Errorf("an added word's tint in the dark scheme is %s, want the dark --add-word", bg)
+	}
+	b.save("dashboard-diff-dark")
+	// a phone in the dark
+	b.call("Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true})
+	for _, p := range []struct{ path, name string }{{"/", ""}, {"/loops/main", "dashboard-loop-phone-dark"}, {"/loops/main/iterations/2/diff", ""}} {
+		b.open(base + p.path)
+		if w := b.eval("document.documentElement.scrollWidth"); w.(float64) > 390 {
+			t.Errorf("%s on a 390 px phone in the dark is %v px wide: it scrolls sideways", p.path, w)
+		}
+		if bg := b.style("body", "background-color"); bg != "rgb(13, 17, 23)" {
+			t.Errorf("%s on a phone in the dark: the background is %s", p.path, bg)
+		}
+		if p.name != "" {
+			b.save(p.name)
+		}
+	}
 	touch(t, ".git/next3")
 }
 

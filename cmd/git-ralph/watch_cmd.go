@@ -104,7 +104,7 @@ func watchFleet(ctx context.Context, s Streams, color bool) error {
 	picks := pick.New(here) // m: a best-of candidate's merge, as serve's button starts it
 	view.SetMerge(func(group, candidate string) (string, error) {
 		said, err := picks.Pick(ctx, group, candidate)
-		return said, pick.WithHint(err)
+		return said, hints.Inline(err)
 	})
 	return watch.RunView(ctx, view, s.Stdin, s.Stdout)
 }

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/workflowview"
 	"github.com/git-ralph/git-ralph/history"
@@ -32,9 +32,7 @@ func (c *WorkflowStatusCmd) Run(ctx context.Context, s Streams) error {
 	}
 	view := workflowview.New(wf, &state)
 	if c.JSON {
-		enc := json.NewEncoder(s.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(view)
+		return display.JSON(s.Stdout, view)
 	}
 	return workflowview.Print(s.Stdout, view)
 }

@@ -39,12 +39,12 @@ func Relation(ctx context.Context, dir, base, tip string) (merged, fastForward b
 	return mb == tip, mb == base, nil
 }
 
-// BuildMerge brings tip onto base in the scratch work tree (detached at base) as how
+// BuildInWorktree brings tip onto base in the scratch work tree (detached at base) as how
 // says, committing with message, and returns the commit to move the base to. A merge
 // whose base is an ancestor of tip (ff, from Relation) is a fast-forward to tip (for
 // HowMerge and HowRebase). A conflict is not an error: the work tree is put back at base and the
 // conflicting files are returned.
-func BuildMerge(ctx context.Context, scratch, base, tip, how, message string, ff bool) (Built, error) {
+func BuildInWorktree(ctx context.Context, scratch, base, tip, how, message string, ff bool) (Built, error) {
 	if ff && how != HowSquash {
 		if _, err := gitops.Git(ctx, scratch, "checkout", "--quiet", "--detach", tip); err != nil {
 			return Built{}, fmt.Errorf("checking out %s in the scratch worktree: %w", tip, err)
@@ -67,16 +67,16 @@ func BuildMerge(ctx context.Context, scratch, base, tip, how, message string, ff
 // --write-tree` came with git 2.38): the caller builds the merge in a work tree instead.
 var ErrNoMergeTree = errors.New("git merge-tree --write-tree is not supported by this git")
 
-// MergeCommit builds the merge of tip into base without touching any work tree (`git
+// Build builds the merge of tip into base without touching any work tree (`git
 // merge-tree --write-tree`, then `git commit-tree`): a merge commit with both as parents,
 // or for HowSquash one commit on base with the merged files. A conflict is not an error:
 // the conflicting files are returned and no commit is made.
-func MergeCommit(ctx context.Context, dir, base, tip, how, message string) (Built, error) {
+func Build(ctx context.Context, dir, base, tip, how, message string) (Built, error) {
 	merged, err := MergeTree(ctx, dir, base, tip)
 	if err != nil || len(merged.Conflicts) > 0 {
 		return Built{Conflicts: merged.Conflicts}, err
 	}
-	return CommitMerge(ctx, dir, merged.Tree, base, tip, how, message)
+	return CommitTree(ctx, dir, merged.Tree, base, tip, how, message)
 }
 
 // Merged is the tree of a merge built without a work tree, or the files that conflicted
@@ -110,9 +110,9 @@ func MergeTree(ctx context.Context, dir, base, tip string) (Merged, error) {
 	return Merged{Tree: tree}, nil
 }
 
-// CommitMerge commits tree, the merge of tip into base (`git commit-tree`): with both as
+// CommitTree commits tree, the merge of tip into base (`git commit-tree`): with both as
 // parents, or for HowSquash with base only.
-func CommitMerge(ctx context.Context, dir, tree, base, tip, how, message string) (Built, error) {
+func CommitTree(ctx context.Context, dir, tree, base, tip, how, message string) (Built, error) {
 	args := []string{"commit-tree", tree, "-p", base, "-p", tip, "-m", message}
 	if how == HowSquash {
 		args = []string{"commit-tree", tree, "-p", base, "-m", message}

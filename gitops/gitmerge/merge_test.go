@@ -38,22 +38,22 @@ func forked(t *testing.T, conflict bool) (dir, base, tip string) {
 func scratch(t *testing.T, dir, commit string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "scratch")
-	if err := gitwt.AddWorktree(context.Background(), dir, path, commit); err != nil {
+	if err := gitwt.Add(context.Background(), dir, path, commit); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { gitwt.RemoveWorktree(context.Background(), dir, path) })
+	t.Cleanup(func() { gitwt.ForceRemove(context.Background(), dir, path) })
 	return path
 }
 
-func TestBuildMerge(t *testing.T) {
+func TestBuildInWorktree(t *testing.T) {
 	ctx := context.Background()
 	for _, how := range []string{HowMerge, HowSquash, HowRebase} {
 		t.Run(how, func(t *testing.T) {
 			dir, base, tip := forked(t, false)
 			s := scratch(t, dir, base)
-			built, err := BuildMerge(ctx, s, base, tip, how, "merged", false)
+			built, err := BuildInWorktree(ctx, s, base, tip, how, "merged", false)
 			if err != nil || built.Commit == "" || len(built.Conflicts) > 0 {
-				t.Fatalf("BuildMerge = %+v, %v", built, err)
+				t.Fatalf("BuildInWorktree = %+v, %v", built, err)
 			}
 			parents := run(t, dir, "rev-list", "--parents", "-n1", built.Commit)
 			want := map[string]int{HowMerge: 3, HowSquash: 2, HowRebase: 2}[how] // the commit and its parents
@@ -74,15 +74,15 @@ func TestBuildMerge(t *testing.T) {
 	}
 }
 
-func TestBuildMergeConflict(t *testing.T) {
+func TestBuildInWorktreeConflict(t *testing.T) {
 	ctx := context.Background()
 	for _, how := range []string{HowMerge, HowSquash, HowRebase} {
 		t.Run(how, func(t *testing.T) {
 			dir, base, tip := forked(t, true)
 			s := scratch(t, dir, base)
-			built, err := BuildMerge(ctx, s, base, tip, how, "merged", false)
+			built, err := BuildInWorktree(ctx, s, base, tip, how, "merged", false)
 			if err != nil || built.Commit != "" || !slices.Equal(built.Conflicts, []string{"a.txt"}) {
-				t.Fatalf("BuildMerge = %+v, %v; want the conflict in a.txt", built, err)
+				t.Fatalf("BuildInWorktree = %+v, %v; want the conflict in a.txt", built, err)
 			}
 		})
 	}
@@ -103,15 +103,15 @@ func TestRelation(t *testing.T) {
 	}
 }
 
-func TestMergeCommit(t *testing.T) {
+func TestBuild(t *testing.T) {
 	ctx := context.Background()
 	for _, how := range []string{HowMerge, HowSquash} {
 		t.Run(how, func(t *testing.T) {
 			dir, base, tip := forked(t, false)
 			status := run(t, dir, "status", "--porcelain")
-			built, err := MergeCommit(ctx, dir, base, tip, how, "merged")
+			built, err := Build(ctx, dir, base, tip, how, "merged")
 			if err != nil || built.Commit == "" {
-				t.Fatalf("MergeCommit = %+v, %v", built, err)
+				t.Fatalf("Build = %+v, %v", built, err)
 			}
 			parents := strings.Fields(run(t, dir, "rev-list", "--parents", "-n1", built.Commit))
 			if want := map[string]int{HowMerge: 3, HowSquash: 2}[how]; len(parents) != want || parents[1] != base {
@@ -121,14 +121,14 @@ func TestMergeCommit(t *testing.T) {
 				t.Errorf("%s: the result holds %q", how, files)
 			}
 			if run(t, dir, "rev-parse", "main") != base || run(t, dir, "status", "--porcelain") != status {
-				t.Errorf("%s: MergeCommit touched the branch or the work tree", how)
+				t.Errorf("%s: Build touched the branch or the work tree", how)
 			}
 		})
 	}
 	dir, base, tip := forked(t, true)
-	built, err := MergeCommit(ctx, dir, base, tip, HowMerge, "merged")
+	built, err := Build(ctx, dir, base, tip, HowMerge, "merged")
 	if err != nil || built.Commit != "" || !slices.Equal(built.Conflicts, []string{"a.txt"}) {
-		t.Fatalf("a conflicting MergeCommit = %+v, %v; want a.txt listed", built, err)
+		t.Fatalf("a conflicting Build = %+v, %v; want a.txt listed", built, err)
 	}
 }
 

@@ -32,19 +32,19 @@ const notesPushAttempts = 3
 // scratchNotes is where the scratch refs go: per process and call, deleted after use.
 const scratchNotes = "refs/notes/ralph-scratch/"
 
-// AppendNote adds text to the note of commit in ref (a full ref under refs/notes/), after
+// Append adds text to the note of commit in ref (a full ref under refs/notes/), after
 // the note already there with a blank line between, the way `git notes append` does.
 // Writers at once (two loops of one repository) both land: a writer that lost the race
 // builds its note again on the new tip. The note is built in process where it can be
 // (appendNoteQuick), else with `git notes` on a scratch ref.
-func AppendNote(ctx context.Context, dir, ref, commit, text string) error {
+func Append(ctx context.Context, dir, ref, commit, text string) error {
 	if err := appendNoteQuick(ctx, dir, ref, commit, text); !errors.Is(err, gitstore.ErrNotQuick) {
 		return err
 	}
 	return appendNoteGit(ctx, dir, ref, commit, text)
 }
 
-// appendNoteGit is AppendNote with `git notes append` on a scratch ref.
+// appendNoteGit is Append with `git notes append` on a scratch ref.
 func appendNoteGit(ctx context.Context, dir, ref, commit, text string) error {
 	return swapNotes(ctx, dir, ref, "git-ralph: note "+commit, func(scratch string) error {
 		_, err := notesGit(ctx, dir, strings.NewReader(text), "notes", "--ref="+scratch, "append", "-F", "-", commit)
@@ -52,11 +52,11 @@ func appendNoteGit(ctx context.Context, dir, ref, commit, text string) error {
 	})
 }
 
-// MergeNotes merges the notes commit from into ref with git's union strategy: a commit
+// Merge merges the notes commit from into ref with git's union strategy: a commit
 // noted on both sides keeps both notes, one after the other (a note both sides had, and
 // one of them added to, comes out with its first part twice: a reader drops repeats).
 // Nothing of either side is ever dropped.
-func MergeNotes(ctx context.Context, dir, ref, from string) error {
+func Merge(ctx context.Context, dir, ref, from string) error {
 	return swapNotes(ctx, dir, ref, "git-ralph: merge notes", func(scratch string) error {
 		_, err := notesGit(ctx, dir, nil, "notes", "--ref="+scratch, "merge", "--quiet", "--strategy=union", from)
 		return err
@@ -127,9 +127,9 @@ func notesGit(ctx context.Context, dir string, stdin io.Reader, args ...string) 
 	return out.String(), err
 }
 
-// RemoveNotesScratch deletes the scratch refs that notes writers killed halfway left
+// RemoveScratch deletes the scratch refs that notes writers killed halfway left
 // behind: those whose process is gone. It returns how many it removed.
-func RemoveNotesScratch(ctx context.Context, dir string) (int, error) {
+func RemoveScratch(ctx context.Context, dir string) (int, error) {
 	out, err := gitops.Git(ctx, dir, "for-each-ref", "--format=%(refname)", scratchNotes)
 	if err != nil || out == "" {
 		return 0, err

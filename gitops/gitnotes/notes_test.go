@@ -17,21 +17,21 @@ const testNotes = "refs/notes/ralph"
 
 func noteOf(t *testing.T, dir, commit string) string {
 	t.Helper()
-	notes, err := ReadNotes(context.Background(), dir, testNotes, []string{commit}, NoteBounds{Each: 1 << 20, Total: 1 << 20})
+	notes, err := Read(context.Background(), dir, testNotes, []string{commit}, Bounds{Each: 1 << 20, Total: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return notes[commit].Text
 }
 
-func TestAppendNote(t *testing.T) {
+func TestAppend(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	head := run(t, dir, "rev-parse", "HEAD")
-	if err := AppendNote(ctx, dir, testNotes, head, "first\n"); err != nil {
+	if err := Append(ctx, dir, testNotes, head, "first\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := AppendNote(ctx, dir, testNotes, head, "second\n"); err != nil {
+	if err := Append(ctx, dir, testNotes, head, "second\n"); err != nil {
 		t.Fatal(err)
 	}
 	if got := noteOf(t, dir, head); got != "first\n\nsecond\n" {
@@ -42,8 +42,8 @@ func TestAppendNote(t *testing.T) {
 	}
 }
 
-// TestAppendNoteWithoutIdentity: a repository where git knows no user still gets its notes.
-func TestAppendNoteWithoutIdentity(t *testing.T) {
+// TestAppendWithoutIdentity: a repository where git knows no user still gets its notes.
+func TestAppendWithoutIdentity(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	head := run(t, dir, "rev-parse", "HEAD")
@@ -52,7 +52,7 @@ func TestAppendNoteWithoutIdentity(t *testing.T) {
 		os.Unsetenv(v)
 	}
 	run(t, dir, "config", "user.useConfigOnly", "true")
-	if err := AppendNote(ctx, dir, testNotes, head, "noted\n"); err != nil {
+	if err := Append(ctx, dir, testNotes, head, "noted\n"); err != nil {
 		t.Fatal(err)
 	}
 	if got := run(t, dir, "log", "-1", "--format=%an", testNotes); got != "git-ralph" {
@@ -60,10 +60,10 @@ func TestAppendNoteWithoutIdentity(t *testing.T) {
 	}
 }
 
-// TestAppendNoteConcurrently: writers at once, in two work trees of one repository as two
+// TestAppendConcurrently: writers at once, in two work trees of one repository as two
 // loops would be, all on one commit: every note lands. With a bare `git notes append` on
 // the ref, about half of them were lost, without an error from git.
-func TestAppendNoteConcurrently(t *testing.T) {
+func TestAppendConcurrently(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
@@ -78,7 +78,7 @@ func TestAppendNoteConcurrently(t *testing.T) {
 			defer wg.Done()
 			where := []string{dir, wt}[w%2]
 			for i := range each {
-				errs <- AppendNote(ctx, where, testNotes, head, fmt.Sprintf("writer %d note %d\n", w, i))
+				errs <- Append(ctx, where, testNotes, head, fmt.Sprintf("writer %d note %d\n", w, i))
 			}
 		}()
 	}
@@ -99,7 +99,7 @@ func TestAppendNoteConcurrently(t *testing.T) {
 	}
 }
 
-func TestMergeNotesKeepsBothSides(t *testing.T) {
+func TestMergeKeepsBothSides(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	head := run(t, dir, "rev-parse", "HEAD")
@@ -107,16 +107,16 @@ func TestMergeNotesKeepsBothSides(t *testing.T) {
 	run(t, dir, "add", "b.txt")
 	run(t, dir, "commit", "-q", "-m", "second")
 	second := run(t, dir, "rev-parse", "HEAD")
-	if err := AppendNote(ctx, dir, testNotes, head, "shared\n"); err != nil {
+	if err := Append(ctx, dir, testNotes, head, "shared\n"); err != nil {
 		t.Fatal(err)
 	}
 	run(t, dir, "update-ref", "refs/notes/theirs", testNotes)
 	run(t, dir, "notes", "--ref=theirs", "append", "-m", "theirs on head", head)
 	run(t, dir, "notes", "--ref=theirs", "add", "-m", "theirs on second", second)
-	if err := AppendNote(ctx, dir, testNotes, head, "ours\n"); err != nil {
+	if err := Append(ctx, dir, testNotes, head, "ours\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := MergeNotes(ctx, dir, testNotes, "refs/notes/theirs"); err != nil {
+	if err := Merge(ctx, dir, testNotes, "refs/notes/theirs"); err != nil {
 		t.Fatal(err)
 	}
 	got := noteOf(t, dir, head)
@@ -138,22 +138,22 @@ func TestNotesPushMergesWhenTheRemoteMoved(t *testing.T) {
 	other := filepath.Join(t.TempDir(), "other")
 	run(t, work, "clone", "-q", bare, other)
 
-	if found, err := FetchNotes(ctx, other, "origin", testNotes); err != nil || found {
+	if found, err := Fetch(ctx, other, "origin", testNotes); err != nil || found {
 		t.Fatalf("fetch of notes the remote lacks: %v, %v", found, err)
 	}
-	if err := AppendNote(ctx, work, testNotes, head, "from work\n"); err != nil {
+	if err := Append(ctx, work, testNotes, head, "from work\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := PushNotes(ctx, work, "origin", testNotes); err != nil {
+	if err := Push(ctx, work, "origin", testNotes); err != nil {
 		t.Fatal(err)
 	}
-	if err := AppendNote(ctx, other, testNotes, head, "from other\n"); err != nil {
+	if err := Append(ctx, other, testNotes, head, "from other\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := PushNotes(ctx, other, "origin", testNotes); err != nil { // rejected, fetched, merged, pushed
+	if err := Push(ctx, other, "origin", testNotes); err != nil { // rejected, fetched, merged, pushed
 		t.Fatal(err)
 	}
-	if found, err := FetchNotes(ctx, work, "origin", testNotes); err != nil || !found {
+	if found, err := Fetch(ctx, work, "origin", testNotes); err != nil || !found {
 		t.Fatalf("fetch: %v, %v", found, err)
 	}
 	for _, dir := range []string{work, other, bare} {
@@ -167,20 +167,20 @@ func TestNotesPushMergesWhenTheRemoteMoved(t *testing.T) {
 	}
 }
 
-func TestPushNotesUnreachable(t *testing.T) {
+func TestPushUnreachable(t *testing.T) {
 	work, bare := pushRepos(t)
 	head := run(t, work, "rev-parse", "HEAD")
-	if err := AppendNote(context.Background(), work, testNotes, head, "n\n"); err != nil {
+	if err := Append(context.Background(), work, testNotes, head, "n\n"); err != nil {
 		t.Fatal(err)
 	}
 	os.RemoveAll(bare)
-	err := PushNotes(context.Background(), work, "origin", testNotes)
+	err := Push(context.Background(), work, "origin", testNotes)
 	if err == nil || !strings.Contains(err.Error(), "git push of refs/notes/ralph to origin failed") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
-func TestReadNotesBounds(t *testing.T) {
+func TestReadBounds(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	first := run(t, dir, "rev-parse", "HEAD")
@@ -191,7 +191,7 @@ func TestReadNotesBounds(t *testing.T) {
 		commits = append(commits, run(t, dir, "rev-parse", "HEAD"))
 		run(t, dir, "notes", "--ref=ralph", "add", "-m", fmt.Sprintf("%019d", i), commits[i])
 	}
-	notes, err := ReadNotes(ctx, dir, testNotes, append(commits, first), NoteBounds{Each: 50, Total: 45})
+	notes, err := Read(ctx, dir, testNotes, append(commits, first), Bounds{Each: 50, Total: 45})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,15 +209,15 @@ func TestReadNotesBounds(t *testing.T) {
 	if read != 2 || skipped != 1 {
 		t.Errorf("read %d, skipped %d of three 20-byte notes within 45 bytes in all", read, skipped)
 	}
-	if notes, _ := ReadNotes(ctx, dir, testNotes, commits[:1], NoteBounds{Each: 50, Total: 50}); len(notes) != 1 {
+	if notes, _ := Read(ctx, dir, testNotes, commits[:1], Bounds{Each: 50, Total: 50}); len(notes) != 1 {
 		t.Errorf("notes of commits not asked for were read: %v", notes)
 	}
-	if notes, err := ReadNotes(ctx, dir, "refs/notes/none", commits, NoteBounds{Each: 50, Total: 50}); err != nil || len(notes) != 0 {
+	if notes, err := Read(ctx, dir, "refs/notes/none", commits, Bounds{Each: 50, Total: 50}); err != nil || len(notes) != 0 {
 		t.Errorf("no notes ref: %v, %v", notes, err)
 	}
 }
 
-func TestRemoveNotesScratch(t *testing.T) {
+func TestRemoveScratch(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	head := run(t, dir, "rev-parse", "HEAD")
@@ -226,7 +226,7 @@ func TestRemoveNotesScratch(t *testing.T) {
 	for _, ref := range []string{mine, dead, scratchNotes + "junk"} {
 		run(t, dir, "update-ref", ref, head)
 	}
-	removed, err := RemoveNotesScratch(ctx, dir)
+	removed, err := RemoveScratch(ctx, dir)
 	if err != nil || removed != 2 {
 		t.Fatalf("removed %d, %v; want the dead writer's and the unnamed one", removed, err)
 	}
@@ -235,10 +235,10 @@ func TestRemoveNotesScratch(t *testing.T) {
 	}
 }
 
-// BenchmarkAppendNote measures what the ledger adds to an iteration: one note written by
+// BenchmarkAppend measures what the ledger adds to an iteration: one note written by
 // compare-and-swap (seven git processes), against a bare `git notes append` (one, which
 // can lose a concurrent writer's note).
-func BenchmarkAppendNote(b *testing.B) {
+func BenchmarkAppend(b *testing.B) {
 	ctx := context.Background()
 	dir := b.TempDir()
 	run(b, dir, "init", "-q")
@@ -267,31 +267,31 @@ func BenchmarkAppendNote(b *testing.B) {
 
 // A remote that rejects the push (its notes moved) and then stops answering the fetch
 // must not hang the loop: the fetch is bounded as the push is.
-func TestPushNotesBoundsTheFetchOfARejectedPush(t *testing.T) {
+func TestPushBoundsTheFetchOfARejectedPush(t *testing.T) {
 	ctx := context.Background()
 	work, bare := pushRepos(t)
 	head := run(t, work, "rev-parse", "HEAD")
 	run(t, work, "push", "-q", "origin", "main")
 	other := filepath.Join(t.TempDir(), "other")
 	run(t, work, "clone", "-q", bare, other)
-	if err := AppendNote(ctx, work, testNotes, head, "from work\n"); err != nil {
+	if err := Append(ctx, work, testNotes, head, "from work\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := PushNotes(ctx, work, "origin", testNotes); err != nil {
+	if err := Push(ctx, work, "origin", testNotes); err != nil {
 		t.Fatal(err)
 	}
-	if err := AppendNote(ctx, other, testNotes, head, "from other\n"); err != nil {
+	if err := Append(ctx, other, testNotes, head, "from other\n"); err != nil {
 		t.Fatal(err)
 	}
 	run(t, other, "config", "remote.origin.uploadpack", "sleep 30 #") // the fetch hangs
 	defer func(old time.Duration) { gitpush.Timeout = old }(gitpush.Timeout)
 	gitpush.Timeout = time.Second
 	start := time.Now()
-	err := PushNotes(ctx, other, "origin", testNotes)
+	err := Push(ctx, other, "origin", testNotes)
 	if err == nil {
-		t.Fatal("PushNotes succeeded through a fetch that hangs")
+		t.Fatal("Push succeeded through a fetch that hangs")
 	}
 	if took := time.Since(start); took >= 30*time.Second { // what the silent remote takes
-		t.Errorf("PushNotes waited %s for the silent remote, past its 1s bound: %v", took, err)
+		t.Errorf("Push waited %s for the silent remote, past its 1s bound: %v", took, err)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // git would (another hash, a ref store or object go-git cannot read) falls back to git's
 // way (ErrNotQuick).
 
-// appendNoteQuick is AppendNote in process; ErrNotQuick sends the caller to git's way.
+// appendNoteQuick is Append in process; ErrNotQuick sends the caller to git's way.
 func appendNoteQuick(ctx context.Context, dir, ref, commit, text string) error {
 	if len(commit) != 40 || stripSpace(text) == "" {
 		return gitstore.ErrNotQuick // (git removes a note appended nothing)

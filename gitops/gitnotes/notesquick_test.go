@@ -12,9 +12,9 @@ import (
 	"github.com/git-ralph/git-ralph/gitops"
 )
 
-// The notes AppendNote writes in process are the ones `git notes append` writes: the same
+// The notes Append writes in process are the ones `git notes append` writes: the same
 // tree, note for note, whitespace cleaned as git cleans it, appended with a blank line.
-func TestAppendNoteQuickWritesWhatGitWrites(t *testing.T) {
+func TestAppendQuickWritesWhatGitWrites(t *testing.T) {
 	ctx := context.Background()
 	ours, gits := committedRepo(t), committedRepo(t)
 	first := run(t, ours, "rev-parse", "HEAD")
@@ -40,7 +40,7 @@ func TestAppendNoteQuickWritesWhatGitWrites(t *testing.T) {
 
 // A notes tree that git fanned out (ab/cdef… once there are many notes) gets the new note
 // where git looks for it, and an appended note stays one note.
-func TestAppendNoteQuickInAFannedOutTree(t *testing.T) {
+func TestAppendQuickInAFannedOutTree(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	const noted = 300 // git fans out beyond 256 notes
@@ -86,11 +86,11 @@ func gitNotesAppend(t *testing.T, dir, commit, text string) {
 
 // A notes ref locked by another writer at that moment (git's ref.lock file) is waited for,
 // not given up on: the note lands once the lock is gone.
-func TestAppendNoteWaitsForALockedRef(t *testing.T) {
+func TestAppendWaitsForALockedRef(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	head := run(t, dir, "rev-parse", "HEAD")
-	if err := AppendNote(ctx, dir, testNotes, head, "first\n"); err != nil {
+	if err := Append(ctx, dir, testNotes, head, "first\n"); err != nil {
 		t.Fatal(err)
 	}
 	lock := filepath.Join(dir, ".git", testNotes+".lock")
@@ -103,7 +103,7 @@ func TestAppendNoteWaitsForALockedRef(t *testing.T) {
 		time.Sleep(150 * time.Millisecond)
 		os.Remove(lock)
 	}()
-	err := AppendNote(ctx, dir, testNotes, head, "second\n")
+	err := Append(ctx, dir, testNotes, head, "second\n")
 	<-released
 	if err != nil {
 		t.Fatalf("the note was not written after the lock went: %v", err)
@@ -114,12 +114,12 @@ func TestAppendNoteWaitsForALockedRef(t *testing.T) {
 }
 
 // A shared repository's notes objects are group-writable, as git writes them there.
-func TestAppendNoteInASharedRepository(t *testing.T) {
+func TestAppendInASharedRepository(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	run(t, dir, "config", "core.sharedRepository", "group")
 	head := run(t, dir, "rev-parse", "HEAD")
-	if err := AppendNote(ctx, dir, testNotes, head, "shared\n"); err != nil {
+	if err := Append(ctx, dir, testNotes, head, "shared\n"); err != nil {
 		t.Fatal(err)
 	}
 	blob := run(t, dir, "rev-parse", testNotes+":"+head)

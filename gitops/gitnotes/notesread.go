@@ -19,17 +19,17 @@ type Note struct {
 	Skipped  bool   // not read: the notes read before it reached the bound of them all
 }
 
-// NoteBounds bound what ReadNotes reads: notes may come from a hostile remote.
-type NoteBounds struct {
+// Bounds bound what Read reads: notes may come from a hostile remote.
+type Bounds struct {
 	Each  int64 // bytes of one note
 	Total int64 // bytes of all the notes read
 }
 
-// ReadNotes reads the notes of ref (a full ref under refs/notes/) on the commits given:
+// Read reads the notes of ref (a full ref under refs/notes/) on the commits given:
 // commit → note; a commit without a note is not in the map. A note larger than
 // bounds.Each is not read (its size is given instead), nor are the notes after those that
 // reached bounds.Total. No ref: no notes.
-func ReadNotes(ctx context.Context, dir, ref string, commits []string, bounds NoteBounds) (map[string]Note, error) {
+func Read(ctx context.Context, dir, ref string, commits []string, bounds Bounds) (map[string]Note, error) {
 	out, err := gitops.Git(ctx, dir, "notes", "--ref="+ref, "list")
 	if err != nil {
 		return nil, fmt.Errorf("listing the notes of %s: %w", ref, err)
@@ -65,7 +65,7 @@ func ReadNotes(ctx context.Context, dir, ref string, commits []string, bounds No
 
 // readBlobs reads the blobs named within bounds, in two `git cat-file` calls: their
 // sizes first, then the ones small enough.
-func readBlobs(ctx context.Context, dir string, names []string, bounds NoteBounds) (map[string]Note, error) {
+func readBlobs(ctx context.Context, dir string, names []string, bounds Bounds) (map[string]Note, error) {
 	notes := map[string]Note{}
 	if len(names) == 0 {
 		return notes, nil

@@ -10,10 +10,10 @@ import (
 	"github.com/git-ralph/git-ralph/gitops/gitpush"
 )
 
-// FetchNotes fetches the remote's ref (a notes ref) into a scratch ref and merges it
-// into the local ref of the same name (see MergeNotes). found is false when the remote
+// Fetch fetches the remote's ref (a notes ref) into a scratch ref and merges it
+// into the local ref of the same name (see Merge). found is false when the remote
 // has no such ref: nothing to merge.
-func FetchNotes(ctx context.Context, dir, remote, ref string) (found bool, err error) {
+func Fetch(ctx context.Context, dir, remote, ref string) (found bool, err error) {
 	scratch := scratchRef()
 	defer deleteScratch(ctx, dir, scratch)
 	_, err = gitops.Git(ctx, dir, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-maintenance",
@@ -28,17 +28,17 @@ func FetchNotes(ctx context.Context, dir, remote, ref string) (found bool, err e
 	if err != nil {
 		return false, fmt.Errorf("fetching %s from %s: %w", ref, remote, err)
 	}
-	if err := MergeNotes(ctx, dir, ref, scratch); err != nil {
+	if err := Merge(ctx, dir, ref, scratch); err != nil {
 		return true, fmt.Errorf("merging the %s of %s into this repository's: %s", ref, remote, gitMessage(err))
 	}
 	return true, nil
 }
 
-// PushNotes sends the local notes ref to the remote's ref of the same name, never
+// Push sends the local notes ref to the remote's ref of the same name, never
 // forcing. When the remote rejects it because its notes moved (a teammate, another
-// machine or another loop pushed notes), they are fetched and merged (FetchNotes) and
+// machine or another loop pushed notes), they are fetched and merged (Fetch) and
 // the push is tried again, notesPushAttempts times in all.
-func PushNotes(ctx context.Context, dir, remote, ref string) error {
+func Push(ctx context.Context, dir, remote, ref string) error {
 	for attempt := 1; ; attempt++ {
 		err := pushNotesOnce(ctx, dir, remote, ref)
 		if err == nil || !isRejected(err) || attempt == notesPushAttempts {
@@ -50,12 +50,12 @@ func PushNotes(ctx context.Context, dir, remote, ref string) error {
 	}
 }
 
-// fetchNotesBounded is FetchNotes within Timeout, as a push is: a remote that
+// fetchNotesBounded is Fetch within Timeout, as a push is: a remote that
 // rejected the push and then stops answering must not hang a loop nobody watches.
 func fetchNotesBounded(ctx context.Context, dir, remote, ref string) error {
 	ctx, cancel := context.WithTimeout(ctx, gitpush.Timeout)
 	defer cancel()
-	_, err := FetchNotes(ctx, dir, remote, ref)
+	_, err := Fetch(ctx, dir, remote, ref)
 	if ctx.Err() == context.DeadlineExceeded {
 		return fmt.Errorf("git fetch %s %s: no answer within %s", remote, ref, gitpush.Timeout)
 	}

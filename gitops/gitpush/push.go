@@ -10,14 +10,14 @@ import (
 	"github.com/git-ralph/git-ralph/gitops"
 )
 
-// PushTarget is where auto-push sends the current branch.
-type PushTarget struct {
+// Target is where auto-push sends the current branch.
+type Target struct {
 	Remote string
 	Branch string // the branch on the remote
 	Local  string // the branch checked out here
 }
 
-func (t PushTarget) String() string { return t.Remote + "/" + t.Branch }
+func (t Target) String() string { return t.Remote + "/" + t.Branch }
 
 // Timeout bounds one push (and a fetch of notes): a remote that stops answering must not hang a loop that
 // nobody watches (a variable for tests).
@@ -27,15 +27,15 @@ var Timeout = 5 * time.Minute
 // hook can tell them from a push by the user or the agent.
 const AutoPushEnv = "GIT_RALPH_AUTOPUSH=1"
 
-// ResolvePushTarget fills in what the configuration left empty: the remote is the
+// ResolveTarget fills in what the configuration left empty: the remote is the
 // branch's upstream remote, else origin; the remote branch is the upstream branch, else
 // the local branch's name. The remote must exist.
-func ResolvePushTarget(ctx context.Context, dir, remote, branch string) (PushTarget, error) {
+func ResolveTarget(ctx context.Context, dir, remote, branch string) (Target, error) {
 	local, err := gitops.CurrentBranch(ctx, dir)
 	if err != nil {
-		return PushTarget{}, err
+		return Target{}, err
 	}
-	t := PushTarget{Remote: remote, Branch: branch, Local: local}
+	t := Target{Remote: remote, Branch: branch, Local: local}
 	if t.Remote == "" {
 		t.Remote, _ = gitops.Git(ctx, dir, "config", "--get", "branch."+local+".remote")
 		if t.Remote == "" || t.Remote == "." {
@@ -60,7 +60,7 @@ var ErrNoRemote = errors.New("no such remote")
 
 // Push sends HEAD to the target branch, never forcing. The error carries git's own
 // message (a rejected non-fast-forward, an unreachable remote, …).
-func Push(ctx context.Context, dir string, t PushTarget) error {
+func Push(ctx context.Context, dir string, t Target) error {
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	_, err := gitops.GitEnv(ctx, dir, []string{AutoPushEnv}, "push", t.Remote, "HEAD:refs/heads/"+t.Branch)

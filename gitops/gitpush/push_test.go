@@ -26,14 +26,14 @@ func pushRepos(t *testing.T) (work, bare string) {
 	return work, bare
 }
 
-func TestPushTargetDefaultsAndPush(t *testing.T) {
+func TestTargetDefaultsAndPush(t *testing.T) {
 	ctx := context.Background()
 	work, bare := pushRepos(t)
-	target, err := ResolvePushTarget(ctx, work, "", "")
+	target, err := ResolveTarget(ctx, work, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if target != (PushTarget{Remote: "origin", Branch: "main", Local: "main"}) {
+	if target != (Target{Remote: "origin", Branch: "main", Local: "main"}) {
 		t.Errorf("target = %+v", target)
 	}
 	if err := Push(ctx, work, target); err != nil {
@@ -45,10 +45,10 @@ func TestPushTargetDefaultsAndPush(t *testing.T) {
 	}
 	run(t, work, "branch", "--set-upstream-to=origin/main")
 	run(t, work, "checkout", "--quiet", "-b", "feature", "--track", "origin/main")
-	if target, _ = ResolvePushTarget(ctx, work, "", ""); target.Branch != "main" || target.Local != "feature" {
+	if target, _ = ResolveTarget(ctx, work, "", ""); target.Branch != "main" || target.Local != "feature" {
 		t.Errorf("with upstream origin/main: %+v", target)
 	}
-	if target, _ = ResolvePushTarget(ctx, work, "", "other"); target.Branch != "other" {
+	if target, _ = ResolveTarget(ctx, work, "", "other"); target.Branch != "other" {
 		t.Errorf("configured branch: %+v", target)
 	}
 }
@@ -56,7 +56,7 @@ func TestPushTargetDefaultsAndPush(t *testing.T) {
 func TestPushRejectedKeepsGitsMessage(t *testing.T) {
 	ctx := context.Background()
 	work, bare := pushRepos(t)
-	target, _ := ResolvePushTarget(ctx, work, "", "")
+	target, _ := ResolveTarget(ctx, work, "", "")
 	if err := Push(ctx, work, target); err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +77,14 @@ func TestPushRejectedKeepsGitsMessage(t *testing.T) {
 	}
 }
 
-func TestPushTargetErrors(t *testing.T) {
+func TestTargetErrors(t *testing.T) {
 	ctx := context.Background()
 	work, _ := pushRepos(t)
-	if _, err := ResolvePushTarget(ctx, work, "nowhere", ""); !errors.Is(err, ErrNoRemote) {
+	if _, err := ResolveTarget(ctx, work, "nowhere", ""); !errors.Is(err, ErrNoRemote) {
 		t.Errorf("unknown remote: %v", err)
 	}
 	run(t, work, "checkout", "--quiet", "--detach")
-	if _, err := ResolvePushTarget(ctx, work, "", ""); !errors.Is(err, gitops.ErrDetached) {
+	if _, err := ResolveTarget(ctx, work, "", ""); !errors.Is(err, gitops.ErrDetached) {
 		t.Errorf("detached HEAD: %v", err)
 	}
 }

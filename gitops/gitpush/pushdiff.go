@@ -8,20 +8,20 @@ import (
 	"github.com/git-ralph/git-ralph/gitops"
 )
 
-// MaxPushDiff bounds the diff of a push that the secret scan reads: a push of a whole
+// MaxDiff bounds the diff of a push that the secret scan reads: a push of a whole
 // history with vendored trees must not hold gigabytes in memory. What lies beyond is not
-// scanned, and PushDiff says so.
-const MaxPushDiff = 32 << 20
+// scanned, and Diff says so.
+const MaxDiff = 32 << 20
 
-// errDiffFull stops git once MaxPushDiff bytes were read.
+// errDiffFull stops git once MaxDiff bytes were read.
 var errDiffFull = errors.New("diff larger than the scan's bound")
 
-// PushDiff is the patch of the commits reachable from tips and not from exclude nor from
+// Diff is the patch of the commits reachable from tips and not from exclude nor from
 // any ref of remote (what the remote has not seen yet), with no context lines, as
 // `git log -p --unified=0 --format='commit %H'` prints it: the secret scan reads the lines
-// it adds. truncated reports that MaxPushDiff cut it. Merges show no diff; renames and
+// it adds. truncated reports that MaxDiff cut it. Merges show no diff; renames and
 // binary files show no added lines. Like every git command it is bounded in time.
-func PushDiff(ctx context.Context, dir string, tips, exclude []string, remote string) (diff []byte, truncated bool, err error) {
+func Diff(ctx context.Context, dir string, tips, exclude []string, remote string) (diff []byte, truncated bool, err error) {
 	args := []string{"-c", "core.quotePath=false", "log", "-p", "--unified=0", "--no-color", "--no-ext-diff",
 		"--no-textconv", "--find-renames", "--format=commit %H"}
 	args = append(args, tips...)
@@ -31,7 +31,7 @@ func PushDiff(ctx context.Context, dir string, tips, exclude []string, remote st
 		args = append(args, "--remotes="+remote)
 	}
 	args = append(args, "--")
-	w := &cappedBuffer{max: MaxPushDiff}
+	w := &cappedBuffer{max: MaxDiff}
 	err = gitops.GitTo(ctx, dir, nil, nil, w, args...)
 	if w.full && err != nil {
 		return w.buf.Bytes(), true, nil

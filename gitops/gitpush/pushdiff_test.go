@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestPushDiffIsWhatTheRemoteLacks(t *testing.T) {
+func TestDiffIsWhatTheRemoteLacks(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	base := run(t, dir, "rev-parse", "HEAD")
@@ -15,9 +15,9 @@ func TestPushDiffIsWhatTheRemoteLacks(t *testing.T) {
 	run(t, dir, "add", "-A")
 	run(t, dir, "commit", "-q", "-m", "key")
 	head := run(t, dir, "rev-parse", "HEAD")
-	diff, truncated, err := PushDiff(ctx, dir, []string{head}, []string{base}, "")
+	diff, truncated, err := Diff(ctx, dir, []string{head}, []string{base}, "")
 	if err != nil || truncated {
-		t.Fatalf("PushDiff: %v (truncated %v)", err, truncated)
+		t.Fatalf("Diff: %v (truncated %v)", err, truncated)
 	}
 	s := string(diff)
 	if !strings.Contains(s, "commit "+head) || !strings.Contains(s, "+++ b/secret.env") || !strings.Contains(s, "+KEY=AKIA") {
@@ -28,15 +28,15 @@ func TestPushDiffIsWhatTheRemoteLacks(t *testing.T) {
 	}
 }
 
-func TestPushDiffIsBounded(t *testing.T) {
+func TestDiffIsBounded(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
-	big := bytes.Repeat([]byte("0123456789abcdef\n"), (MaxPushDiff/17)+1000)
+	big := bytes.Repeat([]byte("0123456789abcdef\n"), (MaxDiff/17)+1000)
 	write(t, dir, "big.txt", string(big))
 	run(t, dir, "add", "-A")
 	run(t, dir, "commit", "-q", "-m", "big")
-	diff, truncated, err := PushDiff(ctx, dir, []string{"HEAD"}, nil, "")
-	if err != nil || !truncated || len(diff) != MaxPushDiff {
-		t.Errorf("PushDiff of a %d-byte file: %d bytes, truncated %v, err %v", len(big), len(diff), truncated, err)
+	diff, truncated, err := Diff(ctx, dir, []string{"HEAD"}, nil, "")
+	if err != nil || !truncated || len(diff) != MaxDiff {
+		t.Errorf("Diff of a %d-byte file: %d bytes, truncated %v, err %v", len(big), len(diff), truncated, err)
 	}
 }

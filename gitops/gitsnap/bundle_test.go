@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -73,31 +72,6 @@ func TestReadBundleNeedsItsBase(t *testing.T) {
 	}
 	if _, err := ReadBundle(ctx, other, filepath.Join(t.TempDir(), "missing"), "refs/ralph/replay/change"); err == nil {
 		t.Error("a missing bundle was read")
-	}
-}
-
-func TestRootCommitsAreSharedByClones(t *testing.T) {
-	ctx := context.Background()
-	dir := committedRepo(t)
-	run(t, dir, "commit", "-q", "--allow-empty", "-m", "second")
-	clone := filepath.Join(t.TempDir(), "clone")
-	run(t, dir, "clone", "-q", dir, clone)
-	a, err := gitops.RootCommits(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := gitops.RootCommits(ctx, clone)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(a) != 1 || !slices.Equal(a, b) {
-		t.Errorf("roots %v and the clone's %v", a, b)
-	}
-	if roots, err := gitops.RootCommits(ctx, newRepo(t)); err != nil || roots != nil {
-		t.Errorf("an unborn branch has roots %v, %v", roots, err)
-	}
-	if url := gitops.RemoteURL(ctx, clone, "origin"); url != dir {
-		t.Errorf("origin = %q, want %q", url, dir)
 	}
 }
 

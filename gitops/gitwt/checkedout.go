@@ -20,7 +20,7 @@ func CheckedOut(ctx context.Context, dir, common, branch string) ([]string, erro
 	if paths, ok := checkedOutFromFiles(common, branch); ok {
 		return paths, nil
 	}
-	list, err := Worktrees(ctx, dir)
+	list, err := List(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func CheckedOut(ctx context.Context, dir, common, branch string) ([]string, erro
 
 // checkedOutFromFiles reads what CheckedOut answers from the files as `git worktree
 // list` reads them: the main work tree's HEAD in the common directory (named .git, in
-// the main tree: see MainWorktree), each linked one's HEAD and gitdir (the path of its
+// the main tree: see MainPath), each linked one's HEAD and gitdir (the path of its
 // .git file) under worktrees/. It reports false for anything it is not sure to read as
 // git does: an environment naming a git directory, a common directory not named .git,
 // a configuration that is not plain (see PlainConfig), a HEAD that is neither a branch nor
@@ -44,7 +44,7 @@ func checkedOutFromFiles(common, branch string) ([]string, bool) {
 	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_COMMON_DIR") != "" || filepath.Base(common) != ".git" || !gitstore.PlainConfig(common) {
 		return nil, false
 	}
-	main, err := MainWorktree(common)
+	main, err := MainPath(common)
 	if err != nil {
 		return nil, false
 	}

@@ -13,7 +13,7 @@ import (
 // checkedOutByGit is what CheckedOut answers, from `git worktree list`.
 func checkedOutByGit(t *testing.T, dir, branch string) []string {
 	t.Helper()
-	list, err := Worktrees(context.Background(), dir)
+	list, err := List(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,14 +34,14 @@ func TestCheckedOutReadsTheFilesAsGitListsThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	place := t.TempDir()
-	if err := AddBranchWorktree(ctx, dir, filepath.Join(place, "x"), "ralph/x", "HEAD"); err != nil {
+	if err := AddOnBranch(ctx, dir, filepath.Join(place, "x"), "ralph/x", "HEAD"); err != nil {
 		t.Fatal(err)
 	}
-	if err := AddWorktree(ctx, dir, filepath.Join(place, "detached"), "HEAD"); err != nil {
+	if err := Add(ctx, dir, filepath.Join(place, "detached"), "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	run(t, dir, "worktree", "add", "--quiet", "--force", filepath.Join(place, "main again"), "main")
-	if err := AddBranchWorktree(ctx, dir, filepath.Join(place, "gone"), "ralph/gone", "HEAD"); err != nil {
+	if err := AddOnBranch(ctx, dir, filepath.Join(place, "gone"), "ralph/gone", "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	os.RemoveAll(filepath.Join(place, "gone")) // git lists it as prunable

@@ -14,7 +14,7 @@ import (
 	"github.com/git-ralph/git-ralph/gitops/internal/gitstore"
 )
 
-// RemoveScratchWorktree removes a linked worktree that git-ralph added for its own use
+// RemoveScratch removes a linked worktree that git-ralph added for its own use
 // (a merge's scratch worktree), whatever state its files are in, as `git worktree remove
 // --force --force` does and in the same order — its files first, then its administrative
 // directory under common/worktrees — but without starting git: a git process costs more
@@ -23,15 +23,15 @@ import (
 // Only a worktree laid out as `git worktree add` leaves it is removed so: path/.git a
 // file naming a directory directly under common/worktrees, whose gitdir file names
 // path/.git back. Anything else (a command run in the worktree may have rewritten its
-// .git file to name any directory) is left to git, through RemoveWorktree.
-func RemoveScratchWorktree(ctx context.Context, dir, common, path string) error {
+// .git file to name any directory) is left to git, through ForceRemove.
+func RemoveScratch(ctx context.Context, dir, common, path string) error {
 	admin, ok := scratchAdminDir(common, path)
 	if !ok {
 		forgetHalfAdded(common, path)
-		return RemoveWorktree(ctx, dir, path)
+		return ForceRemove(ctx, dir, path)
 	}
 	if err := os.RemoveAll(path); err != nil {
-		return RemoveWorktree(ctx, dir, path)
+		return ForceRemove(ctx, dir, path)
 	}
 	if err := os.RemoveAll(admin); err != nil {
 		_, err = gitops.Git(ctx, dir, "worktree", "prune") // forgets a worktree whose directory is gone
@@ -96,16 +96,16 @@ func pathLine(file, prefix string) (string, bool) {
 	return filepath.Clean(line), true
 }
 
-// AddEmptyWorktree adds a linked worktree at path (which must not exist) detached at
+// AddScratch adds a linked worktree at path (which must not exist) detached at
 // commit without checking out its files, as `git worktree add --no-checkout --detach`
-// does: cheap enough to make while something else runs, then filled with ResetWorktree
-// (or FillWorktree, then DetachScratchHead).
+// does: cheap enough to make while something else runs, then filled with Reset
+// (or Fill, then DetachScratchHead).
 //
 // When the repository is laid out plainly (see PlainConfig) and commit is a full hash, it
 // writes the worktree's files itself, in git's order, sparing a git process and the
 // `update-ref` child it starts (5 ms of a merge's critical path on a quiet machine);
 // anything else is git's. common is the repository's common git directory.
-func AddEmptyWorktree(ctx context.Context, dir, common, path, commit string) error {
+func AddScratch(ctx context.Context, dir, common, path, commit string) error {
 	if done, err := addScratchFiles(common, path, commit); done {
 		return err
 	}
@@ -140,7 +140,7 @@ func scratchName(base string) (string, bool) {
 // environment that names a git directory, a configuration git must read (extensions,
 // includes, a worktree setting) or that makes git write more (a sparse checkout, a shared
 // repository: see ConfigMentions), paths that are not absolute and real (git records
-// real paths; RemoveScratchWorktree compares them), a name it does not sanitize as git,
+// real paths; RemoveScratch compares them), a name it does not sanitize as git,
 // or another administrative directory that names the same place (git refuses it).
 func addScratchFiles(common, path, commit string) (bool, error) {
 	name, ok := scratchName(filepath.Base(path))
@@ -287,20 +287,20 @@ func writeLocked(file, content string) error {
 	return err
 }
 
-// ResetWorktree makes the detached work tree dir hold commit: HEAD, index and every
+// Reset makes the detached work tree dir hold commit: HEAD, index and every
 // tracked file (`git reset --hard`).
-func ResetWorktree(ctx context.Context, dir, commit string) error {
+func Reset(ctx context.Context, dir, commit string) error {
 	if _, err := gitops.Git(ctx, dir, "reset", "--quiet", "--hard", commit); err != nil {
 		return fmt.Errorf("checking out %s in %s: %w", commit, dir, err)
 	}
 	return nil
 }
 
-// FillWorktree makes the index and files of the work tree dir hold tree (`git read-tree
+// Fill makes the index and files of the work tree dir hold tree (`git read-tree
 // --reset -u`), HEAD left as it is: with DetachScratchHead after it, what `git reset
 // --hard` to a commit of that tree does, for a caller that has the tree before the
 // commit.
-func FillWorktree(ctx context.Context, dir, tree string) error {
+func Fill(ctx context.Context, dir, tree string) error {
 	if _, err := gitops.Git(ctx, dir, "read-tree", "--reset", "-u", tree); err != nil {
 		return fmt.Errorf("checking out the tree %s in %s: %w", tree, dir, err)
 	}

@@ -16,10 +16,10 @@ func addedScratch(t *testing.T, dir, commit string) (path, admin string) {
 	t.Helper()
 	ctx := context.Background()
 	path = filepath.Join(t.TempDir(), ".merge-x")
-	if err := AddEmptyWorktree(ctx, dir, filepath.Join(dir, ".git"), path, commit); err != nil {
+	if err := AddScratch(ctx, dir, filepath.Join(dir, ".git"), path, commit); err != nil {
 		t.Fatal(err)
 	}
-	if err := ResetWorktree(ctx, path, commit); err != nil {
+	if err := Reset(ctx, path, commit); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(path, ".git"))
@@ -30,7 +30,7 @@ func addedScratch(t *testing.T, dir, commit string) (path, admin string) {
 	return path, admin
 }
 
-func TestRemoveScratchWorktree(t *testing.T) {
+func TestRemoveScratch(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	common := filepath.Join(dir, ".git")
@@ -39,7 +39,7 @@ func TestRemoveScratchWorktree(t *testing.T) {
 	write(t, path, "out/bin.o", "built\n")
 	os.Chmod(filepath.Join(path, "a.txt"), 0o444)
 
-	if err := RemoveScratchWorktree(ctx, dir, common, path); err != nil {
+	if err := RemoveScratch(ctx, dir, common, path); err != nil {
 		t.Fatal(err)
 	}
 	for _, gone := range []string{path, admin, filepath.Join(common, "worktrees")} {
@@ -52,14 +52,14 @@ func TestRemoveScratchWorktree(t *testing.T) {
 	}
 }
 
-func TestRemoveScratchWorktreeTrustsNoRewrittenGitFile(t *testing.T) {
+func TestRemoveScratchTrustsNoRewrittenGitFile(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	common := filepath.Join(dir, ".git")
 	victim := t.TempDir()
 	write(t, victim, "precious.txt", "keep me\n")
 	// a worktree of the user's, named other
-	if err := AddEmptyWorktree(ctx, dir, common, filepath.Join(t.TempDir(), "other"), "HEAD"); err != nil {
+	if err := AddScratch(ctx, dir, common, filepath.Join(t.TempDir(), "other"), "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	other := filepath.Join(common, "worktrees", "other")
@@ -74,7 +74,7 @@ func TestRemoveScratchWorktreeTrustsNoRewrittenGitFile(t *testing.T) {
 			path, admin := addedScratch(t, dir, "HEAD")
 			write(t, path, ".git", gitFile) // the validation rewrote it
 
-			RemoveScratchWorktree(ctx, dir, common, path)
+			RemoveScratch(ctx, dir, common, path)
 			if _, err := os.Stat(filepath.Join(victim, "precious.txt")); err != nil {
 				t.Fatalf("a file outside the worktree was removed: %v", err)
 			}
@@ -114,7 +114,7 @@ func adminFiles(t *testing.T, path string) (admin string, files map[string]strin
 // The scratch worktree written without git is what `git worktree add --no-checkout
 // --detach` makes: the same files, named alike, which git then lists, fills, keeps
 // through a prune and removes.
-func TestAddEmptyWorktreeWritesWhatGitWrites(t *testing.T) {
+func TestAddScratchWritesWhatGitWrites(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	common := filepath.Join(dir, ".git")
@@ -124,7 +124,7 @@ func TestAddEmptyWorktreeWritesWhatGitWrites(t *testing.T) {
 	os.Mkdir(filepath.Dir(byGit), 0o755)
 	run(t, dir, "worktree", "add", "--quiet", "--no-checkout", "--detach", byGit, head)
 	mine := filepath.Join(places, ".merge-x")
-	if err := AddEmptyWorktree(ctx, dir, common, mine, head); err != nil {
+	if err := AddScratch(ctx, dir, common, mine, head); err != nil {
 		t.Fatal(err)
 	}
 
@@ -151,7 +151,7 @@ func TestAddEmptyWorktreeWritesWhatGitWrites(t *testing.T) {
 	if list := run(t, dir, "worktree", "list", "--porcelain"); !strings.Contains(list, "worktree "+mine+"\nHEAD "+head+"\ndetached") {
 		t.Errorf("git does not list the worktree as detached at %s:\n%s", head, list)
 	}
-	if err := ResetWorktree(ctx, mine, head); err != nil {
+	if err := Reset(ctx, mine, head); err != nil {
 		t.Fatal(err)
 	}
 	if status := run(t, mine, "status", "--porcelain"); status != "" {
@@ -166,7 +166,7 @@ func TestAddEmptyWorktreeWritesWhatGitWrites(t *testing.T) {
 // Where git might write anything else, git adds the worktree: a configuration it must
 // read, a name it sanitizes otherwise, a commit that is not a full hash, a place already
 // registered (whose refusal, in git's words, the caller answers with a prune).
-func TestAddEmptyWorktreeLeavesTheUnusualToGit(t *testing.T) {
+func TestAddScratchLeavesTheUnusualToGit(t *testing.T) {
 	ctx := context.Background()
 	for name, setup := range map[string]func(t *testing.T, dir string) (path, commit string){
 		"extensions": func(t *testing.T, dir string) (string, string) {
@@ -195,7 +195,7 @@ func TestAddEmptyWorktreeLeavesTheUnusualToGit(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := committedRepo(t)
 			path, commit := setup(t, dir)
-			if err := AddEmptyWorktree(ctx, dir, filepath.Join(dir, ".git"), path, commit); err != nil {
+			if err := AddScratch(ctx, dir, filepath.Join(dir, ".git"), path, commit); err != nil {
 				t.Fatal(err)
 			}
 			admin, _ := adminFiles(t, path)
@@ -209,11 +209,11 @@ func TestAddEmptyWorktreeLeavesTheUnusualToGit(t *testing.T) {
 		dir := committedRepo(t)
 		head := run(t, dir, "rev-parse", "HEAD")
 		path := filepath.Join(t.TempDir(), ".merge-x")
-		if err := AddEmptyWorktree(ctx, dir, filepath.Join(dir, ".git"), path, head); err != nil {
+		if err := AddScratch(ctx, dir, filepath.Join(dir, ".git"), path, head); err != nil {
 			t.Fatal(err)
 		}
 		os.RemoveAll(path) // deleted by hand: git still has it
-		err := AddEmptyWorktree(ctx, dir, filepath.Join(dir, ".git"), path, head)
+		err := AddScratch(ctx, dir, filepath.Join(dir, ".git"), path, head)
 		if err == nil || !strings.Contains(err.Error(), "already registered") {
 			t.Fatalf("adding a registered place again: %v, want git's refusal", err)
 		}
@@ -223,7 +223,7 @@ func TestAddEmptyWorktreeLeavesTheUnusualToGit(t *testing.T) {
 // A scratch worktree filled with a tree and its HEAD detached at a commit of that tree
 // is what `git reset --hard` to the commit leaves: HEAD there, nothing changed, the
 // files of the commit.
-func TestFillWorktreeAndDetachScratchHead(t *testing.T) {
+func TestFillAndDetachScratchHead(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	common := filepath.Join(dir, ".git")
@@ -243,10 +243,10 @@ func TestFillWorktreeAndDetachScratchHead(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := tt.path
-			if err := AddEmptyWorktree(ctx, dir, common, path, first); err != nil {
+			if err := AddScratch(ctx, dir, common, path, first); err != nil {
 				t.Fatal(err)
 			}
-			if err := FillWorktree(ctx, path, tree); err != nil {
+			if err := Fill(ctx, path, tree); err != nil {
 				t.Fatal(err)
 			}
 			if err := DetachScratchHead(ctx, tt.headCommon, path, second); err != nil {
@@ -276,7 +276,7 @@ func TestFillWorktreeAndDetachScratchHead(t *testing.T) {
 // forgets it, so that the next merge can add it again (git would refuse the place as
 // "missing but locked"). An add killed before its gitdir file leaves one that names no
 // place, which does not send the next adds to git.
-func TestRemoveScratchWorktreeAfterAHalfAdd(t *testing.T) {
+func TestRemoveScratchAfterAHalfAdd(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	common := filepath.Join(dir, ".git")
@@ -288,11 +288,11 @@ func TestRemoveScratchWorktreeAfterAHalfAdd(t *testing.T) {
 	os.Mkdir(path, 0o755)
 	write(t, filepath.Join(common, "worktrees", "-merge-y"), "locked", "initializing") // before its gitdir
 
-	RemoveScratchWorktree(ctx, dir, common, path)
+	RemoveScratch(ctx, dir, common, path)
 	if _, err := os.Lstat(half); err == nil {
 		t.Fatal("the half-added worktree's administrative directory is still there")
 	}
-	if err := AddEmptyWorktree(ctx, dir, common, path, head); err != nil {
+	if err := AddScratch(ctx, dir, common, path, head); err != nil {
 		t.Fatalf("adding the scratch worktree again: %v", err)
 	}
 	admin, _ := adminFiles(t, path)

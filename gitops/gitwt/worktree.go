@@ -13,15 +13,15 @@ import (
 	"github.com/git-ralph/git-ralph/lazyregexp"
 )
 
-// worktreeIDs caches WorktreeID: which work tree a directory belongs to does not change
+// worktreeIDs caches ID: which work tree a directory belongs to does not change
 // while git-ralph runs, and the answer costs a process.
 var worktreeIDs sync.Map
 
-// WorktreeID names the linked work tree that contains dir (see git-worktree(1)) in a form
+// ID names the linked work tree that contains dir (see git-worktree(1)) in a form
 // fit for one component of a ref name, and is "" in the main work tree (or a repository
 // with no linked work trees). The name is that of the work tree's directory under
 // $GIT_COMMON_DIR/worktrees/, which stays the same when the work tree is moved.
-func WorktreeID(ctx context.Context, dir string) (string, error) {
+func ID(ctx context.Context, dir string) (string, error) {
 	key := dir + "\x00" + os.Getenv("GIT_DIR") + "\x00" + os.Getenv("GIT_COMMON_DIR")
 	if id, ok := worktreeIDs.Load(key); ok {
 		return id.(string), nil

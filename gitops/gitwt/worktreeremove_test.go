@@ -30,21 +30,21 @@ func TestDeleteBranchOnlyWhereItWas(t *testing.T) {
 	}
 }
 
-func TestDeleteWorktreeRemovesItsFiles(t *testing.T) {
+func TestRemoveDeletesItsFiles(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
-	if err := AddBranchWorktree(ctx, dir, wt, "w", "HEAD"); err != nil {
+	if err := AddOnBranch(ctx, dir, wt, "w", "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	write(t, wt, "untracked", "x")
-	if err := DeleteWorktree(ctx, dir, wt); err != nil {
+	if err := Remove(ctx, dir, wt); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(wt); !os.IsNotExist(err) {
 		t.Errorf("the worktree is still there: %v", err)
 	}
-	if list, _ := Worktrees(ctx, dir); len(list) != 1 {
+	if list, _ := List(ctx, dir); len(list) != 1 {
 		t.Errorf("git still lists %d work trees", len(list))
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -22,14 +21,14 @@ type Worktree struct {
 	Prunable bool // its directory is gone: `git worktree prune` would drop it
 }
 
-// Worktrees lists the work trees of dir's repository, the main one first.
+// List lists the work trees of dir's repository, the main one first.
 //
 // `git worktree add` writes a new worktree's files under worktrees/ one after the other,
 // not atomically, and `git worktree list` dies when it reads one half written ("fatal:
 // failed to read .git/worktrees/NAME/commondir: Success"): the list is asked again a few
 // times before that counts as an error, since the loops of a best-of add their worktrees
 // at the same moment as others list them.
-func Worktrees(ctx context.Context, dir string) ([]Worktree, error) {
+func List(ctx context.Context, dir string) ([]Worktree, error) {
 	var err error
 	for try := 1; ; try++ {
 		var out string
@@ -84,11 +83,11 @@ func parseWorktrees(out string) []Worktree {
 	return list
 }
 
-// AddBranchWorktree creates a linked work tree at path (which must not exist) with branch
+// AddOnBranch creates a linked work tree at path (which must not exist) with branch
 // checked out. With a start commit it creates the branch there first, and fails if the
 // branch exists; without one the branch must exist. No hook runs (see gitops's noHooks), so a
 // post-checkout hook of the repository cannot act on the new tree.
-func AddBranchWorktree(ctx context.Context, dir, path, branch, start string) error {
+func AddOnBranch(ctx context.Context, dir, path, branch, start string) error {
 	args := []string{"worktree", "add", "--quiet", path, branch}
 	if start != "" {
 		args = []string{"worktree", "add", "--quiet", "--no-track", "-b", branch, path, start}
@@ -99,20 +98,20 @@ func AddBranchWorktree(ctx context.Context, dir, path, branch, start string) err
 	return nil
 }
 
-// PruneWorktrees forgets the work trees whose directories are gone (`git worktree prune`);
+// Prune forgets the work trees whose directories are gone (`git worktree prune`);
 // their branches stay.
-func PruneWorktrees(ctx context.Context, dir string) error {
+func Prune(ctx context.Context, dir string) error {
 	if _, err := gitops.Git(ctx, dir, "worktree", "prune"); err != nil {
 		return fmt.Errorf("pruning the worktrees whose directories are gone: %w", err)
 	}
 	return nil
 }
 
-// MainWorktree is the path `git worktree list` gives the main work tree of the
+// MainPath is the path `git worktree list` gives the main work tree of the
 // repository whose common git directory is commonDir, found as git finds it — the real
 // path of that directory without its "/.git" (a bare repository: the directory itself) —
 // so that a caller that has the common directory spares a process.
-func MainWorktree(commonDir string) (string, error) {
+func MainPath(commonDir string) (string, error) {
 	real, err := filepath.EvalSymlinks(commonDir)
 	if err != nil {
 		return "", fmt.Errorf("finding the main work tree: %w", err)
@@ -127,28 +126,11 @@ func MainWorktree(commonDir string) (string, error) {
 	return real, nil
 }
 
-// AddWorktree checks out commit, detached, in a new linked worktree at path (which must
+// Add checks out commit, detached, in a new linked worktree at path (which must
 // not exist), leaving the work tree at dir and its branch alone.
-func AddWorktree(ctx context.Context, dir, path, commit string) error {
+func Add(ctx context.Context, dir, path, commit string) error {
 	if _, err := gitops.Git(ctx, dir, "worktree", "add", "--quiet", "--detach", path, commit); err != nil {
 		return fmt.Errorf("checking out %s in a temporary worktree: %w", short(commit), err)
-	}
-	return nil
-}
-
-// RemoveWorktree deletes the linked worktree at path with whatever it holds, and its
-// administrative files in the repository. When git cannot (the directory is already
-// gone, say), it removes the directory itself and prunes git's record of it.
-func RemoveWorktree(ctx context.Context, dir, path string) error {
-	_, err := gitops.Git(ctx, dir, "worktree", "remove", "--force", "--force", path)
-	if err == nil {
-		return nil
-	}
-	if rmErr := os.RemoveAll(path); rmErr != nil {
-		return fmt.Errorf("removing the temporary worktree %s: %w", path, rmErr)
-	}
-	if _, err := gitops.Git(ctx, dir, "worktree", "prune"); err != nil {
-		return fmt.Errorf("pruning the temporary worktree %s: %w", path, err)
 	}
 	return nil
 }

@@ -12,15 +12,15 @@ import (
 	"github.com/git-ralph/git-ralph/gitops/gitsnap"
 )
 
-func TestWorktreesListsMainFirstThenLinked(t *testing.T) {
+func TestListPutsMainFirstThenLinked(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	head := run(t, dir, "rev-parse", "HEAD")
 	linked := filepath.Join(t.TempDir(), "odd\nname")
-	if err := AddBranchWorktree(ctx, dir, linked, "ralph/x", "HEAD"); err != nil {
+	if err := AddOnBranch(ctx, dir, linked, "ralph/x", "HEAD"); err != nil {
 		t.Fatal(err)
 	}
-	list, err := Worktrees(ctx, linked)
+	list, err := List(ctx, linked)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,42 +35,42 @@ func TestWorktreesListsMainFirstThenLinked(t *testing.T) {
 	}
 }
 
-func TestWorktreesMarksADeletedDirectoryPrunable(t *testing.T) {
+func TestListMarksADeletedDirectoryPrunable(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	linked := filepath.Join(t.TempDir(), "gone")
-	if err := AddBranchWorktree(ctx, dir, linked, "ralph/gone", "HEAD"); err != nil {
+	if err := AddOnBranch(ctx, dir, linked, "ralph/gone", "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(linked); err != nil {
 		t.Fatal(err)
 	}
-	list, err := Worktrees(ctx, dir)
+	list, err := List(ctx, dir)
 	if err != nil || len(list) != 2 || !list[1].Prunable {
-		t.Fatalf("Worktrees = %+v, %v; want the second prunable", list, err)
+		t.Fatalf("List = %+v, %v; want the second prunable", list, err)
 	}
-	if err := PruneWorktrees(ctx, dir); err != nil {
+	if err := Prune(ctx, dir); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := Worktrees(ctx, dir); len(list) != 1 {
+	if list, _ := List(ctx, dir); len(list) != 1 {
 		t.Fatalf("after prune: %+v, want the main tree only", list)
 	}
 	// the branch stays, and a new worktree can check it out again
-	if err := AddBranchWorktree(ctx, dir, linked, "ralph/gone", ""); err != nil {
+	if err := AddOnBranch(ctx, dir, linked, "ralph/gone", ""); err != nil {
 		t.Fatalf("checking out the kept branch again: %v", err)
 	}
 }
 
-func TestAddBranchWorktreeRefusesAnExistingBranchOrPath(t *testing.T) {
+func TestAddOnBranchRefusesAnExistingBranchOrPath(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	run(t, dir, "branch", "ralph/taken")
-	if err := AddBranchWorktree(ctx, dir, filepath.Join(t.TempDir(), "a"), "ralph/taken", "HEAD"); err == nil {
+	if err := AddOnBranch(ctx, dir, filepath.Join(t.TempDir(), "a"), "ralph/taken", "HEAD"); err == nil {
 		t.Error("creating a branch that exists succeeded")
 	}
 	file := filepath.Join(t.TempDir(), "file")
 	write(t, filepath.Dir(file), "file", "mine\n")
-	if err := AddBranchWorktree(ctx, dir, file, "ralph/new", "HEAD"); err == nil {
+	if err := AddOnBranch(ctx, dir, file, "ralph/new", "HEAD"); err == nil {
 		t.Error("adding a worktree over a file succeeded")
 	}
 	if data, _ := os.ReadFile(file); string(data) != "mine\n" {
@@ -115,7 +115,7 @@ func TestCountAheadAndCommonDir(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	linked := filepath.Join(t.TempDir(), "l")
-	if err := AddBranchWorktree(ctx, dir, linked, "ralph/l", "main"); err != nil {
+	if err := AddOnBranch(ctx, dir, linked, "ralph/l", "main"); err != nil {
 		t.Fatal(err)
 	}
 	run(t, linked, "commit", "-q", "--allow-empty", "-m", "one")
@@ -133,9 +133,9 @@ func TestCountAheadAndCommonDir(t *testing.T) {
 	}
 }
 
-// MainWorktree must name what `git worktree list` puts first, from the main work tree, a
+// MainPath must name what `git worktree list` puts first, from the main work tree, a
 // linked one, a bare repository, and through a symlinked path.
-func TestMainWorktreeAsGitListsIt(t *testing.T) {
+func TestMainPathAsGitListsIt(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
@@ -149,7 +149,7 @@ func TestMainWorktreeAsGitListsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, at := range []string{dir, wt, bare, bareWt, link} {
-		list, err := Worktrees(ctx, at)
+		list, err := List(ctx, at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,19 +157,19 @@ func TestMainWorktreeAsGitListsIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := MainWorktree(common); err != nil || got != list[0].Path {
-			t.Errorf("from %s: MainWorktree(%s) = %q, %v; git lists %q", at, common, got, err, list[0].Path)
+		if got, err := MainPath(common); err != nil || got != list[0].Path {
+			t.Errorf("from %s: MainPath(%s) = %q, %v; git lists %q", at, common, got, err, list[0].Path)
 		}
 	}
 }
 
 // A worktree another command is adding has its administrative files half written for a
 // moment; `git worktree list` dies on them. The list waits for the add to finish.
-func TestWorktreesWaitsForAWorktreeBeingAdded(t *testing.T) {
+func TestListWaitsForAWorktreeBeingAdded(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	linked := filepath.Join(t.TempDir(), "linked")
-	if err := AddBranchWorktree(ctx, dir, linked, "ralph/x", "HEAD"); err != nil {
+	if err := AddOnBranch(ctx, dir, linked, "ralph/x", "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	commondir := filepath.Join(dir, ".git", "worktrees", "linked", "commondir")
@@ -185,9 +185,9 @@ func TestWorktreesWaitsForAWorktreeBeingAdded(t *testing.T) {
 	}
 	finished := time.AfterFunc(100*time.Millisecond, func() { os.WriteFile(commondir, whole, 0o644) })
 	defer finished.Stop()
-	list, err := Worktrees(ctx, dir)
+	list, err := List(ctx, dir)
 	if err != nil || len(list) != 2 {
-		t.Fatalf("Worktrees = %d, %v; want the 2 worktrees once the add is done", len(list), err)
+		t.Fatalf("List = %d, %v; want the 2 worktrees once the add is done", len(list), err)
 	}
 }
 
@@ -200,7 +200,7 @@ func TestTemporaryWorktree(t *testing.T) {
 	write(t, dir, "a.txt", "uncommitted\n")
 
 	path := filepath.Join(t.TempDir(), "wt")
-	if err := AddWorktree(ctx, dir, path, first); err != nil {
+	if err := Add(ctx, dir, path, first); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(path, "a.txt")); string(data) != "one\n" {
@@ -209,7 +209,7 @@ func TestTemporaryWorktree(t *testing.T) {
 	if clean, err := gitsnap.WorkTreeClean(ctx, dir); err != nil || clean {
 		t.Errorf("WorkTreeClean(dir) = %v, %v with an uncommitted change", clean, err)
 	}
-	if err := RemoveWorktree(ctx, dir, path); err != nil {
+	if err := ForceRemove(ctx, dir, path); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
@@ -223,15 +223,15 @@ func TestTemporaryWorktree(t *testing.T) {
 	}
 }
 
-func TestRemoveWorktreeAlreadyDeleted(t *testing.T) {
+func TestForceRemoveAlreadyDeleted(t *testing.T) {
 	ctx := context.Background()
 	dir := committedRepo(t)
 	path := filepath.Join(t.TempDir(), "wt")
-	if err := AddWorktree(ctx, dir, path, "HEAD"); err != nil {
+	if err := Add(ctx, dir, path, "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	os.RemoveAll(path)
-	if err := RemoveWorktree(ctx, dir, path); err != nil {
+	if err := ForceRemove(ctx, dir, path); err != nil {
 		t.Fatal(err)
 	}
 	if list := run(t, dir, "worktree", "list", "--porcelain"); strings.Contains(list, path) {

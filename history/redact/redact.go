@@ -61,6 +61,7 @@ type engine struct {
 func (e *engine) process(text []byte) []byte {
 	spans := e.blockSpans(text)
 	spans = append(spans, lineSpans(text)...)
+	spans = append(spans, literalSpans(text)...)
 	if len(spans) == 0 {
 		return nil
 	}

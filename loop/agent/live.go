@@ -96,3 +96,12 @@ func (l *liveStream) close(within time.Duration) {
 	case <-time.After(within):
 	}
 }
+
+// Live is the live copy of output that no process prints (an in-process agent's
+// exchange) to w, as an agent's output is copied to Spec.Live: through the same bounded
+// queue, redacted on the reader's side, w flushed at the end. end lets the reader catch
+// up for a moment, then leaves it behind.
+func Live(w io.Writer) (live io.Writer, end func()) {
+	l := newLiveStream(w)
+	return l, func() { l.close(drainWait) }
+}

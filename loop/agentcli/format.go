@@ -28,6 +28,9 @@ const (
 	// PiJSON is `pi -p --mode json`: session, agent_*, turn_*, message_* (each message whole
 	// in message_end), tool_execution_* and auto_retry_* events.
 	PiJSON
+	// APIExchange is the exchange of an in-process API agent (loop/apiagent): one record
+	// per line (start, text, tool_call, tool_result, usage, retry, error, end).
+	APIExchange
 )
 
 // String names the format as the docs and --dry-run do.
@@ -47,6 +50,8 @@ func (f Format) String() string {
 		return "qwen-stream-json"
 	case PiJSON:
 		return "pi-json"
+	case APIExchange:
+		return "api-exchange"
 	}
 	return "text"
 }

@@ -63,12 +63,21 @@ type Preset struct {
 	// runs (gemini sets GIT_CONFIG_GLOBAL=/dev/null for its shell tool), so the loop hands
 	// it the identity git would commit with, in GIT_AUTHOR_* and GIT_COMMITTER_*.
 	GitIdentity bool
+	// API is set for an agent git-ralph runs in-process (InProcess): Program, Args and
+	// the prompt channel are then unused.
+	API *API
 }
 
 // AsJudge is the preset as a judge runs it: in the CLI's read-only mode (JudgeArgs in
 // place of Args, JudgeEnv added), and readOnly true, when the CLI has one; else p as
 // it is, and false.
+//
+// An in-process agent is always read-only as a judge: loop/apiagent then offers the model
+// only the tools that read.
 func (p Preset) AsJudge() (judge Preset, readOnly bool) {
+	if p.InProcess() {
+		return p.clone(), true
+	}
 	if p.JudgeArgs == nil {
 		return p, false
 	}
@@ -101,6 +110,9 @@ func (p Preset) Argv(promptFile string) []string {
 // Check reports what would stop the preset from running at all: no program, or a File
 // preset whose arguments (after a user's override) no longer say where the file goes.
 func (p Preset) Check() error {
+	if p.InProcess() {
+		return nil
+	}
 	if strings.TrimSpace(p.Program) == "" {
 		return fmt.Errorf("agent %q: no program to run", p.Name)
 	}
@@ -116,5 +128,9 @@ func (p Preset) clone() Preset {
 	p.JudgeArgs = slices.Clone(p.JudgeArgs)
 	p.JudgeEnv = slices.Clone(p.JudgeEnv)
 	p.Env = slices.Clone(p.Env)
+	if p.API != nil {
+		api := *p.API
+		p.API = &api
+	}
 	return p
 }

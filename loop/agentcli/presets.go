@@ -168,7 +168,7 @@ func Lookup(name string) (Preset, bool) {
 	if canonical, ok := aliases[name]; ok {
 		name = canonical
 	}
-	for _, p := range presets {
+	for _, p := range slices.Concat(presets, apiPresets) {
 		if p.Name == name {
 			return p.clone(), true
 		}
@@ -178,9 +178,9 @@ func Lookup(name string) (Preset, bool) {
 
 // Names lists the built-in presets' names, sorted.
 func Names() []string {
-	names := make([]string, len(presets))
-	for i, p := range presets {
-		names[i] = p.Name
+	names := make([]string, 0, len(presets)+len(apiPresets))
+	for _, p := range slices.Concat(presets, apiPresets) {
+		names = append(names, p.Name)
 	}
 	slices.Sort(names)
 	return names

@@ -7,7 +7,8 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"aider", "amp", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli", "opencode", "pi", "qwen"}
+	want := []string{"aider", "amp", "anthropic-api", "claude", "codex", "copilot", "cursor-agent", "gemini", "kiro-cli",
+		"openai-api", "openai-chat", "opencode", "pi", "qwen"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
@@ -153,7 +154,7 @@ func TestStrings(t *testing.T) {
 	}
 	formats := map[Format]string{Text: "text", ClaudeStream: "claude-stream-json", CodexJSON: "codex-json",
 		GeminiStream: "gemini-stream-json", OpencodeJSON: "opencode-json", CopilotJSON: "copilot-json",
-		QwenStream: "qwen-stream-json", PiJSON: "pi-json"}
+		QwenStream: "qwen-stream-json", PiJSON: "pi-json", APIExchange: "api-exchange"}
 	for f, want := range formats {
 		if f.String() != want {
 			t.Errorf("Format(%d) = %q, want %q", f, f.String(), want)

@@ -45,6 +45,7 @@ var handlers = map[Format]eventHandler{
 	CopilotJSON:  (*reading).copilotEvent,
 	QwenStream:   (*reading).qwenEvent,
 	PiJSON:       (*reading).piEvent,
+	APIExchange:  (*reading).apiEvent,
 }
 
 // structured reads the output line by line, each event with handle. A line that is a JSON object is

@@ -47,6 +47,7 @@ var renderers = map[Format]renderHandler{
 	CopilotJSON:  (*Renderer).copilotRender,
 	QwenStream:   (*Renderer).claudeRender, // Claude Code's shape
 	PiJSON:       (*Renderer).piRender,
+	APIExchange:  (*Renderer).apiRender,
 }
 
 // NewRenderer renders output of format f. For Text (and any format without events) it

@@ -131,9 +131,10 @@ func FuzzRender(f *testing.F) {
 	}
 	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"tool_result","content":[{"text":1}]}]}}`), 3)
 	f.Add([]byte(`{"type":"item.completed","item":{"type":"command_execution","exit_code":"x"}}`), 1)
+	f.Add([]byte(`{"type":"tool_call","name":"bash\u001b[2J","input":"rm -rf /\r"}`+"\n"+`{"type":"end","usage":{"input_tokens":-1},"cost_usd":1e308}`), 5)
 	f.Fuzz(func(t *testing.T, output []byte, size int) {
 		size = max(1, size%4096)
-		for _, format := range []Format{Text, ClaudeStream, CodexJSON, GeminiStream, OpencodeJSON, CopilotJSON, QwenStream, PiJSON} {
+		for _, format := range []Format{Text, ClaudeStream, CodexJSON, GeminiStream, OpencodeJSON, CopilotJSON, QwenStream, PiJSON, APIExchange} {
 			assertPlain(t, renderAll(output, format, size))
 		}
 	})

@@ -15,7 +15,7 @@ func renderedFixtures(t *testing.T) map[string]string {
 	t.Helper()
 	dirs := map[string]string{"claude": "claude", "claude-subscriber": "claude", "codex": "codex",
 		"copilot": "copilot", "copilot-anthropic": "copilot", "gemini": "gemini", "opencode": "opencode",
-		"pi": "pi", "qwen": "qwen"}
+		"pi": "pi", "qwen": "qwen", "api": "openai-chat"}
 	files := map[string]string{}
 	for dir, preset := range dirs {
 		outs, _ := filepath.Glob(filepath.Join("testdata", "recorded", dir, "*.out"))

@@ -108,7 +108,13 @@ var presetUsage = map[string]struct{ tokens, cost bool }{
 
 // ReportsUsage says whether the preset's output carries token counts and a cost, so that
 // a loop with a budget its agent cannot meter says so before it starts.
+//
+// An in-process agent's tokens are counted by git-ralph itself; its cost depends on the
+// model's price, which the loop knows, not the preset: false here.
 func (p Preset) ReportsUsage() (tokens, cost bool) {
+	if p.InProcess() {
+		return true, false
+	}
 	u := presetUsage[p.Name]
 	return u.tokens, u.cost
 }

@@ -67,13 +67,16 @@ func TestBashTimeoutStopsTheCommand(t *testing.T) {
 	}
 }
 
-// The key's variables are empty for the commands the model runs.
+// The key's variables are empty for the commands the model runs; the loop's entries are there.
 func TestBashDoesNotSeeTheKey(t *testing.T) {
 	t.Setenv("APIAGENT_TEST_KEY", testKey)
 	tb, _ := newToolbox(t)
-	tb.bash.env = bashEnv(tb.bash.marker, testKey)
-	res := use(t, tb, toolBash, obj{"command": `echo "key=[$APIAGENT_TEST_KEY]"`})
+	tb.bash.env = bashEnv(tb.bash.marker, testKey, []string{"RALPH_ITERATION=7"})
+	res := use(t, tb, toolBash, obj{"command": `echo "key=[$APIAGENT_TEST_KEY] iteration=$RALPH_ITERATION"`})
 	if !strings.Contains(res.Output, "key=[]") {
 		t.Errorf("the command saw the key's variable: %q", res.Output)
+	}
+	if !strings.Contains(res.Output, "iteration=7") {
+		t.Errorf("the command lacks the loop's entries (Request.Env): %q", res.Output)
 	}
 }

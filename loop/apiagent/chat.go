@@ -105,61 +105,81 @@ type chatCall struct {
 // read reads chunks until "data: [DONE]". A server that closes the stream after the
 // finish reason without [DONE] has still answered whole; one that closes it before has not.
 func (c *chat) read(s *sseReader) (reply, error) {
-	var rep reply
-	var text, thought strings.Builder
-	var calls []*chatCall
-	finished := false
+	a := &chatAnswer{}
 	for {
 		ev, err := s.next()
-		if (err == io.EOF || errors.Is(err, errCut)) && finished {
+		if (err == io.EOF || errors.Is(err, errCut)) && a.finished {
 			break // the answer is whole; what was cut is [DONE] or a usage chunk
 		}
 		if err == io.EOF {
-			return rep, errors.New("the stream ended before its finish reason")
+			return a.rep, errors.New("the stream ended before its finish reason")
 		}
 		if err != nil {
-			return rep, err
+			return a.rep, err
 		}
 		if string(ev.data) == "[DONE]" {
 			break
 		}
-		var ch chatChunk
-		if json.Unmarshal(ev.data, &ch) != nil {
-			continue
-		}
-		if len(ch.Error) > 0 && string(ch.Error) != "null" {
-			return rep, errorEvent(parseAPIError(ev.data))
-		}
-		if u := ch.Usage; u != nil {
-			cached := min(max(u.PromptDetails.Cached, 0), u.Prompt)
-			rep.Usage = Usage{Input: u.Prompt - cached, Output: u.Completion, CacheRead: cached}
-		}
-		for _, choice := range ch.Choices {
-			text.WriteString(choice.Delta.Content)
-			thought.WriteString(choice.Delta.ReasoningContent + choice.Delta.Reasoning)
-			for _, tc := range choice.Delta.ToolCalls {
-				if tc.Index < 0 || tc.Index > 1<<10 {
-					continue
-				}
-				for len(calls) <= tc.Index {
-					calls = append(calls, &chatCall{})
-				}
-				call := calls[tc.Index]
-				if call.id == "" {
-					call.id = tc.ID // sent once, with the name; some servers repeat both
-				}
-				if call.name == "" {
-					call.name = tc.Function.Name
-				}
-				call.args.WriteString(tc.Function.Arguments)
-			}
-			if choice.FinishReason != nil && *choice.FinishReason != "" {
-				rep.Stop, finished = *choice.FinishReason, true
-			}
+		if err := a.add(ev.data); err != nil {
+			return a.rep, err
 		}
 	}
-	c.finish(&rep, text.String(), thought.String(), calls)
-	return rep, nil
+	c.finish(&a.rep, a.text.String(), a.thought.String(), a.calls)
+	return a.rep, nil
+}
+
+// chatAnswer is what the chunks of one answer add up to so far.
+type chatAnswer struct {
+	rep           reply
+	text, thought strings.Builder
+	calls         []*chatCall
+	finished      bool // a finish reason came
+}
+
+// add folds one chunk into the answer: its usage, its choices' words and tool calls, its
+// finish reason. A chunk that is not JSON is skipped; an error chunk is the answer's error.
+func (a *chatAnswer) add(data []byte) error {
+	var ch chatChunk
+	if json.Unmarshal(data, &ch) != nil {
+		return nil
+	}
+	if len(ch.Error) > 0 && string(ch.Error) != "null" {
+		return errorEvent(parseAPIError(data))
+	}
+	if u := ch.Usage; u != nil {
+		cached := min(max(u.PromptDetails.Cached, 0), u.Prompt)
+		a.rep.Usage = Usage{Input: u.Prompt - cached, Output: u.Completion, CacheRead: cached}
+	}
+	for _, choice := range ch.Choices {
+		a.text.WriteString(choice.Delta.Content)
+		a.thought.WriteString(choice.Delta.ReasoningContent + choice.Delta.Reasoning)
+		for _, tc := range choice.Delta.ToolCalls {
+			a.addCall(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments)
+		}
+		if choice.FinishReason != nil && *choice.FinishReason != "" {
+			a.rep.Stop, a.finished = *choice.FinishReason, true
+		}
+	}
+	return nil
+}
+
+// addCall adds a piece of the tool call at index (bounded: a server's index is not
+// trusted to size a slice with).
+func (a *chatAnswer) addCall(index int, id, name, args string) {
+	if index < 0 || index > 1<<10 {
+		return
+	}
+	for len(a.calls) <= index {
+		a.calls = append(a.calls, &chatCall{})
+	}
+	call := a.calls[index]
+	if call.id == "" {
+		call.id = id // sent once, with the name; some servers repeat both
+	}
+	if call.name == "" {
+		call.name = name
+	}
+	call.args.WriteString(args)
 }
 
 // finish adds the model's message to the conversation. A call without an id (some local

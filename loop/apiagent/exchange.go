@@ -34,13 +34,16 @@ func ReadExchange(r io.Reader) (Result, error) {
 		case RecUsage:
 			res.Turns = rec.Turn
 		case RecError:
-			res.Err = &Error{Kind: kindNamed(rec.Kind), Status: rec.Status, Message: rec.Message}
+			res.Err = &Error{Kind: kindNamed(rec.Kind), Status: rec.Status, Message: rec.Message, Permanent: rec.Permanent}
 			if rec.ResetAt != nil {
 				res.Err.ResetAt = *rec.ResetAt
 			}
 		case RecEnd:
 			if rec.Usage != nil {
 				res.Usage = *rec.Usage
+			}
+			if rec.CostUSD != nil {
+				res.CostUSD, res.HasCost = *rec.CostUSD, true
 			}
 		}
 	}

@@ -37,17 +37,21 @@ func within(dir, p string) (string, bool) {
 	return rel, err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
-// writable is p (see local) when a tool may write it: never inside .git, whose files git
-// alone changes (commit through the bash tool), and never through a symbolic link, which
-// could name .git by another path.
+// writable is p (see local) when a tool may write it: never a .git at any depth, nor
+// inside one, whose files git alone changes (commit through the bash tool) — a
+// submodule's .git file names the directory git takes for its repository, whose config
+// (core.fsmonitor) git-ralph's own `git status` would run — and never through a symbolic
+// link, which could name .git by another path.
 func (t *toolbox) writable(p string) (string, error) {
 	rel, err := t.local(p)
 	if err != nil {
 		return "", err
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if isGitDir(parts[0]) {
-		return "", refuse("%s is inside .git, which only git may change: use git commands through the bash tool", p)
+	for _, part := range parts {
+		if isGitDir(part) {
+			return "", refuse("%s is inside .git or names one (%s), which only git may change: use git commands through the bash tool", p, part)
+		}
 	}
 	for i := range parts {
 		prefix := filepath.Join(parts[:i+1]...)
@@ -65,7 +69,7 @@ func (t *toolbox) writable(p string) (string, error) {
 	return rel, nil
 }
 
-// isGitDir reports whether a path's first name is .git, as a case-insensitive file system
+// isGitDir reports whether one name of a path is .git, as a case-insensitive file system
 // (macOS, Windows) would read it, trailing dots and spaces included.
 func isGitDir(name string) bool {
 	return strings.EqualFold(strings.TrimRight(name, ". "), ".git")

@@ -46,8 +46,11 @@ type Record struct {
 	Message string     `json:"message,omitempty"`
 	ResetAt *time.Time `json:"reset_at,omitempty"`
 	WaitMS  int64      `json:"wait_ms,omitempty"` // RecRetry: the wait before the next attempt
-	// RecEnd: the turns used.
-	Turns int `json:"turns,omitempty"`
+	// RecError: a limit that waiting will not clear soon (a quota, a spend cap).
+	Permanent bool `json:"permanent,omitempty"`
+	// RecEnd: the turns used, and the cost of the usage when the model's price is known.
+	Turns   int      `json:"turns,omitempty"`
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 }
 
 // The types of Record.

@@ -11,7 +11,8 @@ func (r Result) Report() agentcli.Report {
 	rep := agentcli.Report{
 		Said: r.Said, Final: r.Final, Structured: true,
 		Usage: agentcli.Usage{InputTokens: r.Usage.Input, OutputTokens: r.Usage.Output,
-			CacheReadTokens: r.Usage.CacheRead, CacheWriteTokens: r.Usage.CacheWrite, Model: r.Model},
+			CacheReadTokens: r.Usage.CacheRead, CacheWriteTokens: r.Usage.CacheWrite, Model: r.Model,
+			CostUSD: r.CostUSD, HasCost: r.HasCost},
 	}
 	if r.Err == nil {
 		return rep

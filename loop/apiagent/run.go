@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -79,6 +80,13 @@ type Request struct {
 	// grep) and a system prompt that says so: a judge's run, which must not change the
 	// repository it judges.
 	ReadOnly bool
+	// Price turns the iteration's usage into a cost (Result.CostUSD, the end record's
+	// cost_usd); nil: the model has none, and the cost is unknown.
+	Price *Price
+	// Env are entries added to the bash tool's environment (the loop's RALPH_ITERATION,
+	// RALPH_MODE, …, as a CLI agent gets them); the marker and the emptied key
+	// variables come after them, and win.
+	Env []string
 	// Out receives the exchange as JSON lines (see Record); nil: nowhere.
 	Out io.Writer
 	// Client is the HTTP client (its transport, its proxy); a plain one when nil. Run
@@ -96,7 +104,10 @@ type Result struct {
 	Turns int   // the model's turns read whole (a request that failed is not one)
 	Usage Usage // the tokens of every turn
 	Model string
-	Err   *Error // nil when the model ended its turn
+	// CostUSD is the usage at Request.Price, when HasCost: the price was known.
+	CostUSD float64
+	HasCost bool
+	Err     *Error // nil when the model ended its turn
 }
 
 // Run runs one iteration: a fresh conversation of the built-in system prompt and
@@ -113,7 +124,12 @@ func Run(ctx context.Context, req Request) (Result, error) {
 	if res.Err != nil {
 		r.rec.write(errorRecord(RecError, res.Turns, 0, res.Err))
 	}
-	r.rec.write(Record{Type: RecEnd, Turns: res.Turns, Usage: &res.Usage})
+	end := Record{Type: RecEnd, Turns: res.Turns, Usage: &res.Usage}
+	if req.Price != nil {
+		res.CostUSD, res.HasCost = req.Price.Cost(res.Usage), true
+		end.CostUSD = &res.CostUSD
+	}
+	r.rec.write(end)
 	if res.Err != nil {
 		return res, res.Err
 	}
@@ -148,7 +164,7 @@ func newRun(req Request) (*run, *Error) {
 	req = withDefaults(req)
 	scrub := scrubber(req.Key)
 	tools, err := openToolbox(req.WorkTree, req.MaxToolOutput, bashSettings{
-		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key), marker: req.Marker, watchdogs: req.Watchdogs,
+		timeout: req.BashTimeout, env: bashEnv(req.Marker, req.Key, req.Env), marker: req.Marker, watchdogs: req.Watchdogs,
 	}, scrub)
 	if err != nil {
 		return nil, &Error{Kind: Fatal, Message: err.Error()}
@@ -196,10 +212,10 @@ func withDefaults(req Request) Request {
 	return req
 }
 
-// bashEnv is what the bash tool adds to git-ralph's environment: the marker, and every
-// variable that holds the key emptied.
-func bashEnv(marker, key string) []string {
-	env := []string{marker}
+// bashEnv is what the bash tool adds to git-ralph's environment: the loop's entries
+// (extra), the marker, and every variable that holds the key emptied.
+func bashEnv(marker, key string, extra []string) []string {
+	env := append(slices.Clone(extra), marker)
 	if key == "" {
 		return env
 	}
@@ -398,7 +414,8 @@ func (t *retries) after(err *Error, req Request) (time.Duration, bool) {
 }
 
 func errorRecord(typ string, turn, attempt int, e *Error) Record {
-	rec := Record{Type: typ, Turn: turn, Attempt: attempt, Kind: e.Kind.String(), Status: e.Status, Message: e.Message}
+	rec := Record{Type: typ, Turn: turn, Attempt: attempt, Kind: e.Kind.String(), Status: e.Status, Message: e.Message,
+		Permanent: e.Permanent}
 	if !e.ResetAt.IsZero() {
 		at := e.ResetAt.UTC()
 		rec.ResetAt = &at

@@ -106,6 +106,19 @@ func readOnlySpecs() []toolSpec {
 	return specs
 }
 
+// offered are the names of the tools this run offers: a read-only run's only read.
+func (t *toolbox) offered() []string {
+	specs := toolSpecs
+	if t.readOnly {
+		specs = readOnlySpecs()
+	}
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return names
+}
+
 func (t *toolbox) dispatch(ctx context.Context, c toolCall) (string, error) {
 	if t.readOnly && writes[c.Name] {
 		return "", refuse("%s is not offered: this run may only read the work tree", c.Name)
@@ -126,11 +139,7 @@ func (t *toolbox) dispatch(ctx context.Context, c toolCall) (string, error) {
 	case toolBash:
 		return withArgs(c, func(a bashArgs) (string, error) { return t.runBash(ctx, a) })
 	}
-	names := make([]string, len(toolSpecs))
-	for i, s := range toolSpecs {
-		names[i] = s.Name
-	}
-	return "", refuse("there is no tool %q; the tools are %s", c.Name, strings.Join(names, ", "))
+	return "", refuse("there is no tool %q; the tools are %s", c.Name, strings.Join(t.offered(), ", "))
 }
 
 // withArgs decodes the call's arguments into A and runs do with them.

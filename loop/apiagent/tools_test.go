@@ -70,6 +70,9 @@ func TestToolsStayInTheWorkTree(t *testing.T) {
 		{toolWrite, obj{"path": "g/hooks/pre-commit", "content": "x"}, "symbolic link"},
 		{toolWrite, obj{"path": "alias.txt", "content": "x"}, "symbolic link"},
 		{toolEdit, obj{"path": ".git/HEAD", "old_text": "main", "new_text": "x"}, "inside .git"},
+		{toolWrite, obj{"path": "sub/.git", "content": "gitdir: /tmp/hostile\n"}, "names one (.git)"},
+		{toolWrite, obj{"path": "a/b/.Git. /config", "content": "x"}, "names one (.Git. )"},
+		{toolWrite, obj{"path": "sub/.GIT", "content": "x"}, "names one (.GIT)"},
 		{toolEdit, obj{"path": "g/HEAD", "old_text": "main", "new_text": "x"}, "symbolic link"},
 		{toolEdit, obj{"path": "out/secret.txt", "old_text": "outside", "new_text": "x"}, "symbolic link"},
 	} {
@@ -80,6 +83,9 @@ func TestToolsStayInTheWorkTree(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(filepath.Dir(dir), "outside", "secret.txt")); string(data) != "outside secret\n" {
 		t.Errorf("the file outside was changed: %q", data)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "sub")); err == nil {
+		t.Error("a refused write made sub/")
 	}
 	if head, _ := os.ReadFile(filepath.Join(dir, ".git", "HEAD")); !strings.Contains(string(head), "main") {
 		t.Errorf(".git/HEAD was changed: %q", head)
@@ -268,5 +274,17 @@ func TestEditKeepsTheFilesMode(t *testing.T) {
 	}
 	if info, err := os.Stat(script); err != nil || info.Mode().Perm() != 0o755 {
 		t.Errorf("run.sh's mode after the edit: %v (%v), want 0755", info.Mode(), err)
+	}
+}
+
+// A read-only run that calls a tool there is not is told the tools it has, the ones
+// that read only.
+func TestReadOnlyNoSuchTool(t *testing.T) {
+	tb, _ := newToolbox(t)
+	tb.readOnly = true
+	res := use(t, tb, "rm_rf", obj{})
+	want := `there is no tool "rm_rf"; the tools are read_file, list_dir, glob, grep`
+	if !res.IsError || res.Output != want {
+		t.Errorf("%q, want %q", res.Output, want)
 	}
 }

@@ -143,7 +143,7 @@ func (r repo) discard(ctx context.Context, rec history.WorktreeLoop, force bool,
 		d.Path, d.Removed = m.Path, removed
 	} else if err := keep(); err != nil {
 		return d, err
-	} else if err := gitwt.PruneWorktrees(ctx, r.dir); err != nil {
+	} else if err := gitwt.Prune(ctx, r.dir); err != nil {
 		return d, err
 	}
 	if tip != "" {
@@ -191,7 +191,7 @@ func (r repo) removeTree(ctx context.Context, m Member, force bool, keep func() 
 		if err := os.Remove(m.Path); err != nil {
 			return nil, fmt.Errorf("removing %s: %w", m.Path, err)
 		}
-		return []string{m.Path}, gitwt.PruneWorktrees(ctx, r.dir)
+		return []string{m.Path}, gitwt.Prune(ctx, r.dir)
 	}
 	lock, err := lockLoop(ctx, m)
 	if err != nil {
@@ -208,7 +208,7 @@ func (r repo) removeTree(ctx context.Context, m Member, force bool, keep func() 
 	if err := keep(); err != nil {
 		return nil, err
 	}
-	return unkept, gitwt.DeleteWorktree(ctx, r.dir, m.Path)
+	return unkept, gitwt.Remove(ctx, r.dir, m.Path)
 }
 
 // ralphsOwn reports whether path (relative to a work tree, with /) is one of the files
@@ -220,7 +220,7 @@ func ralphsOwn(path string) bool {
 
 // lockLoop takes the single-instance lock of the loop m, refusing while the loop runs.
 func lockLoop(ctx context.Context, m Member) (*history.Lock, error) {
-	path, err := gitops.GitPath(ctx, m.Path, "ralph.lock")
+	path, err := gitops.GitPath(ctx, m.Path, history.LockFile)
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func TestDiscardRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lock, err := history.Acquire(filepath.Join(repo, ".git", "worktrees", "run", "ralph.lock"), history.ThisProcess(time.Now()))
+	lock, err := history.Acquire(filepath.Join(repo, ".git", "worktrees", "run", history.LockFile), history.ThisProcess(time.Now()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ type repo struct {
 
 // readRepo lists the work trees of dir's repository.
 func readRepo(ctx context.Context, dir string) (repo, error) {
-	list, err := gitwt.Worktrees(ctx, dir)
+	list, err := gitwt.List(ctx, dir)
 	if err != nil {
 		return repo{}, err
 	}
@@ -137,7 +137,7 @@ func (r repo) create(ctx context.Context, name, base, tip string, rec history.Wo
 		return Opened{}, &Error{Err: fmt.Errorf("the branch ralph/%s exists, and no loop of that name was started here", name),
 			Advice: fmt.Sprintf("pick another name, or delete the branch if you do not need it: git branch -D ralph/%s", name)}
 	}
-	if err := gitwt.PruneWorktrees(ctx, r.dir); err != nil { // a loop's directory deleted by hand
+	if err := gitwt.Prune(ctx, r.dir); err != nil { // a loop's directory deleted by hand
 		return Opened{}, err
 	}
 	path := Place(r.main.Path, name)
@@ -145,7 +145,7 @@ func (r repo) create(ctx context.Context, name, base, tip string, rec history.Wo
 		return Opened{}, err
 	}
 	if tip != "" {
-		if err := gitwt.AddBranchWorktree(ctx, r.dir, path, strings.TrimPrefix(branch, "refs/heads/"), ""); err != nil {
+		if err := gitwt.AddOnBranch(ctx, r.dir, path, strings.TrimPrefix(branch, "refs/heads/"), ""); err != nil {
 			return Opened{}, err
 		}
 		rec.Path = path
@@ -168,7 +168,7 @@ func (r repo) createBranch(ctx context.Context, name, base, path string) (Opened
 	if err := history.SaveWorktreeLoop(r.common, rec); err != nil {
 		return Opened{}, err
 	}
-	if err := gitwt.AddBranchWorktree(ctx, r.dir, path, "ralph/"+name, commit); err != nil {
+	if err := gitwt.AddOnBranch(ctx, r.dir, path, "ralph/"+name, commit); err != nil {
 		return Opened{}, err
 	}
 	return Opened{WorktreeLoop: rec, Created: true}, nil

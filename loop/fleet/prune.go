@@ -34,7 +34,7 @@ func Prune(ctx context.Context, dir string, force bool, now time.Time) (Pruned, 
 		return Pruned{}, err
 	}
 	defer lock.Release()
-	if err := gitwt.PruneWorktrees(ctx, r.dir); err != nil {
+	if err := gitwt.Prune(ctx, r.dir); err != nil {
 		return Pruned{}, err
 	}
 	if r, err = readRepo(ctx, dir); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/git-ralph/git-ralph/gitops"
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/prompts/repofile"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -117,17 +118,20 @@ func loadRanking(commonDir, name string) (Ranking, bool, error) {
 		return Ranking{}, false, nil
 	}
 	path := rankingFile(commonDir, name)
-	f, err := os.Open(path)
+	// without blocking and never through a symlink: an agent can plant a FIFO there,
+	// which a plain open would wait on for good
+	f, err := repofile.OpenOwn(path, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Ranking{}, false, nil
+	}
+	var refused *repofile.RefusedError
+	if errors.As(err, &refused) {
+		return Ranking{}, false, rankingError(path, refused.Reason)
 	}
 	if err != nil {
 		return Ranking{}, false, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return Ranking{}, false, rankingError(path, "it is not a regular file")
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxRankingFile+1))
 	if err != nil {
 		return Ranking{}, false, fmt.Errorf("reading %s: %w", path, err)

@@ -182,12 +182,12 @@ func (r repo) build(ctx context.Context, entry history.Merge, name string, p pre
 	case p.tree != "":
 		return r.commitAndFill(ctx, entry, name, p.tree)
 	case p.Commit != "":
-		return p.Built, gitwt.ResetWorktree(ctx, entry.Scratch, p.Commit)
+		return p.Built, gitwt.Reset(ctx, entry.Scratch, p.Commit)
 	}
-	if err := gitwt.ResetWorktree(ctx, entry.Scratch, entry.BaseBefore); err != nil {
+	if err := gitwt.Reset(ctx, entry.Scratch, entry.BaseBefore); err != nil {
 		return gitmerge.Built{}, err
 	}
-	return gitmerge.BuildMerge(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name), p.ff)
+	return gitmerge.BuildInWorktree(ctx, entry.Scratch, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name), p.ff)
 }
 
 // commitAndFill commits the merged tree (`git commit-tree`) while the scratch worktree's
@@ -199,10 +199,10 @@ func (r repo) commitAndFill(ctx context.Context, entry history.Merge, name, tree
 	var built gitmerge.Built
 	go func() {
 		var err error
-		built, err = gitmerge.CommitMerge(ctx, r.dir, tree, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name))
+		built, err = gitmerge.CommitTree(ctx, r.dir, tree, entry.BaseBefore, entry.Tip, entry.How, mergeMessage(entry, name))
 		committed <- err
 	}()
-	fillErr := gitwt.FillWorktree(ctx, entry.Scratch, tree)
+	fillErr := gitwt.Fill(ctx, entry.Scratch, tree)
 	if err := <-committed; err != nil {
 		return gitmerge.Built{}, err
 	}
@@ -228,14 +228,14 @@ func (r repo) addScratchMeanwhile(ctx context.Context, path, commit string) func
 // addScratch adds the scratch worktree at path. A scratch directory someone deleted by
 // hand is still in git's list, which refuses the place: forgotten, then tried again.
 func (r repo) addScratch(ctx context.Context, path, commit string) error {
-	err := gitwt.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
+	err := gitwt.AddScratch(ctx, r.dir, r.common, path, commit)
 	if err == nil {
 		return nil
 	}
-	if pruneErr := gitwt.PruneWorktrees(ctx, r.dir); pruneErr != nil {
+	if pruneErr := gitwt.Prune(ctx, r.dir); pruneErr != nil {
 		return err
 	}
-	return gitwt.AddEmptyWorktree(ctx, r.dir, r.common, path, commit)
+	return gitwt.AddScratch(ctx, r.dir, r.common, path, commit)
 }
 
 // land moves the base to the validated result by compare-and-swap, then brings the work
@@ -321,7 +321,7 @@ func (r repo) save(entry history.Merge) error { return history.SaveMerge(r.commo
 // cleans up must not outlive the command.
 func (r repo) removeScratch(path string) {
 	if path != "" {
-		gitwt.RemoveScratchWorktree(context.Background(), r.dir, r.common, path)
+		gitwt.RemoveScratch(context.Background(), r.dir, r.common, path)
 	}
 }
 

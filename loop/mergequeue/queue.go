@@ -163,7 +163,7 @@ func find(ctx context.Context, dir string) (repo, error) {
 	if err != nil {
 		return repo{}, err
 	}
-	main, err := gitwt.MainWorktree(common)
+	main, err := gitwt.MainPath(common)
 	if err != nil {
 		return repo{}, err
 	}

@@ -215,7 +215,7 @@ func (r repo) removeOrphanScratches(ctx context.Context, self string) []string {
 	if found, _ := filepath.Glob(filepath.Join(r.scratchDir(), ".merge-*")); len(found) == 0 {
 		return nil // the usual case, without asking git (a directory deleted by hand: see checkOut)
 	}
-	list, err := gitwt.Worktrees(ctx, r.dir)
+	list, err := gitwt.List(ctx, r.dir)
 	if err != nil {
 		return nil
 	}

@@ -38,7 +38,7 @@ func halfMerged(t *testing.T) (r repo, before, result string) {
 	git(t, main, "add", "m.txt")
 	git(t, main, "commit", "-q", "-m", "m")
 	before = git(t, main, "rev-parse", "main")
-	built, err := gitmerge.MergeCommit(ctx, main, before, git(t, main, "rev-parse", "ralph/k"), gitmerge.HowMerge, "merged")
+	built, err := gitmerge.Build(ctx, main, before, git(t, main, "rev-parse", "ralph/k"), gitmerge.HowMerge, "merged")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestRecoverByPhase(t *testing.T) {
 		t.Run(fmt.Sprintf("%s-swapped=%v", tc.phase, tc.swapped), func(t *testing.T) {
 			r, before, result := halfMerged(t)
 			scratch := r.scratchPath("k")
-			if err := gitwt.AddWorktree(ctx, r.dir, scratch, result); err != nil {
+			if err := gitwt.Add(ctx, r.dir, scratch, result); err != nil {
 				t.Fatal(err)
 			}
 			e := history.Merge{Name: "k", State: history.MergeMerging, How: gitmerge.HowMerge, BaseBranch: "refs/heads/main",

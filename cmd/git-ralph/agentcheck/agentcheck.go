@@ -18,6 +18,10 @@ type Result struct {
 	Note    string // why it was not looked up
 	Problem string // what is wrong, when not OK
 	Hint    string // how to fix it, with what was searched
+	// InProcess: an API agent, which git-ralph runs itself: Program is the preset,
+	// Note what it talks to.
+	InProcess bool
+	KeyEnv    string // InProcess: the variable its key is read from
 }
 
 // Agent looks for the agent's program: the first word of the custom command agentCmd

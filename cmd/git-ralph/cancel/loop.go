@@ -37,7 +37,7 @@ func PausedBetweenIterations(root string) bool {
 // outlives it: the pause is about the work tree's loop, not one process, so the next loop
 // starts paused until 'git ralph resume' takes it back.
 func PauseStays(ctx context.Context, root string) string {
-	lockPath, err := gitops.GitPath(ctx, root, "ralph.lock") // the pause request is kept beside the lock
+	lockPath, err := gitops.GitPath(ctx, root, history.LockFile) // the pause request is kept beside the lock
 	if err != nil {
 		return ""
 	}

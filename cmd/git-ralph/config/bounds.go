@@ -18,7 +18,7 @@ import (
 // Bounded are the settings a repository may tighten but not loosen.
 var Bounded = []string{"max_iterations", "iteration_timeout", "output_timeout", "idle_threshold", "stagnation_threshold",
 	"stagnation_similarity", "max_consecutive_errors", "max_limit_wait", "stop_on_overage", "max_cost", "max_tokens",
-	"daily_max_cost", "history_keep", "history_max_size"}
+	"daily_max_cost", "history_keep", "history_max_size", "api_max_turns", "api_max_context"}
 
 // sources are the tables of one resolution, and the refusals it made.
 type sources struct {
@@ -95,7 +95,7 @@ func Loosened(key string, theirs any, o Origin, yours any, yoursAt Origin) strin
 		source = "workflow"
 	}
 	switch key {
-	case "max_iterations", "max_cost", "max_tokens", "daily_max_cost":
+	case "max_iterations", "max_cost", "max_tokens", "daily_max_cost", "api_max_turns", "api_max_context":
 		verb = "raise"
 	case "iteration_timeout", "output_timeout", "max_limit_wait":
 		verb = "lengthen"
@@ -121,7 +121,7 @@ func showBound(key string, v any) string {
 		return formatMoney(x)
 	case int:
 		off := map[string]string{"idle_threshold": "never stop", "stagnation_threshold": "off", "history_keep": "keep all",
-			"max_tokens": "none"}[key]
+			"max_tokens": "none", "api_max_context": "none"}[key]
 		if x == 0 && off != "" {
 			return "0 (" + off + ")"
 		}

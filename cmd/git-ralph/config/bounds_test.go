@@ -25,6 +25,8 @@ var boundCases = []struct {
 	{"daily_max_cost", "10", "0", "0", "5", "5"},
 	{"history_keep", "10", "0", "0", "5", "5"},
 	{"history_max_size", `"100MiB"`, "0", "0", `"50MiB"`, "50MiB"},
+	{"api_max_turns", "50", "500", "500", "10", "10"},
+	{"api_max_context", "100000", "0", "0", "50000", "50000"},
 }
 
 // entry is the resolved entry of key.

@@ -83,7 +83,16 @@ type Value[T any] struct {
 type Config struct {
 	Agent    Value[string] // built-in preset name; "" = none (the CLI validates names)
 	AgentCmd Value[string] // command run with sh -c; "" = none
-	Mode     Value[string] // the selected mode, "build" by default
+	// Model, APIBase and APIKeyEnv are an API agent's (anthropic-api, openai-api,
+	// openai-chat): the model, the API's address ("" = the vendor's variable, then the
+	// vendor's), the variable holding the key ("" = the vendor's). APIMaxTurns and
+	// APIMaxContext bound an iteration (0: no context cap), a repository may only tighten them.
+	Model         Value[string]
+	APIBase       Value[string]
+	APIKeyEnv     Value[string]
+	APIMaxTurns   Value[int]
+	APIMaxContext Value[int]
+	Mode          Value[string] // the selected mode, "build" by default
 	// MaxIterations is the limit from max_iterations and unlimited; 0 = unlimited. It and
 	// the other Bounded settings bound what a loop spends: a repository's settings can
 	// tighten what the user's file sets but not loosen it (see iterationLimit and safeguard).
@@ -127,6 +136,7 @@ type Config struct {
 	// (relative paths are relative to the repository root); nil means PROMPT_<mode>.md.
 	Prompts Value[[]string]
 	Agents  map[string]AgentOverride // [agents.NAME] of both files, merged field by field
+	Prices  map[string]ModelPrice    // [prices.MODEL] of the user's file
 	Hooks   Hooks
 
 	// Warnings are what deserves a word but does not stop anything: RALPH_ variables

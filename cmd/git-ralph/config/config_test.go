@@ -57,6 +57,7 @@ func TestDefaults(t *testing.T) {
 	c := fixture{}.mustLoad(t)
 	want := map[string]string{
 		"agent": "none", "agent_cmd": "none", "mode": "build", "max_iterations": "5",
+		"model": "none", "api_base": "the vendor's", "api_key_env": "the vendor's", "api_max_turns": "100", "api_max_context": "none",
 		"iteration_timeout": "none", "output_timeout": "none", "idle_threshold": "2", "max_consecutive_errors": "3",
 		"stagnation_threshold": "3", "stagnation_similarity": "90",
 		"max_output_buffer": "10MiB", "validate": "none", "validate_timeout": "10m0s", "until": "none", "feedback": "last", "judge": "none", "push": "false",
@@ -314,6 +315,11 @@ func TestRalphRunKeepsOtherVariables(t *testing.T) {
 func TestEveryKeyFromAFile(t *testing.T) {
 	repo := `agent = "claude"
 agent_cmd = "claude -p"
+model = "qwen2.5-coder"
+api_base = "http://127.0.0.1:11434/v1"
+api_key_env = "MY_KEY"
+api_max_turns = 40
+api_max_context = 64000
 mode = "plan"
 max_iterations = 0x10
 iteration_timeout = "1h30m"
@@ -357,7 +363,11 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
-	for i, e := range c.Entries()[:31] {
+	if c.Model.V != "qwen2.5-coder" || c.APIBase.V != "http://127.0.0.1:11434/v1" || c.APIKeyEnv.V != "MY_KEY" ||
+		c.APIMaxTurns.V != 40 || c.APIMaxContext.V != 64000 {
+		t.Errorf("API agent's settings %q %q %q %d %d", c.Model.V, c.APIBase.V, c.APIKeyEnv.V, c.APIMaxTurns.V, c.APIMaxContext.V)
+	}
+	for i, e := range c.Entries()[:36] {
 		if e.Origin.Line == 0 || e.Origin.Kind != FromRepo {
 			t.Errorf("entry %d %s from %s, want a line of the repo file", i, e.Key, e.Origin)
 		}
@@ -366,6 +376,7 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 
 func TestEveryKeyFromTheEnvironment(t *testing.T) {
 	env := []string{"RALPH_AGENT=codex", "RALPH_AGENT_CMD=codex exec", "RALPH_MODE=fix", "RALPH_MAX_ITERATIONS=12",
+		"RALPH_MODEL=m", "RALPH_API_BASE=https://example.test", "RALPH_API_KEY_ENV=K", "RALPH_API_MAX_TURNS=9", "RALPH_API_MAX_CONTEXT=9000",
 		"RALPH_ITERATION_TIMEOUT=45m", "RALPH_OUTPUT_TIMEOUT=5m", "RALPH_IDLE_THRESHOLD=4", "RALPH_MAX_CONSECUTIVE_ERRORS=6",
 		"RALPH_STAGNATION_THRESHOLD=0", "RALPH_STAGNATION_SIMILARITY=75",
 		"RALPH_MAX_OUTPUT_BUFFER=64kb", "RALPH_VALIDATE=make", "RALPH_VALIDATE_TIMEOUT=1m", "RALPH_UNTIL=make check", "RALPH_FEEDBACK=all", "RALPH_JUDGE=gemini", "RALPH_PUSH=1",

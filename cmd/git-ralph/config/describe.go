@@ -80,6 +80,11 @@ func defaultJSON(def any) any {
 var keyHelp = map[string]string{
 	"agent":                  "The agent preset to run (claude, codex, …) or the name of an [agents.NAME] table.",
 	"agent_cmd":              "The agent as a whole command line, instead of a preset.",
+	"model":                  "The model an API agent (anthropic-api, openai-api, openai-chat) talks to.",
+	"api_base":               "The address of an API agent's server; by default ANTHROPIC_BASE_URL or OPENAI_BASE_URL, then the vendor's. A repository's needs your trust.",
+	"api_key_env":            "The variable holding an API agent's key; by default ANTHROPIC_API_KEY or OPENAI_API_KEY. A repository's needs your trust.",
+	"api_max_turns":          "How many model requests one iteration of an API agent may make.",
+	"api_max_context":        "The most tokens an API agent's conversation may grow to; 0 for no cap of git-ralph's own.",
 	"mode":                   "The mode: its prompt is PROMPT_<mode>.md (plan, build, or one of your own).",
 	"max_iterations":         "How many iterations a run may take at most.",
 	"unlimited":              "Run without an iteration limit.",

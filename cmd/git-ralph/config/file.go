@@ -31,12 +31,15 @@ type layer struct {
 	agents   map[string]table
 	agentSeq []string // agent names in order of appearance
 	hooks    table
+	prices   map[string]table  // [prices.MODEL]: the user's file only
+	priceAt  map[string]Origin // where each [prices.MODEL] is
 	commands map[string]string // see Config.RepoCommands
 	display  string            // the file as shown in messages; "" when there is none
 }
 
 func newLayer() *layer {
-	return &layer{top: table{}, modes: map[string]table{}, agents: map[string]table{}, hooks: table{}, commands: map[string]string{}}
+	return &layer{top: table{}, modes: map[string]table{}, agents: map[string]table{}, hooks: table{},
+		prices: map[string]table{}, priceAt: map[string]Origin{}, commands: map[string]string{}}
 }
 
 // loadFile reads and decodes a config file; a missing file is an empty layer. The file
@@ -125,6 +128,16 @@ func (d *fileDecoder) apply(it item) *Error {
 		return d.applyNamed(it, d.agents, &d.agentSeq, "agent")
 	case "hooks":
 		return d.applyKey(it, 1, d.hooks, hookSpecs, "")
+	case "prices":
+		if d.kind == FromRepo {
+			return newProblem(repoPricesHint, "a repository's config may not set prices").at(d.origin(it, ""), fieldName(it.path[:min(2, len(it.path))]))
+		}
+		if len(it.path) >= 2 {
+			if _, ok := d.priceAt[it.path[1]]; !ok {
+				d.priceAt[it.path[1]] = d.origin(it, "")
+			}
+		}
+		return d.applyNamed(it, d.prices, nil, "price")
 	}
 	return d.applyKey(it, 0, d.top, topSpecs, "")
 }
@@ -160,6 +173,9 @@ func (d *fileDecoder) applyNamed(it item, sections map[string]table, seq *[]stri
 		}
 		return d.applyKey(it, 2, sections[name], topSpecs, name)
 	}
+	if what == "price" {
+		return d.applyKey(it, 2, sections[name], priceSpecs, "")
+	}
 	return d.applyKey(it, 2, sections[name], agentSpecs, "")
 }
 
@@ -179,11 +195,14 @@ func (d *fileDecoder) wantTable(it item, o Origin, what string) *Error {
 	return newProblem(hint, "want a table, got %s", describe(it.value)).at(o, fieldName(it.path))
 }
 
-var sectionExample = map[string]string{"mode": "[modes.plan]", "agent": "[agents.claude]"}
+var sectionExample = map[string]string{"mode": "[modes.plan]", "agent": "[agents.claude]", "price": `[prices."qwen2.5-coder"]`}
 
 func checkSectionName(what, name string) *problem {
 	if what == "mode" && !modeName.MatchString(name) {
 		return newProblem(modeHint, "invalid mode name %q", name)
+	}
+	if name == "" && what == "price" {
+		return newProblem(`name the model, like [prices."qwen2.5-coder"]`, "model name must not be empty")
 	}
 	if name == "" {
 		return newProblem(`name the agent, like [agents.claude]`, "agent name must not be empty")

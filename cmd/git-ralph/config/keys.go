@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,15 @@ type spec struct {
 var topSpecs = []spec{
 	{key: "agent", typ: typeString, def: "", example: "claude", command: true},
 	{key: "agent_cmd", typ: typeString, def: "", example: "claude -p", command: true},
+	{key: "model", typ: typeString, def: "", example: "claude-sonnet-4-5"},
+	// api_base and api_key_env send the prompt and the code somewhere, and a key with
+	// them: a repository's value needs the user's trust, as a command of its own does.
+	{key: "api_base", typ: typeString, def: "", example: "http://127.0.0.1:11434/v1", command: true, check: checkAPIBase},
+	{key: "api_key_env", typ: typeString, def: "", example: "OPENAI_API_KEY", command: true, check: checkEnvName},
+	{key: "api_max_turns", typ: typeInt, def: 100, example: "100", min: 1,
+		rangeHint: "the model requests one iteration of an API agent may make; 1 is the smallest"},
+	{key: "api_max_context", typ: typeInt, def: 0, example: "150000", min: 0,
+		rangeHint: "use 0 (or leave it out) for no cap of git-ralph's own (the model's window still applies)"},
 	{key: "mode", typ: typeString, def: "build", example: "plan", topOnly: true, check: checkMode},
 	{key: "max_iterations", typ: typeInt, def: 5, example: "5", min: 1,
 		rangeHint: "use unlimited = true (or --unlimited) to run without a limit"},
@@ -113,7 +123,7 @@ var hookSpecs = []spec{
 }
 
 // tableNames are the top-level tables.
-var tableNames = []string{"modes", "agents", "hooks"}
+var tableNames = []string{"modes", "agents", "hooks", "prices"}
 
 // Keys returns every top-level key, in a fixed order: for documentation and for
 // suggesting a key when one is misspelt. Tables ([modes.NAME], [agents.NAME], [hooks])
@@ -258,7 +268,11 @@ const maxMoney = 1_000_000
 // money checks an amount in US dollars: 0 means no budget.
 func (s *spec) money(f float64, shown string) (any, *problem) {
 	if math.IsNaN(f) || f < 0 || f > maxMoney {
-		return nil, newProblem(fmt.Sprintf("use an amount in US dollars between 0 (no budget) and %d, like %s", maxMoney, s.example),
+		hint := fmt.Sprintf("use an amount in US dollars between 0 (no budget) and %d, like %s", maxMoney, s.example)
+		if s.rangeHint != "" {
+			hint = s.rangeHint
+		}
+		return nil, newProblem(hint,
 			"must be between 0 and %d, got %s", maxMoney, shown)
 	}
 	return s.validate(f)
@@ -393,6 +407,31 @@ func checkStagnationThreshold(v any) *problem {
 func checkPercent(v any) *problem {
 	if n := v.(int); n > 100 {
 		return newProblem("a percentage from 1 to 100, like 90", "must be at most 100 (percent), got %d", n)
+	}
+	return nil
+}
+
+// checkAPIBase takes an http or https URL with a host: where an API agent's requests go.
+func checkAPIBase(v any) *problem {
+	s := v.(string)
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return newProblem(`give the API's address with its scheme, like "http://127.0.0.1:11434/v1" or "https://api.openai.com"`,
+			"want an http or https URL, got %q", s)
+	}
+	return nil
+}
+
+var envVarName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// checkEnvName takes the name of an environment variable: the one holding an API key.
+func checkEnvName(v any) *problem {
+	if s := v.(string); s != "" && !envVarName.MatchString(s) {
+		return newProblem(`name the variable that holds the key, like "OPENAI_API_KEY": never the key itself`,
+			"want an environment variable's name, got %d characters that are not one", len(s))
 	}
 	return nil
 }

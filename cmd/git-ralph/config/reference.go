@@ -27,6 +27,11 @@ func WriteReference(w io.Writer, describe, flag func(key string) string) error {
 	b.WriteString("\n## `[hooks]`: commands run on events\n\n")
 	b.WriteString("Each hook gets the event's JSON object on stdin (see [Events](events.md#event-hooks)). Files only.\n\n")
 	writeKeyTable(&b, hookSpecs, func(key string) string { return describe("hooks." + key) }, nil)
+	b.WriteString("\n## `[prices.MODEL]`: an API agent's prices\n\n")
+	b.WriteString("What the model MODEL of an API agent costs, in US dollars per million tokens, over the built-in " +
+		"table's price; a key left out (its default, none) is 0, so `[prices.\"qwen2.5-coder\"]` with no keys makes a local model free. " +
+		"Your own file only: a repository's `[prices]` is an error, since prices decide what your budgets count.\n\n")
+	writeKeyTable(&b, priceSpecs, func(string) string { return "" }, nil)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

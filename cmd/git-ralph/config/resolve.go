@@ -46,6 +46,11 @@ func resolve(user, repo *layer, workflow, env, flags table) (*Config, error) {
 	c := &Config{
 		Agent:                get[string](ts, "agent"),
 		AgentCmd:             get[string](ts, "agent_cmd"),
+		Model:                get[string](ts, "model"),
+		APIBase:              get[string](ts, "api_base"),
+		APIKeyEnv:            get[string](ts, "api_key_env"),
+		APIMaxTurns:          safeguard(s, "api_max_turns", tighter[int]),
+		APIMaxContext:        safeguard(s, "api_max_context", tighter[int]),
 		Mode:                 mode,
 		IterationTimeout:     safeguard(s, "iteration_timeout", tighter[time.Duration]),
 		OutputTimeout:        safeguard(s, "output_timeout", tighter[time.Duration]),
@@ -77,6 +82,7 @@ func resolve(user, repo *layer, workflow, env, flags table) (*Config, error) {
 		Template:             get[string](ts, "template"),
 		Prompts:              get[[]string](ts, "prompts"),
 		Agents:               mergeAgents(user, repo),
+		Prices:               mergePrices(user),
 		Hooks:                mergeHooks(user, repo),
 		repoCommands:         repo.commands,
 	}
@@ -174,6 +180,11 @@ func (c *Config) Entries() []Entry {
 	e := []Entry{
 		text("agent", c.Agent, "none"),
 		text("agent_cmd", c.AgentCmd, "none"),
+		text("model", c.Model, "none"),
+		text("api_base", c.APIBase, "the vendor's"),
+		text("api_key_env", c.APIKeyEnv, "the vendor's"),
+		number("api_max_turns", c.APIMaxTurns),
+		{"api_max_context", tokensOrNone(c.APIMaxContext.V), c.APIMaxContext.Origin},
 		text("mode", c.Mode, "none"),
 		{"max_iterations", describeMax(c.MaxIterations.V), c.MaxIterations.Origin},
 		duration("iteration_timeout", c.IterationTimeout),
@@ -209,6 +220,7 @@ func (c *Config) Entries() []Entry {
 	for _, name := range slices.Sorted(maps.Keys(c.Agents)) {
 		e = append(e, c.Agents[name].entries("agents."+fieldName([]string{name})+".")...)
 	}
+	e = append(e, priceEntries(c.Prices)...)
 	h := c.Hooks
 	return append(e, text("hooks.on_iteration", h.OnIteration, "none"), text("hooks.on_complete", h.OnComplete, "none"),
 		text("hooks.on_failure", h.OnFailure, "none"), text("hooks.on_limit", h.OnLimit, "none"),

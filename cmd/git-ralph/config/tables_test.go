@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,5 +120,57 @@ timeout = "5s"
 	}
 	if c := (fixture{user: "validate = \"x\"\n", repo: "max_iterations = 2\n"}).mustLoad(t); c.RepoCommands() != nil {
 		t.Errorf("RepoCommands() = %v, want nil", c.RepoCommands())
+	}
+}
+
+// A repository's config may choose an API agent's model, but where the prompt and the
+// code go (api_base) and which key goes with them (api_key_env) are commands to trust:
+// run nothing until the user approves them. Bad values are refused with the file's line.
+func TestAPIAgentSettingsOfARepository(t *testing.T) {
+	repo := "model = \"m\"\napi_base = \"https://elsewhere.example/v1\"\napi_key_env = \"AWS_SECRET_ACCESS_KEY\"\n"
+	c := fixture{repo: repo}.mustLoad(t)
+	want := map[string]string{"api_base": "https://elsewhere.example/v1", "api_key_env": "AWS_SECRET_ACCESS_KEY"}
+	if got := c.RepoCommands(); !reflect.DeepEqual(got, want) {
+		t.Errorf("RepoCommands() = %v, want %v", got, want)
+	}
+	for _, bad := range []struct{ line, want string }{
+		{`api_base = "ftp://x"`, "want an http or https URL"},
+		{`api_base = "127.0.0.1:11434"`, "want an http or https URL"},
+		{`api_key_env = "sk-ant-123 456"`, "want an environment variable's name"},
+	} {
+		_, err := fixture{repo: "model = \"m\"\n" + bad.line + "\n"}.load(t)
+		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), ":2:") {
+			t.Errorf("%s: err = %v, want %q at line 2", bad.line, err, bad.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "sk-ant") {
+			t.Errorf("%s: the error repeats what may be a key: %v", bad.line, err)
+		}
+	}
+}
+
+// Prices decide what a budget counts: the user's file may set a model's, a repository's
+// may not (its error names the line and the way out); a bad price is refused.
+func TestPricesTable(t *testing.T) {
+	c := fixture{user: "[prices.\"qwen2.5-coder\"]\ninput = 0.5\noutput = 1.5\n"}.mustLoad(t)
+	p, ok := c.Prices["qwen2.5-coder"]
+	if !ok || p.Input != 0.5 || p.Output != 1.5 || p.CacheRead != 0 || p.Origin.Line != 1 {
+		t.Errorf("prices = %+v", c.Prices)
+	}
+	if c := (fixture{user: "[prices.\"qwen2.5-coder\"]\n"}).mustLoad(t); c.Prices["qwen2.5-coder"] != (ModelPrice{Origin: c.Prices["qwen2.5-coder"].Origin}) ||
+		len(c.Prices) != 1 {
+		t.Errorf("an empty [prices.MODEL] is not a free model: %+v", c.Prices)
+	}
+	_, err := fixture{repo: "model = \"m\"\n[prices.m]\ninput = 0\n"}.load(t)
+	if err == nil || !strings.Contains(err.Error(), ":2:") || !strings.Contains(err.Error(), "may not set prices") {
+		t.Errorf("a repository's prices: err = %v", err)
+	}
+	_, err = fixture{user: "[prices.m]\ninput = -1\n"}.load(t)
+	if err == nil || !strings.Contains(err.Error(), "prices.m.input") {
+		t.Errorf("a negative price: err = %v", err)
+	}
+	_, err = fixture{user: "[prices.m]\ninptu = 1\n"}.load(t)
+	var h interface{ Hint() string }
+	if !errors.As(err, &h) || !strings.Contains(h.Hint(), "input") {
+		t.Errorf("a misspelt key: err = %v, no hint naming input", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/history"
 )
@@ -21,8 +22,11 @@ type Input struct {
 	Until    string // the promise command of --until; "" when none
 
 	RepoCommands map[string]string // the commands the repository's config would run
-	Trust        *trust.Store      // the user's approvals
-	TrustedAt    []string          // other work trees whose approvals count
+	// APIAgent is the check of an in-process agent (an API preset): its model, its key's
+	// variable and its price, in place of a program to find; nil for any other agent.
+	APIAgent  *agentcheck.Result
+	Trust     *trust.Store // the user's approvals
+	TrustedAt []string     // other work trees whose approvals count
 
 	Retention    history.Retention
 	DailyMaxCost float64 // 0: none

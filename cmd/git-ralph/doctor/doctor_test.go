@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-ralph/git-ralph/cmd/git-ralph/agentcheck"
 	"github.com/git-ralph/git-ralph/history"
 )
 
@@ -164,5 +165,28 @@ func TestFailed(t *testing.T) {
 	}
 	if !Failed([]Result{ok("a", ""), fail("b", "", "")}) {
 		t.Error("a failure is missed")
+	}
+}
+
+// An API agent has no program to find: its check is the model and the key's variable,
+// and a cron entry is warned that the variable reaches it only if the crontab sets it.
+func TestAPIAgentChecks(t *testing.T) {
+	api := agentcheck.APIKey("anthropic-api", "claude-sonnet-4-5", "ANTHROPIC_API_KEY", true, false)
+	entries := []CronEntry{{ID: "aaaaaa", Path: "/usr/bin"}}
+	in := Input{Root: t.TempDir(), Preset: "anthropic-api", APIAgent: &api, Env: fakeEnv(nil),
+		Cron: func(context.Context) ([]CronEntry, error) { return entries, nil }}
+	got := agentChecks(context.Background(), in)
+	if len(got) != 2 || got[0].Status != OK || !strings.Contains(got[0].Detail, "key from ANTHROPIC_API_KEY") ||
+		got[1].Status != Warn || !strings.Contains(got[1].Hint, "ANTHROPIC_API_KEY=") {
+		t.Fatalf("agentChecks = %+v", got)
+	}
+	if l := login(in); l.Status != OK {
+		t.Errorf("login of an API agent: %+v", l)
+	}
+	missing := agentcheck.APIKey("anthropic-api", "claude-sonnet-4-5", "ANTHROPIC_API_KEY", false, false)
+	in.APIAgent = &missing
+	if got := agentChecks(context.Background(), in); len(got) != 1 || got[0].Status != Fail ||
+		!strings.Contains(got[0].Detail, "ANTHROPIC_API_KEY is not set") {
+		t.Errorf("no key: %+v", got)
 	}
 }

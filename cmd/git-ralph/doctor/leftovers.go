@@ -89,7 +89,7 @@ func strays(ctx context.Context, root, mainPath string, known map[string]bool) [
 	if err != nil {
 		return nil
 	}
-	trees, _ := gitwt.Worktrees(ctx, root)
+	trees, _ := gitwt.List(ctx, root)
 	for _, wt := range trees {
 		if !strings.HasPrefix(filepath.Base(wt.Path), ".merge-") {
 			known[filepath.Clean(wt.Path)] = true

@@ -64,6 +64,8 @@ func login(in Input) Result {
 		return ok(name, "a custom agent command: its login is not checked")
 	case in.Preset == "":
 		return ok(name, "no agent is set: no login to check")
+	case in.APIAgent != nil:
+		return ok(name, "an API agent: its key is the agent check's")
 	}
 	creds, known := presetCredentials[in.Preset]
 	if !known {

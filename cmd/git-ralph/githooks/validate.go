@@ -99,13 +99,13 @@ func checkoutFor(ctx context.Context, root, commit string) (string, func(), erro
 		return "", nil, fmt.Errorf("making a temporary worktree: %w", err)
 	}
 	dir := filepath.Join(tmp, filepath.Base(root))
-	if err := gitwt.AddWorktree(ctx, root, dir, commit); err != nil {
+	if err := gitwt.Add(ctx, root, dir, commit); err != nil {
 		os.RemoveAll(tmp)
 		return "", nil, err
 	}
 	cleanup := func() {
 		// removed even after Ctrl+C: a worktree left behind would stay in `git worktree list`
-		gitwt.RemoveWorktree(context.WithoutCancel(ctx), root, dir)
+		gitwt.ForceRemove(context.WithoutCancel(ctx), root, dir)
 		os.RemoveAll(tmp)
 	}
 	return dir, cleanup, nil

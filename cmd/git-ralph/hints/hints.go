@@ -1,6 +1,7 @@
 package hints
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/git-ralph/git-ralph/history"
@@ -20,6 +21,17 @@ func (h *Error) Hint() string  { return h.hint }
 // Wrap gives err the advice hint, formatted with args as fmt.Sprintf does.
 func Wrap(err error, hint string, args ...any) error {
 	return &Error{err: err, hint: fmt.Sprintf(hint, args...)}
+}
+
+// Inline puts an error's hint into its words, "ERROR (hint: HINT)", for a view that
+// shows one line (watch's keys, serve's buttons): the hint of any error with a Hint
+// method, this package's or another's (fleet's advice), found anywhere in its chain.
+func Inline(err error) error {
+	var h interface{ Hint() string }
+	if errors.As(err, &h) && h.Hint() != "" {
+		return fmt.Errorf("%w (hint: %s)", err, h.Hint())
+	}
+	return err
 }
 
 // MissingIteration is the error for iteration n lacking what (its saved diff, output or

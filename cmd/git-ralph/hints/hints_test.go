@@ -2,6 +2,7 @@ package hints
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
 )
@@ -15,5 +16,31 @@ func TestWrap(t *testing.T) {
 	}
 	if !errors.Is(err, fs.ErrNotExist) || err.Error() != fs.ErrNotExist.Error() {
 		t.Errorf("Wrap hides its error: %v", err)
+	}
+}
+
+// adviced is an error of another package that carries advice.
+type adviced struct{ error }
+
+func (adviced) Hint() string { return "try again" }
+
+// Inline puts the hint of any error with one, however deep, into its one line; an error
+// without a hint, or nil, is left as it is.
+func TestInline(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{Wrap(fs.ErrNotExist, "create it"), "file does not exist (hint: create it)"},
+		{fmt.Errorf("reading: %w", adviced{errors.New("busy")}), "reading: busy (hint: try again)"},
+		{errors.New("plain"), "plain"},
+		{Wrap(errors.New("no advice"), ""), "no advice"},
+	} {
+		if got := Inline(c.err); got == nil || got.Error() != c.want || !errors.Is(got, c.err) {
+			t.Errorf("Inline(%v) = %v, want %q", c.err, got, c.want)
+		}
+	}
+	if Inline(nil) != nil {
+		t.Error("Inline(nil) is not nil")
 	}
 }

@@ -105,6 +105,8 @@ func showAgentCheck(w io.Writer, c agentcheck.Result) bool {
 	case !c.OK:
 		fail(w, c.Problem)
 		fmt.Fprint(w, display.Indent(c.Hint, "    "))
+	case c.InProcess:
+		fmt.Fprintf(w, "  ✓ agent %s runs in git-ralph: %s\n", c.Program, display.Printable(c.Note))
 	case c.Note != "":
 		fmt.Fprintf(w, "  ✓ agent command starts with %q: %s\n", c.Program, c.Note)
 	default:

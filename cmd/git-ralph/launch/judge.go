@@ -20,7 +20,9 @@ func (s *Settings) checkJudge() (agentcheck.Result, bool) {
 	if judge == "" {
 		return agentcheck.Result{}, false
 	}
-	if preset, ok := agentcli.Lookup(judge); ok {
+	if preset, ok := agentcli.Lookup(judge); ok && preset.InProcess() {
+		return s.checkAPI(preset), true
+	} else if ok {
 		return agentcheck.Program(s.Loop.Dir, preset.Program), true
 	}
 	return agentcheck.Command(s.Loop.Dir, judge), true
@@ -58,6 +60,10 @@ func showJudgeCheck(w io.Writer, s *Settings) bool {
 func showJudgeMode(w io.Writer, judge string) {
 	preset, ok := agentcli.Lookup(judge)
 	if !ok {
+		return
+	}
+	if preset.InProcess() {
+		fmt.Fprintf(w, "    the judge is offered only the tools that read (read_file, list_dir, glob, grep)\n")
 		return
 	}
 	if as, readOnly := preset.AsJudge(); readOnly {

@@ -41,39 +41,12 @@ func (l *Loop) outputs(root string, set *Settings) *loopOutputs {
 	if c.JSON {
 		o.reporter = append(o.reporter, reporting.NewJSONStream(root, s.Stdout))
 	}
-	if c.Verbose.On() || set.Resolved.ShowAgentOutput.V && !c.Quiet {
-		o.live.w = s.Stdout
-		if c.JSON {
-			o.live.w = s.Stderr // stdout carries events only
-		}
-		if c.Verbose != VerboseRaw && set.Loop.Agent.Format != agentcli.Text {
-			// a preset's JSON, rendered for reading; a custom agent's text passes as is
-			o.live.w = agentcli.NewRenderWriter(o.live.w, set.Loop.Agent.Format)
-		}
-	}
+	o.live.w = l.agentOutput(set)
 	if o.progress.Fancy() && o.live.w == nil { // the agent's own output would tear it
 		o.progress.ShowStatusLine(o.live.bytes)
 	}
-	// The cron entries' shell appends to cron.log; renaming it keeps it bounded (this run
-	// goes on writing to the renamed file, the next one starts a new cron.log).
-	// Never through a .ralph/logs symlink: the run refuses it (saying why) before any
-	// iteration, and must rename and delete nothing wherever it leads first.
-	if history.CheckOwnDirs(root) != nil {
-		// the loop's logbook reports it
-	} else if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
-		fmt.Fprintf(s.Stderr, "warning: %v\n", err)
-	}
-	log, err := reporting.OpenRunLog(root, c.logLevel(set.Resolved.LogLevel))
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "warning: no structured log for this run: %v\n", err)
-	} else {
-		o.log = log
-		log.KeepSettings(set.Entries())
-		o.reporter = append(o.reporter, log)
-		if l.Signals.Observe != nil {
-			l.Signals.Observe(func(sig os.Signal) { log.Signal(sig.String()) })
-		}
-	}
+	rotateCronLog(root, s.Stderr)
+	l.openLog(o, root, set)
 	o.hooks = eventhooks.New(set.Resolved.Hooks, root, reporting.NewEventEncoder(root).Encode, func(r eventhooks.Result) {
 		o.hookFailed(s.Stderr, r)
 	})
@@ -85,6 +58,53 @@ func (l *Loop) outputs(root string, set *Settings) *loopOutputs {
 		o.reporter = append(o.reporter, o.notes)
 	}
 	return o
+}
+
+// agentOutput is where the agent's own output is shown (--verbose, show_agent_output):
+// stdout, or stderr when stdout carries the JSON events; nil when it is not shown.
+func (l *Loop) agentOutput(set *Settings) io.Writer {
+	s, c := l.Streams, &l.Options
+	if !c.Verbose.On() && (!set.Resolved.ShowAgentOutput.V || c.Quiet) {
+		return nil
+	}
+	w := s.Stdout
+	if c.JSON {
+		w = s.Stderr // stdout carries events only
+	}
+	if c.Verbose != VerboseRaw && set.Loop.Agent.Format != agentcli.Text {
+		// a preset's JSON, rendered for reading; a custom agent's text passes as is
+		w = agentcli.NewRenderWriter(w, set.Loop.Agent.Format)
+	}
+	return w
+}
+
+// rotateCronLog keeps cron.log bounded: the cron entries' shell appends to it; renaming
+// it keeps it bounded (this run goes on writing to the renamed file, the next one starts
+// a new cron.log). Never through a .ralph/logs symlink: the run refuses it (saying why)
+// before any iteration, and must rename and delete nothing wherever it leads first.
+func rotateCronLog(root string, stderr io.Writer) {
+	if history.CheckOwnDirs(root) != nil {
+		return // the loop's logbook reports it
+	}
+	if err := history.RotateIfLarger(history.CronLogPath(root), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+	}
+}
+
+// openLog opens the structured log and adds it to o's reporters, with the settings and
+// the signals it records; one that cannot be opened is a warning.
+func (l *Loop) openLog(o *loopOutputs, root string, set *Settings) {
+	log, err := reporting.OpenRunLog(root, l.Options.logLevel(set.Resolved.LogLevel))
+	if err != nil {
+		fmt.Fprintf(l.Streams.Stderr, "warning: no structured log for this run: %v\n", err)
+		return
+	}
+	o.log = log
+	log.KeepSettings(set.Entries())
+	o.reporter = append(o.reporter, log)
+	if l.Signals.Observe != nil {
+		l.Signals.Observe(func(sig os.Signal) { log.Signal(sig.String()) })
+	}
 }
 
 // logLevel is the structured log's level: log_level's, but with --quiet no lower than

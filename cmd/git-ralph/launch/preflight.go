@@ -34,7 +34,7 @@ func AcquireLock(ctx context.Context, root string) (*history.Lock, error) {
 // LockPath is where the repository's lock lives: in the git directory, where the agent
 // cannot commit it.
 func LockPath(ctx context.Context, root string) (string, error) {
-	return gitops.GitPath(ctx, root, "ralph.lock")
+	return gitops.GitPath(ctx, root, history.LockFile)
 }
 
 // RepoRoot finds the work tree the command runs in: the one of the current directory.
@@ -77,7 +77,7 @@ func PreflightPush(ctx context.Context, set *Settings) error {
 	if !set.Loop.Push {
 		return nil
 	}
-	target, err := gitpush.ResolvePushTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
+	target, err := gitpush.ResolveTarget(ctx, set.Loop.Dir, set.Loop.Remote, set.Loop.Branch)
 	if err != nil {
 		return explainPush(err, set.Resolved)
 	}

@@ -104,6 +104,7 @@ func ResolveForShow(root string, o *Options) (*Settings, error) {
 	if err := s.choosePreset(); err != nil {
 		return nil, err
 	}
+	s.chooseAPI()
 	if err := s.chooseTemplate(); err != nil {
 		return nil, err
 	}
@@ -150,7 +151,10 @@ func (s *Settings) choosePreset() error {
 // runs, and its suggested timeouts when none is configured.
 func (s *Settings) applyPreset(preset agentcli.Preset) {
 	s.Loop.Agent = preset
-	if s.Loop.AgentCmd == "" {
+	if s.Loop.AgentCmd == "" && preset.InProcess() {
+		s.extra = append(s.extra, config.Entry{Key: "agent command", Value: "none: " + preset.Note,
+			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
+	} else if s.Loop.AgentCmd == "" {
 		s.extra = append(s.extra, config.Entry{Key: "agent command", Value: strings.Join(preset.Argv(agentcli.PromptFile), " "),
 			Origin: config.Origin{Kind: config.FromDefault, Name: "preset " + preset.Name}})
 	}
@@ -215,5 +219,8 @@ func (s *Settings) Entries() []config.Entry {
 // CheckAgent looks for the agent's program: the first of the custom command, or the
 // preset's program.
 func (s *Settings) CheckAgent() (agentcheck.Result, bool) {
+	if s.Loop.AgentCmd == "" && s.Loop.Agent.InProcess() {
+		return s.checkAPI(s.Loop.Agent), true
+	}
 	return agentcheck.Agent(s.Loop.Dir, s.Loop.AgentCmd, s.Loop.Agent.Program)
 }

@@ -94,7 +94,7 @@ func Read(ctx context.Context, req Request) (*Ledger, error) {
 	for i, c := range commits {
 		hashes[i] = c.Hash
 	}
-	notes, err := gitnotes.ReadNotes(ctx, req.Root, loop.NotesRef, hashes, gitnotes.NoteBounds{Each: ledger.MaxNote, Total: maxNotesRead})
+	notes, err := gitnotes.Read(ctx, req.Root, loop.NotesRef, hashes, gitnotes.Bounds{Each: ledger.MaxNote, Total: maxNotesRead})
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func fetch(ctx context.Context, req Request) error {
 	}
 	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
-	if _, err := gitnotes.FetchNotes(fctx, req.Root, remote, loop.NotesRef); err != nil {
+	if _, err := gitnotes.Fetch(fctx, req.Root, remote, loop.NotesRef); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

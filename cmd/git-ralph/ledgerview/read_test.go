@@ -22,7 +22,7 @@ func noteIteration(t *testing.T, dir, name string, n int) {
 		gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", name+" "+string(rune('a'+i)))
 	}
 	e := ledger.Entry{Run: "r", Iteration: 1, Mode: "build", Outcome: "success", Before: before, Commits: n}
-	if err := gitnotes.AppendNote(context.Background(), dir, loop.NotesRef, gittest.Git(t, dir, "rev-parse", "HEAD"), ledger.Format(e)); err != nil {
+	if err := gitnotes.Append(context.Background(), dir, loop.NotesRef, gittest.Git(t, dir, "rev-parse", "HEAD"), ledger.Format(e)); err != nil {
 		t.Fatal(err)
 	}
 }

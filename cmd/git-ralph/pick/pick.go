@@ -61,7 +61,13 @@ func (p *Picker) Pick(ctx context.Context, group, candidate string) (string, err
 		return "", hints.Wrap(fmt.Errorf("the best-of %s has not ranked its candidates: they have not all ended", group),
 			"pick one once the best-of has ranked them, or run 'git ralph merge %s' yourself", candidate)
 	}
+	if err := p.mergeable(ctx, r, candidate); err != nil {
+		return "", err
+	}
 	if err := p.ended(ctx, candidate); err != nil {
+		return "", err
+	}
+	if err := p.validated(ctx, candidate); err != nil {
 		return "", err
 	}
 	p.mu.Lock()
@@ -124,6 +130,11 @@ func (p *Picker) start(candidate string) (string, error) {
 	}
 	rel := filepath.Join(filepath.FromSlash(history.LogsDir), "merge-"+candidate+".log")
 	path := filepath.Join(p.here, rel)
+	// .ralph/ and .ralph/logs must be the repository's own directories, not links a clone
+	// committed to put the log elsewhere; and .ralph/ keeps its .gitignore
+	if err := history.EnsureGitignore(p.here); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
 	}
@@ -174,14 +185,4 @@ func (p *Picker) Picked() map[string]serve.PickedMerge {
 		out[name] = *m
 	}
 	return out
-}
-
-// WithHint puts an error's hint (hints' or fleet's) into its words, for a view that
-// shows one line.
-func WithHint(err error) error {
-	var h interface{ Hint() string }
-	if errors.As(err, &h) && h.Hint() != "" {
-		return fmt.Errorf("%w (hint: %s)", err, h.Hint())
-	}
-	return err
 }

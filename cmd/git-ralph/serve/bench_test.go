@@ -14,7 +14,7 @@ import (
 )
 
 // longLoop is n iterations as a long loop records them: a run per 50, most with a diff,
-// a cost, a validation, some failing with an error.
+// a cost, tokens, a validation, some failing with an error.
 func longLoop(n int) []history.Record {
 	recs := make([]history.Record, n)
 	start := time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC)
@@ -22,6 +22,7 @@ func longLoop(n int) []history.Record {
 		r := history.Record{Iteration: i + 1, Run: fmt.Sprintf("20261128T%02d0000Z-1a2b3c4d", i/50%24), RunIteration: i%50 + 1,
 			StartedAt: start.Add(time.Duration(i) * time.Minute), EndedAt: start.Add(time.Duration(i)*time.Minute + 50*time.Second),
 			DurationMS: 50_000, Outcome: "success", Validation: "passed", CostUSD: 0.05 + float64(i%7)/100, CostReported: true,
+			InputTokens: int64(20_000 + i%13*1_000), OutputTokens: int64(1_500 + i%5*100),
 			CommitBefore: "0123456789abcdef0123456789abcdef01234567", CommitAfter: "89abcdef0123456789abcdef0123456789abcdef",
 			FilesChanged: 1 + i%4, Insertions: 10 + i%30, Deletions: i % 9}
 		if i%10 == 9 {

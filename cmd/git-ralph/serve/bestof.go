@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
-	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -64,8 +63,9 @@ type bestOfRow struct {
 
 // bestOfSections takes the candidates of every best-of group out of cards and returns
 // them as sections, each in rank order once ranked (else in candidate order, with their
-// live state), with the cards left; problems are the kept rankings that cannot be read.
-func (s *Server) bestOfSections(ctx context.Context, cards []loopCard) (sections []bestOfSection, rest []loopCard, problems []string) {
+// live state), with the cards left, and what became of the merges picked here; problems
+// are the kept rankings that cannot be read.
+func (s *Server) bestOfSections(ctx context.Context, cards []loopCard, picked map[string]PickedMerge) (sections []bestOfSection, rest []loopCard, problems []string) {
 	src, ok := s.src.(BestOfs)
 	if !ok {
 		return nil, cards, nil
@@ -82,26 +82,11 @@ func (s *Server) bestOfSections(ctx context.Context, cards []loopCard) (sections
 		byName[cards[i].Name] = &cards[i]
 	}
 	taken := map[string]bool{}
-	picked := src.Picked()
 	for _, g := range groups {
 		if !anyListed(g, byName) { // its candidates all pruned: the group is gone with them
 			continue
 		}
-		sec := bestOfSection{Name: g.Name, Ranked: g.IsRanked(), Score: g.Score, Flash: s.flashes.take(groupKey(g.Name)), CSRF: s.csrf}
-		if sec.Ranked {
-			sec.RankedAt = g.RankedAt.Local().Format("Jan 2 15:04")
-			winner, won := g.Winner()
-			for i, f := range g.Ranked {
-				row := rowOf(f, g.Score != "", byName[f.Name])
-				row.Rank, row.Winner = i+1, won && f.Name == winner.Name
-				row.Mergeable = f.Ran() && row.Card != nil && mergeable(row.Card)
-				sec.Rows = append(sec.Rows, row)
-			}
-		} else {
-			for _, name := range g.Candidates {
-				sec.Rows = append(sec.Rows, bestOfRow{Name: name, Card: byName[name]})
-			}
-		}
+		sec := s.sectionOf(g, byName)
 		for i := range sec.Rows {
 			r := &sec.Rows[i]
 			taken[r.Name] = true
@@ -122,6 +107,27 @@ func (s *Server) bestOfSections(ctx context.Context, cards []loopCard) (sections
 	return sections, rest, problems
 }
 
+// sectionOf is the group's section: its candidates' rows in rank order once ranked, else
+// in candidate order with their cards (byName: the loops' cards by name).
+func (s *Server) sectionOf(g fleet.Ranking, byName map[string]*loopCard) bestOfSection {
+	sec := bestOfSection{Name: g.Name, Ranked: g.IsRanked(), Score: g.Score, Flash: s.flashes.take(groupKey(g.Name)), CSRF: s.csrf}
+	if !sec.Ranked {
+		for _, name := range g.Candidates {
+			sec.Rows = append(sec.Rows, bestOfRow{Name: name, Card: byName[name]})
+		}
+		return sec
+	}
+	sec.RankedAt = g.RankedAt.Local().Format("Jan 2 15:04")
+	winner, won := g.Winner()
+	for i, f := range g.Ranked {
+		row := rowOf(f, g.Score != "", byName[f.Name])
+		row.Rank, row.Winner = i+1, won && f.Name == winner.Name
+		row.Mergeable = row.Card != nil && fleet.Mergeable(f, row.Card.PID, row.Card.State) == nil
+		sec.Rows = append(sec.Rows, row)
+	}
+	return sec
+}
+
 // rowOf is a ranked candidate's row: the ranking's own texts (fleet's, as the terminal
 // shows them) and the loop's card as it is now.
 func rowOf(f fleet.Figures, scored bool, card *loopCard) bestOfRow {
@@ -134,16 +140,6 @@ func rowOf(f fleet.Figures, scored bool, card *loopCard) bestOfRow {
 		row.ValidationTone = "fail"
 	}
 	return row
-}
-
-// mergeable reports whether the card's loop may be picked: it ended (its run is over,
-// not running or paused) and the merge queue is not merging it or done with it.
-func mergeable(c *loopCard) bool {
-	switch c.State {
-	case history.MergeQueued, history.MergeMerging, history.MergeMerged:
-		return false
-	}
-	return c.PID == 0
 }
 
 // groupKey is the key of a group's message among the loops' (flashes).

@@ -15,6 +15,7 @@ type diffLine struct {
 	Old, New      int
 	File          int
 	Parts         []token
+	Code          string // an added or removed line's text, without its marker (words.go)
 }
 
 // diffFile is one file of a diff, as its list shows it.
@@ -52,10 +53,10 @@ func diffLines(diff string) []diffLine {
 		case inHeader:
 			out[i] = diffLine{Class: "meta", Parts: plain(l)} // index, mode, ---, +++, rename, Binary files …
 		case strings.HasPrefix(l, "+"):
-			out[i] = diffLine{Class: "add", Marker: "+", New: n, Parts: new.colour(l[1:])}
+			out[i] = diffLine{Class: "add", Marker: "+", New: n, Parts: new.colour(l[1:]), Code: l[1:]}
 			n++
 		case strings.HasPrefix(l, "-"):
-			out[i] = diffLine{Class: "del", Marker: "-", Old: o, Parts: old.colour(l[1:])}
+			out[i] = diffLine{Class: "del", Marker: "-", Old: o, Parts: old.colour(l[1:]), Code: l[1:]}
 			o++
 		case strings.HasPrefix(l, " "):
 			old.colour(l[1:]) // a context line is on both sides: the old side's state moves too
@@ -128,7 +129,15 @@ func diffHTML(lines []diffLine) template.HTML {
 			b.WriteString(`<span class="ln ln-old">` + lineNumber(l.Old) + `</span><span class="ln ln-new">` + lineNumber(l.New) + `</span>`)
 		}
 		b.WriteString(l.Marker)
+		marked := false // inside a <mark> of changed words
 		for _, p := range l.Parts {
+			switch {
+			case p.Changed && !marked:
+				b.WriteString("<mark>")
+			case !p.Changed && marked:
+				b.WriteString("</mark>")
+			}
+			marked = p.Changed
 			if p.Class == "" {
 				b.WriteString(template.HTMLEscapeString(p.Text))
 				continue
@@ -136,6 +145,9 @@ func diffHTML(lines []diffLine) template.HTML {
 			b.WriteString(`<span class="` + p.Class + `">`)
 			b.WriteString(template.HTMLEscapeString(p.Text))
 			b.WriteString(`</span>`)
+		}
+		if marked {
+			b.WriteString("</mark>")
 		}
 		b.WriteString("</span>\n")
 	}

@@ -12,8 +12,12 @@ import (
 // inside anything) and may be megabytes an agent wrote: a linear scan with a bound per line
 // stays fast whatever it is given, and a wrong colour costs nothing.
 
-// token is a piece of a line and its class: kw, str, com, num, or "" for the rest.
-type token struct{ Class, Text string }
+// token is a piece of a line and its class: kw, str, com, num, or "" for the rest; and
+// whether it is a word its line changed (words.go).
+type token struct {
+	Class, Text string
+	Changed     bool
+}
 
 // highlightMax bounds the part of one line that is coloured; the rest is plain.
 const highlightMax = 4 << 10

@@ -78,6 +78,14 @@ func (s *Server) page(title, crumb string, data map[string]any) map[string]any {
 }
 
 func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
+	// what became of the merges started here, read before the loops and the queue: a
+	// merge seen ended here has written its end there, so that no row shows one ended
+	// and still merging (the page, which reads itself again only while a merge it started
+	// runs, would go on saying merging)
+	var picked map[string]PickedMerge
+	if src, ok := s.src.(BestOfs); ok {
+		picked = src.Picked()
+	}
 	runs, err := s.src.Loops(r.Context())
 	if err != nil {
 		fail(w, err)
@@ -91,7 +99,7 @@ func (s *Server) loopsPage(w http.ResponseWriter, r *http.Request) {
 	for _, run := range runs {
 		cards = append(cards, cardOf(run, merges))
 	}
-	groups, cards, bad := s.bestOfSections(r.Context(), cards)
+	groups, cards, bad := s.bestOfSections(r.Context(), cards, picked)
 	s.render(w, "loops.html", s.page("Loops", "", map[string]any{"Loops": cards, "BestOf": groups, "BestOfBad": bad, "CSRF": s.csrf}))
 }
 
@@ -102,7 +110,7 @@ func (s *Server) iterationsPage(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	charts := chartsOf(recs, s.maxCost(r.Context(), name)) // oldest first
+	charts := chartsOf(recs, s.budgets(r.Context(), name)) // oldest first
 	// newest first, as a person reads a log; a copy, the Source's own left as it is
 	recs = slices.Clone(recs)
 	slices.Reverse(recs)
@@ -151,6 +159,7 @@ func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lines := diffLines(string(diff))
+	markWords(lines)
 	data := map[string]any{"Loop": name, "Iteration": n, "Diff": diffHTML(lines), "Files": diffFiles(lines), "Cut": cut,
 		"Limit": display.Plural(diffLimit>>20, "MiB")}
 	if recs, _, err := s.src.Iterations(r.Context(), name); err == nil { // without them: no links, no summary
@@ -212,18 +221,19 @@ func (f *flashes) take(loop string) flash {
 	return said
 }
 
-// maxCost is the loop's latest run's max_cost, 0 when it has none or it cannot be read.
-func (s *Server) maxCost(ctx context.Context, loop string) float64 {
+// budgets are the loop's latest run's max_cost and max_tokens, none when it has none or
+// they cannot be read.
+func (s *Server) budgets(ctx context.Context, loop string) budgets {
 	runs, err := s.src.Loops(ctx)
 	if err != nil {
-		return 0
+		return budgets{}
 	}
 	for _, r := range runs {
 		if r.Name == loop && r.Spend != nil {
-			return r.Spend.MaxCost
+			return budgets{cost: r.Spend.MaxCost, tokens: r.Spend.MaxTokens}
 		}
 	}
-	return 0
+	return budgets{}
 }
 
 // neighbours are iteration n's record (nil when none) and the iterations before and

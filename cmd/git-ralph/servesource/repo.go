@@ -20,7 +20,12 @@ import (
 // Repo reads the loops of the repository of the work tree Here for the dashboard, as
 // runs and history do, taking nothing a running loop needs (no lock, no merge recovery:
 // serve only looks); the command adds the actions.
-type Repo struct{ Here string }
+type Repo struct {
+	Here string
+	// Formats are the live logs' formats, read again only when the records change; nil:
+	// read at each live stream's first look
+	Formats *LiveFormats
+}
 
 // Merges are the merge queue's entries of the repository's worktree loops, by name.
 func (r Repo) Merges(ctx context.Context) (map[string]history.Merge, error) {
@@ -70,7 +75,7 @@ func (r Repo) Live(ctx context.Context, loop string) (serve.LiveReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", serve.ErrNotFound, err)
 	}
-	path, err := gitops.GitPath(ctx, m.Path, "ralph.lock")
+	path, err := gitops.GitPath(ctx, m.Path, history.LockFile)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +100,7 @@ func (r Repo) Live(ctx context.Context, loop string) (serve.LiveReader, error) {
 		if live.Iteration == last.Iteration {
 			live.Format = last.Format
 		} else {
-			_, live.Format = status.LastRecorded(store, live.Iteration)
+			live.Format = r.Formats.of(m.Path, store, live.Iteration)
 		}
 		last = live
 		return live, nil

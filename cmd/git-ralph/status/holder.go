@@ -17,7 +17,7 @@ var ErrNoLoop = errors.New("no loop is running in this repository")
 // RunningLoop is the holder of the lock of the work tree root, if it is a process this
 // command can signal: one on this host.
 func RunningLoop(ctx context.Context, root string) (history.Holder, error) {
-	path, err := gitops.GitPath(ctx, root, "ralph.lock")
+	path, err := gitops.GitPath(ctx, root, history.LockFile)
 	if err != nil {
 		return history.Holder{}, err
 	}

@@ -82,7 +82,7 @@ func ReadRun(ctx context.Context, dir string, m fleet.Member, now time.Time) Run
 
 // readState fills in the state, the iteration and the last record's outcome.
 func (r *Run) readState(ctx context.Context, root string, now time.Time) error {
-	lock, err := gitops.GitPath(ctx, root, "ralph.lock")
+	lock, err := gitops.GitPath(ctx, root, history.LockFile)
 	if err != nil {
 		return err
 	}

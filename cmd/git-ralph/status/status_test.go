@@ -27,7 +27,7 @@ func TestElapsedIsTheAgeWhileRunningAndTheLengthOnceStopped(t *testing.T) {
 
 func TestReadWithoutStateOrLockIsNotRunning(t *testing.T) {
 	root := t.TempDir()
-	st, err := Read(context.Background(), root, filepath.Join(root, "ralph.lock"), time.Now())
+	st, err := Read(context.Background(), root, filepath.Join(root, history.LockFile), time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/watch"
-	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 )
 
@@ -60,7 +59,7 @@ func groupRuns(runs []status.Run, groups []fleet.Ranking) ([]status.Run, map[str
 			c := watch.Candidate{Group: g.Name, Base: r.BaseBranch}
 			if g.IsRanked() {
 				c.Rank, c.Winner = i+1, won && name == winner.Name
-				c.Mergeable = g.Ranked[i].Ran() && r.PID == 0 && !inQueue(r.State)
+				c.Mergeable = fleet.Mergeable(g.Ranked[i], r.PID, r.State) == nil
 			}
 			cands[name] = c
 			tail = append(tail, r)
@@ -76,11 +75,6 @@ func groupRuns(runs []status.Run, groups []fleet.Ranking) ([]status.Run, map[str
 		}
 	}
 	return append(out, tail...), cands, notes
-}
-
-// inQueue reports whether the merge queue has the loop: waiting, merging or merged.
-func inQueue(state string) bool {
-	return state == history.MergeQueued || state == history.MergeMerging || state == history.MergeMerged
 }
 
 // groupNote is a best-of's line above the list.
