@@ -110,6 +110,11 @@ func (b *Background) Start(ctx context.Context) (pid int, err error) {
 		return 0, fmt.Errorf("finding git-ralph's own program to run in the background: %w", err)
 	}
 	rel := LogPath(b.Name)
+	// rotated as the cron log is: it gathers every start of the loop, and nobody reads it
+	// until something went wrong
+	if err := history.RotateIfLarger(filepath.Join(b.Here, rel), history.DefaultLogMax, history.DefaultLogKeep); err != nil {
+		fmt.Fprintf(b.Stderr, "warning: %s\n", display.PrintableText(err.Error()))
+	}
 	log, offset, err := openBackgroundLog(filepath.Join(b.Here, rel), b.Args)
 	if err != nil {
 		return 0, err
