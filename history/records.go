@@ -93,6 +93,11 @@ type Record struct {
 	// Replayed: the agent was a recording played back (--agent replay:DIR): no model ran
 	// and nothing was paid, though the tokens and cost above are the recorded ones.
 	Replayed bool `toml:"replayed,omitempty" json:"replayed,omitempty"`
+	// NewFailures and OldFailures are, with validate_format, the tests failing after the
+	// iteration that did not fail before the run, and those that did (bounded lists:
+	// "TestA (pkg), TestB (pkg) and 3 more").
+	NewFailures string `toml:"new_failures,omitempty" json:"new_failures,omitempty"`
+	OldFailures string `toml:"old_failures,omitempty" json:"old_failures,omitempty"`
 	// Attempts are the figures of each run of the agent when the iteration took more
 	// than one (a limit or a transient error ran it again); the tokens and cost above
 	// are their sums.

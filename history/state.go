@@ -129,6 +129,22 @@ type State struct {
 	MaxTokens     int64   `toml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
 	DailyMaxCost  float64 `toml:"daily_max_cost,omitempty" json:"daily_max_cost,omitempty"`
 	BudgetWarned  string  `toml:"budget_warned,omitempty" json:"budget_warned,omitempty"` // comma-separated: State stays comparable
+
+	// The validation baseline (validate_format): the validate command's result before
+	// the run's first iteration, kept so that a resumed run does not take it again.
+	// BaselineCommand and BaselineFormat say what it was taken with (another command or
+	// format takes a new one); BaselineFailing lists the tests failing then, one
+	// "SUITE<TAB>NAME" a line, bounded like the feedback (BaselineCut: some left out).
+	BaselineCommand string `toml:"baseline_command,omitempty" json:"baseline_command,omitempty"`
+	BaselineFormat  string `toml:"baseline_format,omitempty" json:"baseline_format,omitempty"`
+	BaselineCommit  string `toml:"baseline_commit,omitempty" json:"baseline_commit,omitempty"`
+	BaselineExit    int    `toml:"baseline_exit,omitempty" json:"baseline_exit,omitempty"`
+	BaselineTests   int    `toml:"baseline_tests,omitempty" json:"baseline_tests,omitempty"`
+	BaselineFailing string `toml:"baseline_failing,omitempty" json:"baseline_failing,omitempty"`
+	BaselineCut     bool   `toml:"baseline_cut,omitempty" json:"baseline_cut,omitempty"`
+	// BaselineBase is, for a worktree loop, where its branch met its base branch when the
+	// baseline was taken (git merge-base): when it moves, the baseline is taken again.
+	BaselineBase string `toml:"baseline_base,omitempty" json:"baseline_base,omitempty"`
 }
 
 // MaxStateText bounds the texts of a state file (task, feedback, earlier_feedback): a
@@ -238,7 +254,7 @@ func parseState(data []byte) (State, int, error) {
 	}{{"iteration", s.Iteration}, {"error_count", s.ErrorCount},
 		{"consecutive_errors", s.ConsecutiveErrors}, {"idle_iterations", s.IdleIterations},
 		{"spent_iterations", s.SpentIterations}, // the budgets' divisor: past the largest int, a negative mean
-		{"feedback_left_out", s.FeedbackLeftOut}} {
+		{"feedback_left_out", s.FeedbackLeftOut}, {"baseline_tests", s.BaselineTests}} {
 		if c.n < 0 || c.n > MaxCount {
 			return State{}, lineOfKey(data, c.key), fmt.Errorf("%s is %d, want 0 to %d", c.key, c.n, MaxCount)
 		}
@@ -248,7 +264,8 @@ func parseState(data []byte) (State, int, error) {
 		value string
 		bound int
 	}{{"task", s.Task, MaxStateText}, {"feedback", s.Feedback, MaxStateText},
-		{"earlier_feedback", s.EarlierFeedback, MaxStateText}, {"template", s.Template, maxTemplateName}} {
+		{"earlier_feedback", s.EarlierFeedback, MaxStateText}, {"template", s.Template, maxTemplateName},
+		{"baseline_failing", s.BaselineFailing, MaxStateText}, {"baseline_command", s.BaselineCommand, MaxStateText}} {
 		if len(t.value) > t.bound {
 			return State{}, lineOfKey(data, t.key), fmt.Errorf("%s is %d bytes, more than a loop writes (%d at most)", t.key, len(t.value), t.bound)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history"
+	"github.com/git-ralph/git-ralph/loop/testreport"
 )
 
 // Reporter receives the loop's events; the command line turns them into progress lines,
@@ -113,6 +114,24 @@ type Waiting struct {
 	From string
 }
 
+// BaselineTaken is sent once before a run's first iteration when a validate command is
+// set: its result then, against which the iterations' validation is judged (see
+// baseline.go). Kept: a resumed run's, from its state (it did not run again).
+type BaselineTaken struct {
+	Command  string
+	Format   testreport.Format // validate_format; None: the exit code decides
+	Read     testreport.Format // the format its output was read as (auto's guess); None: no tests found
+	Kept     bool
+	Moved    bool   // taken again, of the base, because the branch took in new commits of its base
+	Commit   string // the commit it was taken at
+	ExitCode int
+	TimedOut bool
+	Duration time.Duration
+	Tests    int               // the tests its output named
+	Failing  []testreport.Test // those failing, sorted
+	Log      string            // where its output is saved, relative to the repository
+}
+
 // ValidationFailed is sent when the validate command failed after an iteration; its
 // output goes into the next prompt.
 type ValidationFailed struct {
@@ -179,3 +198,4 @@ func (UntilFailed) event()       {}
 func (Judged) event()            {}
 func (Paused) event()            {}
 func (Resumed) event()           {}
+func (BaselineTaken) event()     {}

@@ -46,7 +46,7 @@ func (r *runner) check(ctx context.Context, i int, it *iterationRecord, a attemp
 		ch.class.halt = r.waits.overage(a.planResets)
 	}
 	if o.Counts() {
-		ch.val = r.procs.validate(ctx, i, r.cfg.ValidateCmd, r.book.store.ValidationPath(it.number), r.cfg.validateTimeout())
+		ch.val = r.base.validate(ctx, i, r.book.store.ValidationPath(it.number))
 		if ch.class.applyValidation(i, ch.val) {
 			r.report(ValidationFailed{Iteration: i, Validation: ch.val})
 		}
@@ -186,6 +186,9 @@ func newRecord(cfg Config, run string, i int, started, ended time.Time, a attemp
 func fillRecord(rec *history.Record, a attempt, val Validation, pushed, preset string) {
 	rec.RateLimitWaits, rec.Retries, rec.WaitedMS = a.limitWaits, a.retries, a.waited.Milliseconds()
 	rec.Validation, rec.Push, rec.Agent = val.Summary(), pushed, preset
+	if t := val.Tests; t != nil {
+		rec.NewFailures, rec.OldFailures = listTests(t.New), listTests(t.Old)
+	}
 	u := a.usage
 	rec.Model, rec.InputTokens, rec.OutputTokens = u.Model, u.InputTokens, u.OutputTokens
 	rec.CacheRead, rec.CacheWrite = u.CacheReadTokens, u.CacheWriteTokens

@@ -14,6 +14,7 @@ import (
 	"github.com/git-ralph/git-ralph/loop/agent"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
 	"github.com/git-ralph/git-ralph/loop/recording"
+	"github.com/git-ralph/git-ralph/loop/testreport"
 	"github.com/git-ralph/git-ralph/prompts"
 )
 
@@ -60,6 +61,14 @@ type Config struct {
 
 	ValidateCmd     string        // run with sh -c after each iteration; "" for none
 	ValidateTimeout time.Duration // 0: DefaultValidateTimeout
+	// ValidateFormat is how ValidateCmd's output names its tests (validate_format): with
+	// one, a test failing before the run (the baseline) does not fail an iteration's
+	// validation; None: the exit code decides. ValidateTargets must pass (with a format).
+	ValidateFormat  testreport.Format
+	ValidateTargets []string
+	// BaseBranch is a worktree loop's base branch (refs/heads/main): when its branch takes
+	// in new commits of it, the baseline is taken again, of the base. "": none.
+	BaseBranch string
 	// Until is the promise command (--until), run with sh -c after each iteration whose
 	// validation passed, bounded like ValidateCmd: when it passes the run is done, whatever
 	// the agent printed; while it fails its output goes into the next prompt and the
@@ -251,7 +260,8 @@ type runner struct {
 	budget *budgets
 	waits  *limitWaits
 	pause  *pauser
-	judge  *judge // nil: none set
+	judge  *judge    // nil: none set
+	base   *baseline // nil: no validate command
 	notes  *notes
 	push   *pusher // nil: no auto-push
 	takes  *takes
@@ -303,6 +313,7 @@ func (r *runner) collaborate(criteria prompts.Section) {
 	r.pause = &pauser{file: cfg.PauseFile, poll: r.deps.PausePoll, finish: r.deps.Finish, now: now, report: r.report}
 	r.waits = newLimitWaits(cfg, r.deps, r.state, r.pause, r.report)
 	r.judge = newJudge(cfg, criteria, r.procs, now)
+	r.base = newBaseline(cfg, r.procs, r.state, r.report)
 	r.notes = &notes{dir: cfg.Dir, warn: warn}
 	r.takes = &takes{rec: cfg.Record, run: r.res.Run, warn: warn}
 	if cfg.Push {
@@ -331,6 +342,7 @@ func (r *runner) iterate(ctx context.Context, first int) error {
 	if !r.goesOn(r.waits.resumeSaved(ctx, first)) {
 		return nil
 	}
+	r.base.take(ctx, r.here.Head)
 	for i := first; r.ready(ctx, i); i++ {
 		if err := r.iteration(ctx, i); err != nil || r.res.Status != "" {
 			return err

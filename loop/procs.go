@@ -52,6 +52,12 @@ func (p procs) spec(i int, command string) agent.Spec {
 // nothing left running afterwards, its output saved at logPath ("": not kept). It runs
 // even after an interrupt has begun (the caller skips it then), so it takes its own context.
 func (p procs) validate(ctx context.Context, i int, command, logPath string, timeout time.Duration) Validation {
+	return p.validateTo(ctx, i, command, logPath, timeout, nil)
+}
+
+// validateTo is validate that also copies the whole output, as it comes, to also (nil:
+// nowhere): the baseline's reader of test results.
+func (p procs) validateTo(ctx context.Context, i int, command, logPath string, timeout time.Duration, also io.Writer) Validation {
 	v := Validation{Command: command}
 	if strings.TrimSpace(command) == "" {
 		return v
@@ -60,6 +66,9 @@ func (p procs) validate(ctx context.Context, i int, command, logPath string, tim
 	defer closeLog()
 	spec := p.spec(i, command)
 	spec.Timeout, spec.MaxOutput, spec.Log = timeout, validationKept, log
+	if also != nil {
+		spec.Log = teeTo(log, also)
+	}
 	res, err := agent.Run(ctx, spec)
 	if err != nil {
 		return Validation{Command: command, Ran: true, ExitCode: 127, Tail: err.Error()}

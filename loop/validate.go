@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/git-ralph/git-ralph/history/redact"
+	"github.com/git-ralph/git-ralph/loop/testreport"
 )
 
 // DefaultValidateTimeout bounds the validate command when the configuration does not.
@@ -31,6 +32,9 @@ type Validation struct {
 	TimedOut bool
 	Duration time.Duration
 	Tail     string // the end of its output, for the next prompt
+	// Tests is what its output said of the tests against the baseline, with
+	// validate_format (see decideTests); nil without one.
+	Tests *TestResults
 }
 
 // Summary is the record's word for the result: "passed", "failed: exit code 2", ….
@@ -42,6 +46,10 @@ func (v Validation) Summary() string {
 		return "passed"
 	case v.TimedOut:
 		return "timed out"
+	case v.Tests != nil && len(v.Tests.New) > 0:
+		return "failed: " + plural(len(v.Tests.New), "test") + " failing that did not fail before this run"
+	case v.Tests != nil && len(v.Tests.Targets) > 0:
+		return "failed: target " + strings.Join(v.Tests.Targets, ", ") + " did not pass"
 	}
 	return "failed: " + exitReason(v.ExitCode)
 }
@@ -58,7 +66,14 @@ func (c Config) validateTimeout() time.Duration {
 // validation: a fresh-context agent remembers nothing, so the feedback goes into the
 // prompt, not into a conversation.
 func (v Validation) Feedback(iteration int) string {
-	return v.feedback(iteration, "the validation command", "Fix what it reports before anything else.")
+	advice := "Fix what it reports before anything else."
+	switch t := v.Tests; {
+	case t != nil && t.Format == testreport.None:
+		advice += " (No test results could be read from its output, so its exit code decides.)"
+	case t != nil:
+		advice = t.advice()
+	}
+	return v.feedback(iteration, "the validation command", advice)
 }
 
 // UntilFeedback is the "Previous iteration" section after the promise command (--until)
@@ -70,6 +85,9 @@ func (v Validation) UntilFeedback(iteration int) string {
 func (v Validation) feedback(iteration int, what, advice string) string {
 	var b strings.Builder
 	how := "failed with " + exitReason(v.ExitCode)
+	if v.Tests != nil && (len(v.Tests.New) > 0 || len(v.Tests.Targets) > 0) {
+		how = "failed"
+	}
 	if v.TimedOut {
 		how = "did not finish within its timeout and was stopped"
 	}

@@ -43,7 +43,7 @@ var allowed = []struct{ pkg, mayImport string }{
 	{"loop/workflow", "loop/fleet history prompts/repofile fielderr lazyregexp"},
 	{"loop/...", "loop loop/agent loop/agentcli loop/agentcli/... idle history history/... prompts prompts/... gitops gitops/... lazyregexp"},
 	// one loop: the iteration cycle
-	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
+	{"loop", "loop/agent loop/agentcli loop/apiagent loop/recording loop/testreport idle history history/ledger history/redact prompts gitops gitops/... units lazyregexp gitops/gittest"},
 	// below loop: one agent process, the presets and their readers, the demo's agent
 	{"loop/agent", "history/redact internal/testio"},
 	{"loop/agentcli", "loop/agent loop/agentcli/... units lazyregexp"},
@@ -52,6 +52,8 @@ var allowed = []struct{ pkg, mayImport string }{
 	// as loop/agent runs an agent (a process group, leftovers stopped), its result reads as
 	// loop/agentcli's Report
 	{"loop/apiagent", "loop/agent loop/agentcli lazyregexp gitops/gittest"},
+	// the test results a test command printed (go test -json, JUnit XML, TAP): a leaf
+	{"loop/testreport", ""},
 	{"loop/demoagent", "gitops gitops/gittest prompts/repofile lazyregexp"},
 	// record and replay: the agent's runs kept in a directory, and played back as the agent
 	{"loop/recording", "gitops gitops/gitsnap gitops/gitmerge gitops/gittest history/redact lazyregexp"},

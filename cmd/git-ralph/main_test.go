@@ -55,6 +55,15 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// userGoCache is the user's Go build cache, read before any story changes HOME.
+var userGoCache = func() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	dir, _ := os.UserCacheDir()
+	return filepath.Join(dir, "go-build")
+}()
+
 // hermeticGit isolates git from the machine's configuration and fixes identities.
 // HOME and TMPDIR live outside $WORK, which is the repository of most stories.
 func hermeticGit(env *testscript.Env) error {
@@ -81,6 +90,8 @@ func hermeticGit(env *testscript.Env) error {
 		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CEILING_DIRECTORIES": filepath.Dir(env.WorkDir),
 		"GIT_AUTHOR_DATE":         "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+		// a story's real `go test` (baseline_go_test) builds with the user's cache, not a cold one
+		"GOCACHE": userGoCache, "GOTOOLCHAIN": "local", "GOFLAGS": "", "GOWORK": "off",
 		"AGENT_FIXTURES": fixtures, "RECORDINGS": filepath.Join(filepath.Dir(filepath.Dir(fixtures)), "..", "cmd", "git-ralph", "testdata", "recordings"),
 	} {
 		env.Setenv(k, v)

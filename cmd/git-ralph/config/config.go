@@ -110,9 +110,11 @@ type Config struct {
 	MaxOutputBuffer      Value[int64]  // bytes
 	Validate             Value[string] // shell command run after each iteration; "" = none
 	ValidateTimeout      Value[time.Duration]
-	Until                Value[string] // the promise command: the loop is done when it passes; "" = none
-	Feedback             Value[string] // "last" or "all": what the next prompt carries of the run's failures
-	Judge                Value[string] // a preset name or a command judging each iteration; "" = none
+	ValidateFormat       Value[string]   // how the validate command's output names its tests; "none": the exit code alone
+	ValidateTargets      Value[[]string] // tests that must pass for validation to pass (with a format)
+	Until                Value[string]   // the promise command: the loop is done when it passes; "" = none
+	Feedback             Value[string]   // "last" or "all": what the next prompt carries of the run's failures
+	Judge                Value[string]   // a preset name or a command judging each iteration; "" = none
 	Push                 Value[bool]
 	Remote               Value[string] // "" = the branch's upstream, else origin
 	Branch               Value[string] // "" = the same branch name

@@ -60,7 +60,7 @@ func TestDefaults(t *testing.T) {
 		"model": "none", "api_base": "the vendor's", "api_key_env": "the vendor's", "api_max_turns": "100", "api_max_context": "none",
 		"iteration_timeout": "none", "output_timeout": "none", "idle_threshold": "2", "max_consecutive_errors": "3",
 		"stagnation_threshold": "3", "stagnation_similarity": "90",
-		"max_output_buffer": "10MiB", "validate": "none", "validate_timeout": "10m0s", "until": "none", "feedback": "last", "judge": "none", "push": "false",
+		"max_output_buffer": "10MiB", "validate": "none", "validate_timeout": "10m0s", "validate_format": "none", "validate_targets": "none", "until": "none", "feedback": "last", "judge": "none", "push": "false",
 		"remote": "upstream or origin", "branch": "same name", "backoff_base": "1s", "backoff_max": "1m0s",
 		"max_limit_wait": "6h0m0s", "stop_on_overage": "false",
 		"max_cost": "none", "max_tokens": "none", "daily_max_cost": "none", "log_level": "info", "show_agent_output": "false",
@@ -331,6 +331,8 @@ max_consecutive_errors = 2
 max_output_buffer = "512kib"
 validate = "go test ./..."
 validate_timeout = "90s"
+validate_format = "junit"
+validate_targets = ["TestParse"]
 until = "npm test"
 feedback = "all"
 judge = "sh judge.sh"
@@ -354,11 +356,11 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 `
 	c := fixture{repo: repo}.mustLoad(t)
 	got := []any{c.Agent.V, c.AgentCmd.V, c.Mode.V, c.MaxIterations.V, c.IterationTimeout.V, c.OutputTimeout.V, c.IdleThreshold.V,
-		c.StagnationThreshold.V, c.StagnationSimilarity.V, c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.Until.V, c.Feedback.V, c.Judge.V, c.Push.V, c.Remote.V,
+		c.StagnationThreshold.V, c.StagnationSimilarity.V, c.MaxConsecutiveErrors.V, c.MaxOutputBuffer.V, c.Validate.V, c.ValidateTimeout.V, c.ValidateFormat.V, c.ValidateTargets.V, c.Until.V, c.Feedback.V, c.Judge.V, c.Push.V, c.Remote.V,
 		c.Branch.V, c.BackoffBase.V, c.BackoffMax.V, c.MaxLimitWait.V, c.StopOnOverage.V, c.MaxCost.V, c.MaxTokens.V, c.LogLevel.V, c.ShowAgentOutput.V,
 		c.Notify.V, c.HistoryKeep.V, c.HistoryMaxSize.V, c.Template.V, c.Prompts.V}
 	want := []any{"claude", "claude -p", "plan", 16, 90 * time.Minute, 7 * time.Minute, 1, 2, 80, 2, int64(512 << 10), "go test ./...",
-		90 * time.Second, "npm test", "all", "sh judge.sh", true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, 2.5, 90000, "debug", true,
+		90 * time.Second, "junit", []string{"TestParse"}, "npm test", "all", "sh judge.sh", true, "upstream", "ralph", 500 * time.Millisecond, 2 * time.Minute, time.Hour, true, 2.5, 90000, "debug", true,
 		[]string{"bell", "https://ntfy.sh/t"}, 7, int64(200 << 20), "tdd", []string{"prompts/common.md", "PROMPT_plan.md"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %v\nwant %v", got, want)
@@ -367,7 +369,7 @@ prompts = ["prompts/common.md", "PROMPT_plan.md"]
 		c.APIMaxTurns.V != 40 || c.APIMaxContext.V != 64000 {
 		t.Errorf("API agent's settings %q %q %q %d %d", c.Model.V, c.APIBase.V, c.APIKeyEnv.V, c.APIMaxTurns.V, c.APIMaxContext.V)
 	}
-	for i, e := range c.Entries()[:36] {
+	for i, e := range c.Entries()[:38] {
 		if e.Origin.Line == 0 || e.Origin.Kind != FromRepo {
 			t.Errorf("entry %d %s from %s, want a line of the repo file", i, e.Key, e.Origin)
 		}
@@ -379,7 +381,7 @@ func TestEveryKeyFromTheEnvironment(t *testing.T) {
 		"RALPH_MODEL=m", "RALPH_API_BASE=https://example.test", "RALPH_API_KEY_ENV=K", "RALPH_API_MAX_TURNS=9", "RALPH_API_MAX_CONTEXT=9000",
 		"RALPH_ITERATION_TIMEOUT=45m", "RALPH_OUTPUT_TIMEOUT=5m", "RALPH_IDLE_THRESHOLD=4", "RALPH_MAX_CONSECUTIVE_ERRORS=6",
 		"RALPH_STAGNATION_THRESHOLD=0", "RALPH_STAGNATION_SIMILARITY=75",
-		"RALPH_MAX_OUTPUT_BUFFER=64kb", "RALPH_VALIDATE=make", "RALPH_VALIDATE_TIMEOUT=1m", "RALPH_UNTIL=make check", "RALPH_FEEDBACK=all", "RALPH_JUDGE=gemini", "RALPH_PUSH=1",
+		"RALPH_MAX_OUTPUT_BUFFER=64kb", "RALPH_VALIDATE=make", "RALPH_VALIDATE_TIMEOUT=1m", "RALPH_VALIDATE_FORMAT=tap", "RALPH_VALIDATE_TARGETS=a,b", "RALPH_UNTIL=make check", "RALPH_FEEDBACK=all", "RALPH_JUDGE=gemini", "RALPH_PUSH=1",
 		"RALPH_REMOTE=fork", "RALPH_BRANCH=wip", "RALPH_BACKOFF_BASE=2s", "RALPH_BACKOFF_MAX=30s",
 		"RALPH_MAX_LIMIT_WAIT=2h", "RALPH_STOP_ON_OVERAGE=true", "RALPH_MAX_COST=3", "RALPH_MAX_TOKENS=7", "RALPH_DAILY_MAX_COST=9.99",
 		"RALPH_LOG_LEVEL=warn", "RALPH_SHOW_AGENT_OUTPUT=true",

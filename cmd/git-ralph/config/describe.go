@@ -97,6 +97,8 @@ var keyHelp = map[string]string{
 	"max_output_buffer":      "How much of an agent's output an iteration keeps, up to 1 GiB.",
 	"validate":               "The command that validates each iteration's work; its failure goes into the next prompt.",
 	"validate_timeout":       "Stop the validate command (and the promise command) after this long.",
+	"validate_format":        "How the validate command's output names its tests (go-test-json, junit, tap, auto), so that tests failing before the run are not the agent's; none: the exit code alone.",
+	"validate_targets":       "Tests that must pass for validation to pass (with validate_format).",
 	"until":                  "The promise command: the run succeeds when it passes.",
 	"feedback":               "Which failures go into the next prompt: last, or all of the run's.",
 	"judge":                  "An agent preset or a command that judges each iteration whose validation passed.",

@@ -93,7 +93,7 @@ func TestHistoryMaxSize(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := Keys()
-	if len(keys) != 40 || keys[0] != "agent" || keys[len(keys)-1] != "prompts" {
+	if len(keys) != 42 || keys[0] != "agent" || keys[len(keys)-1] != "prompts" {
 		t.Errorf("Keys() = %q", keys)
 	}
 }

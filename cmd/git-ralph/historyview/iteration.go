@@ -57,6 +57,8 @@ func printDetails(w io.Writer, r history.Record) {
 	line("agent", strings.TrimSpace(r.Agent+" "+r.Model))
 	line("promise", r.Signal)
 	line("validation", r.Validation)
+	line("new failures", r.NewFailures) // validate_format: failing now, not before the run
+	line("old failures", r.OldFailures) // failing before the run too: not this iteration's
 	line("until", r.Until)
 	if r.Judge != nil {
 		line("judge", r.Judge.Verdict)

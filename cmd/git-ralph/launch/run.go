@@ -70,6 +70,7 @@ func (l *Loop) check(ctx context.Context) (*checked, error) {
 		return nil, err
 	}
 	set.TrustedAt = where.TrustedAt
+	set.Loop.BaseBranch = where.BaseBranch
 	WarnSettings(l.Stderr, set.Resolved)
 	if err := checkReplay(ctx, &l.Options, set); err != nil {
 		return nil, err

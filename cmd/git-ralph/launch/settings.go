@@ -15,6 +15,7 @@ import (
 	"github.com/git-ralph/git-ralph/history/redact"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/loop/agentcli"
+	"github.com/git-ralph/git-ralph/loop/testreport"
 )
 
 // Settings are the loop's resolved configuration: what the loop runs with, and every
@@ -101,6 +102,8 @@ func ResolveForShow(root string, o *Options) (*Settings, error) {
 		BackoffBase:  resolved.BackoffBase.V, BackoffMax: resolved.BackoffMax.V, MaxLimitWait: resolved.MaxLimitWait.V,
 		StopOnOverage: resolved.StopOnOverage.V,
 		Retention:     history.Retention{Keep: resolved.HistoryKeep.V, MaxBytes: resolved.HistoryMaxSize.V}}
+	s.Loop.ValidateFormat, _ = testreport.ParseFormat(resolved.ValidateFormat.V) // checked by config
+	s.Loop.ValidateTargets = resolved.ValidateTargets.V
 	if err := s.choosePreset(); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,9 @@ import (
 type Place struct {
 	note      string
 	TrustedAt []string
+	// BaseBranch is a worktree loop's base branch (refs/heads/NAME): its baseline
+	// follows it (loop.Config.BaseBranch). "": none.
+	BaseBranch string
 }
 
 // say prints where the loop runs, if that is not simply here.
@@ -55,6 +58,7 @@ func WorktreeLoop(ctx context.Context, stdout io.Writer, here string, o *Options
 	where.note = fmt.Sprintf("git-ralph: loop %s runs in its %sworktree %s (branch %s, %s)", o.Worktree,
 		map[bool]string{true: "new ", false: ""}[l.Created],
 		display.Printable(l.Path), strings.TrimPrefix(l.Branch, "refs/heads/"), describeBase(l.BaseBranch, l.BaseCommit))
+	where.BaseBranch = l.BaseBranch
 	return l.Path, where, nil
 }
 

@@ -27,7 +27,7 @@ type EventField struct {
 // signalled, truncated output) describe nothing. A test checks that every loop event
 // type has its sample here.
 var streamSamples = []loop.Event{
-	loop.RunStarted{}, loop.IterationStarted{}, loop.Waiting{}, loop.Paused{}, loop.Resumed{},
+	loop.RunStarted{}, loop.BaselineTaken{}, loop.IterationStarted{}, loop.Waiting{}, loop.Paused{}, loop.Resumed{},
 	loop.ValidationFailed{}, loop.UntilFailed{}, loop.Judged{Judgement: loop.Judgement{Ran: true}},
 	loop.Pushed{}, loop.IterationFinished{}, loop.Warning{}, loop.RunFinished{},
 	loop.AgentStopping{}, loop.OutputTruncated{},

@@ -82,6 +82,9 @@ func (l *RunLog) Report(e loop.Event) {
 		l.log().Info("paused", args...)
 	case loop.Resumed:
 		l.log().Info("resumed", "iteration", e.Iteration, "paused_ms", e.Paused.Milliseconds())
+	case loop.BaselineTaken:
+		l.log().Info("baseline", "command", e.Command, "format", string(e.Format), "kept", e.Kept, "exit_code", e.ExitCode,
+			"tests", e.Tests, "failing", len(e.Failing), "duration_ms", e.Duration.Milliseconds())
 	case loop.ValidationFailed:
 		v := e.Validation
 		l.log().Warn("validation failed", "iteration", e.Iteration, "command", v.Command, "exit_code", v.ExitCode,

@@ -176,6 +176,8 @@ func (c *EventEncoder) Encode(e loop.Event) (name string, obj any, ok bool) {
 			e.Reason, e.Progress, e.Idle, e.Consecutive, e.OutputBytes, e.Record, e.Note}, true
 	case loop.Waiting:
 		return "waiting", waitingJSON{h("waiting", time.Time{}), e.Iteration, e.Kind, e.Message, e.Until.UTC(), e.Attempt, e.Resumed, e.From}, true
+	case loop.BaselineTaken:
+		return "baseline", newBaselineJSON(h("baseline", time.Time{}), e), true
 	case loop.ValidationFailed:
 		v := e.Validation
 		return "validation_failed", validationFailedJSON{h("validation_failed", time.Time{}), e.Iteration, v.Command,

@@ -69,6 +69,8 @@ func (p *Progress) Report(e loop.Event) {
 		p.paused(e)
 	case loop.Resumed:
 		p.info("Resumed after %s paused", display.Duration(e.Paused))
+	case loop.BaselineTaken:
+		p.info("%s", e.Summary())
 	case loop.ValidationFailed:
 		p.warn("Iteration %d: validation failed (%s): `%s`; its output goes into the next prompt", e.Iteration, e.Validation.Summary(), e.Validation.Command)
 	case loop.UntilFailed:
