@@ -17,7 +17,7 @@ type BestOfFlags struct {
 
 // bestOfOnly are the flags a candidate does not get: the best-of's own, and --worktree,
 // which the candidate gets with its own name.
-var bestOfOnly = map[string]bool{"best-of": true, "jobs": true, "score": true, "worktree": true, "merge": true}
+var bestOfOnly = map[string]bool{"best-of": true, "jobs": true, "score": true, "worktree": true, "merge": true, "background": true}
 
 // runBestOf runs the candidates as child git-ralph processes, each `loop --worktree
 // NAME-k` with this command's other flags, ranks them (launch.BestOf) and merges the

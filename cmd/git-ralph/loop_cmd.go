@@ -54,6 +54,7 @@ type LoopCmd struct {
 	Record               string         `help:"Keep every run of the agent (prompt, timed output, exit status, usage, and its change to the repository) in DIR, to play back with --agent replay:DIR." placeholder:"DIR"`
 	ReplaySpeed          string         `name:"replay-speed" help:"With --agent replay:DIR: full (default), recorded, or a multiple of the recorded pace such as 2." placeholder:"SPEED"`
 	ReplayForce          bool           `name:"replay-force" help:"With --agent replay:DIR: replay a recording made in another repository."`
+	Background           bool           `short:"b" help:"Run in the background: checked here first, then detached (a session of its own, output appended to .ralph/logs/background-NAME.log); prints the loop's name, pid and the commands to watch, pause and cancel it, and returns at once."`
 	BestOfFlags          `embed:""`
 	ProtectFlags         `embed:""`
 	// StageSettings are a workflow stage's bounded settings (config.WorkflowSetting): the
@@ -72,10 +73,18 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 	if err := o.CheckBestOf(c.BestOf, c.Jobs, c.Score); err != nil {
 		return err
 	}
+	if c.Background && !launch.InBackground() {
+		return c.background(ctx, s, in)
+	}
 	if c.BestOf != nil {
 		return c.runBestOf(ctx, s, in)
 	}
-	l := &launch.Loop{Options: *o, Streams: s.launch(),
+	return c.loop(s, in).Run(ctx)
+}
+
+// loop is the loop the command starts, in this process.
+func (c *LoopCmd) loop(s Streams, in *interrupts) *launch.Loop {
+	l := &launch.Loop{Options: *c.options(), Streams: s.launch(),
 		Signals: in.launch(), Trust: s.terminal(), Interrupted: stoppedByInterrupt}
 	if c.Merge {
 		l.Merge = func(ctx context.Context, here string, resolved *config.Config, notes *notify.Notifier) error {
@@ -83,7 +92,7 @@ func (c *LoopCmd) Run(ctx context.Context, s Streams, in *interrupts) error {
 			return (&MergeCmd{Name: c.Worktree}).merging(s, resolved).Queue(ctx, here, notes, nil)
 		}
 	}
-	return l.Run(ctx)
+	return l
 }
 
 // options are what launch is given of the command line.

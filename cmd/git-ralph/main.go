@@ -16,5 +16,6 @@ func Main() int {
 	if launch.RunWatchdog(os.Args[1:]) {
 		return exitcode.OK
 	}
+	launch.TakeBackgroundMark() // before anything is started: no child inherits it
 	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/display"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/status"
+	"github.com/git-ralph/git-ralph/history"
 	"github.com/git-ralph/git-ralph/loop/fleet"
 	"github.com/git-ralph/git-ralph/loop/mergequeue"
 )
@@ -15,10 +17,14 @@ import (
 // RunsCmd is `git ralph runs`.
 type RunsCmd struct {
 	JSON bool `name:"json" help:"Print the loops as a JSON array, one object each (see docs/guide/many-loops.md)."`
+	All  bool `help:"The loops of every repository where a loop was started in the background (and of this one), with the repository first."`
 }
 
 // Run lists every loop of the repository with what it last wrote.
 func (c *RunsCmd) Run(ctx context.Context, s Streams) error {
+	if c.All {
+		return c.all(ctx, s)
+	}
 	here, err := launch.RepoRoot(ctx)
 	if err != nil {
 		return err
@@ -70,4 +76,31 @@ func recoverMerges(ctx context.Context, s Streams, here string) error {
 		fmt.Fprintf(s.Stderr, "git-ralph: %s\n", display.PrintableText(note))
 	}
 	return nil
+}
+
+// all lists the loops of every registered repository and of the one here (if any); a
+// repository that cannot be read is a warning.
+func (c *RunsCmd) all(ctx context.Context, s Streams) error {
+	repos, err := history.UserRepos()
+	if err != nil {
+		return err
+	}
+	list, err := repos.List()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(err.Error()))
+	}
+	if here, err := launch.RepoRoot(ctx); err == nil {
+		if main, err := fleet.Find(ctx, here, fleet.MainName); err == nil && !slices.Contains(list, main.Path) {
+			list = append([]string{main.Path}, list...)
+		}
+	}
+	now := time.Now()
+	runs, problems := status.RunsOfRepos(ctx, list, now)
+	for _, p := range problems {
+		fmt.Fprintf(s.Stderr, "warning: %s\n", display.PrintableText(p.Error()))
+	}
+	if c.JSON {
+		return display.JSON(s.Stdout, runs)
+	}
+	return status.PrintRepoRuns(s.Stdout, runs, now)
 }

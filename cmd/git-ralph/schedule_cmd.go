@@ -143,6 +143,8 @@ func checkCronFlags(lc *LoopCmd) error {
 			"try the flags now with 'git ralph loop --dry-run …', then schedule them without it")
 	case lc.Verbose.On() && lc.Quiet:
 		return hints.Wrap(errors.New("--verbose and --quiet contradict each other"), "pick one")
+	case lc.Background:
+		return hints.Wrap(errors.New("--background has nothing to detach from under cron, and would send the run's lines away from cron.log"), "schedule the flags without it")
 	}
 	return nil
 }

@@ -35,6 +35,7 @@ func scriptCommands() map[string]func(ts *testscript.TestScript, neg bool, args 
 		"jsonl":    cmdJSONL,
 		"genfile":  cmdGenfile,
 		"webhook":  cmdWebhook,
+		"pidfrom":  cmdPidFrom,
 		"apimock":  cmdAPIMock,
 	}
 }

@@ -25,6 +25,8 @@ type WorkflowRunCmd struct {
 	Agent    string `help:"The agent preset of every stage, over the stages' own agent." placeholder:"NAME"`
 	AgentCmd string `name:"agent-cmd" help:"Your own agent command for every stage, over the stages' own." placeholder:"CMD"`
 	Notify   string `help:"Where to say that a stage awaits approval (as loop --notify); default: the notify setting." placeholder:"LIST"`
+	// Background runs the workflow detached, as loop --background does.
+	Background bool `short:"b" help:"Run in the background: checked here first, then detached (output appended to .ralph/logs/background-workflow-NAME.log); prints its pid and how to follow and stop it, and returns at once."`
 }
 
 // Run runs the workflow's stages (launch.Workflow) once their commands are approved,
@@ -43,6 +45,9 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	}
 	if err := c.preflight(s, root, wf); err != nil {
 		return err
+	}
+	if c.Background && !launch.InBackground() {
+		return c.background(ctx, s, root, wf)
 	}
 	w := &launch.Workflow{Streams: s.launch(), Signals: in.launch(),
 		Root: root, Workflow: wf, Agent: c.Agent, AgentCmd: c.AgentCmd, Notify: c.Notify,

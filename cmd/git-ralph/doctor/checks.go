@@ -57,6 +57,7 @@ func Run(ctx context.Context, in Input) []Result {
 	out = append(out, commandChecks(in)...)
 	out = append(out, lockCheck(ctx, in))
 	out = append(out, worktreeChecks(ctx, in)...)
+	out = append(out, backgroundCheck(ctx, in))
 	out = append(out, mergeCheck(ctx, in.Root))
 	out = append(out, gitChecks(ctx, in.Root)...)
 	out = append(out, disk(in))

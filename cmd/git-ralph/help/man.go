@@ -65,7 +65,7 @@ func writeManCommand(b *strings.Builder, cmd *kong.Node, parent string) {
 }
 
 // manFiles lists what git ralph keeps where.
-const manFiles = `.ralph/config.toml: the repository's configuration. ~/.config/git-ralph/config.toml: yours. .ralph/state.toml: the loop's state. .ralph/history/N/: iteration N's record, diff and agent output. .ralph/logs/ralph.log: the structured log (git ralph logs). .ralph/logs/cron.log: what cron runs printed. .git/ralph.lock: the single-instance lock. ~/.config/git-ralph/trusted.toml: the repositories whose commands you approved.`
+const manFiles = `.ralph/config.toml: the repository's configuration. ~/.config/git-ralph/config.toml: yours. .ralph/state.toml: the loop's state. .ralph/history/N/: iteration N's record, diff and agent output. .ralph/logs/ralph.log: the structured log (git ralph logs). .ralph/logs/cron.log: what cron runs printed. .ralph/logs/background-NAME.log: what a loop started with --background printed. .git/ralph.lock: the single-instance lock. ~/.config/git-ralph/trusted.toml: the repositories whose commands you approved.`
 
 func writeManFlags(b *strings.Builder, flags []*kong.Flag) {
 	for _, f := range flags {

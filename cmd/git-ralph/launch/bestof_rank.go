@@ -29,6 +29,7 @@ func (b *BestOf) Run(ctx context.Context, here string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	Started()
 	keepGroup(ctx, b.Stderr, here, name, names, todo, b.Score)
 	b.RunCandidates(ctx, here, todo)
 	if ctx.Err() != nil {

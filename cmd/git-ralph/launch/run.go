@@ -31,38 +31,11 @@ type Loop struct {
 // Run resolves the settings, then does a dry run or drives the loop; the exitcode.Error it
 // returns carries the run's status's exit code.
 func (l *Loop) Run(ctx context.Context) error {
-	here, err := RepoRoot(ctx)
-	if err != nil {
+	st, err := l.check(ctx)
+	if err != nil || st == nil { // nil: the dry run was all
 		return err
 	}
-	root, where, err := WorktreeLoop(ctx, l.Stdout, here, &l.Options)
-	if err != nil {
-		return err
-	}
-	set, err := Resolve(root, &l.Options)
-	if err != nil {
-		return err
-	}
-	set.TrustedAt = where.TrustedAt
-	set.Loop.BaseBranch = where.BaseBranch
-	WarnSettings(l.Stderr, set.Resolved)
-	if err := checkReplay(ctx, &l.Options, set); err != nil {
-		return err
-	}
-	if l.DryRun {
-		return dryRun(ctx, l.Stdout, l.Trust, set)
-	}
-	if err := Preflight(ctx, set); err != nil {
-		err = l.inWorktree(err)
-		if !l.interrupted(ctx, err) { // an interrupt is no failure to notify of
-			l.startFailed(root, set, err)
-		}
-		return err
-	}
-	if err := l.Trust.Require(root, set.Resolved, set.TrustedAt...); err != nil {
-		return err
-	}
-	lock, err := AcquireLock(ctx, root)
+	lock, err := AcquireLock(ctx, st.root)
 	if err != nil {
 		if l.SkipIfBusy && errors.Is(err, history.ErrLocked) {
 			return exitcode.Quiet(exitcode.Busy)
@@ -70,7 +43,52 @@ func (l *Loop) Run(ctx context.Context) error {
 		return err
 	}
 	defer lock.Release()
-	return l.drive(ctx, here, root, where, set)
+	Started()
+	return l.drive(ctx, st.here, st.root, st.where, st.set)
+}
+
+// checked is a loop whose settings, preflight and approvals passed: where it runs.
+type checked struct {
+	here, root string
+	where      Place
+	set        *Settings
+}
+
+// check resolves the settings and runs the preflight and the trust check, or the dry
+// run (then nil).
+func (l *Loop) check(ctx context.Context) (*checked, error) {
+	here, err := RepoRoot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root, where, err := WorktreeLoop(ctx, l.Stdout, here, &l.Options)
+	if err != nil {
+		return nil, err
+	}
+	set, err := Resolve(root, &l.Options)
+	if err != nil {
+		return nil, err
+	}
+	set.TrustedAt = where.TrustedAt
+	set.Loop.BaseBranch = where.BaseBranch
+	WarnSettings(l.Stderr, set.Resolved)
+	if err := checkReplay(ctx, &l.Options, set); err != nil {
+		return nil, err
+	}
+	if l.DryRun {
+		return nil, dryRun(ctx, l.Stdout, l.Trust, set)
+	}
+	if err := Preflight(ctx, set); err != nil {
+		err = l.inWorktree(err)
+		if !l.interrupted(ctx, err) { // an interrupt is no failure to notify of
+			l.startFailed(root, set, err)
+		}
+		return nil, err
+	}
+	if err := l.Trust.Require(root, set.Resolved, set.TrustedAt...); err != nil {
+		return nil, err
+	}
+	return &checked{here: here, root: root, where: where, set: set}, nil
 }
 
 // drive runs the loop that holds the lock, reporting to its outputs, and merges its

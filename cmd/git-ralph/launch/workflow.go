@@ -41,6 +41,7 @@ func (w *Workflow) Run(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer lock.Release()
+	Started()
 	state, err := history.LoadWorkflow(root, wf.Name)
 	if err != nil {
 		return 0, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -48,13 +49,21 @@ func withMerges(ctx context.Context, here string, members []fleet.Member, runs [
 // RunsTable prints the header and one line per loop, in aligned columns.
 func RunsTable(w io.Writer, runs []Run, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tBRANCH\tSTATE\tITERATION\tLAST OUTCOME\tVALIDATION\tAHEAD\tPATH")
+	fmt.Fprintln(tw, runsHeader)
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", display.Printable(r.Name), display.Printable(display.OrDash(r.Branch)),
-			display.Printable(runState(r, now)), runIteration(r), display.Printable(display.OrDash(r.LastOutcome)),
-			display.Printable(display.OrDash(r.Validation)), runAhead(r), display.Printable(r.Path))
+		fmt.Fprintln(tw, runRow(r, now))
 	}
 	return tw.Flush()
+}
+
+// runsHeader is the header of the table of loops, its columns apart by tabs.
+const runsHeader = "NAME\tBRANCH\tSTATE\tITERATION\tLAST OUTCOME\tVALIDATION\tAHEAD\tPATH"
+
+// runRow is one loop's line of the table, its cells apart by tabs.
+func runRow(r Run, now time.Time) string {
+	return strings.Join([]string{display.Printable(r.Name), display.Printable(display.OrDash(r.Branch)),
+		display.Printable(runState(r, now)), runIteration(r), display.Printable(display.OrDash(r.LastOutcome)),
+		display.Printable(display.OrDash(r.Validation)), runAhead(r), display.Printable(r.Path)}, "\t")
 }
 
 // PrintRuns prints one line per loop, then how to look closer.
