@@ -11,20 +11,24 @@
 // divided among the processes sharing them, so that a sum of Pss does not count
 // git-ralph's code fifty times). Each process falls in one of three groups:
 //
-//   - loop: a process named git-ralph;
+//   - loop: a process named git-ralph, but its watchdog;
+//   - watchdog: a git-ralph run as `git-ralph __watchdog …`, the process a loop starts
+//     beside its agents to stop them should the loop die (loop/agent/watchdog.go);
 //   - agent: a process named NAME (-agent), or any process below one;
 //   - other: the rest (git commands, the bash tool's commands), short-lived.
 //
 // When the command exits, treerss writes one line of key=value fields to FILE (appending)
 // or to stderr, and exits with the command's exit code:
 //
-//	samples=N total_rss=KIB loop_rss=KIB loop_n=N loop_pss=KIB agent_rss=KIB agent_n=N
-//	agent_pss=KIB own_rss=KIB own_pss=KIB one_loop_rss=KIB
+//	samples=N total_rss=KIB loop_rss=KIB loop_n=N loop_pss=KIB watchdog_rss=KIB
+//	watchdog_n=N watchdog_pss=KIB agent_rss=KIB agent_n=N agent_pss=KIB own_rss=KIB
+//	own_pss=KIB one_loop_rss=KIB one_watchdog_rss=KIB
 //
 // Each is the peak over the samples: total_rss of every process; loop_rss of the loop
-// group (loop_n processes in that sample); agent_rss likewise; own_rss of loop and agent
-// together in one sample (what the loops hold, without the passing git commands); the
-// _pss fields the same sums of Pss; one_loop_rss the largest single git-ralph seen.
+// group (loop_n processes in that sample); watchdog_rss and agent_rss likewise; own_rss
+// of the loop, watchdog and agent groups together in one sample (what the loops hold,
+// without the passing git commands); the _pss fields the same sums of Pss; one_loop_rss
+// and one_watchdog_rss the largest single process of the group seen.
 package main
 
 import (
@@ -46,40 +50,58 @@ type proc struct {
 	comm      string
 }
 
-// sums is one sample's figures, in KiB.
+// group is one group's figures in a sample, in KiB: the sums of RSS and Pss, the
+// processes, the largest RSS of one.
+type group struct {
+	rss, pss, one int64
+	n             int
+}
+
+func (g *group) add(rss, pss int64) {
+	g.rss += rss
+	g.pss += pss
+	g.one = max(g.one, rss)
+	g.n++
+}
+
+// peak keeps, of each sample's group, the largest sums (with the processes of the sample
+// of the largest RSS) and the largest single process.
+func (g *group) peak(s group) {
+	if s.rss > g.rss {
+		g.rss, g.n = s.rss, s.n
+	}
+	g.pss = max(g.pss, s.pss)
+	g.one = max(g.one, s.one)
+}
+
+// sums is one sample's figures.
 type sums struct {
-	total, loop, agent, loopPss, agentPss int64
-	loopN, agentN                         int
-	oneLoop                               int64
+	total                 int64
+	loop, watchdog, agent group
 }
 
 // peaks is the largest of each figure over the samples.
 type peaks struct {
-	samples                         int
-	total, loop, agent, own, ownPss int64
-	loopPss, agentPss, oneLoop      int64
-	loopN, agentN                   int
+	samples               int
+	total, own, ownPss    int64
+	loop, watchdog, agent group
 }
 
 func (p *peaks) add(s sums) {
 	p.samples++
 	p.total = max(p.total, s.total)
-	if s.loop > p.loop {
-		p.loop, p.loopN = s.loop, s.loopN
-	}
-	if s.agent > p.agent {
-		p.agent, p.agentN = s.agent, s.agentN
-	}
-	p.own = max(p.own, s.loop+s.agent)
-	p.ownPss = max(p.ownPss, s.loopPss+s.agentPss)
-	p.loopPss = max(p.loopPss, s.loopPss)
-	p.agentPss = max(p.agentPss, s.agentPss)
-	p.oneLoop = max(p.oneLoop, s.oneLoop)
+	p.loop.peak(s.loop)
+	p.watchdog.peak(s.watchdog)
+	p.agent.peak(s.agent)
+	p.own = max(p.own, s.loop.rss+s.watchdog.rss+s.agent.rss)
+	p.ownPss = max(p.ownPss, s.loop.pss+s.watchdog.pss+s.agent.pss)
 }
 
 func (p *peaks) String() string {
-	return fmt.Sprintf("samples=%d total_rss=%d loop_rss=%d loop_n=%d loop_pss=%d agent_rss=%d agent_n=%d agent_pss=%d own_rss=%d own_pss=%d one_loop_rss=%d\n",
-		p.samples, p.total, p.loop, p.loopN, p.loopPss, p.agent, p.agentN, p.agentPss, p.own, p.ownPss, p.oneLoop)
+	return fmt.Sprintf("samples=%d total_rss=%d loop_rss=%d loop_n=%d loop_pss=%d watchdog_rss=%d watchdog_n=%d watchdog_pss=%d "+
+		"agent_rss=%d agent_n=%d agent_pss=%d own_rss=%d own_pss=%d one_loop_rss=%d one_watchdog_rss=%d\n",
+		p.samples, p.total, p.loop.rss, p.loop.n, p.loop.pss, p.watchdog.rss, p.watchdog.n, p.watchdog.pss,
+		p.agent.rss, p.agent.n, p.agent.pss, p.own, p.ownPss, p.loop.one, p.watchdog.one)
 }
 
 func main() {
@@ -140,15 +162,12 @@ func sample(root int, agent string) sums {
 			rss, pss := memory(c.pid)
 			isAgent := underAgent || (agent != "" && c.comm == agent)
 			switch {
+			case c.comm == "git-ralph" && !underAgent && isWatchdog(c.pid):
+				s.watchdog.add(rss, pss)
 			case c.comm == "git-ralph" && !underAgent:
-				s.loop += rss
-				s.loopPss += pss
-				s.loopN++
-				s.oneLoop = max(s.oneLoop, rss)
+				s.loop.add(rss, pss)
 			case isAgent:
-				s.agent += rss
-				s.agentPss += pss
-				s.agentN++
+				s.agent.add(rss, pss)
 			}
 			s.total += rss
 			walk(c.pid, isAgent)
@@ -156,6 +175,13 @@ func sample(root int, agent string) sums {
 	}
 	walk(root, false)
 	return s
+}
+
+// isWatchdog reports whether pid's first argument is git-ralph's watchdog's.
+func isWatchdog(pid int) bool {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	args := bytes.Split(b, []byte{0})
+	return len(args) > 1 && string(args[1]) == "__watchdog"
 }
 
 // processes lists every process of the system with its parent and name.
