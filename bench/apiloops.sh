@@ -145,11 +145,12 @@ measure() {
 	pm=$(per_minute "$n" "$ms")
 	[ -n "$one_pm" ] || one_pm=$pm
 	x=$(awk -v a="$pm" -v b="$one_pm" 'BEGIN { printf "%.2f", a / b }')
-	printf '| %s | %d | %d.%01d s | %s | %sx | %s (%s) | %s (%s) | %s (%s) | %s | %s | %s | %s | %s → %s |\n' \
+	printf '| %s | %d | %d.%01d s | %s | %sx | %s (%s) | %s (%s) | %s (%s) | %s / %s / %s | %s (%s) | %s | %s | %s → %s |\n' \
 		"$label" "$n" $((ms / 1000)) $((ms % 1000 / 100)) "$pm" "$x" \
 		"$(mb "$(field loop_rss)")" "$(field loop_n)" "$(mb "$(field watchdog_rss)")" "$(field watchdog_n)" \
-		"$(mb "$(field agent_rss)")" "$(field agent_n)" "$(mb "$(field own_rss)" "$count")" \
-		"$(mb "$(field one_loop_rss)")" "$(mb "$(field own_pss)" "$count")" "$(mb "$(field total_rss)")" \
+		"$(mb "$(field agent_rss)")" "$(field agent_n)" \
+		"$(mb "$(field own_rss)" "$count")" "$(mb "$(field own_pss)" "$count")" "$(mb "$(field own_anon)" "$count")" \
+		"$(mb "$(field one_loop_rss)")" "$(mb "$(field one_loop_anon)")" "$(mb "$(field total_rss)")" \
 		"$(field samples)" "$before" "$(load)" >>"$tmp/table"
 	eval "${kind}_${count}_pm=\$pm ${kind}_${count}_x=\$x ${kind}_${count}_one=\$(field one_loop_rss) ${kind}_${count}_own=\$(field own_rss)"
 }
@@ -160,8 +161,8 @@ measure "50 API loops" api 50 api
 measure "50 CLI-agent loops" cli 50 cli
 stop_mock
 
-echo "| Loops | Iterations | Wall time | Iterations per minute | Against one loop | git-ralph loops, RSS MB (processes) | their watchdogs, RSS MB (processes) | agents, RSS MB (processes) | RSS per loop, MB | largest git-ralph loop, RSS MB | Pss per loop, MB | every process, RSS MB | samples | load average, before → after |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| Loops | Iterations | Wall time | Iterations per minute | Against one loop | git-ralph loops: RSS MB (processes) | their watchdogs: RSS MB (processes) | agents: RSS MB (processes) | per loop: RSS / Pss / anon MB | largest git-ralph loop: RSS (anon) MB | every process: RSS MB | samples | load average, before → after |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 cat "$tmp/table"
 echo "mock: $(cat "$tmp/mock.stats")" >&2
 

@@ -22,13 +22,15 @@
 //
 //	samples=N total_rss=KIB loop_rss=KIB loop_n=N loop_pss=KIB watchdog_rss=KIB
 //	watchdog_n=N watchdog_pss=KIB agent_rss=KIB agent_n=N agent_pss=KIB own_rss=KIB
-//	own_pss=KIB one_loop_rss=KIB one_watchdog_rss=KIB
+//	own_pss=KIB own_anon=KIB one_loop_rss=KIB one_loop_anon=KIB one_watchdog_rss=KIB
+//	one_watchdog_anon=KIB
 //
 // Each is the peak over the samples: total_rss of every process; loop_rss of the loop
 // group (loop_n processes in that sample); watchdog_rss and agent_rss likewise; own_rss
 // of the loop, watchdog and agent groups together in one sample (what the loops hold,
-// without the passing git commands); the _pss fields the same sums of Pss; one_loop_rss
-// and one_watchdog_rss the largest single process of the group seen.
+// without the passing git commands); the _pss fields the same sums of Pss, own_anon of
+// RssAnon (the memory no other process shares); one_loop_rss and one_watchdog_rss the
+// largest single process of the group seen, and the _anon fields its RssAnon then.
 package main
 
 import (
@@ -53,14 +55,17 @@ type proc struct {
 // group is one group's figures in a sample, in KiB: the sums of RSS and Pss, the
 // processes, the largest RSS of one.
 type group struct {
-	rss, pss, one int64
-	n             int
+	rss, pss, anon, one, oneAnon int64
+	n                            int
 }
 
-func (g *group) add(rss, pss int64) {
-	g.rss += rss
-	g.pss += pss
-	g.one = max(g.one, rss)
+func (g *group) add(m mem) {
+	g.rss += m.rss
+	g.pss += m.pss
+	g.anon += m.anon
+	if m.rss > g.one {
+		g.one, g.oneAnon = m.rss, m.anon
+	}
 	g.n++
 }
 
@@ -71,7 +76,10 @@ func (g *group) peak(s group) {
 		g.rss, g.n = s.rss, s.n
 	}
 	g.pss = max(g.pss, s.pss)
-	g.one = max(g.one, s.one)
+	g.anon = max(g.anon, s.anon)
+	if s.one > g.one {
+		g.one, g.oneAnon = s.one, s.oneAnon
+	}
 }
 
 // sums is one sample's figures.
@@ -84,6 +92,7 @@ type sums struct {
 type peaks struct {
 	samples               int
 	total, own, ownPss    int64
+	ownAnon               int64
 	loop, watchdog, agent group
 }
 
@@ -95,13 +104,14 @@ func (p *peaks) add(s sums) {
 	p.agent.peak(s.agent)
 	p.own = max(p.own, s.loop.rss+s.watchdog.rss+s.agent.rss)
 	p.ownPss = max(p.ownPss, s.loop.pss+s.watchdog.pss+s.agent.pss)
+	p.ownAnon = max(p.ownAnon, s.loop.anon+s.watchdog.anon+s.agent.anon)
 }
 
 func (p *peaks) String() string {
 	return fmt.Sprintf("samples=%d total_rss=%d loop_rss=%d loop_n=%d loop_pss=%d watchdog_rss=%d watchdog_n=%d watchdog_pss=%d "+
-		"agent_rss=%d agent_n=%d agent_pss=%d own_rss=%d own_pss=%d one_loop_rss=%d one_watchdog_rss=%d\n",
+		"agent_rss=%d agent_n=%d agent_pss=%d own_rss=%d own_pss=%d own_anon=%d one_loop_rss=%d one_loop_anon=%d one_watchdog_rss=%d one_watchdog_anon=%d\n",
 		p.samples, p.total, p.loop.rss, p.loop.n, p.loop.pss, p.watchdog.rss, p.watchdog.n, p.watchdog.pss,
-		p.agent.rss, p.agent.n, p.agent.pss, p.own, p.ownPss, p.loop.one, p.watchdog.one)
+		p.agent.rss, p.agent.n, p.agent.pss, p.own, p.ownPss, p.ownAnon, p.loop.one, p.loop.oneAnon, p.watchdog.one, p.watchdog.oneAnon)
 }
 
 func main() {
@@ -159,17 +169,17 @@ func sample(root int, agent string) sums {
 	var walk func(pid int, underAgent bool)
 	walk = func(pid int, underAgent bool) {
 		for _, c := range children[pid] {
-			rss, pss := memory(c.pid)
+			m := memory(c.pid)
 			isAgent := underAgent || (agent != "" && c.comm == agent)
 			switch {
 			case c.comm == "git-ralph" && !underAgent && isWatchdog(c.pid):
-				s.watchdog.add(rss, pss)
+				s.watchdog.add(m)
 			case c.comm == "git-ralph" && !underAgent:
-				s.loop.add(rss, pss)
+				s.loop.add(m)
 			case isAgent:
-				s.agent.add(rss, pss)
+				s.agent.add(m)
 			}
-			s.total += rss
+			s.total += m.rss
 			walk(c.pid, isAgent)
 		}
 	}
@@ -209,11 +219,16 @@ func processes() []proc {
 	return list
 }
 
-// memory reads a process's VmRSS and Pss in KiB; 0 for what it cannot read (a process that
-// ended, a kernel without smaps_rollup).
-func memory(pid int) (rss, pss int64) {
+// mem is a process's memory in KiB: its VmRSS, its RssAnon (the part no other process
+// can share: heap and stacks, not the program's code) and its Pss.
+type mem struct{ rss, anon, pss int64 }
+
+// memory reads a process's memory; 0 for what it cannot read (a process that ended, a
+// kernel without smaps_rollup).
+func memory(pid int) mem {
 	dir := "/proc/" + strconv.Itoa(pid)
-	return field(dir+"/status", "VmRSS:"), field(dir+"/smaps_rollup", "Pss:")
+	return mem{rss: field(dir+"/status", "VmRSS:"), anon: field(dir+"/status", "RssAnon:"),
+		pss: field(dir+"/smaps_rollup", "Pss:")}
 }
 
 // field reads the KiB of the line starting with name.
