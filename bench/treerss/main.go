@@ -23,7 +23,7 @@
 //	samples=N total_rss=KIB loop_rss=KIB loop_n=N loop_pss=KIB watchdog_rss=KIB
 //	watchdog_n=N watchdog_pss=KIB agent_rss=KIB agent_n=N agent_pss=KIB own_rss=KIB
 //	own_pss=KIB own_anon=KIB one_loop_rss=KIB one_loop_anon=KIB one_watchdog_rss=KIB
-//	one_watchdog_anon=KIB
+//	one_watchdog_anon=KIB cpu_ms=MS
 //
 // Each is the peak over the samples: total_rss of every process; loop_rss of the loop
 // group (loop_n processes in that sample); watchdog_rss and agent_rss likewise; own_rss
@@ -31,6 +31,8 @@
 // without the passing git commands); the _pss fields the same sums of Pss, own_anon of
 // RssAnon (the memory no other process shares); one_loop_rss and one_watchdog_rss the
 // largest single process of the group seen, and the _anon fields its RssAnon then.
+// cpu_ms is the CPU time (user and system) of the command and of the descendants it
+// waited for, which for a shell that waits for its loops is every loop's and all they ran.
 package main
 
 import (
@@ -109,7 +111,7 @@ func (p *peaks) add(s sums) {
 
 func (p *peaks) String() string {
 	return fmt.Sprintf("samples=%d total_rss=%d loop_rss=%d loop_n=%d loop_pss=%d watchdog_rss=%d watchdog_n=%d watchdog_pss=%d "+
-		"agent_rss=%d agent_n=%d agent_pss=%d own_rss=%d own_pss=%d own_anon=%d one_loop_rss=%d one_loop_anon=%d one_watchdog_rss=%d one_watchdog_anon=%d\n",
+		"agent_rss=%d agent_n=%d agent_pss=%d own_rss=%d own_pss=%d own_anon=%d one_loop_rss=%d one_loop_anon=%d one_watchdog_rss=%d one_watchdog_anon=%d",
 		p.samples, p.total, p.loop.rss, p.loop.n, p.loop.pss, p.watchdog.rss, p.watchdog.n, p.watchdog.pss,
 		p.agent.rss, p.agent.n, p.agent.pss, p.own, p.ownPss, p.ownAnon, p.loop.one, p.loop.oneAnon, p.watchdog.one, p.watchdog.oneAnon)
 }
@@ -147,7 +149,8 @@ wait:
 			p.add(sample(cmd.Process.Pid, *agent))
 		}
 	}
-	if err := report(*out, p.String()); err != nil {
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if err := report(*out, fmt.Sprintf("%s cpu_ms=%d\n", p.String(), cpu.Milliseconds())); err != nil {
 		fmt.Fprintln(os.Stderr, "treerss:", err)
 		os.Exit(125)
 	}
