@@ -8,7 +8,8 @@
 #   api-1       git ralph loop --worktree one --agent openai-chat --api-base MOCK --model mock --max N
 #   api-10      10 such loops in worktrees of their own, started together
 #   api-50      50 such loops, started together
-#   cli-50      the same 50 loops driving a CLI-like agent (--agent-cmd: sleeps 2 s, commits)
+#   cli-50      the same 50 loops driving a CLI-like agent (--agent-cmd: sleeps 2 s, commits,
+#               sleeps 2 s: the API loop's two turns)
 #
 # For each: iterations per minute (wall time of the whole set, worktrees' creation
 # included; iterations = the commits on the loops' branches, checked against their
@@ -69,14 +70,16 @@ echo "a file the agents add lines to" >work.txt
 git add -A
 git commit -qm init
 
-# the CLI-like agent: 2 s of waiting (a model thinking), then one line committed. It is
-# run by name so that treerss knows its processes (a script's comm is its file's name).
+# the CLI-like agent does what the mock has an API loop do: 2 s of waiting (the model's
+# first turn), one line committed, 2 s more (its last turn). It is run by name so that
+# treerss knows its processes (a script's comm is its file's name).
 cat >"$tmp/bin/cli-agent" <<'AGENT'
 #!/bin/sh
 cat >/dev/null
 sleep 2
 echo "iteration $RALPH_ITERATION" >>work.txt
 git commit -qm "iteration $RALPH_ITERATION" work.txt
+sleep 2
 AGENT
 chmod +x "$tmp/bin/cli-agent"
 
