@@ -24,10 +24,10 @@
 # someone runs many loops on many tasks; `--best-of 50` would start the same 50 child
 # loops from one more git-ralph, on one task.
 #
-#   bench/apiloops.sh [ITERATIONS]     iterations per loop; default 5
+#   bench/apiloops.sh [ITERATIONS]     iterations per loop; default 10 (about 3 minutes)
 set -eu
 
-iterations=${1:-5}
+iterations=${1:-10}
 case $iterations in '' | *[!0-9]* | 0*) echo "usage: bench/apiloops.sh [ITERATIONS]" >&2; exit 2 ;; esac
 
 cd "$(dirname "$0")/.."
