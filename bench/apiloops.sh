@@ -5,7 +5,7 @@
 # call that commits one line, then a final text; two requests an iteration), in one
 # scratch repository, one after the other:
 #
-#   api-1       git ralph loop --worktree one --agent openai-chat --api-base MOCK --model mock --max N
+#   api-1       git-ralph loop --worktree one --agent openai-chat --api-base MOCK --model mock --max N
 #   api-10      10 such loops in worktrees of their own, started together
 #   api-50      50 such loops, started together
 #   cli-50      the same 50 loops driving a CLI-like agent (--agent-cmd: sleeps 2 s, commits,
@@ -20,7 +20,7 @@
 # its watchdog); 50 API loops at least 40x the iterations per minute of one. Prints two
 # tables on stdout; exits 1 if a target is missed.
 #
-# 50 loops are 50 worktree loops started together, each its own `git ralph loop`, as
+# 50 loops are 50 worktree loops started together, each its own `git-ralph loop`, as
 # someone runs many loops on many tasks; `--best-of 50` would start the same 50 child
 # loops from one more git-ralph, on one task.
 #
@@ -85,7 +85,12 @@ chmod +x "$tmp/bin/cli-agent"
 
 # set.sh KIND COUNT PREFIX: COUNT loops (KIND api or cli) in worktrees PREFIX1… (PREFIX
 # alone for one), started together; fails if one fails. Exit 2 is max-iters, as wanted.
+# git-ralph is run as itself, not through `git ralph`, so that each loop is its own
+# process without a git in front (git, on a Ctrl+C, ends before the loop it runs has
+# stopped); on a Ctrl+C, which reaches the loops too, the set waits for them to stop, and
+# the script removes the scratch directory after them.
 cat >"$tmp/set.sh" <<'SET'
+trap '' INT
 kind=$1 count=$2 prefix=$3
 loop() {
 	if [ "$kind" = api ]; then
@@ -93,7 +98,7 @@ loop() {
 	else
 		set -- --agent-cmd "exec cli-agent"
 	fi
-	git ralph loop --worktree "$name" --quiet --max "$ITERATIONS" --idle-threshold 0 "$@" 2>"$BENCH_TMP/$name.err" || [ $? -eq 2 ] || {
+	git-ralph loop --worktree "$name" --quiet --max "$ITERATIONS" --idle-threshold 0 "$@" 2>"$BENCH_TMP/$name.err" || [ $? -eq 2 ] || {
 		cat "$BENCH_TMP/$name.err" >&2
 		return 1
 	}

@@ -17,7 +17,8 @@
 //   - agent: a process named NAME (-agent), or any process below one;
 //   - other: the rest (git commands, the bash tool's commands), short-lived.
 //
-// When the command exits, treerss writes one line of key=value fields to FILE (appending)
+// A Ctrl+C does not stop treerss: it waits for the command, which the terminal's Ctrl+C
+// reaches as well. When the command exits, treerss writes one line of key=value fields to FILE (appending)
 // or to stderr, and exits with the command's exit code:
 //
 //	samples=N total_rss=KIB loop_rss=KIB loop_n=N loop_pss=KIB watchdog_rss=KIB
@@ -42,6 +43,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -131,6 +133,9 @@ func main() {
 	}
 	cmd := exec.Command(flag.Arg(0), flag.Args()[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	// A Ctrl+C reaches the command's processes from the terminal: treerss waits for them
+	// to end, so that whatever runs after it (the script's cleanup) runs after them.
+	signal.Ignore(os.Interrupt)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "treerss:", err)
 		os.Exit(127)
