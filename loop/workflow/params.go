@@ -152,7 +152,16 @@ func KeepParams(w *Workflow, state *history.WorkflowState, p Params) error {
 	}
 	return &Error{File: history.WorkflowDir + "/" + w.Name + ".toml", Field: "params",
 		Msg:      "this run of the workflow started with " + setFlags(state.Params) + ", not " + setFlags(p),
-		HintText: "go on with the same: git ralph workflow run " + w.Name + " " + setFlags(state.Params) + "; or, to start the workflow over with other values, remove " + history.WorkflowDir + "/" + w.Name + ".toml"}
+		HintText: "go on with the same: " + RunCommand(w, state) + "; or, to start the workflow over with other values, remove " + history.WorkflowDir + "/" + w.Name + ".toml"}
+}
+
+// RunCommand is the command that goes on with the run in state: workflow run with the
+// --set values the run started with.
+func RunCommand(w *Workflow, state *history.WorkflowState) string {
+	if len(state.Params) == 0 {
+		return "git ralph workflow run " + w.Name
+	}
+	return "git ralph workflow run " + w.Name + " " + setFlags(state.Params)
 }
 
 // setFlags writes p as the --set flags that give it, keys in order, values quoted for sh.

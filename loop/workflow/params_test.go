@@ -149,3 +149,14 @@ func TestKeepParams(t *testing.T) {
 		t.Errorf("a refused resume changed the recorded values: %v", state.Params)
 	}
 }
+
+func TestNextStepGivesTheValues(t *testing.T) {
+	w := mustParse(t, paramFile)
+	state := history.WorkflowState{Params: map[string]string{"ticket": "A", "area": "b c"}}
+	if got := NextStep(w, &state); got != "'git ralph workflow run w --set 'area=b c' --set ticket=A' runs plan next" {
+		t.Errorf("NextStep = %q", got)
+	}
+	if got := NextStep(w, &history.WorkflowState{}); got != "'git ralph workflow run w' runs plan next" {
+		t.Errorf("NextStep without values = %q", got)
+	}
+}
