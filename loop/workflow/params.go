@@ -176,12 +176,16 @@ func setFlags(p map[string]string) string {
 	return strings.Join(b, " ")
 }
 
-// shQuote quotes s for sh when it needs it.
+// shQuote quotes s for sh when it needs it: in double quotes when nothing in it is
+// special there (easier to read inside a message's single quotes), else in single quotes.
 func shQuote(s string) string {
 	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("=_-.,/:@+", r))
 	}) {
 		return s
+	}
+	if !strings.ContainsAny(s, "\"$`\\!") {
+		return `"` + s + `"`
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -138,9 +138,12 @@ func TestKeepParams(t *testing.T) {
 	}
 	err := KeepParams(w, &state, Params{"ticket": "it's B"})
 	var fe *Error
-	if !errors.As(err, &fe) || !strings.Contains(fe.Msg, "started with --set ticket=A, not --set 'ticket=it'\\''s B'") ||
+	if !errors.As(err, &fe) || !strings.Contains(fe.Msg, "started with --set ticket=A, not --set \"ticket=it's B\"") ||
 		!strings.Contains(fe.HintText, "git ralph workflow run w --set ticket=A") || !strings.Contains(fe.HintText, "remove .ralph/workflow-state/w.toml") {
 		t.Fatalf("resumed with other values: %v (hint %q)", err, fe.Hint())
+	}
+	if err := KeepParams(w, &state, Params{"ticket": "it's $B"}); err == nil || !strings.Contains(err.Error(), `not --set 'ticket=it'\''s $B'`) {
+		t.Errorf("resumed with a value special to sh: %v, want it in single quotes", err)
 	}
 	if err := KeepParams(w, &state, nil); err == nil {
 		t.Error("resumed without the values: no error")
@@ -153,7 +156,7 @@ func TestKeepParams(t *testing.T) {
 func TestNextStepGivesTheValues(t *testing.T) {
 	w := mustParse(t, paramFile)
 	state := history.WorkflowState{Params: map[string]string{"ticket": "A", "area": "b c"}}
-	if got := NextStep(w, &state); got != "'git ralph workflow run w --set 'area=b c' --set ticket=A' runs plan next" {
+	if got := NextStep(w, &state); got != "'git ralph workflow run w --set \"area=b c\" --set ticket=A' runs plan next" {
 		t.Errorf("NextStep = %q", got)
 	}
 	if got := NextStep(w, &history.WorkflowState{}); got != "'git ralph workflow run w' runs plan next" {
