@@ -93,9 +93,9 @@ func (w *Workflow) Fill(p Params, promptUses func(*Stage) []string) error {
 	}
 	for _, s := range w.Stages {
 		s.Task, s.Context = fill(s.Task, p), fill(s.Context, p)
-		for key, text := range map[string]string{"task": s.Task, "context": s.Context} {
-			if len(text) > maxText {
-				return w.errAt("stages."+s.Name+"."+key, "%d bytes once filled by --set, more than %d KiB", textHint, len(text), maxText>>10)
+		for _, t := range []struct{ key, text string }{{"task", s.Task}, {"context", s.Context}} {
+			if len(t.text) > maxText {
+				return w.errAt("stages."+s.Name+"."+t.key, "%d bytes once filled by --set, more than %d KiB", textHint, len(t.text), maxText>>10)
 			}
 		}
 	}
