@@ -69,6 +69,9 @@ type WorkflowState struct {
 	Workflow      string                 `toml:"workflow" json:"workflow"`
 	UpdatedAt     time.Time              `toml:"updated_at,omitzero" json:"updated_at,omitzero"`
 	Stages        map[string]*StageState `toml:"stages" json:"stages"`
+	// Params are the --set values the run started with: its stages' tasks were filled
+	// with them, so the run resumes only with the same.
+	Params map[string]string `toml:"params,omitempty" json:"params,omitempty"`
 }
 
 // Stage is the state of the stage name, created pending when there is none.

@@ -53,3 +53,8 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 
 // ReplaceAllString is regexp.Regexp.ReplaceAllString.
 func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }
+
+// ReplaceAllStringFunc is regexp.Regexp's, compiling the pattern on first use.
+func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return r.re().ReplaceAllStringFunc(src, repl)
+}

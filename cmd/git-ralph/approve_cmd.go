@@ -34,7 +34,7 @@ func (c *ApproveCmd) Run(ctx context.Context, s Streams) error {
 		if err := workflow.Approve(wf, st, c.Stage, time.Now()); err != nil {
 			return err
 		}
-		fmt.Fprintf(s.Stdout, "approved: %s of workflow %s\nnext: 'git ralph workflow run %s' goes on with the stages after it\n", c.Stage, wf.Name, wf.Name)
+		fmt.Fprintf(s.Stdout, "approved: %s of workflow %s\nnext: '%s' goes on with the stages after it\n", c.Stage, wf.Name, workflow.RunCommand(wf, st))
 		return nil
 	})
 }
@@ -54,7 +54,7 @@ func (c *RejectCmd) Run(ctx context.Context, s Streams) error {
 		if len(stale) > 0 {
 			fmt.Fprintf(s.Stdout, "stale: %s (they run again after it)\n", strings.Join(stale, ", "))
 		}
-		fmt.Fprintf(s.Stdout, "next: 'git ralph workflow run %s'\n", wf.Name)
+		fmt.Fprintf(s.Stdout, "next: '%s'\n", workflow.RunCommand(wf, st))
 		return nil
 	})
 }

@@ -21,10 +21,11 @@ type WorkflowCmd struct {
 
 // WorkflowRunCmd is `git ralph workflow run NAME`.
 type WorkflowRunCmd struct {
-	Name     string `arg:"" help:"The workflow: .ralph/workflows/NAME.toml."`
-	Agent    string `help:"The agent preset of every stage, over the stages' own agent." placeholder:"NAME"`
-	AgentCmd string `name:"agent-cmd" help:"Your own agent command for every stage, over the stages' own." placeholder:"CMD"`
-	Notify   string `help:"Where to say that a stage awaits approval (as loop --notify); default: the notify setting." placeholder:"LIST"`
+	Name     string   `arg:"" help:"The workflow: .ralph/workflows/NAME.toml."`
+	Agent    string   `help:"The agent preset of every stage, over the stages' own agent." placeholder:"NAME"`
+	AgentCmd string   `name:"agent-cmd" help:"Your own agent command for every stage, over the stages' own." placeholder:"CMD"`
+	Set      []string `sep:"none" help:"Fill {{KEY}} in the stages' task and context with VALUE (repeatable): one workflow file for many tasks. A run resumes only with the values it started with." placeholder:"KEY=VALUE"`
+	Notify   string   `help:"Where to say that a stage awaits approval (as loop --notify); default: the notify setting." placeholder:"LIST"`
 	// Background runs the workflow detached, as loop --background does.
 	Background bool `short:"b" help:"Run in the background: checked here first, then detached (output appended to .ralph/logs/background-workflow-NAME.log); prints its pid and how to follow and stop it, and returns at once."`
 }
@@ -36,8 +37,15 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 	if err != nil {
 		return err
 	}
+	params, err := workflow.ParseSet(c.Set)
+	if err != nil {
+		return err
+	}
 	wf, err := workflow.Load(root, c.Name)
 	if err != nil {
+		return err
+	}
+	if err := wf.Fill(params, workflow.PromptUses(root)); err != nil {
 		return err
 	}
 	if err := workflow.CheckLoopNames(root, wf); err != nil {
@@ -50,7 +58,7 @@ func (c *WorkflowRunCmd) Run(ctx context.Context, s Streams, in *interrupts) err
 		return c.background(ctx, s, root, wf)
 	}
 	w := &launch.Workflow{Streams: s.launch(), Signals: in.launch(),
-		Root: root, Workflow: wf, Agent: c.Agent, AgentCmd: c.AgentCmd, Notify: c.Notify,
+		Root: root, Workflow: wf, Params: params, Agent: c.Agent, AgentCmd: c.AgentCmd, Notify: c.Notify,
 		Merge: func(ctx context.Context, st *workflow.Stage, name string) error {
 			merge := &MergeCmd{Name: name, Notify: c.Notify}
 			if st.Validate != "" { // the merged result is held to what the stage's loop was

@@ -60,6 +60,7 @@ func stageNamed(w *Workflow, name string) (*Stage, error) {
 
 // NextStep says, in one line, what a person does next with the workflow.
 func NextStep(w *Workflow, st *history.WorkflowState) string {
+	run := RunCommand(w, st)
 	for _, s := range w.Order() {
 		switch ss := st.Stage(s.Name); ss.Status {
 		case history.StageAwaiting:
@@ -67,16 +68,16 @@ func NextStep(w *Workflow, st *history.WorkflowState) string {
 			if s.Worktree {
 				where += " on its branch ralph/" + LoopName(w.Name, s.Name) + " (merged once approved)"
 			}
-			return fmt.Sprintf("review the work of %s, then 'git ralph approve %s' or 'git ralph reject %s --feedback \"…\"'; then 'git ralph workflow run %s'", where, s.Name, s.Name, w.Name)
+			return fmt.Sprintf("review the work of %s, then 'git ralph approve %s' or 'git ralph reject %s --feedback \"…\"'; then '%s'", where, s.Name, s.Name, run)
 		case history.StageFailed:
-			return fmt.Sprintf("%s failed: fix what it says, then 'git ralph workflow run %s' runs it again", s.Name, w.Name)
+			return fmt.Sprintf("%s failed: fix what it says, then '%s' runs it again", s.Name, run)
 		case history.StageRunning:
-			return fmt.Sprintf("%s is running or was interrupted: 'git ralph workflow run %s' resumes it", s.Name, w.Name)
+			return fmt.Sprintf("%s is running or was interrupted: '%s' resumes it", s.Name, run)
 		}
 	}
 	for _, s := range w.Order() {
 		if !st.Stage(s.Name).Status.Complete() {
-			return fmt.Sprintf("'git ralph workflow run %s' runs %s next", w.Name, s.Name)
+			return fmt.Sprintf("'%s' runs %s next", run, s.Name)
 		}
 	}
 	return "nothing: every stage is done"

@@ -324,7 +324,7 @@ func (r *Runner) ended(ctx context.Context, s *Stage, res StageResult) (int, boo
 		r.Say("workflow %s: stage %s did not start: another loop holds its work tree; run the workflow again once it has ended", r.Workflow.Name, s.Name)
 		return res.ExitCode, true, r.save()
 	case resumable[res.ExitCode]:
-		r.Say("workflow %s: stage %s stopped unfinished (exit %d); 'git ralph workflow run %s' resumes it", r.Workflow.Name, s.Name, res.ExitCode, r.Workflow.Name)
+		r.Say("workflow %s: stage %s stopped unfinished (exit %d); '%s' resumes it", r.Workflow.Name, s.Name, res.ExitCode, RunCommand(r.Workflow, r.State))
 		return res.ExitCode, true, r.save()
 	case res.ExitCode != 0:
 		return r.failed(ctx, s, res.ExitCode, loopProblem(res))
@@ -396,7 +396,7 @@ func (r *Runner) completed(ctx context.Context, s *Stage) (int, bool, error) {
 		return ExitFailed, true, err
 	}
 	if s.OnComplete == Stop {
-		r.Say("workflow %s: stage %s says stop (on_complete); 'git ralph workflow run %s' goes on with the rest", r.Workflow.Name, s.Name, r.Workflow.Name)
+		r.Say("workflow %s: stage %s says stop (on_complete); '%s' goes on with the rest", r.Workflow.Name, s.Name, RunCommand(r.Workflow, r.State))
 		return ExitDone, true, nil
 	}
 	return 0, false, nil

@@ -24,10 +24,11 @@ type Workflow struct {
 	Streams
 	Signals  Signals
 	Root     string
-	Workflow *workflow.Workflow
-	Agent    string // --agent of workflow run: every stage's agent, over the stages' own
-	AgentCmd string // --agent-cmd of workflow run
-	Notify   string // --notify of workflow run: where a stage awaiting approval is said
+	Workflow *workflow.Workflow // its stages' tasks filled with Params
+	Params   workflow.Params    // --set of workflow run, kept in the workflow's state
+	Agent    string             // --agent of workflow run: every stage's agent, over the stages' own
+	AgentCmd string             // --agent-cmd of workflow run
+	Notify   string             // --notify of workflow run: where a stage awaiting approval is said
 	// Merge merges the branch name of a worktree stage st through the merge queue.
 	Merge func(ctx context.Context, st *workflow.Stage, name string) error
 }
@@ -44,6 +45,9 @@ func (w *Workflow) Run(ctx context.Context) (int, error) {
 	Started()
 	state, err := history.LoadWorkflow(root, wf.Name)
 	if err != nil {
+		return 0, err
+	}
+	if err := workflow.KeepParams(wf, &state, w.Params); err != nil {
 		return 0, err
 	}
 	if err := checkWorktreeBase(ctx, root, wf, &state); err != nil {
