@@ -1,6 +1,7 @@
 package testreport
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,10 +11,21 @@ import (
 	"testing"
 )
 
-// goTestJSON runs `go test -json ./...` on the real module in testdata/gomod, once.
+// goTestJSON runs `go test -json ./...` on the real module in testdata/gomod, once, in a
+// copy whose go.mod.txt becomes its go.mod: a go.mod below the repository's root would
+// make that directory a module of its own, which the module's zip (go install
+// ...@version) refuses to hold.
 var goTestJSON = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "testreport-gomod-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := copyModule(filepath.Join("testdata", "gomod"), dir); err != nil {
+		return nil, err
+	}
 	cmd := exec.Command("go", "test", "-count=1", "-json", "./...")
-	cmd.Dir = filepath.Join("testdata", "gomod")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local")
 	out, err := cmd.Output()
 	if _, failed := err.(*exec.ExitError); failed {
@@ -21,6 +33,28 @@ var goTestJSON = sync.OnceValues(func() ([]byte, error) {
 	}
 	return out, err
 })
+
+// copyModule copies the fixture module from to to, its go.mod.txt as go.mod.
+func copyModule(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, strings.TrimSuffix(rel, ".txt"))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
 
 func statuses(rep Report) map[string]Status {
 	out := map[string]Status{}
