@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"runtime"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/doctor"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/exitcode"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/launch"
-	"github.com/git-ralph/git-ralph/cmd/git-ralph/schedule"
 	"github.com/git-ralph/git-ralph/cmd/git-ralph/trust"
 	"github.com/git-ralph/git-ralph/loop"
 	"github.com/git-ralph/git-ralph/prompts"
@@ -88,27 +86,9 @@ func doctorInput(ctx context.Context, set *launch.Settings, withCron bool) (doct
 		in.APIAgent = &api
 	}
 	if withCron {
-		in.Cron = func(ctx context.Context) ([]doctor.CronEntry, error) { return cronEntries(ctx, root) }
+		in.Cron = func(ctx context.Context) ([]doctor.CronEntry, error) { return doctor.CronEntries(ctx, root) }
 	}
 	return in, nil
-}
-
-// cronEntries are git-ralph's crontab lines that run a loop in root, with their PATH.
-func cronEntries(ctx context.Context, root string) ([]doctor.CronEntry, error) {
-	if _, err := exec.LookPath("crontab"); err != nil {
-		return nil, nil // no cron here: nothing is scheduled
-	}
-	list, err := schedule.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []doctor.CronEntry
-	for _, e := range list {
-		if e.Repo == root {
-			out = append(out, doctor.CronEntry{ID: e.ID, Path: e.Path})
-		}
-	}
-	return out, nil
 }
 
 // settingsCheck is the loop's own preflight but for the agent's program, which the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -56,7 +55,7 @@ type LoopCmd struct {
 	ReplayForce          bool           `name:"replay-force" help:"With --agent replay:DIR: replay a recording made in another repository."`
 	Background           bool           `short:"b" help:"Run in the background: checked here first, then detached (a session of its own, output appended to .ralph/logs/background-NAME.log); prints the loop's name, pid and the commands to watch, pause and cancel it, and returns at once."`
 	BestOfFlags          `embed:""`
-	ProtectFlags         `embed:""`
+	launch.ProtectFlags  `embed:""`
 	// StageSettings are a workflow stage's bounded settings (config.WorkflowSetting): the
 	// repository's, not the user's flags, so that they tighten the user's limits and
 	// never loosen them. Only `workflow run` passes them.
@@ -115,23 +114,17 @@ func (c *LoopCmd) settings(root string) (*launch.Settings, error) {
 
 // flags lists the loop flags the user gave, as the config package takes them.
 func (c *LoopCmd) flags() []config.Flag {
-	var fs []config.Flag
-	add := func(given bool, key, name, raw string) {
-		if given {
-			fs = append(fs, config.Flag{Key: key, Name: name, Raw: raw})
-		}
-	}
+	var fs launch.Flags
+	add, text := fs.Add, launch.FlagText[int]
 	add(c.Mode != "", "mode", "--mode", c.Mode)
 	add(c.Agent != "", "agent", "--agent", c.Agent)
 	add(c.AgentCmd != "", "agent_cmd", "--agent-cmd", c.AgentCmd)
 	add(c.Model != "", "model", "--model", c.Model)
 	add(c.APIBase != "", "api_base", "--api-base", c.APIBase)
-	if c.Unlimited != nil {
-		add(true, "unlimited", "--unlimited", strconv.FormatBool(*c.Unlimited))
-	}
+	add(c.Unlimited != nil, "unlimited", "--unlimited", launch.FlagText(c.Unlimited))
 	add(c.Max != nil, "max_iterations", "--max", text(c.Max))
-	add(c.Timeout != nil, "iteration_timeout", "--timeout", text(c.Timeout))
-	add(c.OutputTimeout != nil, "output_timeout", "--output-timeout", text(c.OutputTimeout))
+	add(c.Timeout != nil, "iteration_timeout", "--timeout", launch.FlagText(c.Timeout))
+	add(c.OutputTimeout != nil, "output_timeout", "--output-timeout", launch.FlagText(c.OutputTimeout))
 	add(c.MaxConsecutiveErrors != nil, "max_consecutive_errors", "--max-consecutive-errors", text(c.MaxConsecutiveErrors))
 	add(c.MaxOutputBuffer != "", "max_output_buffer", "--max-output-buffer", c.MaxOutputBuffer)
 	add(c.IdleThreshold != nil, "idle_threshold", "--idle-threshold", text(c.IdleThreshold))
@@ -151,13 +144,5 @@ func (c *LoopCmd) flags() []config.Flag {
 	if c.Push != nil {
 		add(true, "push", map[bool]string{true: "--push", false: "--no-push"}[*c.Push], strconv.FormatBool(*c.Push))
 	}
-	return append(fs, c.protectFlags()...)
-}
-
-// text is a number's or a duration's flag value, "" when it was not given.
-func text[T int | time.Duration](v *T) string {
-	if v == nil {
-		return ""
-	}
-	return fmt.Sprint(*v)
+	return append(fs, c.ConfigFlags()...)
 }
