@@ -9,7 +9,7 @@ import (
 
 // classification is how an iteration ended, as the counters and the stop conditions see
 // it, and what the next prompt is told of it. The check step builds it (classify, then
-// the validate command, the promise command, the judge and the push apply their results),
+// the validate command, the judge, the promise command and the push apply their results),
 // the record step adds the stagnation check's, and the tally counts it.
 type classification struct {
 	outcome Outcome

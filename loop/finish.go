@@ -13,7 +13,7 @@ import (
 )
 
 // finish ends iteration i in three steps: check (its classification, then the validate
-// command, the promise command, the judge and the push), record (the checkpoint after,
+// command, the judge, the promise command and the push), record (the checkpoint after,
 // the diff, the record with the idle watch's observation, the ledger's note) and tally
 // (the counters, the state, the IterationFinished event).
 func (r *runner) finish(ctx context.Context, i int, it *iterationRecord, a attempt) error {
@@ -36,8 +36,8 @@ type checked struct {
 }
 
 // check classifies iteration i from its agent's last attempt, then runs what weighs it
-// after the agent, each where the one before lets it: the validate command, the promise
-// command, the judge (not after a failed promise command), and the push.
+// after the agent, each where the one before lets it: the validate command, the judge, the
+// promise command, and the push.
 func (r *runner) check(ctx context.Context, i int, it *iterationRecord, a attempt) checked {
 	ch := checked{class: classify(r.cfg, a)}
 	if r.guarded(ctx, i, it, &ch.class) {
@@ -53,14 +53,10 @@ func (r *runner) check(ctx context.Context, i int, it *iterationRecord, a attemp
 		if ch.class.applyValidation(i, ch.val) {
 			r.report(ValidationFailed{Iteration: i, Validation: ch.val})
 		}
+		ch.judged = r.judged(ctx, i, it, &ch.class, ch.val)
 		ch.until = Validation{Command: r.cfg.Until}
 		if r.cfg.untilRuns(ch.val) {
 			ch.until = r.procs.validate(ctx, i, r.cfg.Until, r.book.store.UntilPath(it.number), r.cfg.validateTimeout())
-		}
-		if !ch.until.Ran || ch.until.Passed {
-			// a failed promise command is the next prompt's feedback already, and the
-			// iteration cannot end the run: a judge would cost a run to say nothing more
-			ch.judged = r.judged(ctx, i, it, &ch.class, ch.val)
 		}
 		if ch.class.applyUntil(i, ch.until, r.judge != nil, ch.judged) {
 			r.report(UntilFailed{Iteration: i, Until: ch.until})
