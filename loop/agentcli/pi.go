@@ -67,18 +67,9 @@ func (r *reading) piEvent(typ string, line []byte) {
 	}
 }
 
-// piMessage reads a finished assistant message: its words, its tokens and cost, and
-// whether its model call failed.
-func (r *reading) piMessage(m piMessage) {
-	if m.Role != "assistant" {
-		return // the prompt, echoed, and tool results
-	}
-	for _, c := range m.Content {
-		if c.Type == "text" {
-			r.say(c.Text)
-		}
-	}
-	u := &r.rep.Usage
+// addUsage adds an assistant message's model and usage to u: the reader's report and
+// the renderer's totals count them alike.
+func (m piMessage) addUsage(u *Usage) {
 	if m.Model != "" {
 		u.Model = m.Model
 	}
@@ -92,6 +83,20 @@ func (r *reading) piMessage(m piMessage) {
 			u.HasCost = true
 		}
 	}
+}
+
+// piMessage reads a finished assistant message: its words, its tokens and cost, and
+// whether its model call failed.
+func (r *reading) piMessage(m piMessage) {
+	if m.Role != "assistant" {
+		return // the prompt, echoed, and tool results
+	}
+	for _, c := range m.Content {
+		if c.Type == "text" {
+			r.say(c.Text)
+		}
+	}
+	m.addUsage(&r.rep.Usage)
 	r.pi.failed = ""
 	if m.StopReason == "error" || m.StopReason == "aborted" {
 		r.pi.failed = m.ErrorMessage

@@ -89,20 +89,7 @@ func (r *Renderer) piMessageRender(e piRenderEvent) []string {
 			out = append(out, r.words(c.Text)...)
 		}
 	}
-	u := &r.usage
-	if m.Model != "" {
-		u.Model = m.Model
-	}
-	if m.Usage != nil {
-		u.InputTokens += m.Usage.Input
-		u.OutputTokens += m.Usage.Output
-		u.CacheReadTokens += m.Usage.CacheRead
-		u.CacheWriteTokens += m.Usage.CacheWrite
-		if m.Usage.Cost != nil {
-			u.CostUSD += m.Usage.Cost.Total
-			u.HasCost = true
-		}
-	}
+	m.addUsage(&r.usage)
 	if m.StopReason == "error" || m.StopReason == "aborted" {
 		msg := m.ErrorMessage
 		if msg == "" {

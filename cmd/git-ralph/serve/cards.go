@@ -21,7 +21,7 @@ type loopCard struct {
 
 // cardOf works out the card of run, with its entry of the merge queue, if any.
 func cardOf(run status.Run, merges map[string]history.Merge) loopCard {
-	c := loopCard{Run: run, StateText: stateText(run), IterationText: iterationText(run), SpendText: "-", IterationPct: -1, SpendPct: -1}
+	c := loopCard{Run: run, StateText: stateText(run), IterationText: status.IterationText(run), SpendText: "-", IterationPct: -1, SpendPct: -1}
 	if run.Ahead != nil {
 		c.AheadText = display.Plural(*run.Ahead, "commit") + " ahead"
 	}

@@ -262,17 +262,6 @@ func stateText(r status.Run) string {
 	return r.State
 }
 
-// iterationText is i/N, i/unlimited, "-" before any.
-func iterationText(r status.Run) string {
-	switch {
-	case r.Iteration == 0 && r.MaxIterations == 0:
-		return "-"
-	case r.MaxIterations == 0:
-		return strconv.Itoa(r.Iteration) + "/unlimited"
-	}
-	return fmt.Sprintf("%d/%d", r.Iteration, r.MaxIterations)
-}
-
 // shortRun is a run's id as the timeline shows it, the page giving it whole on hover:
 // its start ("Nov 28 18:56", UTC, as the id has it) for an id of the loop's making
 // (20261128T185600Z-1a2b3c4d), else its first 8 characters.

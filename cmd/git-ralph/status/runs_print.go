@@ -62,7 +62,7 @@ const runsHeader = "NAME\tBRANCH\tSTATE\tITERATION\tLAST OUTCOME\tVALIDATION\tAH
 // runRow is one loop's line of the table, its cells apart by tabs.
 func runRow(r Run, now time.Time) string {
 	return strings.Join([]string{display.Printable(r.Name), display.Printable(display.OrDash(r.Branch)),
-		display.Printable(runState(r, now)), runIteration(r), display.Printable(display.OrDash(r.LastOutcome)),
+		display.Printable(runState(r, now)), IterationText(r), display.Printable(display.OrDash(r.LastOutcome)),
 		display.Printable(display.OrDash(r.Validation)), runAhead(r), display.Printable(r.Path)}, "\t")
 }
 
@@ -114,8 +114,9 @@ func runState(r Run, now time.Time) string {
 	return r.State
 }
 
-// runIteration is i/N, i of ∞ for an unlimited loop, "-" before any.
-func runIteration(r Run) string {
+// IterationText is a run's iteration as runs and the dashboard show it: i/N,
+// i/unlimited, "-" before any.
+func IterationText(r Run) string {
 	switch {
 	case r.Iteration == 0 && r.MaxIterations == 0:
 		return "-"
